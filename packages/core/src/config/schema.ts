@@ -1,0 +1,94 @@
+/**
+ * The configuration schema (SPEC §3 plus the host's own keys): one zod source for types, defaults and
+ * error messages. Keys keep Hermes' snake_case so a Hermes `config.yaml` loads unchanged.
+ */
+import { z } from "zod";
+
+/** Engine and plugin names: never a path. */
+export const ENGINE_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+const fraction = (what: string) =>
+  z.number({ error: `must be a number between 0 and 1 (${what})` }).gt(0, { error: `must be greater than 0 (${what})` }).lte(1, { error: `must be at most 1 (${what})` });
+const positiveInt = (what: string) => z.number({ error: `must be a whole number (${what})` }).int({ error: `must be a whole number (${what})` }).positive({ error: `must be positive (${what})` });
+const nonNegativeInt = (what: string) => z.number({ error: `must be a whole number (${what})` }).int({ error: `must be a whole number (${what})` }).nonnegative({ error: `must be 0 or more (${what})` });
+const bool = z.boolean({ error: "must be true or false" });
+const optionalString = z.string({ error: "must be a string or null" }).nullable().default(null);
+
+const engineName = z
+  .string({ error: "must be a string" })
+  .default("compressor")
+  .transform((s) => s.trim())
+  .refine((s) => s === "" || ENGINE_NAME_PATTERN.test(s), { error: "must match ^[a-z0-9][a-z0-9_-]{0,63}$ (lowercase letters, digits, '_' and '-')" });
+
+export const ContextSectionSchema = z.object({ engine: engineName }).prefault({});
+
+export const CompressionSectionSchema = z
+  .object({
+    enabled: bool.default(true),
+    threshold: fraction("share of the context window").default(0.5),
+    model_thresholds: z.record(z.string(), fraction("share of the context window"), { error: "must be a map of model-name substrings to fractions" }).nullable().default({}).transform((m) => m ?? {}),
+    target_ratio: fraction("share of the threshold kept as tail").default(0.2),
+    tail_mode: z.enum(["lean", "legacy"], { error: 'must be "lean" or "legacy"' }).default("lean"),
+    protect_first_n: nonNegativeInt("messages").default(3),
+    protect_last_n: positiveInt("messages").default(20),
+    min_tail_user_messages: nonNegativeInt("messages").default(1),
+    abort_on_summary_failure: bool.default(false),
+    threshold_tokens: positiveInt("tokens").nullable().default(null),
+    hygiene_hard_message_limit: positiveInt("messages").default(5000),
+    codex_gpt55_autoraise: bool.default(true),
+    codex_gpt55_autoraise_notice: bool.default(true),
+    codex_app_server_auto: z.enum(["native", "hermes", "off"], { error: 'must be "native", "hermes" or "off"' }).default("native"),
+    codex_responses_native: bool.default(false),
+    codex_responses_compact_threshold: positiveInt("input tokens").default(200_000),
+    in_place: bool.default(true),
+  })
+  .prefault({});
+
+export const AuxiliaryCompressionSchema = z
+  .object({
+    model: optionalString,
+    provider: z.string({ error: 'must be a provider name such as "auto", "openrouter", "main"' }).default("auto"),
+    base_url: optionalString,
+    api_key: optionalString,
+    timeout: z.number({ error: "must be a number of seconds" }).positive({ error: "must be a positive number of seconds" }).default(120),
+  })
+  .prefault({});
+
+export const PromptCachingSchema = z
+  .object({ cache_ttl: z.enum(["5m", "1h"], { error: 'must be "5m" or "1h"' }).default("5m") })
+  .prefault({});
+
+/** The main model: a name, or Hermes' `{default, provider, base_url}` block with optional sizes. */
+export const ModelSectionSchema = z
+  .union(
+    [
+      z.string(),
+      z.object({
+        default: z.string().optional(),
+        name: z.string().optional(),
+        provider: z.string().optional(),
+        base_url: z.string().optional(),
+        api_mode: z.string().optional(),
+        context_length: positiveInt("tokens").optional(),
+        max_tokens: positiveInt("tokens").optional(),
+      }),
+    ],
+    { error: "must be a model name or a map with default/provider/base_url/context_length" },
+  )
+  .optional();
+
+export const HostConfigSchema = z.object({
+  context: ContextSectionSchema,
+  plugins: z.array(z.string({ error: "must be a module specifier or a path" }), { error: "must be a list of module specifiers or paths" }).nullable().default([]).transform((p) => p ?? []),
+  model: ModelSectionSchema,
+  compression: CompressionSectionSchema,
+  auxiliary: z.object({ compression: AuxiliaryCompressionSchema }).prefault({}),
+  prompt_caching: PromptCachingSchema,
+});
+
+/** Parsed, defaulted configuration. `sourcePath` is the file it came from, when any. */
+export type HostConfig = z.output<typeof HostConfigSchema> & { sourcePath?: string; warnings?: string[] };
+/** The `compression:` section, defaulted. */
+export type CompressionConfig = HostConfig["compression"];
+/** The `auxiliary.compression:` section, defaulted. */
+export type AuxiliaryCompressionConfig = HostConfig["auxiliary"]["compression"];

@@ -1,0 +1,107 @@
+/**
+ * The abstract base every context engine extends (SPEC §1, API.md "Engine"). It owns the token
+ * counters and the threshold arithmetic; subclasses decide when and how to compress.
+ */
+import type { ChatMessage } from "../messages/schema.ts";
+import { computeThresholds, type ThresholdSettings } from "../compressor/thresholds.ts";
+import { normalizeUsage } from "./usage.ts";
+import type { CompressOptions, EngineStatus, ModelInfo, NormalizedUsage, SessionInfo, ToolSchema, UsageReport } from "./types.ts";
+
+/** The value of `lastPromptTokens` after a compaction, until the next real usage arrives. */
+export const AWAITING_REAL_USAGE = -1;
+
+/** Defaults used before `updateModel()` is called. */
+export const DEFAULT_MODEL: ModelInfo = { model: "unknown", contextLength: 200_000 };
+
+/** Threshold policy defaults (SPEC §3). */
+export const DEFAULT_THRESHOLD_SETTINGS: ThresholdSettings = { threshold: 0.5, modelThresholds: {}, thresholdTokensCap: null, targetRatio: 0.2 };
+
+/** Options every engine accepts. */
+export interface ContextEngineOptions {
+  thresholds?: Partial<ThresholdSettings>;
+  model?: ModelInfo;
+}
+
+/** Base class of context engines. */
+export abstract class ContextEngine {
+  /** The name `context.engine` selects this engine by. */
+  abstract readonly name: string;
+  contextLength = DEFAULT_MODEL.contextLength;
+  thresholdTokens = 0;
+  thresholdPercent = DEFAULT_THRESHOLD_SETTINGS.threshold;
+  lastPromptTokens = 0;
+  lastCompletionTokens = 0;
+  lastTotalTokens = 0;
+  compressionCount = 0;
+  /** The model the thresholds were computed for. */
+  model: ModelInfo = DEFAULT_MODEL;
+  /** The threshold policy `updateModel()` applies. */
+  protected thresholdSettings: ThresholdSettings;
+
+  constructor(options: ContextEngineOptions = {}) {
+    this.thresholdSettings = { ...DEFAULT_THRESHOLD_SETTINGS, ...options.thresholds };
+    this.updateModel(options.model ?? DEFAULT_MODEL);
+  }
+
+  /** True when `promptTokens` (default: the last real prompt tokens) reached the threshold. */
+  abstract shouldCompress(promptTokens?: number): boolean;
+
+  /** Returns the compressed conversation; never mutates `messages`. */
+  abstract compress(messages: ChatMessage[], options?: CompressOptions): Promise<ChatMessage[]>;
+
+  /** Records token usage from an API response (OpenAI chat, OpenAI Responses or Anthropic usage). */
+  updateFromResponse(usage: UsageReport): NormalizedUsage {
+    const normalized = normalizeUsage(usage);
+    this.lastPromptTokens = normalized.promptTokens;
+    this.lastCompletionTokens = normalized.completionTokens;
+    this.lastTotalTokens = normalized.totalTokens;
+    return normalized;
+  }
+
+  /** Re-sizes the engine for `model`: re-resolves `model_thresholds` and recomputes the trigger. */
+  updateModel(model: ModelInfo): void {
+    this.model = model;
+    this.contextLength = model.contextLength;
+    const plan = computeThresholds(model, this.thresholdSettings);
+    this.thresholdPercent = plan.thresholdPercent;
+    this.thresholdTokens = plan.thresholdTokens;
+  }
+
+  /** Tools the engine offers to the agent (default none). */
+  getToolSchemas(): ToolSchema[] {
+    return [];
+  }
+
+  /** Runs one of the engine's tools; the result is a JSON string. Unknown names give a JSON error. */
+  async handleToolCall(name: string, _args: unknown): Promise<string> {
+    return JSON.stringify({ error: `Unknown context engine tool: ${name}` });
+  }
+
+  /** Counters for status lines; the "awaiting real usage" sentinel reads as 0. */
+  getStatus(): EngineStatus {
+    const lastPromptTokens = Math.max(0, this.lastPromptTokens);
+    const usagePercent = this.contextLength > 0 ? Math.min(100, (lastPromptTokens / this.contextLength) * 100) : 0;
+    return { lastPromptTokens, thresholdTokens: this.thresholdTokens, contextLength: this.contextLength, usagePercent, compressionCount: this.compressionCount };
+  }
+
+  /** Called when a session starts (load state, open stores). */
+  onSessionStart(_sessionId: string, _info?: SessionInfo): void | Promise<void> {}
+
+  /** Called when a session ends with its final messages (flush state). */
+  onSessionEnd(_sessionId: string, _messages: ChatMessage[]): void | Promise<void> {}
+
+  /** `/new` or `/reset`: zero the token counters and the compaction count. */
+  onSessionReset(): void {
+    this.lastPromptTokens = 0;
+    this.lastCompletionTokens = 0;
+    this.lastTotalTokens = 0;
+    this.compressionCount = 0;
+  }
+}
+
+/** True when `value` has the shape of a context engine (duck-typed, so engines from another copy of core pass). */
+export function isContextEngine(value: unknown): value is ContextEngine {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.name === "string" && typeof v.shouldCompress === "function" && typeof v.compress === "function" && typeof v.updateFromResponse === "function";
+}

@@ -1,0 +1,65 @@
+/** Public types of the engine contract (API.md "Engine"). */
+import type { ChatMessage } from "../messages/schema.ts";
+
+/** Options of one `compress()` call. */
+export interface CompressOptions {
+  /** The caller's current prompt-token count, if known (real usage or an estimate). */
+  currentTokens?: number;
+  /** A topic the summary should keep in focus (manual `/compress <topic>`). */
+  focusTopic?: string;
+  /** Manual compression: bypasses cooldowns and the ineffective-compaction pause. */
+  force?: boolean;
+  /** Cancels the summarizer call; the conversation is returned unchanged. */
+  signal?: AbortSignal;
+}
+
+/** The model an engine is sized for. */
+export interface ModelInfo {
+  model: string;
+  contextLength: number;
+  provider?: string;
+  baseUrl?: string;
+  apiMode?: string;
+  /** Output tokens reserved per request; subtracted from the window before the trigger is computed. */
+  maxTokens?: number;
+}
+
+/** What `getStatus()` reports. */
+export interface EngineStatus {
+  lastPromptTokens: number;
+  thresholdTokens: number;
+  contextLength: number;
+  /** `lastPromptTokens / contextLength` in percent, 0–100. */
+  usagePercent: number;
+  compressionCount: number;
+}
+
+/** Passed to `onSessionStart`. */
+export interface SessionInfo {
+  platform?: string;
+  model?: string;
+  [key: string]: unknown;
+}
+
+/** An OpenAI function-tool schema the engine offers to the agent. */
+export interface ToolSchema {
+  type: "function";
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/** Any usage object a provider returns: OpenAI chat, OpenAI Responses, or Anthropic. */
+export type UsageReport = Record<string, unknown>;
+
+/** A usage report reduced to the numbers engines care about. */
+export interface NormalizedUsage {
+  /** Every input token of the request, cached or not. */
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  /** Input tokens read from the provider's prompt cache. */
+  cacheReadTokens: number;
+  /** Input tokens written to the provider's prompt cache (Anthropic). */
+  cacheWriteTokens: number;
+}
+
+export type { ChatMessage };

@@ -1,0 +1,83 @@
+/**
+ * Usage normalization: OpenAI chat, OpenAI Responses and Anthropic usage objects → one shape.
+ * Validated with zod so garbage gives a clear error instead of NaN counters.
+ */
+import { z } from "zod";
+import type { NormalizedUsage } from "./types.ts";
+
+const count = z.number().int().nonnegative();
+
+const OpenAIChatUsage = z.looseObject({
+  prompt_tokens: count,
+  completion_tokens: count.optional(),
+  total_tokens: count.optional(),
+  prompt_tokens_details: z.looseObject({ cached_tokens: count.nullish() }).nullish(),
+});
+
+const AnthropicUsage = z.looseObject({
+  input_tokens: count,
+  output_tokens: count.optional(),
+  cache_creation_input_tokens: count.nullish(),
+  cache_read_input_tokens: count.nullish(),
+});
+
+const ResponsesUsage = z.looseObject({
+  input_tokens: count,
+  output_tokens: count.optional(),
+  total_tokens: count.optional(),
+  input_tokens_details: z.looseObject({ cached_tokens: count.nullish() }).nullish(),
+});
+
+/** Thrown when a usage object is none of the known shapes. */
+export class InvalidUsageError extends Error {
+  constructor(detail: string) {
+    super(`Invalid usage report: ${detail}`);
+    this.name = "InvalidUsageError";
+  }
+}
+
+/**
+ * Reduces a provider usage object to {@link NormalizedUsage}. Anthropic's prompt tokens are the sum of
+ * uncached input, cache writes and cache reads; OpenAI's `prompt_tokens` already include cached ones.
+ */
+export function normalizeUsage(usage: unknown): NormalizedUsage {
+  if (typeof usage !== "object" || usage === null) throw new InvalidUsageError(`expected an object, got ${usage === null ? "null" : typeof usage}`);
+  const record = usage as Record<string, unknown>;
+  if ("prompt_tokens" in record) {
+    const parsed = OpenAIChatUsage.safeParse(record);
+    if (!parsed.success) throw new InvalidUsageError(z.prettifyError(parsed.error));
+    const u = parsed.data;
+    const completion = u.completion_tokens ?? 0;
+    return {
+      promptTokens: u.prompt_tokens,
+      completionTokens: completion,
+      totalTokens: u.total_tokens ?? u.prompt_tokens + completion,
+      cacheReadTokens: u.prompt_tokens_details?.cached_tokens ?? 0,
+      cacheWriteTokens: 0,
+    };
+  }
+  if ("cache_creation_input_tokens" in record || "cache_read_input_tokens" in record) {
+    const parsed = AnthropicUsage.safeParse(record);
+    if (!parsed.success) throw new InvalidUsageError(z.prettifyError(parsed.error));
+    const u = parsed.data;
+    const write = u.cache_creation_input_tokens ?? 0;
+    const read = u.cache_read_input_tokens ?? 0;
+    const prompt = u.input_tokens + write + read;
+    const completion = u.output_tokens ?? 0;
+    return { promptTokens: prompt, completionTokens: completion, totalTokens: prompt + completion, cacheReadTokens: read, cacheWriteTokens: write };
+  }
+  if ("input_tokens" in record) {
+    const parsed = ResponsesUsage.safeParse(record);
+    if (!parsed.success) throw new InvalidUsageError(z.prettifyError(parsed.error));
+    const u = parsed.data;
+    const completion = u.output_tokens ?? 0;
+    return {
+      promptTokens: u.input_tokens,
+      completionTokens: completion,
+      totalTokens: u.total_tokens ?? u.input_tokens + completion,
+      cacheReadTokens: u.input_tokens_details?.cached_tokens ?? 0,
+      cacheWriteTokens: 0,
+    };
+  }
+  throw new InvalidUsageError("expected prompt_tokens (OpenAI chat) or input_tokens (OpenAI Responses, Anthropic)");
+}

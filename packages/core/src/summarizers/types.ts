@@ -1,0 +1,35 @@
+/** The summarizer contract: turns the middle of a conversation into the SPEC §4 template. */
+import type { ChatMessage } from "../messages/schema.ts";
+
+/** What an engine hands a summarizer. */
+export interface SummaryRequest {
+  /** The turns to summarize, oldest first. */
+  messages: ChatMessage[];
+  /** The previous compaction's summary; when set the summarizer updates it instead of starting over. */
+  previousSummary?: string;
+  /** Upper bound for the summary, in tokens. */
+  maxTokens: number;
+  /** A topic to keep in focus (manual `/compress <topic>`). */
+  focusTopic?: string;
+}
+
+/** Produces a summary text (the template body, without the compaction prefix). */
+export interface Summarizer {
+  /** A short name for reports ("extractive", "openai:gpt-4o-mini"). */
+  readonly name?: string;
+  summarize(request: SummaryRequest, signal?: AbortSignal): Promise<string>;
+}
+
+/** The SPEC §4 template headings, in order. */
+export const SUMMARY_SECTIONS = [
+  "## Goal",
+  "## Constraints & Preferences",
+  "## Progress",
+  "### Done",
+  "### In Progress",
+  "### Blocked",
+  "## Key Decisions",
+  "## Relevant Files",
+  "## Next Steps",
+  "## Critical Context",
+] as const;

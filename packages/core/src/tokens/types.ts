@@ -1,0 +1,8 @@
+/** The token-counting contract. */
+import type { ChatMessage } from "../messages/schema.ts";
+
+/** Counts tokens of text and of whole conversations. */
+export interface TokenCounter {
+  count(text: string): number;
+  countMessages(messages: ChatMessage[]): number;
+}
