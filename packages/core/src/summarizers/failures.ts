@@ -1,4 +1,13 @@
 /** Summary failure classification: which failures abort a compaction and which fall back offline. */
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  PermissionDeniedError,
+  RateLimitError,
+} from "openai";
 
 /** What the compressor does after a summarizer failure. */
 export interface SummaryFailure {
@@ -18,7 +27,124 @@ export class EmptySummaryError extends Error {
   }
 }
 
+/** Thrown by a summarizer whose endpoint answered with something that is not a chat completion. */
+export class InvalidSummaryResponseError extends Error {
+  constructor(message = "summarizer endpoint returned an invalid response") {
+    super(message);
+    this.name = "InvalidSummaryResponseError";
+  }
+}
+
+/** Socket error codes that mean the endpoint could not be reached at all. */
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "ENETDOWN",
+  "EHOSTUNREACH",
+  "EHOSTDOWN",
+  "EPIPE",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT",
+]);
+
+const TIMEOUT_CODES = new Set(["ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+const QUOTA_PATTERN = /insufficient_quota|quota|billing|credit balance|out of credits/i;
+
+/** Every error in the `cause` chain, the error itself first. */
+function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let current: unknown = error;
+  while (current !== undefined && current !== null && chain.length < 8 && !chain.includes(current)) {
+    chain.push(current);
+    current = typeof current === "object" ? (current as { cause?: unknown }).cause : undefined;
+  }
+  return chain;
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" ? code : undefined;
+}
+
+function errorName(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const name = (error as { name?: unknown }).name;
+  return typeof name === "string" ? name : undefined;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "string") return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}
+
+function oneLine(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
+}
+
+function failure(action: SummaryFailure["action"], kind: SummaryFailure["kind"], reason: string): SummaryFailure {
+  return { action, kind, reason: oneLine(reason) };
+}
+
+/** The text an API error carries in its body (`error.code`, `error.type`, `error.message`). */
+function apiErrorText(error: APIError): string {
+  return [error.code, error.type, error.message].filter((part) => typeof part === "string").join(" ");
+}
+
 /** Classifies an error thrown by a summarizer (openai SDK errors, fetch errors, AbortError, …). */
 export function classifySummaryFailure(error: unknown): SummaryFailure {
-  throw new Error("not implemented");
+  const chain = causeChain(error);
+  const message = messageOf(error);
+
+  if (error instanceof APIUserAbortError || chain.some((e) => errorName(e) === "AbortError")) {
+    return failure("abort", "aborted", `summary request aborted: ${message}`);
+  }
+  if (error instanceof EmptySummaryError) return failure("fallback", "empty", message);
+  if (error instanceof InvalidSummaryResponseError || error instanceof SyntaxError) {
+    return failure("fallback", "invalid", `invalid summary response: ${message}`);
+  }
+  if (error instanceof APIConnectionTimeoutError || chain.some((e) => errorName(e) === "TimeoutError" || TIMEOUT_CODES.has(errorCode(e) ?? ""))) {
+    return failure("fallback", "timeout", `summary request timed out: ${message}`);
+  }
+  if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) {
+    return failure("abort", "auth", `summary endpoint refused the credentials (${error.status}): ${message}`);
+  }
+  if (error instanceof RateLimitError || (error instanceof APIError && QUOTA_PATTERN.test(apiErrorText(error)))) {
+    return failure("abort", "quota", `summary endpoint rate limit or quota (${error.status ?? "no status"}): ${message}`);
+  }
+  const networkCode = chain.map(errorCode).find((code) => code !== undefined && NETWORK_CODES.has(code));
+  if (error instanceof APIConnectionError || networkCode !== undefined) {
+    const detail = networkCode ?? chain.map(messageOf).slice(1).join(": ");
+    return failure("abort", "network", `summary endpoint unreachable${detail ? ` (${detail})` : ""}: ${message}`);
+  }
+  if (error instanceof APIError && typeof error.status === "number") {
+    if (error.status >= 500) return failure("fallback", "server", `summary endpoint server error: ${message}`);
+    return failure("fallback", "other", `summary endpoint error: ${message}`);
+  }
+  return failure("fallback", "other", `summarizer failed: ${message}`);
+}
+
+/** Cooldowns after consecutive timeouts, in seconds: 60, then 300, then 900. */
+export const TIMEOUT_COOLDOWNS_SECONDS = [60, 300, 900] as const;
+/** Cooldown after any other failure, in seconds. */
+export const DEFAULT_COOLDOWN_SECONDS = 60;
+
+/**
+ * Seconds to wait before the next summary attempt after `failure`. Timeouts escalate with
+ * `consecutiveTimeouts` (this one included): 1 → 60 s, 2 → 300 s, 3 or more → 900 s. Others: 60 s.
+ */
+export function cooldownSeconds(failure: SummaryFailure, consecutiveTimeouts: number): number {
+  if (failure.kind !== "timeout") return DEFAULT_COOLDOWN_SECONDS;
+  const index = Math.min(Math.max(Math.floor(consecutiveTimeouts), 1), TIMEOUT_COOLDOWNS_SECONDS.length) - 1;
+  return TIMEOUT_COOLDOWNS_SECONDS[index]!;
 }

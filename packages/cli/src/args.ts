@@ -1,0 +1,22 @@
+/** Command-line parsing on node:util parseArgs, with usage errors the CLI maps to exit code 2. */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { UsageError } from "./errors.ts";
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** Parses `args` against `options`; unknown flags and missing values become {@link UsageError}s. */
+export function parseCommandArgs<O extends Options>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message.replace(/\. To specify .*$/s, "") : String(error));
+  }
+}
+
+/** Parses a positive whole number flag value, naming the flag on error. */
+export function parsePositiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value.replace(/_/g, ""));
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive whole number, got '${value}'`);
+  return n;
+}

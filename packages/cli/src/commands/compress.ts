@@ -1,0 +1,70 @@
+/** `context-engine compress`: runs the resolved engine over a transcript and prints before/after. */
+import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { TiktokenCounter, validateConversation } from "@context-engine/core";
+import { parseCommandArgs, parsePositiveInt } from "../args.ts";
+import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.ts";
+import type { CommandIO } from "../main.ts";
+import { loadTranscript } from "../transcript.ts";
+import { HOST_FLAG_OPTIONS, hostFromFlags } from "../hostFlags.ts";
+import { formatNumber, messageLine, table } from "../format.ts";
+
+/** Runs `compress`. */
+export async function runCompress(io: CommandIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs(io.args, {
+    ...HOST_FLAG_OPTIONS,
+    out: { type: "string", short: "o" },
+    format: { type: "string" },
+    "context-length": { type: "string" },
+    focus: { type: "string" },
+    quiet: { type: "boolean", short: "q" },
+  });
+  const file = positionals[0];
+  if (!file || positionals.length > 1) throw new UsageError("expects exactly one transcript file");
+  const contextLength = parsePositiveInt(values["context-length"], "--context-length");
+  const transcript = await loadTranscript(resolve(io.cwd, file), values.format);
+  const host = await hostFromFlags(io.cwd, values);
+  if (contextLength) host.engine.updateModel({ ...host.model, contextLength });
+  for (const warning of [...transcript.warnings, ...host.warnings]) io.stderr(`warning: ${warning}`);
+
+  const counter = new TiktokenCounter();
+  const before = transcript.messages;
+  const started = performance.now();
+  const after = await host.engine.compress(before, { force: true, ...(values.focus ? { focusTopic: values.focus } : {}) });
+  const elapsed = performance.now() - started;
+  const problems = validateConversation(after);
+  const beforeTokens = counter.countMessages(before);
+  const afterTokens = counter.countMessages(after);
+
+  const rows: [string, string][] = [
+    ["transcript", `${file} (${transcript.format})`],
+    ["engine", `${host.engine.name} — ${host.engineSource} (${host.engineOrigin})`],
+    ["model", `${host.model.model}, ${formatNumber(host.engine.contextLength)} tokens, threshold ${formatNumber(host.engine.thresholdTokens)}`],
+    ["before", `${formatNumber(before.length)} messages, ${formatNumber(beforeTokens)} tokens`],
+    ["after", `${formatNumber(after.length)} messages, ${formatNumber(afterTokens)} tokens (${beforeTokens > 0 ? ((afterTokens / beforeTokens) * 100).toFixed(1) : "0"} % of before)`],
+    ...reportRows(host.engine),
+    ["valid", problems.length === 0 ? "yes — passes validateConversation()" : `NO — ${problems.length} problems: ${problems[0]!.message}`],
+    ["time", `${elapsed.toFixed(1)} ms`],
+  ];
+  io.stdout(table(rows));
+  if (!values.quiet) {
+    io.stdout("\nafter:");
+    after.forEach((m, i) => io.stdout(messageLine(i, m, counter.countMessages([m]))));
+  }
+  if (values.out) {
+    await writeFile(resolve(io.cwd, values.out), JSON.stringify(after, null, 2) + "\n");
+    io.stdout(`\nwrote ${values.out}`);
+  }
+  return problems.length === 0 ? EXIT_OK : EXIT_FAILURE;
+}
+
+/** Rows from the engine's `lastCompression` report, when it keeps one (the built-in compressor does). */
+function reportRows(engine: object): [string, string][] {
+  const report = (engine as { lastCompression?: Record<string, unknown> }).lastCompression;
+  if (!report) return [];
+  const rows: [string, string][] = [];
+  if (report.aborted) rows.push(["aborted", String(report.abortReason ?? report.reason ?? "yes")]);
+  if (report.summarizer !== undefined) rows.push(["summarizer", `${String(report.summarizer)}${report.fallbackUsed ? " (fallback)" : ""}`]);
+  if (typeof report.droppedMessages === "number") rows.push(["summarized", `${formatNumber(report.droppedMessages)} messages into one summary${typeof report.summaryTokens === "number" ? ` of ${formatNumber(report.summaryTokens)} tokens` : ""}`]);
+  return rows;
+}

@@ -1,0 +1,33 @@
+/** `context-engine engines`: which engine resolves, from where, what else is on offer, and warnings. */
+import { readdirSync, existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseCommandArgs } from "../args.ts";
+import type { CommandIO } from "../main.ts";
+import { EXIT_OK } from "../errors.ts";
+import { HOST_FLAG_OPTIONS, hostFromFlags } from "../hostFlags.ts";
+
+/** Lists directory engines under `<root>/plugins/context_engine/`. */
+export function listDirectoryEngines(rootDir: string): string[] {
+  const dir = join(rootDir, "plugins", "context_engine");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+}
+
+/** Runs `engines`. */
+export async function runEngines(io: CommandIO): Promise<number> {
+  const { values } = parseCommandArgs(io.args, HOST_FLAG_OPTIONS);
+  const rootDir = resolve(io.cwd, values.root ?? ".");
+  const host = await hostFromFlags(io.cwd, values);
+  const lines = [
+    `requested:  ${host.requestedEngine}${host.config.sourcePath ? ` (context.engine in ${host.config.sourcePath})` : " (default)"}`,
+    `active:     ${host.engine.name} — ${host.engineSource} (${host.engineOrigin})`,
+    `model:      ${host.model.model}, ${host.model.contextLength.toLocaleString("en-US")} tokens, threshold ${host.engine.thresholdTokens.toLocaleString("en-US")} (${Math.round(host.engine.thresholdPercent * 100)} %)`,
+    `summarizer: ${host.summarizer.name ?? "custom"}`,
+    `directory engines (${join(rootDir, "plugins", "context_engine")}): ${listDirectoryEngines(rootDir).join(", ") || "none"}`,
+    `plugin engines (config plugins:): ${host.registeredEngines.join(", ") || "none"}`,
+    `built-in: compressor`,
+  ];
+  if (host.warnings.length > 0) lines.push("warnings:", ...host.warnings.map((w) => `  - ${w}`));
+  io.stdout(lines.join("\n"));
+  return EXIT_OK;
+}

@@ -1,0 +1,31 @@
+/** `context-engine import`: converts a transcript to OpenAI-format messages. */
+import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { validateConversation } from "@context-engine/core";
+import { parseCommandArgs } from "../args.ts";
+import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.ts";
+import type { CommandIO } from "../main.ts";
+import { loadTranscript } from "../transcript.ts";
+
+const FORMATS = ["auto", "claude-code", "swe-agent", "openhands", "openai"];
+
+/** Runs `import`. */
+export async function runImport(io: CommandIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs(io.args, { format: { type: "string", default: "auto" }, out: { type: "string", short: "o" } });
+  const file = positionals[0];
+  if (!file || positionals.length > 1) throw new UsageError("expects exactly one transcript file");
+  if (!FORMATS.includes(values.format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}`);
+  const transcript = await loadTranscript(resolve(io.cwd, file), values.format);
+  for (const warning of transcript.warnings) io.stderr(`warning: ${warning}`);
+  const problems = validateConversation(transcript.messages);
+  const json = JSON.stringify(transcript.messages, null, 2) + "\n";
+  if (values.out) {
+    await writeFile(resolve(io.cwd, values.out), json);
+    io.stderr(`${file} (${transcript.format}) → ${values.out}: ${transcript.messages.length} messages`);
+  } else io.stdout(json);
+  if (problems.length > 0) {
+    io.stderr(`invalid output: ${problems.map((p) => p.message).join("; ")}`);
+    return EXIT_FAILURE;
+  }
+  return EXIT_OK;
+}

@@ -1,0 +1,24 @@
+/** Builds a host from the common flags `--config`, `--root` and `--engine`. */
+import { resolve } from "node:path";
+import { createContextHost, loadConfig, validateConfigObject, type ContextHost } from "@context-engine/core";
+
+/** The flags shared by commands that need a host. */
+export interface HostFlags {
+  config?: string | undefined;
+  root?: string | undefined;
+  engine?: string | undefined;
+}
+
+/** `--config` file (or defaults), `--engine` overriding `context.engine`, plugins looked up under `--root`. */
+export async function hostFromFlags(cwd: string, flags: HostFlags): Promise<ContextHost> {
+  const config = flags.config ? await loadConfig(resolve(cwd, flags.config)) : validateConfigObject({});
+  if (flags.engine !== undefined) config.context = { ...config.context, engine: flags.engine };
+  return createContextHost({ config, rootDir: resolve(cwd, flags.root ?? ".") });
+}
+
+/** parseArgs options for {@link HostFlags}. */
+export const HOST_FLAG_OPTIONS = {
+  config: { type: "string", short: "c" },
+  root: { type: "string" },
+  engine: { type: "string", short: "e" },
+} as const;

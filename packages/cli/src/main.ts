@@ -1,0 +1,96 @@
+/**
+ * The `context-engine` command line: dispatches to one command module per subcommand and maps errors to
+ * exit codes (0 ok, 1 failure, 2 usage) with one readable line on stderr.
+ */
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
+import { runEngines } from "./commands/engines.ts";
+import { runCompress } from "./commands/compress.ts";
+import { runImport } from "./commands/import.ts";
+
+/** What a command receives: its own arguments and where to write. */
+export interface CommandIO {
+  args: string[];
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+}
+
+/** A subcommand. */
+export interface Command {
+  summary: string;
+  usage: string;
+  run(io: CommandIO): Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  engines: { summary: "show which context engine resolves, from where, and any warnings", usage: "context-engine engines [--config config.yaml] [--root dir] [--engine name]", run: runEngines },
+  compress: {
+    summary: "compress a transcript (OpenAI-format JSON messages) with the resolved engine and print before/after",
+    usage: "context-engine compress <transcript.json> [--config config.yaml] [--root dir] [--engine name] [--out compressed.json] [--context-length N] [--focus topic]",
+    run: runCompress,
+  },
+  import: {
+    summary: "convert a Claude Code, SWE-agent, OpenHands or OpenAI transcript into OpenAI-format messages",
+    usage: "context-engine import <file> [--format auto|claude-code|swe-agent|openhands|openai] [-o out.json]",
+    run: runImport,
+  },
+};
+
+/** The `--help` text. */
+export function helpText(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return [
+    "context-engine — a plugin host for the context engines of LLM agents",
+    "",
+    "Usage: context-engine <command> [options]",
+    "",
+    "Commands:",
+    ...lines,
+    "",
+    "Run `context-engine <command> --help` for a command's options.",
+    "Exit codes: 0 ok, 1 failure, 2 usage error.",
+  ].join("\n");
+}
+
+/** Runs the CLI with `argv` (without node and script); returns the exit code. */
+export async function main(argv: string[], io: Partial<Omit<CommandIO, "args">> = {}): Promise<number> {
+  const stdout = io.stdout ?? ((t: string) => void process.stdout.write(t.endsWith("\n") ? t : t + "\n"));
+  const stderr = io.stderr ?? ((t: string) => void process.stderr.write(t.endsWith("\n") ? t : t + "\n"));
+  const cwd = io.cwd ?? process.cwd();
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    stdout(helpText());
+    return name === undefined ? EXIT_USAGE : EXIT_OK;
+  }
+  if (name === "--version" || name === "-v") {
+    stdout("context-engine 0.1.0");
+    return EXIT_OK;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    stderr(`context-engine: unknown command '${name}' (try --help)`);
+    return EXIT_USAGE;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    stdout(`Usage: ${command.usage}\n\n${command.summary}`);
+    return EXIT_OK;
+  }
+  try {
+    return await command.run({ args: rest, stdout, stderr, cwd });
+  } catch (error) {
+    if (error instanceof UsageError) {
+      stderr(`context-engine ${name}: ${error.message}\nUsage: ${command.usage}`);
+      return EXIT_USAGE;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    stderr(`context-engine ${name}: ${oneLine(message)}`);
+    return EXIT_FAILURE;
+  }
+}
+
+/** Folds a multi-line message (a header and one line per problem) into one line: "header a; b; c". */
+export function oneLine(message: string): string {
+  const [first = "", ...rest] = message.trim().split("\n").map((l) => l.trim().replace(/^- /, "")).filter(Boolean);
+  return rest.length === 0 ? first : `${first} ${rest.join("; ")}`;
+}

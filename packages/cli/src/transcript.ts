@@ -1,0 +1,36 @@
+/** Reading a transcript file for CLI commands: OpenAI-format JSON, or any format the importers know. */
+import { readFile } from "node:fs/promises";
+import { importTranscript, parseMessages, type ChatMessage } from "@context-engine/core";
+
+/** A loaded transcript and how it was read. */
+export interface LoadedTranscript {
+  messages: ChatMessage[];
+  format: string;
+  warnings: string[];
+}
+
+/** Loads `path`: a JSON array of messages (or `{messages: [...]}`) directly, anything else through the importers. */
+export async function loadTranscript(path: string, format = "auto"): Promise<LoadedTranscript> {
+  const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+    throw new Error(error.code === "ENOENT" ? `transcript not found: ${path}` : `cannot read ${path}: ${error.message}`);
+  });
+  if (format === "auto" || format === "openai") {
+    const direct = tryOpenAIMessages(text);
+    if (direct !== undefined) return { messages: parseMessages(direct, path), format: "openai", warnings: [] };
+  }
+  const imported = importTranscript(text, { format: format as never, fileName: path });
+  return { messages: imported.messages, format: imported.format, warnings: imported.warnings };
+}
+
+function tryOpenAIMessages(text: string): unknown[] | undefined {
+  const trimmed = text.trimStart();
+  if (!trimmed.startsWith("[") && !trimmed.startsWith("{")) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (Array.isArray(value) && value.every((m) => typeof m === "object" && m !== null && "role" in m)) return value;
+  return undefined;
+}

@@ -1,0 +1,121 @@
+/**
+ * Phase 1 (no LLM): outside the protected tail, large tool outputs are cleared to a placeholder plus a
+ * one-line descriptor, identical older outputs become a pointer to the newer copy, and long tool-call
+ * arguments are truncated JSON-aware. Pure: the input is never mutated; untouched messages are reused.
+ */
+import type { ChatMessage, ToolCall } from "../messages/schema.ts";
+import { toolCallKey } from "../messages/toolPairs.ts";
+import { contentSize, messageText } from "./content.ts";
+import { describeToolOutput } from "./toolOutputDescriptor.ts";
+import { MAX_TOOL_ARGUMENT_CHARS, truncateToolArguments } from "./toolArguments.ts";
+
+/** What a cleared tool output starts with (SPEC §4 phase 1). */
+export const PRUNED_TOOL_PLACEHOLDER = "[Old tool output cleared to save context space]";
+/** Marks an older tool output whose identical content appears again later in the conversation. */
+export const DUPLICATE_TOOL_OUTPUT_POINTER = "[Duplicate tool output — same as a later result]";
+/** Tool outputs longer than this (characters) are cleared. */
+export const PRUNE_MIN_CHARS = 200;
+
+/** Options of {@link pruneOldToolResults}. */
+export interface PruneOptions {
+  /** Index of the first protected message (the tail); messages from here on are left untouched. */
+  protectedFrom: number;
+  /** Outputs longer than this are cleared (default 200). */
+  minChars?: number;
+  /** Tool-call arguments longer than this are truncated (default 2,000). */
+  maxArgumentChars?: number;
+}
+
+/** The pruned conversation and what phase 1 did. */
+export interface PruneResult {
+  messages: ChatMessage[];
+  /** Tool outputs replaced by the placeholder and a descriptor. */
+  cleared: number;
+  /** Older duplicates replaced by a pointer (counted apart from `cleared`). */
+  dedup: number;
+  /** Assistant tool calls whose arguments were truncated. */
+  truncatedArguments: number;
+}
+
+/** True when a message starts with the phase-1 placeholder (already cleared). */
+export function isClearedToolOutput(message: ChatMessage): boolean {
+  return typeof message.content === "string" && message.content.startsWith(PRUNED_TOOL_PLACEHOLDER);
+}
+
+function callsBefore(messages: readonly ChatMessage[], end: number): Map<string, ToolCall> {
+  const calls = new Map<string, ToolCall>();
+  for (let i = 0; i < end; i++) {
+    const message = messages[i]!;
+    if (message.role !== "assistant" || !message.tool_calls) continue;
+    for (const call of message.tool_calls) {
+      calls.set(toolCallKey(call), call);
+      if (!calls.has(call.id)) calls.set(call.id, call);
+    }
+  }
+  return calls;
+}
+
+/** Indices (below `end`) of large tool outputs whose exact content appears again in a later tool result. */
+function olderDuplicates(messages: readonly ChatMessage[], end: number, minChars: number): Set<number> {
+  const seen = new Set<string>();
+  const duplicates = new Set<number>();
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== "tool" || typeof message.content !== "string" || message.content.length <= minChars) continue;
+    if (i < end && seen.has(message.content)) duplicates.add(i);
+    else seen.add(message.content);
+  }
+  return duplicates;
+}
+
+function truncateCalls(message: ChatMessage, maxChars: number): ChatMessage | undefined {
+  const calls = message.tool_calls;
+  if (!calls || !calls.some((c) => c.function.arguments.length > maxChars)) return undefined;
+  return {
+    ...message,
+    tool_calls: calls.map((call) => {
+      const args = truncateToolArguments(call.function.arguments, maxChars);
+      return args === call.function.arguments ? call : { ...call, function: { ...call.function, arguments: args } };
+    }),
+  };
+}
+
+/**
+ * Clears large tool outputs before `protectedFrom`: each becomes `PRUNED_TOOL_PLACEHOLDER` followed on the
+ * same line by a descriptor (`[terminal] ran \`pytest\` -> exit 1, 40 lines output`). An output whose
+ * exact text appears again later keeps only a pointer (the newest copy is the one that stays useful).
+ */
+export function pruneOldToolResults(messages: readonly ChatMessage[], options: PruneOptions): PruneResult {
+  const end = Math.max(0, Math.min(options.protectedFrom, messages.length));
+  const minChars = options.minChars ?? PRUNE_MIN_CHARS;
+  const maxArgumentChars = options.maxArgumentChars ?? MAX_TOOL_ARGUMENT_CHARS;
+  const out = messages.slice();
+  const result: PruneResult = { messages: out, cleared: 0, dedup: 0, truncatedArguments: 0 };
+  if (end === 0) return result;
+  const calls = callsBefore(messages, end);
+  const duplicates = olderDuplicates(messages, end, minChars);
+  for (let i = 0; i < end; i++) {
+    const message = messages[i]!;
+    if (message.role === "assistant") {
+      const truncated = truncateCalls(message, maxArgumentChars);
+      if (truncated) {
+        out[i] = truncated;
+        result.truncatedArguments++;
+      }
+      continue;
+    }
+    if (message.role !== "tool" || isClearedToolOutput(message)) continue;
+    const size = contentSize(message);
+    if (size <= minChars) continue;
+    const call = message.tool_call_id !== undefined ? calls.get(message.tool_call_id) : undefined;
+    const descriptor = describeToolOutput(call?.function.name ?? message.name, call?.function.arguments, messageText(message), size);
+    if (duplicates.has(i)) {
+      out[i] = { ...message, content: `${PRUNED_TOOL_PLACEHOLDER} ${DUPLICATE_TOOL_OUTPUT_POINTER} ${descriptor}` };
+      result.dedup++;
+    } else {
+      out[i] = { ...message, content: `${PRUNED_TOOL_PLACEHOLDER} ${descriptor}` };
+      result.cleared++;
+    }
+  }
+  return result;
+}

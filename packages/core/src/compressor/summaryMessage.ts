@@ -1,0 +1,133 @@
+/**
+ * Phase 3's message side: the compaction framing (prefix, end marker, system note), the summary request
+ * for the middle turns, and recognition of a summary message a previous compaction left behind.
+ */
+import type { ChatMessage } from "../messages/schema.ts";
+import type { SummaryRequest } from "../summarizers/types.ts";
+import { summaryTokenBudget } from "./thresholds.ts";
+import { messageText } from "./content.ts";
+
+/** The tag every compaction summary starts with. */
+export const COMPACTION_TAG = "[CONTEXT COMPACTION]";
+
+/** Opens every summary message: what it is, that it is background, and what to act on instead. */
+export const SUMMARY_PREFIX =
+  `${COMPACTION_TAG} Earlier turns of this conversation were compacted into the summary below. ` +
+  "It is background reference only, written from turns that are no longer shown; it may be incomplete. " +
+  "Respond to the latest message after this summary — that is what to act on now, not the summary itself. " +
+  "All tools remain available: re-read files or re-run commands when you need details the summary left out.";
+
+/** Closes every summary message, so the model does not answer the summary. */
+export const SUMMARY_END_MARKER = "--- END OF CONTEXT SUMMARY — respond to the message below, not the summary above ---";
+
+/** Appended to the system prompt on the first compaction only. */
+export const COMPACTION_SYSTEM_NOTE =
+  "[Note: Some earlier conversation turns have been compacted into a summary to save context space. " +
+  "The summary is background reference; respond to the most recent messages, and use your tools to re-read anything you need.]";
+
+/** Longest summary a fallback (offline) summarizer may contribute, in characters. */
+export const FALLBACK_SUMMARY_MAX_CHARS = 8_000;
+
+/** The full text of a summary message for `summary` (the template body). */
+export function formatSummaryContent(summary: string): string {
+  return `${SUMMARY_PREFIX}\n\n${summary.trim()}\n\n${SUMMARY_END_MARKER}`;
+}
+
+/** A summary message found in a conversation: the summary body and any text merged after it. */
+export interface ParsedSummary {
+  summary: string;
+  /** Text after the end marker (a tail message the summary was merged into); "" for a pure summary. */
+  rest: string;
+}
+
+/** Splits text that starts with the compaction tag into summary body and trailing text. */
+export function parseSummaryText(text: string): ParsedSummary | undefined {
+  if (!text.startsWith(COMPACTION_TAG)) return undefined;
+  let body = text.startsWith(SUMMARY_PREFIX) ? text.slice(SUMMARY_PREFIX.length) : text.slice(text.indexOf("\n") === -1 ? text.length : text.indexOf("\n"));
+  let rest = "";
+  const marker = body.indexOf(SUMMARY_END_MARKER);
+  if (marker !== -1) {
+    rest = body.slice(marker + SUMMARY_END_MARKER.length).trim();
+    body = body.slice(0, marker);
+  }
+  return { summary: body.trim(), rest };
+}
+
+/** The summary a previous compaction left in `message`, if it is one (pure or merged). */
+export function parseSummaryMessage(message: ChatMessage): ParsedSummary | undefined {
+  if (message.role !== "user" && message.role !== "assistant") return undefined;
+  const content = message.content;
+  const text = typeof content === "string" ? content : Array.isArray(content) ? messageText(message) : "";
+  return parseSummaryText(text);
+}
+
+/** True for a message that is nothing but a compaction summary (not a real user or assistant turn). */
+export function isPureSummaryMessage(message: ChatMessage): boolean {
+  const parsed = parseSummaryMessage(message);
+  return parsed !== undefined && parsed.rest === "";
+}
+
+/** True for a user message the user wrote (not a compaction summary). */
+export function isRealUserMessage(message: ChatMessage): boolean {
+  return message.role === "user" && !isPureSummaryMessage(message);
+}
+
+/** True when a system message already carries the compaction note. */
+export function hasCompactionNote(message: ChatMessage | undefined): boolean {
+  return message !== undefined && message.role === "system" && messageText(message).includes(COMPACTION_SYSTEM_NOTE);
+}
+
+/** The body of the newest summary message in `messages`, if any. */
+export function findLatestSummary(messages: readonly ChatMessage[], from = 0, to = messages.length): string | undefined {
+  for (let i = Math.min(to, messages.length) - 1; i >= from; i--) {
+    const parsed = parseSummaryMessage(messages[i]!);
+    if (parsed !== undefined) return parsed.summary;
+  }
+  return undefined;
+}
+
+/**
+ * Cleans a summarizer's output into a template body: trims it and drops a compaction prefix or end
+ * marker the model echoed back. `maxChars` caps it (used for fallback summaries).
+ */
+export function cleanSummaryBody(raw: string, maxChars?: number): string {
+  let body = raw.trim();
+  const echoed = parseSummaryText(body);
+  if (echoed !== undefined) body = echoed.summary;
+  body = body.split(SUMMARY_END_MARKER).join("").trim();
+  if (maxChars !== undefined && body.length > maxChars) body = `${body.slice(0, maxChars - 20).trimEnd()}\n...[truncated]`;
+  return body;
+}
+
+/** The turns a summarizer should see: older summary messages dropped, merged ones reduced to their own text. */
+export function turnsForSummary(middle: readonly ChatMessage[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (const message of middle) {
+    const parsed = parseSummaryMessage(message);
+    if (parsed === undefined) out.push(message);
+    else if (parsed.rest !== "") out.push({ ...message, content: parsed.rest });
+  }
+  return out;
+}
+
+/** Inputs of {@link buildSummaryRequest}. */
+export interface SummaryRequestInput {
+  /** The middle turns being compacted (after phase 1). */
+  middle: readonly ChatMessage[];
+  /** Tokens of the content being compacted; sets the budget. */
+  contentTokens: number;
+  maxSummaryTokens: number;
+  previousSummary?: string | undefined;
+  focusTopic?: string | undefined;
+}
+
+/** The request handed to the summarizer: the turns, the budget (×0.20, 2,000..max), previous summary, focus. */
+export function buildSummaryRequest(input: SummaryRequestInput): SummaryRequest {
+  const request: SummaryRequest = {
+    messages: turnsForSummary(input.middle),
+    maxTokens: summaryTokenBudget(input.contentTokens, input.maxSummaryTokens),
+  };
+  if (input.previousSummary !== undefined && input.previousSummary.trim() !== "") request.previousSummary = input.previousSummary;
+  if (input.focusTopic !== undefined && input.focusTopic.trim() !== "") request.focusTopic = input.focusTopic.trim();
+  return request;
+}

@@ -1,0 +1,85 @@
+/**
+ * The one-line descriptor phase 1 leaves in place of a cleared tool output, e.g.
+ * "[terminal] ran `pytest` -> exit 1, 40 lines output": which tool, its key argument, and what came back.
+ */
+
+/** Argument names that identify what a tool call did, in order of preference. */
+export const KEY_ARGUMENT_NAMES = ["command", "cmd", "path", "file_path", "filename", "query", "url"] as const;
+
+const MAX_ARGUMENT_CHARS = 80;
+/** Only this many characters at each end of an output are searched for an exit code. */
+const EXIT_SCAN_CHARS = 600;
+const EXIT_PATTERNS: RegExp[] = [
+  /["']?(?:exit_code|exitCode|exit code|exit status|returncode|return code)["']?\s*[:=]?\s*(-?\d{1,3})\b/i,
+  /\bexit(?:ed)?(?: with)?(?: code| status)?\s*[:=]?\s*(-?\d{1,3})\b/i,
+];
+
+/** The key argument of a call (`command`, `path`, …) from its JSON arguments, as one short line. */
+export function keyArgument(argumentsJson: string | undefined): { name: string; value: string } | undefined {
+  if (argumentsJson === undefined || argumentsJson === "") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(argumentsJson);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined;
+  const record = parsed as Record<string, unknown>;
+  for (const name of KEY_ARGUMENT_NAMES) {
+    const value = record[name];
+    if (typeof value === "string" && value.trim() !== "") return { name, value: oneLine(value, MAX_ARGUMENT_CHARS) };
+    if (Array.isArray(value) && value.every((v) => typeof v === "string") && value.length > 0) {
+      return { name, value: oneLine(value.join(" "), MAX_ARGUMENT_CHARS) };
+    }
+  }
+  return undefined;
+}
+
+/** The exit code an output reports ("exit code: 1", `"exit_code": 2`, "exited with 127"), if visible. */
+export function visibleExitCode(output: string): number | undefined {
+  const ends = output.length <= EXIT_SCAN_CHARS * 2 ? [output] : [output.slice(-EXIT_SCAN_CHARS), output.slice(0, EXIT_SCAN_CHARS)];
+  for (const text of ends) {
+    for (const pattern of EXIT_PATTERNS) {
+      const match = pattern.exec(text);
+      if (match?.[1] !== undefined) return Number(match[1]);
+    }
+  }
+  return undefined;
+}
+
+/** Number of lines of `text` (a trailing newline does not start a new line). */
+export function countLines(text: string): number {
+  if (text === "") return 0;
+  let lines = 1;
+  let at = text.indexOf("\n");
+  while (at !== -1) {
+    if (at !== text.length - 1) lines++;
+    at = text.indexOf("\n", at + 1);
+  }
+  return lines;
+}
+
+function formatSize(chars: number): string {
+  return chars < 1_024 ? `${chars} chars` : `${(chars / 1_024).toFixed(1)} KB`;
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim().replace(/`/g, "'");
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/**
+ * The descriptor of a cleared output: `[tool] ran \`cmd\` -> exit 1, 40 lines output` for commands,
+ * `[tool] path/or/query -> 80 lines output (3.0 KB)` otherwise.
+ */
+export function describeToolOutput(toolName: string | undefined, argumentsJson: string | undefined, output: string, outputChars = output.length): string {
+  const name = oneLine(toolName ?? "tool", 40) || "tool";
+  const key = keyArgument(argumentsJson);
+  let action = "";
+  if (key) action = key.name === "command" || key.name === "cmd" ? ` ran \`${key.value}\`` : ` \`${key.value}\``;
+  const exit = visibleExitCode(output);
+  const lines = countLines(output);
+  const amount = lines > 1 ? `${lines} lines output` : `${formatSize(outputChars)} output`;
+  const outcome = exit !== undefined ? `exit ${exit}, ${amount}` : lines > 1 ? `${amount} (${formatSize(outputChars)})` : amount;
+  return `[${name}]${action} -> ${outcome}`;
+}

@@ -1,0 +1,143 @@
+/**
+ * Loading `config.yaml`: YAML → zod-validated {@link HostConfig}. Errors name the key path, the allowed
+ * values and the file line; unknown keys are warnings (a Hermes config with keys we don't use still loads).
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, type Document } from "yaml";
+import { z } from "zod";
+import { HostConfigSchema, type HostConfig } from "./schema.ts";
+
+/** One configuration problem, located. */
+export interface ConfigIssue {
+  path: string;
+  message: string;
+  line?: number;
+}
+
+/** Thrown when configuration is invalid; the message lists `file:line key.path: problem` for each issue. */
+export class ConfigError extends Error {
+  readonly issues: ConfigIssue[];
+  readonly source: string;
+  constructor(issues: ConfigIssue[], source: string) {
+    const lines = issues.map((i) => `  ${source}${i.line ? `:${i.line}` : ""} ${i.path || "(root)"}: ${i.message}`);
+    super(`Invalid configuration (${issues.length} problem${issues.length === 1 ? "" : "s"}):\n${lines.join("\n")}`);
+    this.name = "ConfigError";
+    this.issues = issues;
+    this.source = source;
+  }
+}
+
+/** Top-level sections that belong to other parts of a Hermes install or to plugins: accepted silently. */
+const QUIET_TOP_LEVEL = new Set(["lcm"]);
+
+/**
+ * Reads configuration from a file path, or parses the string as YAML text when it is not an existing
+ * file but looks like YAML (has a newline or a `key:`). Relative `plugins:` entries stay as written;
+ * they are resolved against `sourcePath`'s folder by the host.
+ */
+export async function loadConfig(pathOrYaml: string): Promise<HostConfig> {
+  if (existsSync(pathOrYaml)) {
+    const path = resolve(pathOrYaml);
+    const text = await readFile(path, "utf8");
+    return parseConfigText(text, path);
+  }
+  if (/\n|^\s*[\w-]+\s*:/.test(pathOrYaml)) return parseConfigText(pathOrYaml, "<inline config>");
+  throw new ConfigError([{ path: "", message: `config file not found: ${pathOrYaml}` }], pathOrYaml);
+}
+
+/** Parses YAML text (named `source` in errors) into a validated {@link HostConfig}. */
+export function parseConfigText(text: string, source: string): HostConfig {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(
+      doc.errors.map((e) => ({ path: "", message: e.message.split("\n")[0] ?? e.message, line: e.linePos?.[0]?.line })),
+      source,
+    );
+  }
+  const raw: unknown = doc.toJS() ?? {};
+  const config = validateConfigObject(raw, source, (path) => lineOf(doc, lineCounter, path));
+  if (source !== "<inline config>") config.sourcePath = source;
+  return config;
+}
+
+/** Validates an already-parsed config object; `lineOf` maps a key path to a source line when known. */
+export function validateConfigObject(raw: unknown, source = "<config object>", lineOf?: (path: PropertyKey[]) => number | undefined): HostConfig {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new ConfigError([{ path: "", message: "the configuration must be a map of sections" }], source);
+  }
+  const parsed = HostConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message, line: lineOf?.(issue.path) })),
+      source,
+    );
+  }
+  const warnings = unknownKeys(raw as Record<string, unknown>, HostConfigSchema).map((path) => {
+    const line = lineOf?.(path.split("."));
+    return `${source}${line ? `:${line}` : ""}: unknown key ${path} (ignored)`;
+  });
+  return { ...parsed.data, warnings };
+}
+
+/** The line of the deepest key of `path` found in the document (the key's own line, not its value's). */
+function lineOf(doc: Document, counter: LineCounter, path: PropertyKey[]): number | undefined {
+  let node: unknown = doc.contents;
+  let line: number | undefined;
+  for (const segment of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(segment));
+      if (!pair) break;
+      if (isNode(pair.key) && pair.key.range) line = counter.linePos(pair.key.range[0]).line;
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === "number") {
+      node = node.items[segment];
+      if (isNode(node) && node.range) line = counter.linePos(node.range[0]).line;
+    } else break;
+  }
+  return line;
+}
+
+/** Key paths present in `raw` that the schema does not know. */
+function unknownKeys(raw: Record<string, unknown>, schema: z.ZodType, prefix = ""): string[] {
+  const shape = objectShape(schema);
+  if (!shape) return [];
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(raw)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    const child = shape[key];
+    if (!child) {
+      if (!(prefix === "" && QUIET_TOP_LEVEL.has(key))) out.push(path);
+      continue;
+    }
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) out.push(...unknownKeys(value as Record<string, unknown>, child, path));
+  }
+  return out;
+}
+
+/** The object shape behind wrappers (default, prefault, optional, nullable, pipe); undefined for non-objects and records. */
+function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
+  let current: z.ZodType = schema;
+  for (let i = 0; i < 8; i++) {
+    if (current instanceof z.ZodObject) return current.shape as Record<string, z.ZodType>;
+    const def = (current as unknown as { _zod: { def: { innerType?: z.ZodType; in?: z.ZodType; options?: z.ZodType[] } } })._zod.def;
+    if (def.innerType) current = def.innerType;
+    else if (def.in) current = def.in;
+    else if (def.options) {
+      const obj = def.options.find((o) => o instanceof z.ZodObject);
+      if (!obj) return undefined;
+      current = obj;
+    } else return undefined;
+  }
+  return undefined;
+}
+
+/** Sets `key.path` to `value` in a YAML text, keeping comments and layout (`context-engine config set`). */
+export function setConfigValue(text: string, keyPath: string, value: unknown): string {
+  const doc = parseDocument(text);
+  if (!isMap(doc.contents) && doc.contents !== null) throw new ConfigError([{ path: "", message: "the configuration must be a map of sections" }], "<config>");
+  doc.setIn(keyPath.split("."), value);
+  return doc.toString();
+}

@@ -1,0 +1,2 @@
+/** The name that always means the built-in ContextCompressor. */
+export const BUILTIN_ENGINE = "compressor";

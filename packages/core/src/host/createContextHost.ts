@@ -1,0 +1,169 @@
+/**
+ * The host: reads config, loads plugins, and resolves `context.engine` in SPEC §1's order —
+ * `plugins/context_engine/<name>/`, then the engines registered by `plugins:`, then the built-in compressor.
+ */
+import { existsSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { BUILTIN_ENGINE } from "./builtin.ts";
+import { loadConfig, validateConfigObject } from "../config/load.ts";
+import type { HostConfig } from "../config/schema.ts";
+import type { ContextEngine } from "../engine/ContextEngine.ts";
+import type { ModelInfo } from "../engine/types.ts";
+import type { Summarizer } from "../summarizers/types.ts";
+import type { TokenCounter } from "../tokens/types.ts";
+import { createSummarizer } from "../summarizers/resolve.ts";
+import { ContextCompressor } from "../compressor/ContextCompressor.ts";
+import { createHostHooks, type HostHooks } from "./hooks.ts";
+import { findPluginEntry, importPluginModule, readPluginManifest } from "./loadModule.ts";
+import { EngineRegistry, buildEngine } from "./registry.ts";
+import type { EngineContext, EngineSource, PluginContext, PluginModule } from "./types.ts";
+import { modelInfoFromConfig } from "./modelInfo.ts";
+
+/** Options of {@link createContextHost}. */
+export interface ContextHostOptions {
+  /** A parsed config object, or a path to config.yaml (or YAML text). */
+  config?: HostConfig | string;
+  /** Where `plugins/context_engine/<name>/` is looked up (default: cwd). */
+  rootDir?: string;
+  summarizer?: Summarizer;
+  tokenCounter?: TokenCounter;
+  store?: unknown;
+  /** The main model; default from `config.model`. */
+  model?: ModelInfo;
+}
+
+/** A running host. */
+export interface ContextHost {
+  engine: ContextEngine;
+  engineSource: EngineSource;
+  hooks: HostHooks;
+  config: HostConfig;
+  /** Everything that went wrong without stopping the host (fallbacks, plugin load errors, unknown keys). */
+  warnings: string[];
+  /** The engine name that was asked for. */
+  requestedEngine: string;
+  /** Where the engine came from: a directory path, a plugin specifier, or "built-in". */
+  engineOrigin: string;
+  /** Engine names offered by `plugins:` (none of them is active unless configured). */
+  registeredEngines: string[];
+  summarizer: Summarizer;
+  model: ModelInfo;
+}
+
+/** Creates a host: loads configuration and plugins, and resolves the context engine. */
+export async function createContextHost(options: ContextHostOptions = {}): Promise<ContextHost> {
+  const config = await resolveConfig(options.config);
+  const rootDir = resolve(options.rootDir ?? process.cwd());
+  const configDir = config.sourcePath ? dirname(config.sourcePath) : rootDir;
+  const warnings = [...(config.warnings ?? [])];
+  const warn = (message: string) => void warnings.push(message);
+  const hooks = createHostHooks();
+  const model = options.model ?? modelInfoFromConfig(config);
+  const summarizer = options.summarizer ?? createSummarizer(config.auxiliary.compression, mainEndpoint(config)).summarizer;
+  const engineContext: EngineContext = { config, rootDir, summarizer, tokenCounter: options.tokenCounter, store: options.store, warn };
+  const registry = new EngineRegistry(hooks, engineContext);
+  const requested = config.context.engine.trim() || BUILTIN_ENGINE;
+
+  await loadListedPlugins(config.plugins, configDir, { config, rootDir, hooks, warn }, registry);
+
+  let engine: ContextEngine | undefined;
+  let source: EngineSource = "builtin";
+  let origin = "built-in";
+  if (requested !== BUILTIN_ENGINE) {
+    const dir = join(rootDir, "plugins", "context_engine", requested);
+    if (existsSync(dir)) {
+      engine = await loadDirectoryEngine(dir, requested, engineContext, hooks).catch((error: unknown) => {
+        warn(`Context engine '${requested}' in ${dir} failed to load: ${errorText(error)}`);
+        return undefined;
+      });
+      if (engine) [source, origin] = ["directory", dir];
+    }
+    if (!engine) {
+      engine = await hooks.contextEngine.promise(requested, engineContext).catch((error: unknown) => {
+        warn(`Context engine '${requested}' from ${registry.ownerOf(requested) ?? "a plugin"} failed to start: ${errorText(error)}`);
+        return undefined;
+      });
+      if (engine) [source, origin] = ["plugin", registry.ownerOf(requested) ?? "plugin"];
+    }
+    if (!engine) warn(`Context engine '${requested}' not found — falling back to built-in compressor`);
+  }
+  if (!engine) {
+    engine = new ContextCompressor({ compression: config.compression, summarizer, tokenCounter: options.tokenCounter, model });
+  } else {
+    engine.updateModel(model);
+  }
+  hooks.engineResolved.call(engine, source);
+  return { engine, engineSource: source, hooks, config, warnings, requestedEngine: requested, engineOrigin: origin, registeredEngines: registry.names(), summarizer, model };
+}
+
+async function resolveConfig(config: HostConfig | string | undefined): Promise<HostConfig> {
+  if (config === undefined) return validateConfigObject({});
+  if (typeof config === "string") return loadConfig(config);
+  // A parsed object may be partial (hand-written by a host application): validate and default it.
+  const { sourcePath, warnings, ...rest } = config;
+  const validated = validateConfigObject(rest);
+  return { ...validated, ...(sourcePath ? { sourcePath } : {}), warnings: [...(warnings ?? []), ...(validated.warnings ?? [])] };
+}
+
+async function loadListedPlugins(
+  specifiers: string[],
+  configDir: string,
+  base: Omit<PluginContext, "registerContextEngine">,
+  registry: EngineRegistry,
+): Promise<void> {
+  for (const specifier of specifiers) {
+    const pending: Promise<void>[] = [];
+    const ctx: PluginContext = {
+      ...base,
+      registerContextEngine: (engine, name) => {
+        pending.push(registry.register(specifier, engine, name).catch((error: unknown) => base.warn(`Plugin ${specifier}: ${errorText(error)}`)));
+      },
+    };
+    try {
+      const mod = await importPluginModule(specifier, configDir);
+      if (typeof mod.register === "function") await mod.register(ctx);
+      else if (mod.default !== undefined) ctx.registerContextEngine(mod.default as never);
+      else base.warn(`Plugin ${specifier} exports neither register(ctx) nor a default engine`);
+    } catch (error) {
+      base.warn(`Plugin ${specifier} failed to load: ${errorText(error)}`);
+    }
+    await Promise.all(pending);
+  }
+}
+
+/** Resolution step 1: a directory engine. Its module exports register(ctx) or a default class/factory. */
+async function loadDirectoryEngine(dir: string, name: string, engineContext: EngineContext, hooks: HostHooks): Promise<ContextEngine | undefined> {
+  const manifest = await readPluginManifest(dir);
+  if (manifest?.name && manifest.name !== name) engineContext.warn(`${join(dir, "plugin.yaml")}: name '${manifest.name}' differs from the directory name '${name}'; the directory name is used`);
+  const entry = findPluginEntry(dir);
+  if (!entry) throw new Error(`no index.ts, index.mts, index.js or index.mjs in ${dir}`);
+  const mod: PluginModule = await importPluginModule(entry, dir);
+  if (typeof mod.register === "function") {
+    const offered: { registration: unknown; name?: string }[] = [];
+    await mod.register({
+      config: engineContext.config,
+      rootDir: engineContext.rootDir,
+      hooks,
+      warn: engineContext.warn,
+      registerContextEngine: (registration, n) => void offered.push({ registration, name: n }),
+    });
+    if (offered.length === 0) throw new Error(`${basename(entry)} register(ctx) registered no engine`);
+    const chosen = offered.find((o) => o.name === name) ?? offered[0]!;
+    return buildEngine(chosen.registration, engineContext, `the engine of ${entry}`);
+  }
+  if (mod.default === undefined) throw new Error(`${entry} exports neither register(ctx) nor a default engine class or factory`);
+  if (typeof mod.default !== "function") throw new Error(`${entry}: export a class or factory (not an instance) so each host gets its own engine`);
+  return buildEngine(mod.default, engineContext, `the default export of ${entry}`);
+}
+
+function mainEndpoint(config: HostConfig): { model: string; baseUrl?: string } | undefined {
+  const m = config.model;
+  if (!m) return undefined;
+  if (typeof m === "string") return { model: m };
+  const model = m.default ?? m.name;
+  return model ? { model, ...(m.base_url ? { baseUrl: m.base_url } : {}) } : undefined;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message.split("\n")[0]! : String(error);
+}

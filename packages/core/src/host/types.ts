@@ -1,0 +1,53 @@
+/** Types of the host's plugin surface: what plugins receive and what they register. */
+import type { ContextEngine } from "../engine/ContextEngine.ts";
+import type { HostConfig } from "../config/schema.ts";
+import type { Summarizer } from "../summarizers/types.ts";
+import type { TokenCounter } from "../tokens/types.ts";
+import type { HostHooks } from "./hooks.ts";
+
+/** What an engine factory receives: the host's shared parts. */
+export interface EngineContext {
+  config: HostConfig;
+  /** The folder plugins and relative paths are resolved from. */
+  rootDir: string;
+  /** The summarizer the host built from `auxiliary.compression` (or the one passed in). */
+  summarizer?: Summarizer;
+  tokenCounter?: TokenCounter;
+  /** The session store passed to the host, if any. */
+  store?: unknown;
+  /** Adds a line to `host.warnings`. */
+  warn(message: string): void;
+}
+
+/** Builds an engine for one host. Each host calls it once, so engines are never shared between hosts. */
+export type EngineFactory = (ctx: EngineContext) => ContextEngine | Promise<ContextEngine>;
+
+/** A class whose instances are engines (its constructor receives the {@link EngineContext}). */
+export type EngineClass = new (ctx: EngineContext) => ContextEngine;
+
+/** What `registerContextEngine` accepts. */
+export type EngineRegistration = ContextEngine | EngineFactory | EngineClass;
+
+/** What a plugin's `register(ctx)` receives. */
+export interface PluginContext {
+  /** The host configuration (plugins read their own sections, e.g. `config.lcm`). */
+  config: HostConfig;
+  rootDir: string;
+  hooks: HostHooks;
+  /**
+   * Offers an engine under `name` (default: the engine's own `name`; a factory without a name is built
+   * once to learn it). The host only ever builds the engine `context.engine` names.
+   */
+  registerContextEngine(engine: EngineRegistration, name?: string): void;
+  /** Adds a line to `host.warnings`. */
+  warn(message: string): void;
+}
+
+/** The shape of a plugin module. */
+export interface PluginModule {
+  register?: (ctx: PluginContext) => void | Promise<void>;
+  default?: unknown;
+}
+
+/** Where the active engine came from (SPEC §1 resolution steps). */
+export type EngineSource = "directory" | "plugin" | "builtin";

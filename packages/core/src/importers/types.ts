@@ -1,0 +1,41 @@
+/** Shared shapes of the transcript importers (real agent transcripts → OpenAI chat messages). */
+import type { ChatMessage } from "../messages/schema.ts";
+
+/** The transcript formats the importers understand. */
+export type TranscriptFormat = "claude-code" | "swe-agent" | "openhands" | "openai";
+
+/** Every format name, for CLI validation and error texts. */
+export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = ["claude-code", "swe-agent", "openhands", "openai"];
+
+/** Options every importer accepts. */
+export interface ImporterOptions {
+  /** Names the input in warnings and errors (`file:line`); default `"<input>"`. */
+  fileName?: string;
+}
+
+/** Options of `importTranscript`. */
+export interface ImportOptions extends ImporterOptions {
+  /** `"auto"` (default) detects the format from the content, with the file extension as a hint. */
+  format?: "auto" | TranscriptFormat;
+  /** Which record of a multi-record file (OpenHands eval JSONL) to take, 0-based; default the longest. */
+  record?: number;
+}
+
+/** What an import returns: valid chat messages plus everything that was skipped or repaired. */
+export interface ImportResult {
+  format: TranscriptFormat;
+  messages: ChatMessage[];
+  /** One line per problem, each naming its place (`file:line` or `file: history[3]`). */
+  warnings: string[];
+}
+
+/** Thrown when a transcript cannot be imported at all; the message names the file. */
+export class TranscriptImportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TranscriptImportError";
+  }
+}
+
+/** The default name of an input that has no file name. */
+export const UNNAMED_INPUT = "<input>";

@@ -1,0 +1,44 @@
+/**
+ * @context-engine/core — the public names of API.md. Internals stay unexported.
+ */
+// Messages
+export { parseMessages, InvalidMessagesError, ChatMessageSchema, ToolCallSchema, ContentPartSchema } from "./messages/schema.ts";
+export type { ChatMessage, ContentPart, ToolCall, Role, MessageIssue } from "./messages/schema.ts";
+export { validateConversation } from "./messages/validate.ts";
+export type { ConversationProblem, ConversationProblemCode } from "./messages/validate.ts";
+export { sanitizeToolPairs, alignBoundaryBackward, alignBoundaryForward, toolCallKey, STUB_TOOL_RESULT } from "./messages/toolPairs.ts";
+
+// Engine contract
+export { ContextEngine, AWAITING_REAL_USAGE, DEFAULT_MODEL, isContextEngine } from "./engine/ContextEngine.ts";
+export type { ContextEngineOptions } from "./engine/ContextEngine.ts";
+export type { CompressOptions, ModelInfo, EngineStatus, SessionInfo, ToolSchema, UsageReport, NormalizedUsage } from "./engine/types.ts";
+export { normalizeUsage, InvalidUsageError } from "./engine/usage.ts";
+
+// Config
+export { loadConfig, parseConfigText, validateConfigObject, setConfigValue, ConfigError } from "./config/load.ts";
+export type { ConfigIssue } from "./config/load.ts";
+export { HostConfigSchema, ENGINE_NAME_PATTERN } from "./config/schema.ts";
+export type { HostConfig, CompressionConfig, AuxiliaryCompressionConfig } from "./config/schema.ts";
+
+// Host, resolution and plugins
+export { createContextHost } from "./host/createContextHost.ts";
+export type { ContextHost, ContextHostOptions } from "./host/createContextHost.ts";
+export { BUILTIN_ENGINE } from "./host/builtin.ts";
+export { createHostHooks } from "./host/hooks.ts";
+export type { HostHooks, SessionCompressEvent } from "./host/hooks.ts";
+export type { PluginContext, EngineContext, EngineFactory, EngineClass, EngineRegistration, EngineSource, PluginModule } from "./host/types.ts";
+export { modelInfoFromConfig, knownContextLength } from "./host/modelInfo.ts";
+
+// Thresholds
+export { resolveModelThreshold, effectiveThresholdPercent, computeThresholds, summaryTokenBudget, clampTargetRatio } from "./compressor/thresholds.ts";
+export type { ThresholdSettings, ThresholdPlan } from "./compressor/thresholds.ts";
+
+// Tokens
+export { estimateTokensRough, estimateMessagesTokensRough } from "./tokens/rough.ts";
+export { TiktokenCounter, RoughTokenCounter } from "./tokens/counter.ts";
+export type { TokenCounter } from "./tokens/types.ts";
+
+// Summarizers
+export type { Summarizer, SummaryRequest } from "./summarizers/types.ts";
+export { SUMMARY_SECTIONS } from "./summarizers/types.ts";
+export { ExtractiveSummarizer } from "./summarizers/extractive.ts";

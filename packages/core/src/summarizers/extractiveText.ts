@@ -1,0 +1,136 @@
+/** Pure text helpers of the ExtractiveSummarizer: shortening, sentences, paths, values, command outcomes. */
+
+/** Collapses whitespace to single spaces and cuts `text` to at most `max` characters (ending in "…"). */
+export function shorten(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= max) return flat;
+  if (max <= 1) return "…";
+  return flat.slice(0, max - 1).trimEnd() + "…";
+}
+
+/** Sentences and lines of `text`, trimmed, without empty ones. */
+export function sentences(text: string): string[] {
+  return text
+    .split(/\n+|(?<=[.!?])\s+(?=[A-Z`"'(\[])/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/** Keeps the first occurrence of each item (compared case-insensitively, whitespace collapsed). */
+export function dedupe(items: string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const item of items) {
+    const key = item.replace(/\s+/g, " ").trim().toLowerCase();
+    if (key === "" || seen.has(key)) continue;
+    seen.add(key);
+    out.push(item);
+  }
+  return out;
+}
+
+const ACKNOWLEDGEMENT = /^(ok(ay)?|thanks?( you)?|thx|yes|yep|no|nope|sure|great|nice|cool|perfect|continue|go on|go ahead|proceed|done|lgtm)[.!\s]*$/i;
+
+/** True for a user message that asks for something (not an acknowledgement such as "ok" or "thanks"). */
+export function isSubstantive(text: string): boolean {
+  const trimmed = text.trim();
+  return trimmed.length >= 3 && !ACKNOWLEDGEMENT.test(trimmed);
+}
+
+const CONSTRAINT = /\b(must|mustn't|should|shouldn't|don't|do not|never|always|prefer|please use|make sure|avoid|only use)\b/i;
+/** True for a sentence that states a constraint or preference. */
+export function isConstraint(sentence: string): boolean {
+  return CONSTRAINT.test(sentence);
+}
+
+const DECISION = /\b(decided|decide to|will use|I'll use|we'll use|going with|instead|because|chose|opted|switch(ed)? to)\b/i;
+/** True for a sentence that records a decision and its reason. */
+export function isDecision(sentence: string): boolean {
+  return DECISION.test(sentence);
+}
+
+const ERROR_LINE = /(Traceback \(most recent call last\)|\b[A-Z][A-Za-z]*(Error|Exception)\b|\bError:|\berror(\[E\d+\])?:|\bFAILED\b|\bfatal:|\bpanicked at\b|\bSegmentation fault\b|\bcommand not found\b|No such file or directory)/;
+/** The lines of `text` that report an error (Traceback, `Error:`, `FAILED`, …), trimmed. */
+export function errorLines(text: string): string[] {
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0 && ERROR_LINE.test(line));
+}
+
+const FILE_EXTENSIONS = new Set(
+  "py pyi ts tsx js jsx mjs cjs mts cts rs go java kt kts swift c h cc cpp hpp cs rb php lua pl sh bash zsh fish ps1 md mdx rst txt json jsonc json5 yaml yml toml ini cfg conf env lock xml html htm css scss sass less vue svelte sql graphql proto csv tsv log ipynb dockerfile gradle makefile tf hcl nix zig ex exs erl hs ml scala r dart".split(" "),
+);
+const PATH_TOKEN = /(?<![\w./-])(?:~|\.{1,2})?\/?(?:[\w@.+-]+\/)*[\w@+-][\w@.+-]*\.([A-Za-z][A-Za-z0-9]{0,9})(?![\w/-])/g;
+const URL = /\b[a-z][a-z0-9+.-]*:\/\/[^\s)>\]"'`]+/gi;
+
+/** Path-like tokens with a file extension in `text` (URLs excluded), in order of appearance. */
+export function findPaths(text: string): string[] {
+  const withoutUrls = text.replace(URL, " ");
+  const out: string[] = [];
+  for (const match of withoutUrls.matchAll(PATH_TOKEN)) {
+    const token = match[0].replace(/[.]+$/, "");
+    const extension = (match[1] ?? "").toLowerCase();
+    if (token.includes("/") || FILE_EXTENSIONS.has(extension)) out.push(token);
+  }
+  return dedupe(out);
+}
+
+/** Specific values worth keeping verbatim, by kind. */
+export interface FoundValues {
+  versions: string[];
+  ports: string[];
+  urls: string[];
+  ids: string[];
+}
+
+const VERSION = /(?<![\w.])v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?(?![\w.])/g;
+const PORT = /\b(?:port\s*[:=]?\s*|(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\]):)(\d{2,5})\b/gi;
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+const NAMED_ID = /\b((?:[a-z]+[_-])?id)["']?\s*[:=]\s*["']?([A-Za-z0-9][\w.-]{2,})/gi;
+const REFERENCE = /\b((?:PR|issue|ticket|commit)\s+#?[0-9a-f]{2,40})\b/gi;
+
+/** Versions (x.y.z), ports, URLs and ids found in `text`. */
+export function findValues(text: string): FoundValues {
+  const urls = [...text.matchAll(URL)].map((m) => m[0].replace(/[.,;:]+$/, ""));
+  const ports = [...text.matchAll(PORT)].map((m) => m[1] ?? "");
+  const versions = [...text.replace(URL, " ").matchAll(VERSION)].map((m) => m[0]);
+  const ids = [
+    ...[...text.matchAll(UUID)].map((m) => m[0]),
+    ...[...text.matchAll(NAMED_ID)].map((m) => `${m[1]}=${m[2]}`),
+    ...[...text.matchAll(REFERENCE)].map((m) => m[1] ?? ""),
+  ];
+  return { versions: dedupe(versions), ports: dedupe(ports), urls: dedupe(urls), ids: dedupe(ids) };
+}
+
+/**
+ * A short outcome of a command's output: exit status ("exit 1"), test counts ("8 passed, 2 failed"),
+ * else the first error line, else a short one-line output, else its line count.
+ */
+export function describeOutcome(output: string): string {
+  const parts: string[] = [];
+  const exit = /\bexit(?:ed)?(?:\s+with)?(?:\s+code|\s+status|_code|Code)?["']?\s*[:=]?\s*(-?\d+)\b/i.exec(output);
+  if (exit) parts.push(`exit ${exit[1]}`);
+  const counts = new Map<string, string>();
+  for (const match of output.matchAll(/\b(\d+)\s+(passed|failed|errors?|skipped|xfailed|warnings?)\b/gi)) {
+    counts.set((match[2] ?? "").toLowerCase().replace(/s$/, ""), `${match[1]} ${(match[2] ?? "").toLowerCase()}`);
+  }
+  parts.push(...counts.values());
+  if (parts.length > 0) return parts.join(", ");
+  const error = errorLines(output)[0];
+  if (error) return shorten(error, 120);
+  const trimmed = output.trim();
+  if (trimmed === "") return "no output";
+  const lines = trimmed.split("\n");
+  if (lines.length === 1 && trimmed.length <= 100) return trimmed;
+  return `${lines.length} line${lines.length === 1 ? "" : "s"} of output`;
+}
+
+/** True when an outcome reads as a failure (non-zero exit, failed tests, an error line). */
+export function isFailureOutcome(output: string): boolean {
+  const exit = /\bexit(?:ed)?(?:\s+with)?(?:\s+code|\s+status|_code|Code)?["']?\s*[:=]?\s*(-?\d+)\b/i.exec(output);
+  if (exit) return exit[1] !== "0";
+  if (/\b[1-9]\d*\s+(failed|errors?)\b/i.test(output)) return true;
+  if (/\b\d+\s+passed\b/i.test(output)) return false;
+  return errorLines(output).length > 0;
+}

@@ -1,0 +1,133 @@
+/** Picks the summarizer from `auxiliary.compression`, the main model and the environment. */
+import type { AuxiliaryCompressionConfig } from "../config/schema.ts";
+import { ExtractiveSummarizer } from "./extractive.ts";
+import { OpenAICompatibleSummarizer } from "./openaiCompatible.ts";
+import type { Summarizer } from "./types.ts";
+
+/** OpenRouter's OpenAI-compatible endpoint. */
+export const OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1";
+/** OpenAI's endpoint. */
+export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+/** Summary model used on OpenRouter when neither `auxiliary.compression.model` nor a main model is known. */
+export const DEFAULT_OPENROUTER_SUMMARY_MODEL = "google/gemini-2.5-flash";
+/** Summary model used on OpenAI (and custom endpoints) when no model is known. */
+export const DEFAULT_OPENAI_SUMMARY_MODEL = "gpt-4o-mini";
+/** The API key sent to a custom endpoint that needs none (local servers). */
+export const NO_API_KEY = "none";
+
+/** The main model, as far as the host knows it. */
+export interface MainModelEndpoint {
+  model: string;
+  baseUrl?: string;
+  apiKey?: string;
+}
+
+/** The chosen summarizer and one line saying which it is and why (never the key). */
+export interface ResolvedSummarizer {
+  summarizer: Summarizer;
+  description: string;
+}
+
+interface Endpoint {
+  baseUrl: string;
+  apiKey: string;
+  keySource: string;
+  defaultModel: string;
+}
+
+function nonEmpty(value: string | null | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+function openRouter(apiKey: string, keySource: string): Endpoint {
+  return { baseUrl: OPENROUTER_BASE_URL, apiKey, keySource, defaultModel: DEFAULT_OPENROUTER_SUMMARY_MODEL };
+}
+
+function openAI(apiKey: string, keySource: string): Endpoint {
+  return { baseUrl: OPENAI_BASE_URL, apiKey, keySource, defaultModel: DEFAULT_OPENAI_SUMMARY_MODEL };
+}
+
+/** "auto": OPENROUTER_API_KEY, then OPENAI_API_KEY (an explicit `api_key` is routed by its prefix). */
+function autoEndpoint(auxKey: string | undefined, env: NodeJS.ProcessEnv): Endpoint | undefined {
+  if (auxKey) return auxKey.startsWith("sk-or-") ? openRouter(auxKey, "auxiliary.compression.api_key") : openAI(auxKey, "auxiliary.compression.api_key");
+  const openRouterKey = nonEmpty(env.OPENROUTER_API_KEY);
+  if (openRouterKey) return openRouter(openRouterKey, "OPENROUTER_API_KEY");
+  const openAIKey = nonEmpty(env.OPENAI_API_KEY);
+  if (openAIKey) return openAI(openAIKey, "OPENAI_API_KEY");
+  return undefined;
+}
+
+function offline(reason: string): ResolvedSummarizer {
+  return { summarizer: new ExtractiveSummarizer(), description: `extractive (offline): ${reason}` };
+}
+
+/**
+ * Chooses the summarizer. An explicit `base_url` always wins (key: `api_key`, else OPENAI_API_KEY, else
+ * "none"). Provider "auto" uses OpenRouter when OPENROUTER_API_KEY is set, else OpenAI with OPENAI_API_KEY;
+ * "openrouter" / "openai" are explicit; "main" uses the main model's endpoint. With nothing available the
+ * offline {@link ExtractiveSummarizer} is returned. Model: `model`, else the main model, else a default
+ * per provider. A configured model that differs from the main model falls back to it once.
+ */
+export function createSummarizer(
+  aux: AuxiliaryCompressionConfig,
+  main?: MainModelEndpoint,
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedSummarizer {
+  const auxKey = nonEmpty(aux.api_key);
+  const auxBaseUrl = nonEmpty(aux.base_url);
+  const provider = (nonEmpty(aux.provider) ?? "auto").toLowerCase();
+  const mainModel = nonEmpty(main?.model);
+  const mainBaseUrl = nonEmpty(main?.baseUrl);
+
+  let endpoint: Endpoint | undefined;
+  if (auxBaseUrl) {
+    const envKey = nonEmpty(env.OPENAI_API_KEY);
+    endpoint = {
+      baseUrl: auxBaseUrl,
+      apiKey: auxKey ?? envKey ?? NO_API_KEY,
+      keySource: auxKey ? "auxiliary.compression.api_key" : envKey ? "OPENAI_API_KEY" : "no key",
+      defaultModel: DEFAULT_OPENAI_SUMMARY_MODEL,
+    };
+  } else if (provider === "auto") {
+    endpoint = autoEndpoint(auxKey, env);
+    if (!endpoint) return offline("no auxiliary.compression.base_url and neither OPENROUTER_API_KEY nor OPENAI_API_KEY is set");
+  } else if (provider === "openrouter") {
+    const key = auxKey ?? nonEmpty(env.OPENROUTER_API_KEY);
+    if (!key) return offline("provider openrouter needs OPENROUTER_API_KEY or auxiliary.compression.api_key");
+    endpoint = openRouter(key, auxKey ? "auxiliary.compression.api_key" : "OPENROUTER_API_KEY");
+  } else if (provider === "openai") {
+    const key = auxKey ?? nonEmpty(env.OPENAI_API_KEY);
+    if (!key) return offline("provider openai needs OPENAI_API_KEY or auxiliary.compression.api_key");
+    endpoint = openAI(key, auxKey ? "auxiliary.compression.api_key" : "OPENAI_API_KEY");
+  } else if (provider === "main") {
+    if (mainBaseUrl) {
+      const key = nonEmpty(main?.apiKey) ?? auxKey ?? nonEmpty(env.OPENAI_API_KEY);
+      endpoint = { baseUrl: mainBaseUrl, apiKey: key ?? NO_API_KEY, keySource: key ? "main model key" : "no key", defaultModel: DEFAULT_OPENAI_SUMMARY_MODEL };
+    } else {
+      endpoint = autoEndpoint(auxKey, env);
+      if (!endpoint) return offline("provider main has no known endpoint and neither OPENROUTER_API_KEY nor OPENAI_API_KEY is set");
+    }
+  } else {
+    return offline(`provider "${aux.provider}" is not built in; set auxiliary.compression.base_url to its OpenAI-compatible endpoint`);
+  }
+
+  const configuredModel = nonEmpty(aux.model);
+  const model = configuredModel ?? mainModel ?? endpoint.defaultModel;
+  // The main model is only a useful fallback where it can exist: not on an unrelated custom endpoint.
+  const fallbackReachable = !auxBaseUrl || auxBaseUrl === mainBaseUrl;
+  const fallbackModel = configuredModel && mainModel && mainModel !== configuredModel && fallbackReachable ? mainModel : undefined;
+
+  const summarizer = new OpenAICompatibleSummarizer({
+    baseUrl: endpoint.baseUrl,
+    apiKey: endpoint.apiKey,
+    model,
+    ...(fallbackModel ? { fallbackModel } : {}),
+    timeoutMs: Math.round(aux.timeout * 1000),
+  });
+  const fallbackNote = fallbackModel ? `, falls back to ${fallbackModel}` : "";
+  return {
+    summarizer,
+    description: `${summarizer.name} at ${endpoint.baseUrl} (key: ${endpoint.keySource}, timeout ${aux.timeout}s${fallbackNote})`,
+  };
+}

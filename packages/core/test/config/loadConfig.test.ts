@@ -1,0 +1,85 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, parseConfigText, setConfigValue } from "../../src/config/load.ts";
+import { computeThresholds } from "../../src/compressor/thresholds.ts";
+
+function tempFile(name: string, text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "ce-config-"));
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe("loadConfig", () => {
+  it("fills every default of SPEC §3 when the file is empty", async () => {
+    const config = await loadConfig(tempFile("config.yaml", ""));
+    expect(config.context.engine).toBe("compressor");
+    expect(config.plugins).toEqual([]);
+    expect(config.compression).toMatchObject({
+      enabled: true, threshold: 0.5, target_ratio: 0.2, tail_mode: "lean", protect_last_n: 20, protect_first_n: 3,
+      min_tail_user_messages: 1, codex_gpt55_autoraise: true, codex_gpt55_autoraise_notice: true,
+      codex_app_server_auto: "native", codex_responses_native: false, codex_responses_compact_threshold: 200_000,
+      in_place: true, abort_on_summary_failure: false, threshold_tokens: null, hygiene_hard_message_limit: 5000, model_thresholds: {},
+    });
+    expect(config.auxiliary.compression).toMatchObject({ model: null, provider: "auto", base_url: null, api_key: null });
+    expect(config.prompt_caching.cache_ttl).toBe("5m");
+  });
+
+  it("computes the 200k example with defaults: threshold 100,000, tail 20,000, summary 10,000", async () => {
+    const config = await loadConfig("compression:\n  enabled: true\n");
+    const plan = computeThresholds(
+      { model: "any", contextLength: 200_000 },
+      { threshold: config.compression.threshold, modelThresholds: config.compression.model_thresholds, targetRatio: config.compression.target_ratio, thresholdTokensCap: config.compression.threshold_tokens },
+    );
+    expect(plan).toMatchObject({ thresholdTokens: 100_000, tailTokenBudget: 20_000, maxSummaryTokens: 10_000 });
+  });
+
+  it("names the key path, the allowed values and the line of a wrong value", async () => {
+    const path = tempFile("config.yaml", "compression:\n  threshold: 0.5\nprompt_caching:\n  cache_ttl: 2h\n");
+    const error = await loadConfig(path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain(`${path}:4 prompt_caching.cache_ttl: must be "5m" or "1h"`);
+  });
+
+  it("reports every problem at once, each with its key path", () => {
+    const text = "context:\n  engine: ../../etc\ncompression:\n  threshold: 1.5\n  protect_last_n: -2\n  tail_mode: greedy\n";
+    const error = (() => { try { parseConfigText(text, "c.yaml"); } catch (e) { return e as ConfigError; } })();
+    expect(error?.issues.map((i) => i.path).sort()).toEqual(["compression.protect_last_n", "compression.tail_mode", "compression.threshold", "context.engine"]);
+    expect(error?.message).toMatch(/c\.yaml:2 context\.engine: must match/);
+    expect(error?.message).toContain('compression.tail_mode: must be "lean" or "legacy"');
+  });
+
+  it("turns unknown keys into warnings, so a Hermes config.yaml loads", async () => {
+    const hermes = [
+      "model:", "  default: anthropic/claude-sonnet-4", "  provider: openrouter",
+      "terminal:", "  backend: local", "display:", "  skin: default",
+      "compression:", "  enabled: true", "  threshold: 0.5", "  summary_model: gpt-4o-mini",
+      "  model_thresholds:", '    "glm-5.2": 0.40',
+    ].join("\n");
+    const config = await loadConfig(hermes);
+    expect(config.compression.model_thresholds).toEqual({ "glm-5.2": 0.4 });
+    expect(config.warnings).toEqual([
+      "<inline config>:4: unknown key terminal (ignored)",
+      "<inline config>:6: unknown key display (ignored)",
+      "<inline config>:11: unknown key compression.summary_model (ignored)",
+    ]);
+  });
+
+  it("points at the line of a YAML syntax error", () => {
+    expect(() => parseConfigText("compression:\n  threshold: [0.5\n", "bad.yaml")).toThrow(/bad\.yaml:\d+/);
+  });
+
+  it("says a missing file is missing", async () => {
+    await expect(loadConfig("/nonexistent/config.yaml")).rejects.toThrow("config file not found: /nonexistent/config.yaml");
+  });
+
+  it("sets a key in YAML text and keeps the comments around it", () => {
+    const text = "# my settings\ncompression:\n  threshold: 0.5 # trigger\n";
+    const updated = setConfigValue(text, "compression.codex_gpt55_autoraise", false);
+    expect(updated).toContain("# my settings");
+    expect(updated).toContain("# trigger");
+    expect(parseConfigText(updated, "x").compression.codex_gpt55_autoraise).toBe(false);
+  });
+});

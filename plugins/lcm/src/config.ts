@@ -1,0 +1,59 @@
+/**
+ * lcm's own settings (the `lcm:` section of the host config, a loose object the host passes through),
+ * validated with zod: one source for types, defaults and error messages.
+ */
+import { z } from "./deps.ts";
+
+const fraction = (what: string) =>
+  z.number({ error: `must be a number between 0 and 1 (${what})` }).gt(0, { error: `must be greater than 0 (${what})` }).lte(1, { error: `must be at most 1 (${what})` });
+const positiveInt = (what: string) =>
+  z.number({ error: `must be a whole number (${what})` }).int({ error: `must be a whole number (${what})` }).positive({ error: `must be positive (${what})` });
+
+/** The `lcm:` config section. Unknown keys are kept (and ignored) so newer configs still load. */
+export const LcmConfigSchema = z.looseObject({
+  /** Share of the context window at which `shouldCompress` fires (ignores compression.model_thresholds). */
+  threshold: fraction("share of the context window").default(0.75),
+  /** Compaction stops once the context is at or below `threshold × target_ratio` of the window. */
+  target_ratio: fraction("share of the threshold").default(0.5),
+  /** Newest messages that are never compacted. */
+  fresh_tail: positiveInt("messages").default(32),
+  /** SQLite file; relative paths are resolved against the host's root dir; ":memory:" is allowed. */
+  db_path: z.string({ error: "must be a path or \":memory:\"" }).min(1, { error: "must not be empty" }).optional(),
+  /** Source tokens one leaf summary covers at most. */
+  leaf_chunk_tokens: positiveInt("tokens").default(20_000),
+  /** Token budget of a leaf summary at the normal level (the aggressive level uses half). */
+  leaf_target_tokens: positiveInt("tokens").default(1_200),
+  /** Token budget of a condensed summary at the normal level (the aggressive level uses half). */
+  condensed_target_tokens: positiveInt("tokens").default(2_000),
+  /** Same-depth summaries side by side that trigger a condense pass. */
+  condense_fanin: z.number().int({ error: "must be a whole number (summaries)" }).min(2, { error: "must be at least 2 (summaries)" }).default(4),
+  /** Upper bound of compaction passes in one `compress()` call. */
+  max_passes: positiveInt("passes").default(32),
+  /** A summarizer call that takes longer is abandoned and the next level of the ladder is used. */
+  summary_timeout_ms: positiveInt("milliseconds").default(60_000),
+  /** Time budget of one regex `lcm_grep`. */
+  regex_time_budget_ms: positiveInt("milliseconds").default(250),
+  /** The session used before `onSessionStart` names one. */
+  session: z.string().min(1).default("default"),
+});
+
+/** Defaulted lcm settings. */
+export type LcmSettings = z.output<typeof LcmConfigSchema>;
+
+/** Thrown for an invalid `lcm:` section; the message names every key path. */
+export class LcmConfigError extends Error {
+  constructor(detail: string) {
+    super(`Invalid lcm config:\n${detail}`);
+    this.name = "LcmConfigError";
+  }
+}
+
+/** Validates and defaults an `lcm:` section (undefined/null → all defaults). */
+export function parseLcmConfig(raw: unknown): LcmSettings {
+  const parsed = LcmConfigSchema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  - lcm.${i.path.map(String).join(".") || "(root)"}: ${i.message}`);
+    throw new LcmConfigError(lines.join("\n"));
+  }
+  return parsed.data;
+}

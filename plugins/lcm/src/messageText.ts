@@ -1,0 +1,86 @@
+/** Pure helpers on single messages: searchable text, identity, and the public ids of stored records. */
+import { createHash } from "node:crypto";
+import type { ChatMessage } from "./core.ts";
+
+/** The text of a content value: a string as is, text parts joined by newlines, other parts by type. */
+export function contentText(content: ChatMessage["content"]): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const part of content) {
+    const text = (part as { text?: unknown }).text;
+    if (typeof text === "string") parts.push(text);
+    else parts.push(`[${part.type}]`);
+  }
+  return parts.join("\n");
+}
+
+/** Everything searchable in a message: its content, then each tool call as `name(arguments)`. */
+export function searchableText(message: ChatMessage): string {
+  const text = contentText(message.content);
+  const calls = message.tool_calls ?? [];
+  if (calls.length === 0) return text;
+  const rendered = calls.map((c) => `${c.function.name}(${c.function.arguments})`).join("\n");
+  return text ? `${text}\n${rendered}` : rendered;
+}
+
+/** JSON with object keys sorted, so equal messages built in a different key order hash the same. */
+export function stableStringify(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(",")}}`;
+}
+
+/** A message's identity: the first 16 bytes of SHA-256 over its key-sorted JSON (role, content, tool fields, extras). */
+export function messageIdentity(message: ChatMessage): Buffer {
+  return createHash("sha256").update(stableStringify(message)).digest().subarray(0, 16);
+}
+
+/** Public id of a stored message. */
+export function messageId(rowId: number): string {
+  return `msg_${rowId}`;
+}
+
+/** The row id inside a public message id, or undefined when `id` is not one. */
+export function parseMessageId(id: string): number | undefined {
+  const match = /^msg_(\d{1,15})$/.exec(id);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Deterministic summary id from its kind, depth, sources and body. */
+export function summaryId(kind: string, depth: number, sourceIds: readonly string[], body: string): string {
+  const hash = createHash("sha256").update(`${kind}\n${depth}\n${sourceIds.join(",")}\n${body}`).digest("hex");
+  return `sum_${hash.slice(0, 16)}`;
+}
+
+/** True when `id` has the shape of a summary id. */
+export function isSummaryId(id: string): boolean {
+  return /^sum_[0-9a-f]{16}$/.test(id);
+}
+
+/** A short excerpt of `text` around the first occurrence of any of `terms` (case-insensitive). */
+export function snippetAround(text: string, terms: readonly string[], radius = 80): string {
+  const lower = text.toLowerCase();
+  let at = -1;
+  let length = 0;
+  for (const term of terms) {
+    if (!term) continue;
+    const i = lower.indexOf(term.toLowerCase());
+    if (i >= 0 && (at < 0 || i < at)) {
+      at = i;
+      length = term.length;
+    }
+  }
+  return snippetAt(text, at < 0 ? 0 : at, length, radius);
+}
+
+/** A short excerpt of `text` around position `at`, with ellipses where it was cut. */
+export function snippetAt(text: string, at: number, length: number, radius = 80): string {
+  const start = Math.max(0, at - radius);
+  const end = Math.min(text.length, at + length + radius);
+  const body = text.slice(start, end).replace(/\s+/g, " ").trim();
+  return `${start > 0 ? "…" : ""}${body}${end < text.length ? "…" : ""}`;
+}

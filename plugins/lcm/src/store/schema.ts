@@ -1,0 +1,87 @@
+/**
+ * The lcm SQLite schema. Messages, summaries, lineage and the compaction log are append-only: triggers
+ * make the database itself refuse UPDATE and DELETE on them. The per-session list of context items is
+ * the only mutable structure.
+ */
+
+/** Schema version written to `PRAGMA user_version`. */
+export const LCM_SCHEMA_VERSION = 1;
+
+/** The full DDL, idempotent (`IF NOT EXISTS`). */
+export const LCM_SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS lcm_messages (
+  id INTEGER PRIMARY KEY,
+  session TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  role TEXT NOT NULL,
+  -- the original message as JSON; when content is a string it is stored once, in "text", and the JSON
+  -- holds null in its place (content_in_text = 1)
+  message_json TEXT NOT NULL,
+  content_in_text INTEGER NOT NULL,
+  -- flattened searchable text: content, tool-call names and arguments
+  text TEXT NOT NULL,
+  tokens INTEGER NOT NULL,
+  identity BLOB NOT NULL,
+  created_at INTEGER NOT NULL,
+  UNIQUE (session, seq)
+);
+
+CREATE TABLE IF NOT EXISTS lcm_summaries (
+  id TEXT PRIMARY KEY,
+  session TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('leaf', 'condensed')),
+  depth INTEGER NOT NULL CHECK (depth >= 1),
+  level INTEGER NOT NULL CHECK (level IN (1, 2, 3)),
+  content TEXT NOT NULL,
+  tokens INTEGER NOT NULL,
+  source_tokens INTEGER NOT NULL,
+  seq_start INTEGER NOT NULL,
+  seq_end INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS lcm_summary_sources (
+  summary_id TEXT NOT NULL REFERENCES lcm_summaries(id),
+  ord INTEGER NOT NULL,
+  source_type TEXT NOT NULL CHECK (source_type IN ('message', 'summary')),
+  source_id TEXT NOT NULL,
+  PRIMARY KEY (summary_id, ord)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS lcm_summary_sources_by_source ON lcm_summary_sources (source_id);
+
+CREATE TABLE IF NOT EXISTS lcm_context_items (
+  session TEXT NOT NULL,
+  ord INTEGER NOT NULL,
+  item_type TEXT NOT NULL CHECK (item_type IN ('message', 'summary')),
+  item_id TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS lcm_context_items_by_session ON lcm_context_items (session, ord);
+
+CREATE TABLE IF NOT EXISTS lcm_compactions (
+  id INTEGER PRIMARY KEY,
+  session TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  passes INTEGER NOT NULL,
+  tokens_before INTEGER NOT NULL,
+  tokens_after INTEGER NOT NULL,
+  summaries_created INTEGER NOT NULL,
+  fallback_summaries INTEGER NOT NULL
+);
+
+-- contentless full-text indexes: the text lives once, in the tables above
+CREATE VIRTUAL TABLE IF NOT EXISTS lcm_messages_fts USING fts5 (text, skey, content='', tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS lcm_summaries_fts USING fts5 (text, skey, content='', tokenize='unicode61 remove_diacritics 2');
+
+${appendOnlyTriggers("lcm_messages")}
+${appendOnlyTriggers("lcm_summaries")}
+${appendOnlyTriggers("lcm_summary_sources")}
+${appendOnlyTriggers("lcm_compactions")}
+`;
+
+function appendOnlyTriggers(table: string): string {
+  return `
+CREATE TRIGGER IF NOT EXISTS ${table}_no_delete BEFORE DELETE ON ${table}
+BEGIN SELECT RAISE(ABORT, '${table} is append-only: DELETE refused'); END;
+CREATE TRIGGER IF NOT EXISTS ${table}_no_update BEFORE UPDATE ON ${table}
+BEGIN SELECT RAISE(ABORT, '${table} is append-only: UPDATE refused'); END;`;
+}

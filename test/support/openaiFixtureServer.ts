@@ -1,0 +1,157 @@
+/**
+ * A real node:http server on 127.0.0.1 that speaks the OpenAI chat-completions API
+ * (`POST /v1/chat/completions`), answering each request with the next scripted step.
+ */
+import { createServer } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+/** One scripted answer of the fixture server. */
+export type FixtureStep =
+  | { kind: "success"; content: string; model?: string }
+  | { kind: "status"; status: number; body?: unknown }
+  | { kind: "hang" }
+  | { kind: "empty" }
+  | { kind: "garbage" }
+  | { kind: "reset" };
+
+/** A request the fixture server received. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The parsed JSON body (undefined when the body was not JSON). */
+  body: any;
+  /** The raw body text. */
+  rawBody: string;
+}
+
+/** A running fixture server. */
+export interface FixtureServer {
+  /** e.g. "http://127.0.0.1:54321/v1" */
+  baseUrl: string;
+  /** Every request received, in order. */
+  requests: RecordedRequest[];
+  /** Queues responses, one per request; when the queue is empty the default step answers. */
+  script(...steps: FixtureStep[]): void;
+  /** Sets the step used when the queue is empty (initially a success with "fixture summary"). */
+  setDefault(step: FixtureStep): void;
+  /** Ends hanging requests and open sockets, then stops the server. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_STEP: FixtureStep = { kind: "success", content: "fixture summary" };
+
+function openAIErrorBody(status: number): unknown {
+  const type =
+    status === 401
+      ? "invalid_request_error"
+      : status === 429
+        ? "insufficient_quota"
+        : status >= 500
+          ? "server_error"
+          : "invalid_request_error";
+  return { error: { message: `fixture error ${status}`, type, param: null, code: type } };
+}
+
+function completionBody(content: string, model: string): unknown {
+  return {
+    id: `chatcmpl-fixture-${Math.random().toString(36).slice(2, 10)}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+    usage: { prompt_tokens: 10, completion_tokens: Math.ceil(content.length / 4), total_tokens: 10 + Math.ceil(content.length / 4) },
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** Starts the fixture server on 127.0.0.1, port 0 (a free port). */
+export async function startOpenAIFixtureServer(): Promise<FixtureServer> {
+  const requests: RecordedRequest[] = [];
+  const queue: FixtureStep[] = [];
+  let defaultStep: FixtureStep = DEFAULT_STEP;
+  const sockets = new Set<Socket>();
+  const hanging = new Set<ServerResponse>();
+
+  const answer = (req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest): void => {
+    if (req.method !== "POST" || !recorded.path.endsWith("/chat/completions")) {
+      sendJson(res, 404, { error: { message: `no route ${req.method} ${recorded.path}`, type: "invalid_request_error" } });
+      return;
+    }
+    const step = queue.shift() ?? defaultStep;
+    const requestedModel = typeof recorded.body?.model === "string" ? recorded.body.model : "fixture-model";
+    switch (step.kind) {
+      case "success":
+        sendJson(res, 200, completionBody(step.content, step.model ?? requestedModel));
+        return;
+      case "empty":
+        sendJson(res, 200, completionBody("", requestedModel));
+        return;
+      case "status":
+        sendJson(res, step.status, step.body ?? openAIErrorBody(step.status));
+        return;
+      case "garbage":
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end("<html>this is not json{");
+        return;
+      case "reset":
+        req.socket.destroy();
+        return;
+      case "hang":
+        hanging.add(res);
+        res.on("close", () => hanging.delete(res));
+        return;
+    }
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const rawBody = Buffer.concat(chunks).toString("utf8");
+      let body: unknown;
+      try {
+        body = rawBody ? JSON.parse(rawBody) : undefined;
+      } catch {
+        body = undefined;
+      }
+      const recorded: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body, rawBody };
+      requests.push(recorded);
+      answer(req, res, recorded);
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    script(...steps) {
+      queue.push(...steps);
+    },
+    setDefault(step) {
+      defaultStep = step;
+    },
+    close() {
+      for (const res of hanging) res.destroy();
+      hanging.clear();
+      for (const socket of sockets) socket.destroy();
+      sockets.clear();
+      return new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+    },
+  };
+}
