@@ -6,6 +6,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
 import { runEngines } from "./commands/engines.ts";
 import { runCompress } from "./commands/compress.ts";
 import { runImport } from "./commands/import.ts";
+import { runConformanceCommand } from "./commands/conformance.ts";
 
 /** What a command receives: its own arguments and where to write. */
 export interface CommandIO {
@@ -28,6 +29,11 @@ const COMMANDS: Record<string, Command> = {
     summary: "compress a transcript (OpenAI-format JSON messages) with the resolved engine and print before/after",
     usage: "context-engine compress <transcript.json> [--config config.yaml] [--root dir] [--engine name] [--out compressed.json] [--context-length N] [--focus topic]",
     run: runCompress,
+  },
+  conformance: {
+    summary: "run the conformance suite against an engine (a name that resolves, or a plugin path)",
+    usage: "context-engine conformance <engine name | plugins/context_engine/<name> | plugin.ts> [--root dir] [--name engine]",
+    run: runConformanceCommand,
   },
   import: {
     summary: "convert a Claude Code, SWE-agent, OpenHands or OpenAI transcript into OpenAI-format messages",

@@ -42,3 +42,30 @@ export type { TokenCounter } from "./tokens/types.ts";
 export type { Summarizer, SummaryRequest } from "./summarizers/types.ts";
 export { SUMMARY_SECTIONS } from "./summarizers/types.ts";
 export { ExtractiveSummarizer } from "./summarizers/extractive.ts";
+export { OpenAICompatibleSummarizer } from "./summarizers/openaiCompatible.ts";
+export type { OpenAICompatibleSummarizerOptions } from "./summarizers/openaiCompatible.ts";
+export { createSummarizer } from "./summarizers/resolve.ts";
+export type { MainModelEndpoint, ResolvedSummarizer } from "./summarizers/resolve.ts";
+export { classifySummaryFailure, cooldownSeconds, EmptySummaryError, InvalidSummaryResponseError } from "./summarizers/failures.ts";
+export type { SummaryFailure } from "./summarizers/failures.ts";
+export { buildSummaryPrompt, normalizeSummary } from "./summarizers/prompt.ts";
+export { serializeTurns } from "./summarizers/serialize.ts";
+export { redactSecrets } from "./summarizers/redact.ts";
+
+// Prompt caching and providers
+export { applyAnthropicCacheControl, stripCacheControl, countCacheBreakpoints } from "./caching/anthropicCacheControl.ts";
+export type { AnthropicCacheControlOptions } from "./caching/anthropicCacheControl.ts";
+export { promptCachingStatus, isClaudeModel } from "./caching/status.ts";
+export type { PromptCachingStatus } from "./caching/status.ts";
+export { simulatePrefixCache, totalsOf } from "./caching/prefixCacheModel.ts";
+export type { CacheRequest, PrefixCacheOptions, RequestCacheAccounting, PrefixCacheTotals, PrefixCacheReport, FullMissReason } from "./caching/prefixCacheModel.ts";
+export { MAX_CACHE_BREAKPOINTS, minimumCacheableTokens } from "./providers/anthropicFacts.ts";
+export type { CacheTtl, CacheControlMarker } from "./providers/anthropicFacts.ts";
+export { DEFAULT_PRICES, lookupModelPrice, parsePriceTable, requestCostUsd } from "./providers/prices.ts";
+export type { ModelPrice, PriceTable, BilledTokens } from "./providers/prices.ts";
+export { toAnthropicMessages, AnthropicAdapterError } from "./providers/anthropicAdapter.ts";
+export type { AnthropicRequestOptions } from "./providers/anthropicAdapter.ts";
+
+// Transcript importers
+export { importTranscript, importTranscriptFile, detectTranscriptFormat, TRANSCRIPT_FORMATS, TranscriptImportError } from "./importers/index.ts";
+export type { ImportOptions, ImportResult, TranscriptFormat } from "./importers/index.ts";

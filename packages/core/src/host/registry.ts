@@ -5,6 +5,7 @@
 import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.ts";
 import { ENGINE_NAME_PATTERN } from "../config/schema.ts";
 import type { HostHooks } from "./hooks.ts";
+import { BUILTIN_ENGINE } from "./builtin.ts";
 import type { EngineContext, EngineRegistration } from "./types.ts";
 
 /** True when `value` is a class (as opposed to a plain factory function). */
@@ -55,6 +56,9 @@ export class EngineRegistry {
     }
     if (!ENGINE_NAME_PATTERN.test(engineName)) {
       throw new Error(`${owner} registered an engine named '${engineName}', which does not match ^[a-z0-9][a-z0-9_-]{0,63}$`);
+    }
+    if (engineName === BUILTIN_ENGINE) {
+      throw new Error(`'${BUILTIN_ENGINE}' always means the built-in compressor; register the engine under its own name`);
     }
     const first = this.owners.get(engineName);
     if (first) {

@@ -19,7 +19,7 @@
 import { z } from "zod";
 import type { ChatMessage, ContentPart, ToolCall } from "../messages/schema.ts";
 import { assembleConversation, textOfParts, type SourcedMessage } from "./assemble.ts";
-import { describeValue, isRecord, parseJsonLines, tryParseJson } from "./jsonInput.ts";
+import { describeValue, isRecord, parseJsonLines, tryParseJson, zodErrorLine } from "./jsonInput.ts";
 import { TranscriptImportError, UNNAMED_INPUT, type ImporterOptions, type ImportResult } from "./types.ts";
 
 const MessageRecordSchema = z.looseObject({
@@ -51,11 +51,6 @@ type Block = z.infer<typeof BlockSchema>;
 interface RawRecord {
   value: unknown;
   where: string;
-}
-
-/** One-line form of a zod error for warnings. */
-function oneLine(error: z.ZodError): string {
-  return z.prettifyError(error).replace(/\s*\n\s*/g, " ");
 }
 
 /** The records of `text`: JSONL lines, a JSON array of records, or the web export's `loglines`. */
@@ -108,7 +103,7 @@ function readBlocks(content: string | unknown[], where: string, warnings: string
     const parsed = BlockSchema.safeParse(raw);
     if (parsed.success) blocks.push(parsed.data);
     else if (!isRecord(raw)) warnings.push(`${where}: content[${i}] is ${describeValue(raw)}, not a content block; skipped`);
-    else warnings.push(`${where}: content[${i}] (type ${JSON.stringify(raw.type)}) not understood; skipped: ${oneLine(parsed.error)}`);
+    else warnings.push(`${where}: content[${i}] (type ${JSON.stringify(raw.type)}) not understood; skipped: ${zodErrorLine(parsed.error)}`);
   });
   return blocks;
 }
@@ -173,7 +168,7 @@ export function importClaudeCode(text: string, options: ImporterOptions = {}): I
     if (value.type !== "user" && value.type !== "assistant") continue;
     const parsed = MessageRecordSchema.safeParse(value);
     if (!parsed.success) {
-      warnings.push(`${where}: malformed ${value.type} record; skipped: ${oneLine(parsed.error)}`);
+      warnings.push(`${where}: malformed ${value.type} record; skipped: ${zodErrorLine(parsed.error)}`);
       continue;
     }
     const record = parsed.data;

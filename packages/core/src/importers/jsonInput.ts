@@ -1,4 +1,5 @@
 /** Reading JSON and JSON Lines input with errors that name the file and line. */
+import { z } from "zod";
 import { TranscriptImportError } from "./types.ts";
 
 /** One non-empty line of a JSON Lines file: its 1-based number and parsed value (or why it failed). */
@@ -56,4 +57,9 @@ export function describeValue(value: unknown): string {
 /** `true` for a plain (non-array, non-null) object. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A zod error on one line, for warnings. */
+export function zodErrorLine(error: z.ZodError): string {
+  return z.prettifyError(error).replace(/\s*\n\s*/g, " ");
 }

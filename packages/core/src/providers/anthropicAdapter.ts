@@ -110,7 +110,7 @@ function toolResultContent(message: ChatMessage, where: string): string | ToolRe
     if (block.type === "text" || block.type === "image" || block.type === "document" || block.type === "search_result") blocks.push(block);
     else throw new AnthropicAdapterError(`${where}: a tool result may hold text, image, document or search_result parts, got ${block.type}`);
   }
-  return blocks;
+  return blocks.length > 0 ? blocks : "";
 }
 
 interface Turn {
@@ -122,8 +122,8 @@ function setMarker(block: ContentBlockParam, marker: CacheControlEphemeral): voi
   (block as { cache_control?: CacheControlEphemeral | null }).cache_control = marker;
 }
 
-function hasMarker(block: { cache_control?: unknown }): boolean {
-  return isPlainObject(block.cache_control);
+function hasMarker(block: object): boolean {
+  return isPlainObject((block as { cache_control?: unknown }).cache_control);
 }
 
 /** Keeps the first marker and the last ones, `MAX_CACHE_BREAKPOINTS` in all (system breakpoint + rolling window). */
@@ -216,7 +216,13 @@ export function toAnthropicMessages(messages: readonly ChatMessage[], options: A
     } else {
       throw new AnthropicAdapterError(`${where}: unknown role ${JSON.stringify(message.role)}`);
     }
-    if (blocks.length === 0) return;
+    if (blocks.length === 0) {
+      // An empty message adds nothing to the prefix, so its breakpoint caches the same prefix as the
+      // block before it: carry the marker there.
+      const before = turns[turns.length - 1]?.blocks.at(-1) ?? system.at(-1);
+      if (marker && before && !hasMarker(before)) setMarker(before, marker);
+      return;
+    }
     for (const block of blocks) sourceIndex.set(block, index);
     const previous = turns[turns.length - 1];
     if (previous && previous.role === role) previous.blocks.push(...blocks);

@@ -1,0 +1,55 @@
+/** `context-engine conformance <engine name | plugin path>`: runs the conformance suite and prints a checklist. */
+import { existsSync, statSync } from "node:fs";
+import { basename, resolve } from "node:path";
+import { createContextHost, validateConfigObject, type ContextEngine } from "@context-engine/core";
+import { runConformance } from "@context-engine/core/conformance";
+import { parseCommandArgs } from "../args.ts";
+import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.ts";
+import type { CommandIO } from "../main.ts";
+
+/** Runs `conformance`. */
+export async function runConformanceCommand(io: CommandIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs(io.args, { root: { type: "string" }, name: { type: "string" } });
+  const target = positionals[0];
+  if (!target || positionals.length > 1) throw new UsageError("expects one engine name or plugin path");
+  const rootDir = resolve(io.cwd, values.root ?? ".");
+  const factory = await engineFactory(target, rootDir, io.cwd, values.name);
+  const report = await runConformance(factory);
+  const lines = report.checks.map((c) => `${c.ok ? "✓" : "✗"} ${c.name}${c.detail ? `\n    ${c.detail}` : ""}`);
+  io.stdout([`conformance of '${report.engine}'`, ...lines, "", `${report.passed} passed, ${report.failed} failed`].join("\n"));
+  return report.failed === 0 ? EXIT_OK : EXIT_FAILURE;
+}
+
+/** A factory for the engine `target` names: a path to a plugin module or directory, or an engine name resolved as a host would. */
+async function engineFactory(target: string, rootDir: string, cwd: string, name?: string): Promise<() => Promise<ContextEngine>> {
+  const path = resolve(cwd, target);
+  const isPath = existsSync(path) && (target.includes("/") || target.includes("."));
+  if (!isPath) {
+    const config = validateConfigObject({ context: { engine: target } });
+    const probe = await createContextHost({ config, rootDir });
+    if (probe.engine.name !== target && !(target === "compressor" && probe.engineSource === "builtin")) {
+      throw new Error(probe.warnings.join("; ") || `engine '${target}' did not resolve`);
+    }
+    return async () => (await createContextHost({ config, rootDir })).engine;
+  }
+  const pluginDir = statSync(path).isDirectory() && basename(resolve(path, "..")) === "context_engine";
+  if (pluginDir) {
+    const engineName = basename(path);
+    const dirRoot = resolve(path, "../../..");
+    const config = validateConfigObject({ context: { engine: engineName } });
+    return async () => {
+      const host = await createContextHost({ config, rootDir: dirRoot });
+      if (host.engineSource !== "directory") throw new Error(host.warnings.join("; "));
+      return host.engine;
+    };
+  }
+  const probe = await createContextHost({ config: validateConfigObject({ plugins: [path] }), rootDir });
+  const chosen = name ?? probe.registeredEngines[0];
+  if (!chosen) throw new Error(probe.warnings.join("; ") || `${target} registers no context engine`);
+  const config = validateConfigObject({ plugins: [path], context: { engine: chosen } });
+  return async () => {
+    const host = await createContextHost({ config, rootDir });
+    if (host.engineSource !== "plugin") throw new Error(host.warnings.join("; "));
+    return host.engine;
+  };
+}

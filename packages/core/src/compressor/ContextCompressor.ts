@@ -1,0 +1,370 @@
+/**
+ * The built-in engine (`context.engine: compressor`): a thin stateful shell around the pure phases.
+ * It owns the counters, cooldowns and pauses; the algorithm lives in prepareCompaction (phases 1–2),
+ * summaryLadder (phase 3) and phase4Assemble.
+ */
+import { z } from "zod";
+import { AWAITING_REAL_USAGE, ContextEngine, DEFAULT_MODEL } from "../engine/ContextEngine.ts";
+import type { CompressOptions, ModelInfo, NormalizedUsage, UsageReport } from "../engine/types.ts";
+import { CompressionSectionSchema, type CompressionConfig } from "../config/schema.ts";
+import type { ChatMessage } from "../messages/schema.ts";
+import { sanitizeToolPairs } from "../messages/toolPairs.ts";
+import { validateConversation, type ConversationProblem } from "../messages/validate.ts";
+import { ExtractiveSummarizer } from "../summarizers/extractive.ts";
+import { cooldownSeconds, type SummaryFailure } from "../summarizers/failures.ts";
+import type { Summarizer } from "../summarizers/types.ts";
+import { defaultTokenCounter } from "../tokens/counter.ts";
+import type { TokenCounter } from "../tokens/types.ts";
+import { assembleCompressed } from "./phase4Assemble.ts";
+import { prepareCompaction, type PreparedCompaction } from "./prepareCompaction.ts";
+import { emptyReport, type CompressionReport } from "./report.ts";
+import { buildSummaryRequest } from "./summaryMessage.ts";
+import { runSummaryLadder } from "./summaryLadder.ts";
+import { computeThresholds } from "./thresholds.ts";
+
+/** Options of the built-in compressor. */
+export interface ContextCompressorOptions {
+  /** The `compression:` config section (defaults filled in by its schema). */
+  compression?: Partial<CompressionConfig>;
+  /** Writes the summary (default: the offline ExtractiveSummarizer). */
+  summarizer?: Summarizer;
+  /** Used when the summarizer fails with a non-abort failure (default: ExtractiveSummarizer). */
+  fallbackSummarizer?: Summarizer;
+  tokenCounter?: TokenCounter;
+  model?: ModelInfo;
+  /** Clock in ms since the epoch (cooldowns); default `Date.now`. */
+  now?: () => number;
+}
+
+/** Why `shouldCompress` says what it says. */
+export type ShouldCompressReason = "ok" | "disabled" | "below_threshold" | "cooldown" | "ineffective";
+
+/** The answer of {@link ContextCompressor.shouldCompressInfo}. */
+export interface ShouldCompressInfo {
+  should: boolean;
+  reason: ShouldCompressReason;
+  promptTokens: number;
+  thresholdTokens: number;
+  /** Milliseconds left of a summary-failure cooldown (0 when none). */
+  cooldownRemainingMs: number;
+  /** What paused automatic compaction: 2 ineffective compactions or 2 fallback summaries in a row. */
+  pausedBy: "ineffective" | "fallback" | null;
+}
+
+/** Consecutive ineffective compactions (or fallback summaries) after which automatic compaction pauses. */
+export const PAUSE_AFTER_STREAK = 2;
+
+function parseCompression(input: Partial<CompressionConfig> | undefined): CompressionConfig {
+  const parsed = CompressionSectionSchema.safeParse(input ?? {});
+  if (!parsed.success) throw new Error(`Invalid compression options:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Counts the problems of each code (to tell problems we introduced from ones the input already had). */
+function problemCounts(problems: ConversationProblem[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const p of problems) counts.set(p.code, (counts.get(p.code) ?? 0) + 1);
+  return counts;
+}
+
+/** The built-in, lossy, summarizing context engine (SPEC §4). */
+export class ContextCompressor extends ContextEngine {
+  readonly name = "compressor";
+  readonly compression: CompressionConfig;
+  summarizer: Summarizer;
+  fallbackSummarizer: Summarizer;
+  readonly tokenCounter: TokenCounter;
+  /** Tokens the protected tail may hold (threshold × target_ratio). */
+  tailTokenBudget = 0;
+  /** Summary ceiling: min(context × 0.05, 12,000). */
+  maxSummaryTokens = 0;
+  /** The last summary written; handed to the summarizer to update on the next compaction. */
+  previousSummary: string | undefined;
+  /** What the last `compress()` call did. */
+  lastCompression: CompressionReport | undefined;
+  /** Compactions in a row whose next real usage was still at or above the threshold. */
+  ineffectiveStreak = 0;
+  /** Compactions in a row that used the fallback summarizer. */
+  fallbackStreak = 0;
+  private pausedBy: "ineffective" | "fallback" | null = null;
+  private cooldownUntil = 0;
+  private lastFailure: SummaryFailure | undefined;
+  private consecutiveTimeouts = 0;
+  private awaitingUsageAfterCompaction = false;
+  private readonly now: () => number;
+
+  constructor(options: ContextCompressorOptions = {}) {
+    const compression = parseCompression(options.compression);
+    super({
+      thresholds: {
+        threshold: compression.threshold,
+        modelThresholds: compression.model_thresholds,
+        thresholdTokensCap: compression.threshold_tokens,
+        targetRatio: compression.target_ratio,
+      },
+      model: options.model ?? DEFAULT_MODEL,
+    });
+    this.compression = compression;
+    this.summarizer = options.summarizer ?? new ExtractiveSummarizer();
+    this.fallbackSummarizer = options.fallbackSummarizer ?? new ExtractiveSummarizer();
+    this.tokenCounter = options.tokenCounter ?? defaultTokenCounter();
+    this.now = options.now ?? Date.now;
+    // Field initializers ran after the base constructor's updateModel(); size the budgets again.
+    this.updateModel(options.model ?? DEFAULT_MODEL);
+  }
+
+  /** Re-resolves thresholds and budgets for `model`; a model change also lifts the automatic-compaction pause. */
+  override updateModel(model: ModelInfo): void {
+    super.updateModel(model);
+    const plan = computeThresholds(model, this.thresholdSettings);
+    this.tailTokenBudget = plan.tailTokenBudget;
+    this.maxSummaryTokens = plan.maxSummaryTokens;
+    this.pausedBy = null;
+    this.ineffectiveStreak = 0;
+    this.fallbackStreak = 0;
+  }
+
+  /** Why automatic compaction would or would not run at `promptTokens` (default: the last real prompt tokens). */
+  shouldCompressInfo(promptTokens: number = this.lastPromptTokens): ShouldCompressInfo {
+    const cooldownRemainingMs = Math.max(0, this.cooldownUntil - this.now());
+    const info = (should: boolean, reason: ShouldCompressReason): ShouldCompressInfo => ({
+      should,
+      reason,
+      promptTokens,
+      thresholdTokens: this.thresholdTokens,
+      cooldownRemainingMs,
+      pausedBy: this.pausedBy,
+    });
+    if (!this.compression.enabled) return info(false, "disabled");
+    if (promptTokens < this.thresholdTokens) return info(false, "below_threshold");
+    if (this.pausedBy !== null) return info(false, "ineffective");
+    if (cooldownRemainingMs > 0) return info(false, "cooldown");
+    return info(true, "ok");
+  }
+
+  /** True when `promptTokens` (default: the last real prompt tokens) reached the threshold and nothing holds compaction back. */
+  shouldCompress(promptTokens?: number): boolean {
+    return this.shouldCompressInfo(promptTokens).should;
+  }
+
+  /** Records usage; the first real usage after a compaction tells whether it was effective. */
+  override updateFromResponse(usage: UsageReport): NormalizedUsage {
+    const normalized = super.updateFromResponse(usage);
+    const above = normalized.promptTokens >= this.thresholdTokens;
+    if (this.awaitingUsageAfterCompaction) {
+      this.awaitingUsageAfterCompaction = false;
+      this.ineffectiveStreak = above ? this.ineffectiveStreak + 1 : 0;
+      if (this.ineffectiveStreak >= PAUSE_AFTER_STREAK) this.pausedBy = "ineffective";
+    }
+    if (!above && this.pausedBy === "ineffective") {
+      this.pausedBy = null;
+      this.ineffectiveStreak = 0;
+    }
+    return normalized;
+  }
+
+  /** `/new` or `/reset`: counters, summary, cooldowns and pauses start over. */
+  override onSessionReset(): void {
+    super.onSessionReset();
+    this.previousSummary = undefined;
+    this.lastCompression = undefined;
+    this.ineffectiveStreak = 0;
+    this.fallbackStreak = 0;
+    this.pausedBy = null;
+    this.cooldownUntil = 0;
+    this.lastFailure = undefined;
+    this.consecutiveTimeouts = 0;
+    this.awaitingUsageAfterCompaction = false;
+  }
+
+  private tokensPerMessage(messages: readonly ChatMessage[]): number[] {
+    return messages.map((message) => this.tokenCounter.countMessages([message]));
+  }
+
+  private prepare(messages: readonly ChatMessage[], tokens: readonly number[]) {
+    return prepareCompaction(messages, tokens, {
+      protectFirstN: this.compression.protect_first_n,
+      protectLastN: this.compression.protect_last_n,
+      minTailUserMessages: this.compression.min_tail_user_messages,
+      tailTokenBudget: this.tailTokenBudget,
+      maxSummaryTokens: this.maxSummaryTokens,
+      thresholdTokens: this.thresholdTokens,
+    });
+  }
+
+  /** Phase 1 alone: old tool outputs cleared outside the tail compress() would protect; nothing summarized. */
+  pruneToolResultsOnly(messages: ChatMessage[]): ChatMessage[] {
+    return this.prepare(messages, this.tokensPerMessage(messages)).pruned;
+  }
+
+  /** True when compress() would find turns between the protected head and tail to summarize. */
+  hasContentToCompress(messages: ChatMessage[]): boolean {
+    return this.prepare(messages, this.tokensPerMessage(messages)).hasContent;
+  }
+
+  private recordFailure(failure: SummaryFailure): number {
+    if (failure.kind === "aborted") return 0;
+    this.consecutiveTimeouts = failure.kind === "timeout" ? this.consecutiveTimeouts + 1 : 0;
+    const seconds = cooldownSeconds(failure, this.consecutiveTimeouts);
+    this.cooldownUntil = this.now() + seconds * 1000;
+    this.lastFailure = failure;
+    return seconds;
+  }
+
+  /**
+   * Compacts `messages` (phase 1 → 2 → 3 → 4). On a summary failure that must not lose turns the input
+   * is returned unchanged and `lastCompression` says why. The output always passes validateConversation.
+   */
+  async compress(messages: ChatMessage[], options: CompressOptions = {}): Promise<ChatMessage[]> {
+    const startedMs = performance.now();
+    const force = options.force === true;
+    if (force) {
+      this.cooldownUntil = 0;
+      this.pausedBy = null;
+      this.ineffectiveStreak = 0;
+      this.fallbackStreak = 0;
+    }
+    const tokens = this.tokensPerMessage(messages);
+    const estimatedBefore = tokens.reduce((a, b) => a + b, 0);
+    const tokensBefore = options.currentTokens ?? estimatedBefore;
+    const report = emptyReport(this.now(), force, messages.length, tokensBefore, this.compressionCount);
+    const finish = (result: ChatMessage[]): ChatMessage[] => {
+      report.durationMs = performance.now() - startedMs;
+      this.lastCompression = report;
+      return result;
+    };
+    const unchanged = (kind: NonNullable<CompressionReport["failureKind"]>, reason: string): ChatMessage[] => {
+      report.aborted = true;
+      report.failureKind = kind;
+      report.abortReason = reason;
+      return finish(messages);
+    };
+
+    if (options.signal?.aborted) return unchanged("aborted", "compaction cancelled before it started");
+    const prepared = this.prepare(messages, tokens);
+    const { plan } = prepared;
+    report.headMessages = plan.headEnd;
+    report.tailMessages = messages.length - plan.tailStart;
+    if (!prepared.hasContent) {
+      if (prepared.tailToolOutputsCleared > 0) {
+        // Nothing to summarize, but the tail alone was too big: clearing its old outputs is the progress.
+        const output = this.ensureValid(messages, sanitizeToolPairs(prepared.pruned));
+        if (output !== undefined) {
+          this.recordCompaction(undefined);
+          this.fillReport(report, output, prepared, undefined);
+          return finish(output);
+        }
+      }
+      this.countIneffective();
+      return unchanged("nothing_to_compress", "nothing between the protected head and tail to compress");
+    }
+
+    const inCooldown = !force && this.cooldownUntil > this.now();
+    if (inCooldown && this.lastFailure?.action === "abort") {
+      report.cooldownSeconds = Math.ceil((this.cooldownUntil - this.now()) / 1000);
+      return unchanged("cooldown", `summarizer cooling down after: ${this.lastFailure.reason}`);
+    }
+    const request = buildSummaryRequest({
+      middle: prepared.pruned.slice(plan.headEnd, plan.tailStart),
+      contentTokens: prepared.contentTokens,
+      maxSummaryTokens: this.maxSummaryTokens,
+      previousSummary: prepared.previousSummaryInMessages ?? this.previousSummary,
+      focusTopic: options.focusTopic,
+    });
+    const outcome = await runSummaryLadder({
+      primary: this.summarizer,
+      fallback: this.fallbackSummarizer,
+      request,
+      signal: options.signal,
+      abortOnFailure: this.compression.abort_on_summary_failure,
+      skipPrimary: inCooldown && this.lastFailure ? { ...this.lastFailure, reason: `cooldown after: ${this.lastFailure.reason}` } : undefined,
+    });
+    report.summarizer = outcome.summarizer;
+    if (!outcome.ok) {
+      report.cooldownSeconds = this.recordFailure(outcome.failure);
+      return unchanged(outcome.failure.kind, outcome.failure.reason);
+    }
+
+    const assembled = assembleCompressed({
+      head: prepared.pruned.slice(0, plan.headEnd),
+      summary: outcome.summary,
+      tail: prepared.pruned.slice(plan.tailStart),
+      isFirstCompaction: prepared.isFirstCompaction,
+    });
+    const output = this.ensureValid(messages, assembled.messages);
+    if (output === undefined) return unchanged("invalid_output", "the compacted conversation broke provider rules; kept the original");
+    if (this.tokenCounter.countMessages(output) >= estimatedBefore) {
+      this.countIneffective();
+      return unchanged("nothing_to_compress", "the summary would not make the conversation smaller; kept the original");
+    }
+
+    if (outcome.fallbackUsed && outcome.failure) {
+      if (!inCooldown) report.cooldownSeconds = this.recordFailure(outcome.failure);
+      this.fallbackStreak++;
+      if (this.fallbackStreak >= PAUSE_AFTER_STREAK) this.pausedBy = "fallback";
+      report.fallbackReason = outcome.failure.reason;
+    } else {
+      this.fallbackStreak = 0;
+      this.consecutiveTimeouts = 0;
+      this.cooldownUntil = 0;
+      this.lastFailure = undefined;
+    }
+    this.recordCompaction(outcome.summary);
+    this.fillReport(report, output, prepared, { summary: outcome.summary, fallbackUsed: outcome.fallbackUsed, ...assembled });
+    return finish(output);
+  }
+
+  /** A compaction that could not shrink anything counts as ineffective, so a caller looping on shouldCompress() cannot spin. */
+  private countIneffective(): void {
+    this.ineffectiveStreak++;
+    if (this.ineffectiveStreak >= PAUSE_AFTER_STREAK) this.pausedBy = "ineffective";
+  }
+
+  /** Counters after a successful compaction: count, summary, and "awaiting real usage". */
+  private recordCompaction(summary: string | undefined): void {
+    this.compressionCount++;
+    if (summary !== undefined) this.previousSummary = summary;
+    this.lastPromptTokens = AWAITING_REAL_USAGE;
+    this.awaitingUsageAfterCompaction = true;
+  }
+
+  private fillReport(
+    report: CompressionReport,
+    output: ChatMessage[],
+    prepared: PreparedCompaction,
+    summary: { summary: string; fallbackUsed: boolean; summaryRole: "user" | "assistant"; mergedIntoTail: boolean; noteAdded: boolean } | undefined,
+  ): void {
+    const { plan } = prepared;
+    report.compressionNumber = this.compressionCount;
+    report.messagesAfter = output.length;
+    report.tokensAfter = this.tokenCounter.countMessages(output);
+    report.droppedMessages = summary ? plan.tailStart - plan.headEnd : 0;
+    report.summaryTokens = summary ? this.tokenCounter.count(summary.summary) : 0;
+    report.fallbackUsed = summary?.fallbackUsed ?? false;
+    report.prunedToolResults = prepared.cleared;
+    report.deduplicatedToolResults = prepared.dedup;
+    report.truncatedToolArguments = prepared.truncatedArguments;
+    report.tailFloorReduced = prepared.tailFloorReduced;
+    report.tailToolOutputsCleared = prepared.tailToolOutputsCleared;
+    report.summaryRole = summary?.summaryRole;
+    report.mergedIntoTail = summary?.mergedIntoTail ?? false;
+    report.noteAdded = summary?.noteAdded ?? false;
+    report.stillAboveThreshold = report.tokensAfter >= this.thresholdTokens;
+  }
+
+  /**
+   * The provider-rule check every output passes: sanitize again if needed; undefined when the output
+   * would still have problems the input did not have.
+   */
+  private ensureValid(input: ChatMessage[], output: ChatMessage[]): ChatMessage[] | undefined {
+    if (validateConversation(output).length === 0) return output;
+    const repaired = sanitizeToolPairs(output);
+    const problems = validateConversation(repaired);
+    if (problems.length === 0) return repaired;
+    const before = problemCounts(validateConversation(input));
+    for (const [code, count] of problemCounts(problems)) if (count > (before.get(code) ?? 0)) return undefined;
+    return repaired;
+  }
+}
+
+export type { CompressionReport } from "./report.ts";

@@ -1,0 +1,71 @@
+/**
+ * Phase 4: head (+ the system note on the first compaction), the summary message with a role that keeps
+ * user/assistant alternating, then the tail unchanged; dangling tool pairs are repaired at the end.
+ */
+import type { ChatMessage } from "../messages/schema.ts";
+import { sanitizeToolPairs } from "../messages/toolPairs.ts";
+import { appendText, prependText } from "./content.ts";
+import { COMPACTION_SYSTEM_NOTE, formatSummaryContent, hasCompactionNote } from "./summaryMessage.ts";
+
+/** Inputs of {@link assembleCompressed}. */
+export interface AssembleInput {
+  head: readonly ChatMessage[];
+  /** The summary body (the filled template, without prefix or end marker). */
+  summary: string;
+  tail: readonly ChatMessage[];
+  /** Appends the compaction note to the system prompt (first compaction only; never twice). */
+  isFirstCompaction: boolean;
+}
+
+/** The assembled conversation and the choices made. */
+export interface AssembleResult {
+  messages: ChatMessage[];
+  /** The role the summary was given (also the role of the tail message it was merged into). */
+  summaryRole: "user" | "assistant";
+  /** True when both roles collided and the summary was prepended to the first tail message. */
+  mergedIntoTail: boolean;
+  /** True when the compaction note was appended to the system prompt. */
+  noteAdded: boolean;
+}
+
+type SummaryPlacement = { role: "user" | "assistant"; merge: boolean };
+
+/**
+ * The summary's role: `user` when only the system prompt is kept or no user message would survive
+ * (Anthropic wants a user message first); otherwise the role that differs from both neighbours; when
+ * both collide, merge into the first tail message.
+ */
+export function chooseSummaryPlacement(head: readonly ChatMessage[], tail: readonly ChatMessage[]): SummaryPlacement {
+  const previous = head.at(-1)?.role;
+  const next = tail[0]?.role;
+  const onlySystemKept = head.every((m) => m.role === "system");
+  const noUserSurvives = !head.some((m) => m.role === "user") && !tail.some((m) => m.role === "user");
+  if (onlySystemKept || noUserSurvives) return { role: "user", merge: next === "user" };
+  const preferred: "user" | "assistant" = previous === "assistant" || previous === "tool" ? "user" : "assistant";
+  if (preferred !== next) return { role: preferred, merge: false };
+  const flipped: "user" | "assistant" = preferred === "user" ? "assistant" : "user";
+  if (flipped !== previous) return { role: flipped, merge: false };
+  return { role: preferred, merge: true };
+}
+
+/** Builds head + summary + tail (see the file comment), then runs `sanitizeToolPairs`. Never mutates its inputs. */
+export function assembleCompressed(input: AssembleInput): AssembleResult {
+  const head = input.head.slice();
+  let noteAdded = false;
+  const first = head[0];
+  if (input.isFirstCompaction && first !== undefined && first.role === "system" && !hasCompactionNote(first)) {
+    head[0] = appendText(first, COMPACTION_SYSTEM_NOTE);
+    noteAdded = true;
+  }
+  const content = formatSummaryContent(input.summary);
+  const placement = chooseSummaryPlacement(head, input.tail);
+  const tail = input.tail.slice();
+  const out: ChatMessage[] = head;
+  if (placement.merge && tail[0] !== undefined) {
+    tail[0] = prependText(tail[0], content);
+  } else {
+    out.push({ role: placement.role, content });
+  }
+  for (const message of tail) out.push(message);
+  return { messages: sanitizeToolPairs(out), summaryRole: placement.role, mergedIntoTail: placement.merge, noteAdded };
+}

@@ -1,0 +1,63 @@
+/**
+ * Recognizes a transcript's format from its content, with the file extension as a tie-breaker
+ * (`.traj` → SWE-agent). Whole-document JSON is looked at first, then the first JSON Lines records.
+ */
+import { isRecord, parseJsonLines, tryParseJson } from "./jsonInput.ts";
+import type { TranscriptFormat } from "./types.ts";
+
+const CLAUDE_CODE_TYPES = new Set(["user", "assistant", "system", "summary", "file-history-snapshot", "queue-operation", "progress"]);
+const CHAT_ROLES = new Set(["system", "user", "assistant", "tool", "developer"]);
+
+function isOpenHandsEvent(value: unknown): boolean {
+  return isRecord(value) && ("action" in value || "observation" in value) && "source" in value;
+}
+
+function isChatMessage(value: unknown): boolean {
+  return isRecord(value) && typeof value.role === "string" && CHAT_ROLES.has(value.role);
+}
+
+function isClaudeCodeRecord(value: unknown): boolean {
+  if (!isRecord(value) || typeof value.type !== "string" || !CLAUDE_CODE_TYPES.has(value.type)) return false;
+  return value.type === "user" || value.type === "assistant" ? isRecord(value.message) : true;
+}
+
+/** The format of one parsed JSON document, if it is recognizable. */
+function formatOfDocument(value: unknown): TranscriptFormat | undefined {
+  if (Array.isArray(value)) {
+    const sample = value.slice(0, 20);
+    if (sample.some(isOpenHandsEvent)) return "openhands";
+    if (sample.some(isClaudeCodeRecord)) return "claude-code";
+    if (sample.length > 0 && sample.every(isChatMessage)) return "openai";
+    return undefined;
+  }
+  if (!isRecord(value)) return undefined;
+  if (Array.isArray(value.loglines)) return "claude-code";
+  if (Array.isArray(value.history)) {
+    const sample = value.history.slice(0, 20);
+    if (sample.some(isOpenHandsEvent)) return "openhands";
+    if (sample.some(isChatMessage)) return "swe-agent";
+    return undefined;
+  }
+  if (Array.isArray(value.messages)) return "openai";
+  if (isClaudeCodeRecord(value)) return "claude-code";
+  return undefined;
+}
+
+/** The format of JSON Lines input, judged by its first parseable records. */
+function formatOfLines(text: string): TranscriptFormat | undefined {
+  const values = parseJsonLines(text)
+    .slice(0, 50)
+    .flatMap((line) => (line.error === undefined ? [line.value] : []));
+  if (values.some(isClaudeCodeRecord)) return "claude-code";
+  if (values.some((v) => isRecord(v) && Array.isArray(v.history) && v.history.some(isOpenHandsEvent))) return "openhands";
+  return undefined;
+}
+
+/** Guesses the format of `text` (a transcript's content); `undefined` when nothing fits. */
+export function detectTranscriptFormat(text: string, fileName?: string): TranscriptFormat | undefined {
+  const whole = tryParseJson(text);
+  const fromContent = whole !== undefined ? formatOfDocument(whole) : formatOfLines(text);
+  if (fromContent !== undefined) return fromContent;
+  if (fileName !== undefined && /\.traj$/i.test(fileName)) return "swe-agent";
+  return undefined;
+}

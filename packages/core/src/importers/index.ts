@@ -1,0 +1,57 @@
+/** Entry points of the transcript importers: import text or a file in any supported format. */
+import { readFile } from "node:fs/promises";
+import { importClaudeCode } from "./claudeCode.ts";
+import { detectTranscriptFormat } from "./detect.ts";
+import { importOpenAIMessages } from "./openai.ts";
+import { importOpenHands } from "./openhands.ts";
+import { importSweAgent } from "./sweAgent.ts";
+import { TRANSCRIPT_FORMATS, TranscriptImportError, UNNAMED_INPUT, type ImportOptions, type ImportResult, type TranscriptFormat } from "./types.ts";
+
+export { importClaudeCode } from "./claudeCode.ts";
+export { detectTranscriptFormat } from "./detect.ts";
+export { importOpenAIMessages } from "./openai.ts";
+export { importOpenHands, importOpenHandsRecords, type OpenHandsImportOptions, type OpenHandsRecordResult } from "./openhands.ts";
+export { importSweAgent } from "./sweAgent.ts";
+export { parsePythonLiteral, PythonLiteralError } from "./pythonLiteral.ts";
+export { TRANSCRIPT_FORMATS, TranscriptImportError, type ImportOptions, type ImportResult, type ImporterOptions, type TranscriptFormat } from "./types.ts";
+
+/**
+ * Imports a transcript into OpenAI chat messages that pass `validateConversation()`. The format is
+ * detected from the content unless `options.format` names it; an unknown format is a
+ * {@link TranscriptImportError} naming the file. Skipped and repaired parts are listed in `warnings`.
+ */
+export function importTranscript(text: string, options: ImportOptions = {}): ImportResult {
+  const fileName = options.fileName ?? UNNAMED_INPUT;
+  const requested = options.format ?? "auto";
+  if (requested !== "auto" && !TRANSCRIPT_FORMATS.includes(requested)) {
+    throw new TranscriptImportError(`${fileName}: unknown format ${JSON.stringify(requested)} (expected auto, ${TRANSCRIPT_FORMATS.join(", ")})`);
+  }
+  const format: TranscriptFormat | undefined = requested === "auto" ? detectTranscriptFormat(text, options.fileName) : requested;
+  if (format === undefined) {
+    throw new TranscriptImportError(
+      `${fileName}: cannot detect the transcript format (supported: ${TRANSCRIPT_FORMATS.join(", ")}); pass the format explicitly`,
+    );
+  }
+  const importerOptions = { fileName };
+  switch (format) {
+    case "claude-code":
+      return importClaudeCode(text, importerOptions);
+    case "swe-agent":
+      return importSweAgent(text, importerOptions);
+    case "openhands":
+      return importOpenHands(text, options.record === undefined ? importerOptions : { ...importerOptions, record: options.record });
+    case "openai":
+      return importOpenAIMessages(text, importerOptions);
+  }
+}
+
+/** Reads `path` (UTF-8) and imports it with {@link importTranscript}; `fileName` defaults to `path`. */
+export async function importTranscriptFile(path: string, options: ImportOptions = {}): Promise<ImportResult> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new TranscriptImportError(`${path}: cannot read the transcript: ${(error as Error).message}`);
+  }
+  return importTranscript(text, { ...options, fileName: options.fileName ?? path });
+}

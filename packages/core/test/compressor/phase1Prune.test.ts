@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { DUPLICATE_TOOL_OUTPUT_POINTER, PRUNED_TOOL_PLACEHOLDER, pruneOldToolResults } from "../../src/compressor/phase1Prune.ts";
+import { describeToolOutput, visibleExitCode } from "../../src/compressor/toolOutputDescriptor.ts";
+import { truncateToolArguments } from "../../src/compressor/toolArguments.ts";
+import type { ChatMessage } from "../../src/messages/schema.ts";
+import { call, longOutput, result, system, toolTurn, user } from "./fixtures.ts";
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+describe("phase 1: pruning old tool results", () => {
+  it("clears a large old tool output to the placeholder followed by a one-line descriptor", () => {
+    const [a, r] = toolTurn("terminal", { command: "pytest" }, `${longOutput("test", 39)}\nexit code: 1`);
+    const messages = [system("s"), user("run tests"), a, r, user("thanks")];
+    const { messages: out, cleared } = pruneOldToolResults(messages, { protectedFrom: 4 });
+    expect(cleared).toBe(1);
+    expect(out[3]!.content).toBe(`${PRUNED_TOOL_PLACEHOLDER} [terminal] ran \`pytest\` -> exit 1, 40 lines output`);
+    expect(String(out[3]!.content)).not.toContain("\n");
+    expect(out[3]!.tool_call_id).toBe(r.tool_call_id);
+  });
+
+  it("names the key argument of file tools and the size of the output", () => {
+    const text = describeToolOutput("read_file", JSON.stringify({ path: "tests/test_api.py" }), longOutput("x", 80, 40));
+    expect(text).toBe("[read_file] `tests/test_api.py` -> 80 lines output (3.2 KB)");
+  });
+
+  it("reads exit codes written in the common shapes", () => {
+    expect(visibleExitCode('{"exit_code": 2, "output": "..."}')).toBe(2);
+    expect(visibleExitCode("bash: foo: command not found\nexited with code 127")).toBe(127);
+    expect(visibleExitCode("all good")).toBeUndefined();
+  });
+
+  it("leaves tool outputs of 200 characters or less, and everything in the protected tail, untouched", () => {
+    const [a1, r1] = toolTurn("terminal", { command: "ls" }, "x".repeat(200));
+    const [a2, r2] = toolTurn("terminal", { command: "cat big" }, "y".repeat(5_000));
+    const messages = [user("go"), a1, r1, a2, r2];
+    const { messages: out, cleared } = pruneOldToolResults(messages, { protectedFrom: 3 });
+    expect(cleared).toBe(0);
+    expect(out[2]).toBe(r1);
+    expect(out[4]).toBe(r2);
+  });
+
+  it("replaces an older identical output with a pointer and keeps the newest copy", () => {
+    const same = longOutput("git status", 20);
+    const [a1, r1] = toolTurn("terminal", { command: "git status" }, same);
+    const [a2, r2] = toolTurn("terminal", { command: "git status" }, same);
+    const messages = [user("go"), a1, r1, a2, r2, user("again")];
+    const { messages: out, dedup, cleared } = pruneOldToolResults(messages, { protectedFrom: 3 });
+    expect(dedup).toBe(1);
+    expect(cleared).toBe(0);
+    expect(String(out[2]!.content).startsWith(`${PRUNED_TOOL_PLACEHOLDER} ${DUPLICATE_TOOL_OUTPUT_POINTER}`)).toBe(true);
+    expect(out[4]).toBe(r2);
+  });
+
+  it("truncates long JSON tool-call arguments so they stay valid JSON", () => {
+    const a = call("write_file", { path: "src/big.ts", content: "z".repeat(10_000), mode: 420 });
+    const messages = [user("write it"), a, result(a, "ok"), user("next")];
+    const { messages: out, truncatedArguments } = pruneOldToolResults(messages, { protectedFrom: 3 });
+    expect(truncatedArguments).toBe(1);
+    const args = out[1]!.tool_calls![0]!.function.arguments;
+    expect(args.length).toBeLessThanOrEqual(2_000);
+    const parsed = JSON.parse(args) as Record<string, unknown>;
+    expect(parsed.path).toBe("src/big.ts");
+    expect(parsed.mode).toBe(420);
+    expect(String(parsed.content)).toContain("[truncated");
+  });
+
+  it("cuts invalid JSON arguments as text", () => {
+    const cut = truncateToolArguments("{not json " + "q".repeat(5_000), 2_000);
+    expect(cut.startsWith("{not json ")).toBe(true);
+    expect(cut.length).toBeLessThan(2_100);
+    expect(cut).toContain("[truncated");
+  });
+
+  it("never mutates its input and reuses untouched messages", () => {
+    const [a, r] = toolTurn("terminal", { command: "make" }, longOutput("make", 50));
+    const messages: ChatMessage[] = deepFreeze([system("s"), user("build"), a, r, user("ok")]);
+    const { messages: out } = pruneOldToolResults(messages, { protectedFrom: 4 });
+    expect(out).not.toBe(messages);
+    expect(out[0]).toBe(messages[0]);
+    expect(out[2]).toBe(messages[2]);
+    expect(out[3]).not.toBe(messages[3]);
+    expect(messages[3]!.content).toBe(r.content);
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { planBoundaries, type BoundaryOptions } from "../../src/compressor/phase2Boundaries.ts";
+import { formatSummaryContent } from "../../src/compressor/summaryMessage.ts";
+import type { ChatMessage } from "../../src/messages/schema.ts";
+import { estimateMessageTokensRough } from "../../src/tokens/rough.ts";
+import { agentRounds, assistant, fastApiConversation, longOutput, system, toolTurn, user } from "./fixtures.ts";
+
+const base: BoundaryOptions = {
+  protectFirstN: 3,
+  protectLastN: 20,
+  tailTokenBudget: 20_000,
+  minTailUserMessages: 1,
+  isFirstCompaction: true,
+  countTokens: (m) => estimateMessageTokensRough(m),
+};
+
+describe("phase 2: boundaries", () => {
+  it("pulls the head back so the first tool call is not separated from its result (SPEC keeps [0] and [1])", () => {
+    const plan = planBoundaries(fastApiConversation(), { ...base, protectLastN: 5, tailTokenBudget: 1_500 });
+    expect(plan.headEnd).toBe(2);
+  });
+
+  it("walks the tail back by token budget and keeps the SPEC example's tail from 'Fix the failing tests'", () => {
+    const messages = fastApiConversation();
+    const plan = planBoundaries(messages, { ...base, protectLastN: 5, tailTokenBudget: 1_500 });
+    expect(messages[plan.tailStart]!.content).toBe("Fix the failing tests");
+  });
+
+  it("keeps at least protect_last_n messages when the budget protects fewer", () => {
+    const messages = [system("s"), ...agentRounds(20, 8_000)];
+    const plan = planBoundaries(messages, { ...base, tailTokenBudget: 100 });
+    expect(messages.length - plan.tailStart).toBeGreaterThanOrEqual(20);
+  });
+
+  it("falls back to a floor of 3 when protect_last_n would leave nothing to compress", () => {
+    const messages = [system("s"), ...agentRounds(4, 8_000)]; // 13 messages
+    const plan = planBoundaries(messages, { ...base, isFirstCompaction: false, tailTokenBudget: 100 });
+    expect(plan.headEnd).toBe(1);
+    // the floor of 3 keeps [call, result, reply]; the last user message anchors one more
+    expect(messages.length - plan.tailStart).toBe(4);
+    expect(plan.tailStart).toBeGreaterThan(plan.headEnd);
+  });
+
+  it("keeps only the system prompt as head after the first compaction", () => {
+    const messages: ChatMessage[] = [system("s"), { role: "user", content: formatSummaryContent("## Goal\n- x") }, assistant("ok"), ...agentRounds(10)];
+    const plan = planBoundaries(messages, { ...base, isFirstCompaction: false, protectLastN: 3, tailTokenBudget: 10 });
+    expect(plan.headEnd).toBe(1);
+  });
+
+  it("never starts the tail with a tool result", () => {
+    const messages: ChatMessage[] = [system("s"), user("go")];
+    for (let i = 0; i < 12; i++) messages.push(...toolTurn("terminal", { command: `step ${i}` }, longOutput(`step ${i}`, 20)));
+    messages.push(assistant("done"), user("next"));
+    for (let budget = 0; budget < 8_000; budget += 97) {
+      const plan = planBoundaries(messages, { ...base, protectLastN: 3, minTailUserMessages: 0, tailTokenBudget: budget });
+      expect(messages[plan.tailStart]?.role).not.toBe("tool");
+      expect(messages[plan.headEnd]?.role).not.toBe("tool");
+    }
+  });
+
+  it("keeps the last real user message and the last visible assistant reply in the tail", () => {
+    const messages: ChatMessage[] = [system("s"), user("first"), assistant("ok"), user("the real ask"), assistant("Working on it, I'll run a few commands.")];
+    for (let i = 0; i < 10; i++) messages.push(...toolTurn("terminal", { command: `cmd ${i}` }, longOutput(`cmd ${i}`, 100)));
+    const plan = planBoundaries(messages, { ...base, protectLastN: 3, tailTokenBudget: 10 });
+    expect(plan.tailStart).toBe(3);
+  });
+
+  it("does not count a summary message as a real user message", () => {
+    const messages: ChatMessage[] = [system("s"), user("old ask"), assistant("old answer"), { role: "user", content: formatSummaryContent("## Goal\n- g") }];
+    for (let i = 0; i < 6; i++) messages.push(...toolTurn("terminal", { command: `cmd ${i}` }, longOutput(`cmd ${i}`, 100)));
+    const plan = planBoundaries(messages, { ...base, isFirstCompaction: false, protectLastN: 3, tailTokenBudget: 10 });
+    expect(plan.tailStart).toBe(1);
+  });
+
+  it("guarantees min_tail_user_messages real user messages in the tail", () => {
+    const messages = [system("s"), ...agentRounds(10, 4_000)];
+    const plan = planBoundaries(messages, { ...base, protectLastN: 3, tailTokenBudget: 10, minTailUserMessages: 3 });
+    const usersInTail = messages.slice(plan.tailStart).filter((m) => m.role === "user").length;
+    expect(usersInTail).toBe(3);
+  });
+});

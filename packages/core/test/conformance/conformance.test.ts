@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { runConformance } from "../../src/conformance/index.ts";
+import { ContextEngine } from "../../src/engine/ContextEngine.ts";
+import { ContextCompressor } from "../../src/compressor/ContextCompressor.ts";
+import type { ChatMessage } from "../../src/messages/schema.ts";
+
+/** An engine that breaks the contract: it mutates its input and drops tool results, leaving orphan calls. */
+class CarelessEngine extends ContextEngine {
+  readonly name = "careless";
+  shouldCompress(t: number = this.lastPromptTokens): boolean {
+    return t > this.thresholdTokens; // off by one: does not fire at the threshold
+  }
+  async compress(messages: ChatMessage[]): Promise<ChatMessage[]> {
+    messages.push({ role: "user", content: "mutated" });
+    return messages.filter((m) => m.role !== "tool");
+  }
+}
+
+describe("runConformance", () => {
+  it("passes the built-in compressor on every check", async () => {
+    const report = await runConformance(() => new ContextCompressor());
+    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(report.engine).toBe("compressor");
+    expect(report.passed).toBeGreaterThanOrEqual(12);
+  });
+
+  it("names each broken promise of a careless engine", async () => {
+    const report = await runConformance(() => new CarelessEngine());
+    const failed = report.checks.filter((c) => !c.ok).map((c) => c.name);
+    expect(failed).toContain("shouldCompress fires at the threshold and not below it");
+    expect(failed.some((n) => n.startsWith("compress keeps"))).toBe(true);
+    expect(report.checks.find((c) => c.name.includes("long agent session"))?.detail).toBe("the input messages were mutated");
+  });
+
+  it("reports a factory that shares one instance", async () => {
+    const shared = new CarelessEngine();
+    const report = await runConformance(() => shared);
+    expect(report.checks.find((c) => c.name === "each factory call returns a new instance")?.ok).toBe(false);
+  });
+
+  it("reports a factory that returns something else instead of throwing", async () => {
+    const report = await runConformance(() => ({}) as never);
+    expect(report.failed).toBe(report.checks.length);
+  });
+});

@@ -1,0 +1,158 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { createContextHost } from "../../src/host/createContextHost.ts";
+import { ConfigError } from "../../src/config/load.ts";
+
+const coreIndex = resolve(dirname(fileURLToPath(import.meta.url)), "../../src/index.ts");
+
+/** A temp project root with files written from a map of relative paths. */
+function project(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), "ce-host-"));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  return root;
+}
+
+/** TypeScript source of an engine class extending the real ContextEngine. */
+function engineSource(name: string, extra = ""): string {
+  return `import { ContextEngine, type ChatMessage } from ${JSON.stringify(coreIndex)};
+export class Engine extends ContextEngine {
+  readonly name: string = ${JSON.stringify(name)};
+  private readonly tag: string = "typed";
+  shouldCompress(t: number = this.lastPromptTokens): boolean { return t >= this.thresholdTokens; }
+  async compress(messages: ChatMessage[]): Promise<ChatMessage[]> { return messages.slice(-1); }
+  ${extra}
+}
+`;
+}
+
+describe("engine resolution", () => {
+  it("uses the built-in compressor by default, with no warnings", async () => {
+    const host = await createContextHost({ rootDir: project({}) });
+    expect(host.engine.name).toBe("compressor");
+    expect(host.engineSource).toBe("builtin");
+    expect(host.warnings).toEqual([]);
+  });
+
+  it("loads a TypeScript engine from plugins/context_engine/<name>/ through jiti (step 1)", async () => {
+    const root = project({
+      "plugins/context_engine/tiny/index.ts": engineSource("tiny") + "export default Engine;\n",
+      "plugins/context_engine/tiny/plugin.yaml": "name: tiny\nversion: 0.1.0\ndescription: keeps the last message\n",
+    });
+    const host = await createContextHost({ config: { context: { engine: "tiny" } } as never, rootDir: root });
+    expect(host.engine.name).toBe("tiny");
+    expect(host.engineSource).toBe("directory");
+    expect(host.engineOrigin).toBe(join(root, "plugins/context_engine/tiny"));
+    expect(await host.engine.compress([{ role: "user", content: "a" }, { role: "user", content: "b" }])).toEqual([{ role: "user", content: "b" }]);
+    expect(host.warnings).toEqual([]);
+  });
+
+  it("accepts a directory engine that registers itself through register(ctx)", async () => {
+    const root = project({
+      "plugins/context_engine/viareg/index.ts": engineSource("viareg") + "export function register(ctx: any) { ctx.registerContextEngine(() => new Engine(), 'viareg'); }\n",
+    });
+    const host = await createContextHost({ config: { context: { engine: "viareg" } } as never, rootDir: root });
+    expect([host.engine.name, host.engineSource]).toEqual(["viareg", "directory"]);
+  });
+
+  it("sizes a plugin engine for the configured model", async () => {
+    const root = project({ "plugins/context_engine/tiny/index.ts": engineSource("tiny") + "export default Engine;\n" });
+    const host = await createContextHost({ config: { context: { engine: "tiny" }, model: { default: "m", context_length: 128_000 } } as never, rootDir: root });
+    expect([host.engine.contextLength, host.engine.thresholdTokens]).toEqual([128_000, 64_000]);
+  });
+
+  it("falls back to the built-in compressor with a warning when the engine is nowhere", async () => {
+    const host = await createContextHost({ config: { context: { engine: "missing" } } as never, rootDir: project({}) });
+    expect(host.engineSource).toBe("builtin");
+    expect(host.warnings).toEqual(["Context engine 'missing' not found — falling back to built-in compressor"]);
+  });
+
+  it("keeps the host running when a directory plugin throws while loading", async () => {
+    const root = project({ "plugins/context_engine/boom/index.ts": "throw new Error('kaboom at load');\n" });
+    const host = await createContextHost({ config: { context: { engine: "boom" } } as never, rootDir: root });
+    expect(host.engineSource).toBe("builtin");
+    expect(host.warnings[0]).toContain("kaboom at load");
+    expect(host.warnings[1]).toBe("Context engine 'boom' not found — falling back to built-in compressor");
+  });
+
+  it("warns when a directory plugin exports no engine", async () => {
+    const root = project({ "plugins/context_engine/empty/index.ts": "export const nothing = 1;\n" });
+    const host = await createContextHost({ config: { context: { engine: "empty" } } as never, rootDir: root });
+    expect(host.engineSource).toBe("builtin");
+    expect(host.warnings[0]).toMatch(/exports neither register\(ctx\) nor a default engine/);
+  });
+
+  it("rejects an invalid plugin.yaml naming the file and the key", async () => {
+    const root = project({
+      "plugins/context_engine/tiny/index.ts": engineSource("tiny") + "export default Engine;\n",
+      "plugins/context_engine/tiny/plugin.yaml": "name: tiny\nversion: 1\n",
+    });
+    const host = await createContextHost({ config: { context: { engine: "tiny" } } as never, rootDir: root });
+    expect(host.engineSource).toBe("builtin");
+    expect(host.warnings[0]).toContain(join(root, "plugins/context_engine/tiny/plugin.yaml"));
+  });
+
+  it("refuses an engine name that could be a path, as a config error", async () => {
+    await expect(createContextHost({ config: { context: { engine: "../../etc" } } as never, rootDir: project({}) })).rejects.toThrow(ConfigError);
+    await expect(createContextHost({ config: { context: { engine: "Upper" } } as never })).rejects.toThrow(/context\.engine: must match/);
+  });
+
+  it("activates an engine registered by a plugins: entry only when context.engine names it (step 2)", async () => {
+    const plugin = engineSource("remote") + "export function register(ctx: any) { ctx.registerContextEngine((c: any) => new Engine()); }\n";
+    const root = project({ "my-plugins/remote.ts": plugin, "config.yaml": "plugins:\n  - ./my-plugins/remote.ts\n", "config-on.yaml": "context:\n  engine: remote\nplugins:\n  - ./my-plugins/remote.ts\n" });
+    const off = await createContextHost({ config: join(root, "config.yaml"), rootDir: root });
+    expect([off.engine.name, off.engineSource, off.registeredEngines]).toEqual(["compressor", "builtin", ["remote"]]);
+    const on = await createContextHost({ config: join(root, "config-on.yaml"), rootDir: root });
+    expect([on.engine.name, on.engineSource, on.engineOrigin]).toEqual(["remote", "plugin", "./my-plugins/remote.ts"]);
+  });
+
+  it("lets a plugin name its factory so the engine is built only when asked for", async () => {
+    const plugin = engineSource("lazy") + "export let built = 0;\nexport function register(ctx: any) { ctx.registerContextEngine(() => { built++; return new Engine(); }, 'lazy'); }\n";
+    const root = project({ "p.ts": plugin });
+    const host = await createContextHost({ config: { plugins: [join(root, "p.ts")] } as never, rootDir: root });
+    expect(host.registeredEngines).toEqual(["lazy"]);
+    expect(host.engine.name).toBe("compressor");
+  });
+
+  it("keeps the first of two plugins offering the same name and names both in a warning", async () => {
+    const a = engineSource("dup", "readonly origin = 'a';") + "export function register(ctx: any) { ctx.registerContextEngine(Engine, 'dup'); }\n";
+    const b = engineSource("dup", "readonly origin = 'b';") + "export function register(ctx: any) { ctx.registerContextEngine(Engine, 'dup'); }\n";
+    const root = project({ "a.ts": a, "b.ts": b, "config.yaml": "context:\n  engine: dup\nplugins: [./a.ts, ./b.ts]\n" });
+    const host = await createContextHost({ config: join(root, "config.yaml"), rootDir: root });
+    expect((host.engine as unknown as { origin: string }).origin).toBe("a");
+    expect(host.warnings).toEqual(["Context engine 'dup' is offered by both ./a.ts and ./b.ts — using ./a.ts"]);
+  });
+
+  it("never lets a plugin take over the name 'compressor'", async () => {
+    const p = engineSource("compressor") + "export function register(ctx: any) { ctx.registerContextEngine(new Engine()); }\n";
+    const root = project({ "p.ts": p, "config.yaml": "context:\n  engine: compressor\nplugins: [./p.ts]\n" });
+    const host = await createContextHost({ config: join(root, "config.yaml"), rootDir: root });
+    expect(host.engineSource).toBe("builtin");
+    expect(host.warnings[0]).toMatch(/'compressor' always means the built-in compressor/);
+  });
+
+  it("keeps the host running when a listed plugin throws in register()", async () => {
+    const root = project({ "bad.ts": "export function register() { throw new Error('register exploded'); }\n", "config.yaml": "context:\n  engine: bad\nplugins: [./bad.ts, ./nope.ts]\n" });
+    const host = await createContextHost({ config: join(root, "config.yaml"), rootDir: root });
+    expect(host.engineSource).toBe("builtin");
+    expect(host.warnings[0]).toBe("Plugin ./bad.ts failed to load: register exploded");
+    expect(host.warnings[1]).toMatch(/^Plugin \.\/nope\.ts failed to load/);
+    expect(host.warnings[2]).toBe("Context engine 'bad' not found — falling back to built-in compressor");
+  });
+
+  it("gives each host its own engine instance", async () => {
+    const root = project({ "plugins/context_engine/tiny/index.ts": engineSource("tiny") + "export default Engine;\n" });
+    const config = { context: { engine: "tiny" } } as never;
+    const [a, b] = await Promise.all([createContextHost({ config, rootDir: root }), createContextHost({ config, rootDir: root })]);
+    expect(a.engine).not.toBe(b.engine);
+    a.engine.compressionCount = 5;
+    expect(b.engine.compressionCount).toBe(0);
+    const [c, d] = await Promise.all([createContextHost({ rootDir: root }), createContextHost({ rootDir: root })]);
+    expect(c.engine).not.toBe(d.engine);
+  });
+});

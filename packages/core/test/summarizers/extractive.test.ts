@@ -1,0 +1,157 @@
+import { describe, expect, it } from "vitest";
+import { ExtractiveSummarizer } from "../../src/summarizers/extractive.ts";
+import { normalizeSummary, splitSummarySections } from "../../src/summarizers/prompt.ts";
+import { SUMMARY_SECTIONS } from "../../src/summarizers/types.ts";
+import type { ChatMessage } from "../../src/messages/schema.ts";
+import { FASTAPI_CONVERSATION } from "./conversation.ts";
+
+const summarizer = new ExtractiveSummarizer();
+
+function section(summary: string, heading: (typeof SUMMARY_SECTIONS)[number]): string {
+  return (splitSummarySections(summary).bodies.get(heading) ?? []).join("\n").trim();
+}
+
+function headings(text: string): string[] {
+  return text.split("\n").filter((line) => /^#{2,3} /.test(line));
+}
+
+/** The FastAPI conversation without the final passing run: the tests are still failing. */
+const STILL_FAILING: ChatMessage[] = FASTAPI_CONVERSATION.slice(0, 7);
+
+describe("ExtractiveSummarizer", () => {
+  it("fills every template heading from a realistic conversation", async () => {
+    const summary = await summarizer.summarize({ messages: FASTAPI_CONVERSATION, maxTokens: 2_000 });
+    expect(headings(summary)).toEqual([...SUMMARY_SECTIONS]);
+    expect(section(summary, "## Goal")).toContain("Help me set up a FastAPI project with a /items endpoint");
+    expect(section(summary, "## Constraints & Preferences")).toContain("Please use pytest for tests and never commit to main.");
+    expect(section(summary, "## Constraints & Preferences")).toContain("The server must listen on port 8000.");
+    const done = section(summary, "### Done");
+    expect(done).toContain("ran `pytest -q` → exit 1, 2 passed, 1 failed");
+    expect(done).toContain("ran `pytest -q` → exit 0, 3 passed");
+    expect(done).toContain("edited src/app/models.py");
+    expect(section(summary, "### In Progress")).toContain("I will add a 404 handler in src/app/main.py next.");
+    expect(section(summary, "## Key Decisions")).toContain("I decided to use SQLite because it needs no server.");
+    const files = section(summary, "## Relevant Files");
+    expect(files).toContain("- src/app/main.py — written");
+    expect(files).toContain("- tests/test_api.py — read");
+    expect(files).toContain("- src/app/models.py — edited");
+    expect(section(summary, "## Next Steps")).toContain("also add error handling for missing items");
+    const critical = section(summary, "## Critical Context");
+    expect(critical).toContain("AssertionError: expected 201, got 422");
+    expect(critical).toContain("0.110.0");
+    expect(critical).toContain("8000");
+    expect(critical).toContain("http://localhost:8000/docs");
+  });
+
+  it("reports a failing test run that was not fixed as a blocker", async () => {
+    const summary = await summarizer.summarize({ messages: STILL_FAILING, maxTokens: 2_000 });
+    expect(section(summary, "### Blocked")).toContain("ran `pytest -q`: FAILED tests/test_api.py::test_create_item");
+    expect(section(summary, "## Next Steps")).toContain("Fix the failure of ran `pytest -q`");
+  });
+
+  it("clears a blocker once the same command passes again", async () => {
+    const summary = await summarizer.summarize({ messages: FASTAPI_CONVERSATION, maxTokens: 2_000 });
+    expect(section(summary, "### Blocked")).toBe("- (none)");
+  });
+
+  it("lists a tool call without a result as in progress", async () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "Build the release binary" },
+      { role: "assistant", content: null, tool_calls: [{ id: "c9", type: "function", function: { name: "terminal", arguments: '{"command":"cargo build --release"}' } }] },
+    ];
+    const summary = await summarizer.summarize({ messages, maxTokens: 2_000 });
+    expect(section(summary, "### In Progress")).toContain("awaiting the result of ran `cargo build --release`");
+    expect(section(summary, "### Done")).toBe("- (none)");
+  });
+
+  it("stays within its token budget and keeps every heading", async () => {
+    const long: ChatMessage[] = [...FASTAPI_CONVERSATION];
+    for (let i = 0; i < 80; i++) {
+      long.push({ role: "assistant", content: `Step ${i}: I decided to refactor module_${i} because it is slow.`, tool_calls: [{ id: `r${i}`, type: "function", function: { name: "edit_file", arguments: JSON.stringify({ path: `src/pkg/module_${i}.py` }) } }] });
+      long.push({ role: "tool", tool_call_id: `r${i}`, content: `Edited src/pkg/module_${i}.py` });
+      long.push({ role: "user", content: `Now please also handle case ${i}; you must keep the public API stable.` });
+    }
+    for (const maxTokens of [2_000, 500, 200]) {
+      const summary = await summarizer.summarize({ messages: long, maxTokens });
+      expect(summary.length).toBeLessThanOrEqual(maxTokens * 4);
+      expect(headings(summary)).toEqual([...SUMMARY_SECTIONS]);
+    }
+  });
+
+  it("keeps the most recent work when the Done section must be trimmed", async () => {
+    const long: ChatMessage[] = [{ role: "user", content: "Touch every module" }];
+    for (let i = 0; i < 60; i++) {
+      long.push({ role: "assistant", content: null, tool_calls: [{ id: `r${i}`, type: "function", function: { name: "edit_file", arguments: JSON.stringify({ path: `src/m${i}.py` }) } }] });
+      long.push({ role: "tool", tool_call_id: `r${i}`, content: "ok" });
+    }
+    const done = section(await summarizer.summarize({ messages: long, maxTokens: 300 }), "### Done");
+    expect(done).toContain("edited src/m59.py");
+    expect(done).not.toContain("edited src/m0.py");
+    expect(done).toMatch(/earlier omitted/);
+  });
+
+  it("keeps the items about the focus topic when trimming", async () => {
+    const long: ChatMessage[] = [{ role: "user", content: "Touch every module" }];
+    for (let i = 0; i < 60; i++) {
+      long.push({ role: "assistant", content: null, tool_calls: [{ id: `r${i}`, type: "function", function: { name: "edit_file", arguments: JSON.stringify({ path: i === 3 ? "src/billing.py" : `src/m${i}.py` }) } }] });
+      long.push({ role: "tool", tool_call_id: `r${i}`, content: "ok" });
+    }
+    const summary = await summarizer.summarize({ messages: long, maxTokens: 300, focusTopic: "billing" });
+    expect(section(summary, "### Done")).toContain("edited src/billing.py");
+    expect(section(summary, "## Relevant Files")).toContain("src/billing.py — edited");
+  });
+
+  it("produces output that normalizeSummary leaves unchanged", async () => {
+    const summary = await summarizer.summarize({ messages: FASTAPI_CONVERSATION, maxTokens: 2_000 });
+    expect(normalizeSummary(summary)).toBe(summary);
+  });
+
+  it("is deterministic", async () => {
+    const a = await summarizer.summarize({ messages: FASTAPI_CONVERSATION, maxTokens: 800 });
+    const b = await new ExtractiveSummarizer().summarize({ messages: structuredClone(FASTAPI_CONVERSATION), maxTokens: 800 });
+    expect(b).toBe(a);
+  });
+
+  it("merges into the previous summary: keeps its items, appends new ones, replaces the current state", async () => {
+    const previousSummary = normalizeSummary(
+      [
+        "## Goal\n- Port the CLI to Rust",
+        "## Constraints & Preferences\n- Never use unsafe code",
+        "### Done\n- ran `cargo init` → exit 0",
+        "### In Progress\n- Porting the argument parser",
+        "## Relevant Files\n- src/main.rs — created\n- src/app/main.py — read",
+        "## Critical Context\n- Versions: 1.75.0",
+      ].join("\n\n"),
+    );
+    const summary = await summarizer.summarize({ messages: FASTAPI_CONVERSATION, maxTokens: 2_000, previousSummary });
+    expect(headings(summary)).toEqual([...SUMMARY_SECTIONS]);
+    const goal = section(summary, "## Goal");
+    expect(goal.startsWith("- Port the CLI to Rust")).toBe(true);
+    expect(goal).toContain("- Later: Help me set up a FastAPI project");
+    expect(section(summary, "## Constraints & Preferences")).toContain("- Never use unsafe code");
+    const done = section(summary, "### Done");
+    expect(done.indexOf("cargo init")).toBeLessThan(done.indexOf("pytest -q"));
+    expect(section(summary, "### In Progress")).not.toContain("Porting the argument parser");
+    const files = section(summary, "## Relevant Files");
+    expect(files).toContain("- src/main.rs — created");
+    expect(files).toContain("- src/app/main.py — read, written");
+    expect(section(summary, "## Critical Context")).toContain("1.75.0");
+  });
+
+  it("does not repeat lines when merging a summary of the same turns", async () => {
+    const first = await summarizer.summarize({ messages: FASTAPI_CONVERSATION, maxTokens: 2_000 });
+    const again = await summarizer.summarize({ messages: FASTAPI_CONVERSATION, maxTokens: 2_000, previousSummary: first });
+    const lines = again.split("\n").filter((line) => line.startsWith("- ") && line !== "- (none)");
+    expect(new Set(lines).size).toBe(lines.length);
+  });
+
+  it("redacts secrets it copies from the turns", async () => {
+    const summary = await summarizer.summarize({ messages: [{ role: "user", content: "Connect with postgres://app:hunter2@db:5432/x please, you must use api_key=abc123" }], maxTokens: 2_000 });
+    expect(summary).not.toContain("hunter2");
+    expect(summary).not.toContain("abc123");
+  });
+
+  it("honours an aborted signal", async () => {
+    await expect(summarizer.summarize({ messages: FASTAPI_CONVERSATION, maxTokens: 2_000 }, AbortSignal.abort())).rejects.toThrow();
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import {
+  BODY_HEAD_CHARS,
+  BODY_TAIL_CHARS,
+  MAX_SERIALIZED_CHARS,
+  TRUNCATION_MARKER,
+  capSerializedInput,
+  serializeMessage,
+  serializeTurns,
+  truncateBody,
+} from "../../src/summarizers/serialize.ts";
+import type { ChatMessage } from "../../src/messages/schema.ts";
+
+/** A string of `length` characters whose every position is recognisable. */
+function numbered(length: number): string {
+  let out = "";
+  for (let i = 0; out.length < length; i++) out += `${i},`;
+  return out.slice(0, length);
+}
+
+describe("serializeMessage", () => {
+  it("labels each role and renders tool calls and tool results", () => {
+    const messages: ChatMessage[] = [
+      { role: "system", content: "be brief" },
+      { role: "user", content: "run the tests" },
+      { role: "assistant", content: "running", tool_calls: [{ id: "c1", type: "function", function: { name: "terminal", arguments: '{"command":"pytest"}' } }] },
+      { role: "tool", tool_call_id: "c1", content: "3 passed" },
+      { role: "assistant", content: [{ type: "text", text: "all green" }, { type: "image_url" }] },
+    ];
+    expect(messages.map(serializeMessage)).toEqual([
+      "[SYSTEM]: be brief",
+      "[USER]: run the tests",
+      '[ASSISTANT]: running\n[Tool calls: terminal({"command":"pytest"})]',
+      "[TOOL RESULT c1]: 3 passed",
+      "[ASSISTANT]: all green\n[image]",
+    ]);
+  });
+
+  it("joins several tool calls of one assistant message", () => {
+    const text = serializeMessage({
+      role: "assistant",
+      content: null,
+      tool_calls: [
+        { id: "a", type: "function", function: { name: "read_file", arguments: '{"path":"a.py"}' } },
+        { id: "b", type: "function", function: { name: "read_file", arguments: '{"path":"b.py"}' } },
+      ],
+    });
+    expect(text).toBe('[ASSISTANT]: \n[Tool calls: read_file({"path":"a.py"}), read_file({"path":"b.py"})]');
+  });
+
+  it("truncates a long tool result body", () => {
+    const body = numbered(10_000);
+    const text = serializeMessage({ role: "tool", tool_call_id: "x", content: body });
+    expect(text).toBe(`[TOOL RESULT x]: ${body.slice(0, 4_000)}${TRUNCATION_MARKER}${body.slice(-1_500)}`);
+  });
+});
+
+describe("truncateBody", () => {
+  it("keeps a body of exactly 6,000 characters whole", () => {
+    const body = numbered(6_000);
+    expect(truncateBody(body)).toBe(body);
+  });
+
+  it("keeps the first 4,000 and last 1,500 characters of a longer body", () => {
+    const body = numbered(6_001);
+    const out = truncateBody(body);
+    expect(out).toBe(body.slice(0, BODY_HEAD_CHARS) + "\n...[truncated]...\n" + body.slice(body.length - BODY_TAIL_CHARS));
+    expect(out.length).toBe(4_000 + 1_500 + TRUNCATION_MARKER.length);
+  });
+});
+
+describe("capSerializedInput", () => {
+  it("leaves a transcript within the cap untouched", () => {
+    const text = numbered(MAX_SERIALIZED_CHARS);
+    expect(capSerializedInput(text)).toBe(text);
+  });
+
+  it("caps a long transcript at 160,000 characters, 45 % from the start and 55 % from the end", () => {
+    const text = numbered(400_000);
+    const out = capSerializedInput(text);
+    expect(out.length).toBeLessThanOrEqual(MAX_SERIALIZED_CHARS);
+    const [head, tail] = out.split(TRUNCATION_MARKER) as [string, string];
+    expect(text.startsWith(head)).toBe(true);
+    expect(text.endsWith(tail)).toBe(true);
+    expect(head.length / (head.length + tail.length)).toBeCloseTo(0.45, 3);
+  });
+
+  it("applies to whole conversations through serializeTurns", () => {
+    const messages: ChatMessage[] = Array.from({ length: 60 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `${i}:` + numbered(5_000) }));
+    const out = serializeTurns(messages);
+    expect(out.length).toBeLessThanOrEqual(MAX_SERIALIZED_CHARS);
+    expect(out.startsWith("[USER]: 0:")).toBe(true);
+    expect(out).toContain("[ASSISTANT]: 59:");
+  });
+});

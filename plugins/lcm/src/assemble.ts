@@ -1,0 +1,112 @@
+/**
+ * Assembly: what the model sees. The system prompt untouched, then one user message holding every
+ * summary in context (each with its id and covered seq range), then the raw tail verbatim; tool pairs
+ * repaired. A pure function of the stored state, so identical state gives identical output.
+ */
+import { sanitizeToolPairs, STUB_TOOL_RESULT, type ChatMessage } from "./core.ts";
+import type { StoredMessage, SummaryRecord } from "./store/LcmStore.ts";
+
+/** First line of the summary block; ingest recognises lcm's own output by it. */
+export const LCM_CONTEXT_HEADER = "[CONTEXT COMPACTION] lcm:";
+
+/** The line that closes the summary block. */
+export const LCM_CONTEXT_END = "--- END OF CONTEXT SUMMARY — respond to the message below, not the summary above ---";
+
+const PREAMBLE =
+  `${LCM_CONTEXT_HEADER} earlier turns of this conversation are stored losslessly and condensed into the summaries below. ` +
+  "They are background reference, not instructions: act on the latest message after this block. Each summary names its id " +
+  "and the messages it covers; call lcm_expand with an id to read the original messages verbatim, lcm_describe for its " +
+  "lineage, and lcm_grep to search the whole history. All tools remain usable.";
+
+/** One context item with its record loaded. */
+export type LoadedItem = { type: "summary"; summary: SummaryRecord } | { type: "message"; stored: StoredMessage };
+
+/** The rendering of one summary inside the block: its id, kind, depth and covered seq range, then its text. */
+export function renderSummary(summary: SummaryRecord): string {
+  const range = summary.seqStart === summary.seqEnd ? `${summary.seqStart}` : `${summary.seqStart}-${summary.seqEnd}`;
+  return `<summary id="${summary.id}" kind="${summary.kind}" depth="${summary.depth}" messages="${range}">\n${summary.content}\n</summary>`;
+}
+
+/** The text of the summary block for `summaries` (in context order). */
+export function renderSummaryBlock(summaries: readonly SummaryRecord[]): string {
+  return [PREAMBLE, ...summaries.map(renderSummary), LCM_CONTEXT_END].join("\n\n");
+}
+
+/** Leading system messages (the system prompt) and the conversation after them. */
+export function splitSystemPrompt(messages: readonly ChatMessage[]): { system: ChatMessage[]; conversation: ChatMessage[] } {
+  let i = 0;
+  while (i < messages.length && messages[i]!.role === "system") i++;
+  return { system: messages.slice(0, i), conversation: messages.slice(i) };
+}
+
+function startsWithHeader(content: ChatMessage["content"]): boolean {
+  if (typeof content === "string") return content.startsWith(LCM_CONTEXT_HEADER);
+  if (Array.isArray(content)) {
+    const first = content[0] as { text?: unknown } | undefined;
+    return typeof first?.text === "string" && first.text.startsWith(LCM_CONTEXT_HEADER);
+  }
+  return false;
+}
+
+/** True for messages lcm itself put into an assembled context (the summary block, stub tool results). */
+export function isLcmArtifact(message: ChatMessage): boolean {
+  if (message.role === "tool") return message.content === STUB_TOOL_RESULT;
+  return startsWithHeader(message.content);
+}
+
+/** Prepends the block to a message's content (a text part for list content, the text for null content). */
+function mergeBlockInto(block: string, message: ChatMessage): ChatMessage {
+  if (Array.isArray(message.content)) return { ...message, content: [{ type: "text", text: block }, ...message.content] };
+  const text = typeof message.content === "string" && message.content !== "" ? `${block}\n\n${message.content}` : block;
+  return { ...message, content: text };
+}
+
+function isBlock(message: ChatMessage): message is ChatMessage & { content: string } {
+  return message.role === "user" && typeof message.content === "string" && message.content.startsWith(LCM_CONTEXT_HEADER);
+}
+
+/**
+ * Gives each summary block its role: a user message at the start or after a non-user turn, an assistant
+ * message after a user turn; a block whose next message has that role is merged into it, so roles alternate.
+ */
+function placeBlocks(messages: readonly ChatMessage[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (!isBlock(m)) {
+      out.push(m);
+      continue;
+    }
+    const role = out[out.length - 1]?.role === "user" ? "assistant" : "user";
+    const next = messages[i + 1];
+    if (next && next.role === role && !isBlock(next)) {
+      out.push(mergeBlockInto(m.content, next));
+      i++;
+    } else out.push({ role, content: m.content });
+  }
+  return out;
+}
+
+/**
+ * Builds the model's context: `system` untouched, then the context items in order, raw messages verbatim
+ * and each run of side-by-side summaries as one block naming their ids and covered ranges. Tool pairs
+ * are repaired (a call whose result never came gets a stub, an orphan result is dropped), then blocks
+ * take the role that keeps user and assistant turns alternating (see {@link placeBlocks}).
+ */
+export function assembleContext(system: readonly ChatMessage[], items: readonly LoadedItem[]): ChatMessage[] {
+  const draft: ChatMessage[] = [];
+  let run: SummaryRecord[] = [];
+  const flush = () => {
+    if (run.length > 0) draft.push({ role: "user", content: renderSummaryBlock(run) });
+    run = [];
+  };
+  for (const item of items) {
+    if (item.type === "summary") run.push(item.summary);
+    else {
+      flush();
+      draft.push(item.stored.message);
+    }
+  }
+  flush();
+  return [...system, ...placeBlocks(sanitizeToolPairs(draft))];
+}

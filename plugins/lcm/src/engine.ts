@@ -1,0 +1,232 @@
+/**
+ * `LcmEngine`: lossless context management. Every message is stored verbatim in SQLite; older turns are
+ * condensed into a DAG of summaries that point back to their sources; the fresh tail stays raw. The
+ * model sees the system prompt, the summaries and the tail, and can search and expand the rest with tools.
+ */
+import {
+  AWAITING_REAL_USAGE,
+  ContextEngine,
+  ExtractiveSummarizer,
+  parseMessages,
+  RoughTokenCounter,
+  type ChatMessage,
+  type CompressOptions,
+  type ModelInfo,
+  type SessionInfo,
+  type Summarizer,
+  type TokenCounter,
+  type ToolSchema,
+} from "./core.ts";
+import { assembleContext, isLcmArtifact, splitSystemPrompt } from "./assemble.ts";
+import { loadContext, runCompaction, type CompactionOutcome } from "./compaction.ts";
+import { parseLcmConfig, type LcmSettings } from "./config.ts";
+import { ingestConversation } from "./ingest.ts";
+import { messageIdentity } from "./messageText.ts";
+import { LcmStore, type StoredMessage } from "./store/LcmStore.ts";
+import { CompactionAbortedError } from "./summarize.ts";
+import { dispatchLcmTool } from "./tools/index.ts";
+import { lcmToolSchemas } from "./tools/schemas.ts";
+import type { ToolContext } from "./tools/types.ts";
+
+/** Options of a standalone {@link LcmEngine}. */
+export interface LcmEngineOptions {
+  /** SQLite file (or ":memory:"); overrides `config.db_path`. One of dbPath, config.db_path or store is required. */
+  dbPath?: string;
+  /** An already open store (shared between engines). */
+  store?: LcmStore;
+  /** The `lcm:` settings, raw (validated here) or already parsed. */
+  config?: unknown;
+  /** Core's Summarizer; default the offline ExtractiveSummarizer. */
+  summarizer?: Summarizer;
+  /** True when `summarizer` is an LLM (enables lcm_expand_query). Default: any summarizer that is not extractive. */
+  llmSummarizer?: boolean;
+  tokenCounter?: TokenCounter;
+  model?: ModelInfo;
+  warn?: (message: string) => void;
+  /** Clock for created_at (tests pin it). */
+  now?: () => number;
+}
+
+function isExtractive(summarizer: Summarizer): boolean {
+  return summarizer instanceof ExtractiveSummarizer || summarizer.name === "extractive";
+}
+
+/** The lossless context engine ("lcm"). */
+export class LcmEngine extends ContextEngine {
+  readonly name = "lcm";
+  readonly settings: LcmSettings;
+  readonly store: LcmStore;
+  readonly summarizer: Summarizer;
+  readonly tokenCounter: TokenCounter;
+  /** The session compress, ingest and the tools work on. */
+  sessionId: string;
+  /** The last compaction's outcome (undefined before the first). */
+  lastCompaction: CompactionOutcome | undefined;
+  private readonly llm: Summarizer | undefined;
+  private readonly warn: (message: string) => void;
+  private readonly now: () => number;
+  private readonly ownsStore: boolean;
+  /** Per session: identities of the conversation the host was last known to hold. */
+  private readonly held = new Map<string, readonly Buffer[]>();
+
+  constructor(options: LcmEngineOptions = {}) {
+    super(options.model ? { model: options.model } : {});
+    this.settings = parseLcmConfig(options.config);
+    const dbPath = options.dbPath ?? this.settings.db_path;
+    if (!options.store && !dbPath) throw new Error("LcmEngine: give dbPath, config.db_path or store");
+    this.store = options.store ?? new LcmStore(dbPath!);
+    this.ownsStore = !options.store;
+    this.summarizer = options.summarizer ?? new ExtractiveSummarizer();
+    this.tokenCounter = options.tokenCounter ?? new RoughTokenCounter();
+    const llm = options.llmSummarizer ?? (options.summarizer !== undefined && !isExtractive(options.summarizer));
+    this.llm = llm ? this.summarizer : undefined;
+    this.warn = options.warn ?? (() => {});
+    this.now = options.now ?? Date.now;
+    this.sessionId = this.settings.session;
+    this.updateModel(this.model);
+  }
+
+  /** lcm's own trigger: `threshold` (default 0.75) of the window; compression.model_thresholds do not apply. */
+  override updateModel(model: ModelInfo): void {
+    this.model = model;
+    this.contextLength = model.contextLength;
+    this.thresholdPercent = this.settings?.threshold ?? 0.75;
+    this.thresholdTokens = Math.floor(model.contextLength * this.thresholdPercent);
+  }
+
+  /** The token count compaction stops at: `threshold × target_ratio` of the window. */
+  get targetTokens(): number {
+    return Math.floor(this.thresholdTokens * this.settings.target_ratio);
+  }
+
+  /** True when `promptTokens` (default the last real prompt tokens) reached the threshold. */
+  shouldCompress(promptTokens: number = this.lastPromptTokens): boolean {
+    return this.thresholdTokens > 0 && promptTokens >= this.thresholdTokens;
+  }
+
+  /**
+   * Stores what is new in `messages` (after the system prompt), idempotently; returns the newly stored
+   * records. `compress` calls it; hosts may call it directly to archive turns without compacting.
+   */
+  ingest(messages: ChatMessage[], session: string = this.sessionId): StoredMessage[] {
+    const { conversation } = splitSystemPrompt(messages);
+    const result = ingestConversation(this.store, session, conversation, this.tokenCounter, () => this.heldBy(session), this.now());
+    this.held.set(session, result.held);
+    return result.stored;
+  }
+
+  /**
+   * Ingests, then (at or above the threshold, or with `force`) compacts until the context is at the
+   * target and returns the assembled context. Below the threshold the input is returned unchanged. An
+   * aborted `signal` returns the input unchanged too (passes already committed stay in the store).
+   */
+  async compress(messages: ChatMessage[], options: CompressOptions = {}): Promise<ChatMessage[]> {
+    parseMessages(messages, "LcmEngine.compress");
+    const session = this.sessionId;
+    this.ingest(messages, session);
+    const tokens = options.currentTokens ?? this.tokenCounter.countMessages(messages);
+    if (!options.force && tokens < this.thresholdTokens) return messages;
+    const { system } = splitSystemPrompt(messages);
+    let outcome: CompactionOutcome;
+    try {
+      outcome = await runCompaction({
+        store: this.store,
+        session,
+        system,
+        summarizer: this.summarizer,
+        counter: this.tokenCounter,
+        targetTokens: this.targetTokens,
+        freshTail: this.settings.fresh_tail,
+        leafChunkTokens: this.settings.leaf_chunk_tokens,
+        leafTargetTokens: this.settings.leaf_target_tokens,
+        condensedTargetTokens: this.settings.condensed_target_tokens,
+        condenseFanin: this.settings.condense_fanin,
+        maxPasses: this.settings.max_passes,
+        summaryTimeoutMs: this.settings.summary_timeout_ms,
+        now: this.now,
+        signal: options.signal,
+        focusTopic: options.focusTopic,
+      });
+    } catch (error) {
+      if (error instanceof CompactionAbortedError) return messages;
+      throw error;
+    }
+    this.lastCompaction = outcome;
+    if (outcome.summarizerError !== undefined) this.warn(`lcm: summarizer failed (${outcome.summarizerError}); deterministic fallback summaries were used`);
+    if (outcome.passes > 0) {
+      this.compressionCount += 1;
+      this.lastPromptTokens = AWAITING_REAL_USAGE;
+      this.store.logCompaction({
+        session,
+        at: this.now(),
+        passes: outcome.passes,
+        tokensBefore: outcome.tokensBefore,
+        tokensAfter: outcome.tokensAfter,
+        summariesCreated: outcome.created.length,
+        fallbackSummaries: outcome.fallbacks,
+      });
+    }
+    const output = this.assemble(system, session);
+    this.held.set(session, output.filter((m) => m.role !== "system" && !isLcmArtifact(m)).map(messageIdentity));
+    return output;
+  }
+
+  /** The context of `session` as the model would see it after `system`. Pure function of the stored state. */
+  assemble(system: ChatMessage[] = [], session: string = this.sessionId): ChatMessage[] {
+    return assembleContext(system, loadContext(this.store, session));
+  }
+
+  /** The agent-facing tools: lcm_grep, lcm_describe, lcm_expand (+ lcm_expand_query with an LLM summarizer). */
+  override getToolSchemas(): ToolSchema[] {
+    return lcmToolSchemas(this.llm !== undefined);
+  }
+
+  /** Runs an lcm tool against the current session; never throws. */
+  override async handleToolCall(name: string, args: unknown): Promise<string> {
+    const result = await dispatchLcmTool(this.toolContext(), name, args);
+    return result ?? super.handleToolCall(name, args);
+  }
+
+  /** The state tools run against (exposed for hosts that run tools for another session). */
+  toolContext(session: string = this.sessionId): ToolContext {
+    return {
+      store: this.store,
+      session,
+      counter: this.tokenCounter,
+      regexBudgetMs: this.settings.regex_time_budget_ms,
+      summaryTimeoutMs: this.settings.summary_timeout_ms,
+      llmSummarizer: this.llm,
+    };
+  }
+
+  /** Switches to `sessionId`. */
+  override onSessionStart(sessionId: string, _info?: SessionInfo): void {
+    this.sessionId = sessionId;
+  }
+
+  /** Archives the session's final messages (nothing is compacted). */
+  override onSessionEnd(sessionId: string, messages: ChatMessage[]): void {
+    this.ingest(messages, sessionId);
+  }
+
+  /** `/new`: counters reset and a fresh session (`<id>~<n>`), so the old history stays intact and searchable there. */
+  override onSessionReset(): void {
+    super.onSessionReset();
+    const base = this.sessionId.replace(/~\d+$/, "");
+    let n = 1;
+    while (this.store.hasSession(`${base}~${n}`)) n++;
+    this.sessionId = `${base}~${n}`;
+  }
+
+  /** Closes the store if this engine opened it. */
+  close(): void {
+    if (this.ownsStore) this.store.close();
+  }
+
+  /** What the host holds for `session`, when unknown: the identities of the current assembled context. */
+  private heldBy(session: string): readonly Buffer[] {
+    const known = this.held.get(session);
+    if (known) return known;
+    return this.assemble([], session).filter((m) => !isLcmArtifact(m)).map(messageIdentity);
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * `@context-engine/lcm`: the lossless context engine as a general plugin (resolution step 2). List this
+ * package in config `plugins:` and set `context.engine: lcm`; `register(ctx)` registers the engine factory.
+ */
+import { isAbsolute, join, resolve } from "node:path";
+import type { Summarizer, TokenCounter } from "./core.ts";
+import { parseLcmConfig } from "./config.ts";
+import { LcmEngine } from "./engine.ts";
+
+/** What the factory registered with the host receives. */
+export interface LcmEngineContext {
+  config: unknown;
+  summarizer?: Summarizer | undefined;
+  tokenCounter?: TokenCounter | undefined;
+  rootDir: string;
+  warn: (message: string) => void;
+}
+
+/** The part of the host's plugin context lcm uses. */
+export interface LcmPluginContext {
+  registerContextEngine(engineOrFactory: (engineCtx: LcmEngineContext) => LcmEngine, name?: string): void;
+  config?: unknown;
+  rootDir?: string;
+  warn?: (message: string) => void;
+}
+
+/** The name `context.engine` selects lcm by. */
+export const LCM_ENGINE_NAME = "lcm";
+
+/** Default SQLite file under the host's root dir. */
+export const DEFAULT_DB_FILE = join(".context-engine", "lcm.db");
+
+function lcmSection(config: unknown): unknown {
+  return typeof config === "object" && config !== null ? (config as Record<string, unknown>).lcm : undefined;
+}
+
+/** The db path for `rawPath` (config `lcm.db_path`): ":memory:" as is, relative paths under `rootDir`. */
+export function resolveDbPath(rawPath: string | undefined, rootDir: string): string {
+  if (rawPath === ":memory:") return rawPath;
+  const path = rawPath ?? DEFAULT_DB_FILE;
+  return isAbsolute(path) ? path : resolve(rootDir, path);
+}
+
+/**
+ * Builds an LcmEngine from the host's engine context: settings from `config.lcm` (validated; errors name
+ * the key path), the db at `lcm.db_path` (default `<rootDir>/.context-engine/lcm.db`), the host's
+ * summarizer and token counter when given.
+ */
+export function createLcmEngine(engineCtx: LcmEngineContext): LcmEngine {
+  const settings = parseLcmConfig(lcmSection(engineCtx.config));
+  return new LcmEngine({
+    config: settings,
+    dbPath: resolveDbPath(settings.db_path, engineCtx.rootDir),
+    ...(engineCtx.summarizer ? { summarizer: engineCtx.summarizer } : {}),
+    ...(engineCtx.tokenCounter ? { tokenCounter: engineCtx.tokenCounter } : {}),
+    warn: engineCtx.warn,
+  });
+}
+
+/** Plugin entry point: registers the "lcm" engine factory. Validates `config.lcm` early so mistakes surface at load. */
+export function register(ctx: LcmPluginContext): void {
+  parseLcmConfig(lcmSection(ctx.config));
+  ctx.registerContextEngine((engineCtx) => createLcmEngine(engineCtx), LCM_ENGINE_NAME);
+}
+
+export { LcmEngine, type LcmEngineOptions } from "./engine.ts";
+export { LcmConfigSchema, LcmConfigError, parseLcmConfig, type LcmSettings } from "./config.ts";
+export { LcmStore, type StoredMessage, type SummaryRecord, type ItemRef } from "./store/LcmStore.ts";
+export { LCM_CONTEXT_HEADER, LCM_CONTEXT_END, assembleContext } from "./assemble.ts";
+export { LCM_TOOL_NAMES } from "./tools/index.ts";

@@ -1,0 +1,84 @@
+/**
+ * Ingest: store what is new in an incoming conversation, by identity and idempotently. Hosts send either
+ * the whole history, or lcm's last output (summary block + tail) plus new turns, or only new turns; the
+ * incoming list is aligned against those known sequences, so re-sending an overlapping list adds nothing
+ * while a message repeated later in the conversation is still stored.
+ */
+import type { ChatMessage, TokenCounter } from "./core.ts";
+import { isLcmArtifact } from "./assemble.ts";
+import { messageIdentity } from "./messageText.ts";
+import type { LcmStore, StoredMessage } from "./store/LcmStore.ts";
+
+/** Longest overlap looked for when the incoming list starts at none of the known sequences. */
+export const MAX_FALLBACK_OVERLAP = 4_096;
+
+/** A sequence of identities the host may be holding: loaded lazily, with its first element for a cheap test. */
+export interface KnownSequence {
+  first: Buffer | undefined;
+  load: () => readonly Buffer[];
+}
+
+/**
+ * How many leading items of `incoming` are already stored. Tries each known sequence in order: the first
+ * whose elements agree with the incoming list's head (over their common length) wins. Otherwise the
+ * longest suffix of `storedTail` (the last stored identities) that equals a prefix of `incoming`.
+ */
+export function countAlreadyStored(incoming: readonly Buffer[], known: readonly KnownSequence[], storedTail: () => readonly Buffer[]): number {
+  if (incoming.length === 0) return 0;
+  for (const candidate of known) {
+    if (!candidate.first || !candidate.first.equals(incoming[0]!)) continue;
+    const seq = candidate.load();
+    const common = Math.min(seq.length, incoming.length);
+    let ok = true;
+    for (let i = 0; i < common && ok; i++) ok = seq[i]!.equals(incoming[i]!);
+    if (ok) return common;
+  }
+  const tail = storedTail();
+  for (let k = Math.min(tail.length, incoming.length); k > 0; k--) {
+    const start = tail.length - k;
+    if (!tail[start]!.equals(incoming[0]!)) continue;
+    let ok = true;
+    for (let i = 1; i < k && ok; i++) ok = tail[start + i]!.equals(incoming[i]!);
+    if (ok) return k;
+  }
+  return 0;
+}
+
+/** What one ingest did. */
+export interface IngestResult {
+  /** The messages newly stored. */
+  stored: StoredMessage[];
+  /** Identities of the incoming conversation without lcm's artifacts: what the host now holds. */
+  held: Buffer[];
+}
+
+/**
+ * Stores the new part of `conversation` (the messages after the system prompt) in `session`. lcm's own
+ * artifacts (its summary block, stub tool results) are never stored. `lastHeld` is what the host was
+ * last known to hold (lcm's previous output, or the previous input), when known.
+ */
+export function ingestConversation(
+  store: LcmStore,
+  session: string,
+  conversation: readonly ChatMessage[],
+  counter: TokenCounter,
+  lastHeld: () => readonly Buffer[],
+  now: number,
+): IngestResult {
+  const items = conversation.filter((m) => !isLcmArtifact(m));
+  const held = items.map(messageIdentity);
+  const lastSeq = store.lastSeq(session);
+  let skip = 0;
+  if (lastSeq > 0) {
+    let heldCache: readonly Buffer[] | undefined;
+    const getHeld = () => (heldCache ??= lastHeld());
+    const known: KnownSequence[] = [
+      { get first() { return getHeld()[0]; }, load: getHeld },
+      { first: store.identityAt(session, 1), load: () => store.identitiesFrom(session, 1) },
+    ];
+    const window = Math.min(lastSeq, items.length, MAX_FALLBACK_OVERLAP);
+    skip = countAlreadyStored(held, known, () => store.identitiesFrom(session, lastSeq - window + 1));
+  }
+  const fresh = items.slice(skip).map((message, i) => ({ message, tokens: counter.countMessages([message]), identity: held[skip + i]! }));
+  return { stored: store.appendMessages(session, fresh, now), held };
+}

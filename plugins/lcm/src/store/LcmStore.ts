@@ -1,0 +1,316 @@
+/**
+ * The lcm store over better-sqlite3: append-only messages and summaries with their lineage, the
+ * per-session context-item list (replaced range by range in transactions), and the compaction log.
+ * Every statement is prepared once.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { ChatMessage } from "../core.ts";
+import { Database, type SqliteDatabase, type SqliteStatement } from "../deps.ts";
+import { messageId, parseMessageId, searchableText } from "../messageText.ts";
+import { LCM_SCHEMA_SQL, LCM_SCHEMA_VERSION } from "./schema.ts";
+
+/** A message as stored: the original message verbatim plus its place in the session. */
+export interface StoredMessage {
+  id: string;
+  rowId: number;
+  session: string;
+  seq: number;
+  role: string;
+  message: ChatMessage;
+  tokens: number;
+  createdAt: number;
+}
+
+/** Kinds of summary nodes. */
+export type SummaryKind = "leaf" | "condensed";
+/** 1 normal, 2 aggressive, 3 deterministic fallback. */
+export type SummaryLevel = 1 | 2 | 3;
+
+/** One node of the summary DAG. */
+export interface SummaryRecord {
+  id: string;
+  session: string;
+  kind: SummaryKind;
+  depth: number;
+  level: SummaryLevel;
+  content: string;
+  tokens: number;
+  sourceTokens: number;
+  seqStart: number;
+  seqEnd: number;
+  createdAt: number;
+}
+
+/** A reference to a message or a summary (lineage and context items). */
+export interface ItemRef {
+  type: "message" | "summary";
+  id: string;
+}
+
+/** A message to append. */
+export interface NewMessage {
+  message: ChatMessage;
+  tokens: number;
+  identity: Buffer;
+}
+
+/** One entry of the compaction log. */
+export interface CompactionRecord {
+  session: string;
+  at: number;
+  passes: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  summariesCreated: number;
+  fallbackSummaries: number;
+}
+
+interface MessageRow {
+  id: number;
+  session: string;
+  seq: number;
+  role: string;
+  message_json: string;
+  content_text: string | null;
+  tokens: number;
+  created_at: number;
+}
+
+interface SummaryRow {
+  id: string;
+  session: string;
+  kind: SummaryKind;
+  depth: number;
+  level: SummaryLevel;
+  content: string;
+  tokens: number;
+  source_tokens: number;
+  seq_start: number;
+  seq_end: number;
+  created_at: number;
+}
+
+/** The FTS token that restricts a full-text query to one session (a single alphanumeric token). */
+export function sessionKey(session: string): string {
+  return "s" + createHash("sha1").update(session).digest("hex").slice(0, 20);
+}
+
+/** Rebuilds a stored message: string content lives in `content_text`, everything else in the JSON. */
+function decodeMessage(row: MessageRow): StoredMessage {
+  const message = JSON.parse(row.message_json) as ChatMessage;
+  if (row.content_text !== null) message.content = row.content_text;
+  return { id: messageId(row.id), rowId: row.id, session: row.session, seq: row.seq, role: row.role, message, tokens: row.tokens, createdAt: row.created_at };
+}
+
+function decodeSummary(row: SummaryRow): SummaryRecord {
+  return {
+    id: row.id,
+    session: row.session,
+    kind: row.kind,
+    depth: row.depth,
+    level: row.level,
+    content: row.content,
+    tokens: row.tokens,
+    sourceTokens: row.source_tokens,
+    seqStart: row.seq_start,
+    seqEnd: row.seq_end,
+    createdAt: row.created_at,
+  };
+}
+
+/** The lcm SQLite store. */
+export class LcmStore {
+  readonly db: SqliteDatabase;
+  private readonly s: Record<string, SqliteStatement>;
+
+  /** Opens (and creates) the store at `path`; `":memory:"` keeps it in memory. */
+  constructor(readonly path: string) {
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    if (path !== ":memory:") this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = NORMAL");
+    this.db.pragma("foreign_keys = ON");
+    this.db.exec(LCM_SCHEMA_SQL);
+    this.db.pragma(`user_version = ${LCM_SCHEMA_VERSION}`);
+    const p = (sql: string) => this.db.prepare(sql);
+    this.s = {
+      lastSeq: p("SELECT COALESCE(MAX(seq), 0) AS n FROM lcm_messages WHERE session = ?"),
+      nextOrd: p("SELECT COALESCE(MAX(ord), -1) + 1 AS n FROM lcm_context_items WHERE session = ?"),
+      insertMessage: p(
+        "INSERT INTO lcm_messages (session, seq, role, message_json, content_text, tokens, identity, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      ),
+      insertMessageFts: p("INSERT INTO lcm_messages_fts (rowid, text, skey) VALUES (?, ?, ?)"),
+      insertItem: p("INSERT INTO lcm_context_items (session, ord, item_type, item_id) VALUES (?, ?, ?, ?)"),
+      identityAt: p("SELECT identity FROM lcm_messages WHERE session = ? AND seq = ?"),
+      identitiesFrom: p("SELECT identity FROM lcm_messages WHERE session = ? AND seq >= ? ORDER BY seq"),
+      messageByRowId: p("SELECT * FROM lcm_messages WHERE id = ?"),
+      messagesByRowIds: p("SELECT * FROM lcm_messages WHERE id IN (SELECT value FROM json_each(?)) ORDER BY seq"),
+      messagesBySeq: p("SELECT * FROM lcm_messages WHERE session = ? AND seq BETWEEN ? AND ? ORDER BY seq"),
+      contextItems: p("SELECT item_type AS type, item_id AS id FROM lcm_context_items WHERE session = ? ORDER BY ord"),
+      deleteItems: p("DELETE FROM lcm_context_items WHERE session = ? AND ord BETWEEN ? AND ?"),
+      shiftItems: p("UPDATE lcm_context_items SET ord = ord - ? WHERE session = ? AND ord > ?"),
+      insertSummary: p(
+        "INSERT INTO lcm_summaries (id, session, kind, depth, level, content, tokens, source_tokens, seq_start, seq_end, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      ),
+      insertSummaryFts: p("INSERT INTO lcm_summaries_fts (rowid, text, skey) VALUES (?, ?, ?)"),
+      insertSource: p("INSERT INTO lcm_summary_sources (summary_id, ord, source_type, source_id) VALUES (?, ?, ?, ?)"),
+      summaryById: p("SELECT * FROM lcm_summaries WHERE id = ?"),
+      sources: p("SELECT source_type AS type, source_id AS id FROM lcm_summary_sources WHERE summary_id = ? ORDER BY ord"),
+      parents: p("SELECT summary_id AS id FROM lcm_summary_sources WHERE source_id = ? ORDER BY summary_id"),
+      messageCount: p("SELECT COUNT(*) AS n FROM lcm_messages WHERE session = ?"),
+      summaryCounts: p("SELECT depth, kind, level, COUNT(*) AS n FROM lcm_summaries WHERE session = ? GROUP BY depth, kind, level ORDER BY depth, kind, level"),
+      allSummaries: p("SELECT * FROM lcm_summaries WHERE session = ? ORDER BY seq_start, depth"),
+      insertCompaction: p(
+        "INSERT INTO lcm_compactions (session, at, passes, tokens_before, tokens_after, summaries_created, fallback_summaries) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      ),
+      lastCompaction: p("SELECT * FROM lcm_compactions WHERE session = ? ORDER BY id DESC LIMIT 1"),
+      hasSession: p("SELECT 1 FROM lcm_messages WHERE session = ? UNION ALL SELECT 1 FROM lcm_context_items WHERE session = ? LIMIT 1"),
+    };
+  }
+
+  /** Closes the database. */
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Highest seq stored for `session` (0 when empty). */
+  lastSeq(session: string): number {
+    return (this.s.lastSeq!.get(session) as { n: number }).n;
+  }
+
+  /** True when `session` has any message or context item. */
+  hasSession(session: string): boolean {
+    return this.s.hasSession!.get(session, session) !== undefined;
+  }
+
+  /** Identity of the session's message at `seq`, if stored. */
+  identityAt(session: string, seq: number): Buffer | undefined {
+    return (this.s.identityAt!.get(session, seq) as { identity: Buffer } | undefined)?.identity;
+  }
+
+  /** Identities of the session's messages with seq ≥ `fromSeq`, in seq order. */
+  identitiesFrom(session: string, fromSeq: number): Buffer[] {
+    return (this.s.identitiesFrom!.all(session, fromSeq) as { identity: Buffer }[]).map((r) => r.identity);
+  }
+
+  /**
+   * Appends messages to `session` (seq continues after the last one), indexes them for search and
+   * appends them to the context list, in one transaction. Returns the stored records.
+   */
+  appendMessages(session: string, messages: readonly NewMessage[], createdAt: number): StoredMessage[] {
+    if (messages.length === 0) return [];
+    const skey = sessionKey(session);
+    return this.db.transaction(() => {
+      let seq = this.lastSeq(session);
+      let ord = (this.s.nextOrd!.get(session) as { n: number }).n;
+      const out: StoredMessage[] = [];
+      for (const m of messages) {
+        seq += 1;
+        const stringContent = typeof m.message.content === "string";
+        const json = JSON.stringify(stringContent ? { ...m.message, content: null } : m.message);
+        const info = this.s.insertMessage!.run(session, seq, m.message.role, json, stringContent ? m.message.content : null, m.tokens, m.identity, createdAt);
+        const rowId = Number(info.lastInsertRowid);
+        this.s.insertMessageFts!.run(rowId, searchableText(m.message), skey);
+        this.s.insertItem!.run(session, ord++, "message", messageId(rowId));
+        out.push({ id: messageId(rowId), rowId, session, seq, role: m.message.role, message: m.message, tokens: m.tokens, createdAt });
+      }
+      return out;
+    })();
+  }
+
+  /** One stored message by public id, or undefined. */
+  getMessage(id: string): StoredMessage | undefined {
+    const rowId = parseMessageId(id);
+    if (rowId === undefined) return undefined;
+    const row = this.s.messageByRowId!.get(rowId) as MessageRow | undefined;
+    return row ? decodeMessage(row) : undefined;
+  }
+
+  /** Stored messages by public ids, in seq order (unknown ids are skipped). */
+  getMessages(ids: readonly string[]): StoredMessage[] {
+    const rowIds = ids.map(parseMessageId).filter((n): n is number => n !== undefined);
+    return (this.s.messagesByRowIds!.all(JSON.stringify(rowIds)) as MessageRow[]).map(decodeMessage);
+  }
+
+  /** The session's messages with seq in [from, to], in order. */
+  getMessagesBySeq(session: string, from: number, to: number): StoredMessage[] {
+    return (this.s.messagesBySeq!.all(session, from, to) as MessageRow[]).map(decodeMessage);
+  }
+
+  /** The session's context items, in order. */
+  contextItems(session: string): ItemRef[] {
+    return this.s.contextItems!.all(session) as ItemRef[];
+  }
+
+  /** One summary by id, or undefined. */
+  getSummary(id: string): SummaryRecord | undefined {
+    const row = this.s.summaryById!.get(id) as SummaryRow | undefined;
+    return row ? decodeSummary(row) : undefined;
+  }
+
+  /** Every summary of the session, oldest range first. */
+  allSummaries(session: string): SummaryRecord[] {
+    return (this.s.allSummaries!.all(session) as SummaryRow[]).map(decodeSummary);
+  }
+
+  /** The ordered sources of a summary. */
+  sourcesOf(summaryId: string): ItemRef[] {
+    return this.s.sources!.all(summaryId) as ItemRef[];
+  }
+
+  /** Ids of the summaries that have `id` (a message or summary) as a source. */
+  parentsOf(id: string): string[] {
+    return (this.s.parents!.all(id) as { id: string }[]).map((r) => r.id);
+  }
+
+  /**
+   * Records `summary` with its sources and, in the same transaction, replaces the context items
+   * `fromOrd..toOrd` (inclusive) with it. Throws (and changes nothing) if the range is not exactly `sources`.
+   */
+  commitSummary(summary: SummaryRecord, sources: readonly ItemRef[], fromOrd: number, toOrd: number): void {
+    this.db.transaction(() => {
+      const current = this.contextItems(summary.session).slice(fromOrd, toOrd + 1);
+      const same = current.length === sources.length && current.every((c, i) => c.type === sources[i]!.type && c.id === sources[i]!.id);
+      if (!same) throw new Error(`lcm: context items ${fromOrd}..${toOrd} of session '${summary.session}' changed under the compaction`);
+      const r = summary;
+      const info = this.s.insertSummary!.run(r.id, r.session, r.kind, r.depth, r.level, r.content, r.tokens, r.sourceTokens, r.seqStart, r.seqEnd, r.createdAt);
+      this.s.insertSummaryFts!.run(Number(info.lastInsertRowid), r.content, sessionKey(r.session));
+      sources.forEach((src, i) => this.s.insertSource!.run(r.id, i, src.type, src.id));
+      this.s.deleteItems!.run(r.session, fromOrd, toOrd);
+      this.s.shiftItems!.run(toOrd - fromOrd, r.session, toOrd);
+      this.s.insertItem!.run(r.session, fromOrd, "summary", r.id);
+    })();
+  }
+
+  /** Appends one entry to the compaction log. */
+  logCompaction(c: CompactionRecord): void {
+    this.s.insertCompaction!.run(c.session, c.at, c.passes, c.tokensBefore, c.tokensAfter, c.summariesCreated, c.fallbackSummaries);
+  }
+
+  /** The session's latest compaction, if any. */
+  lastCompaction(session: string): CompactionRecord | undefined {
+    const row = this.s.lastCompaction!.get(session) as Record<string, number> | undefined;
+    if (!row) return undefined;
+    return {
+      session,
+      at: row.at!,
+      passes: row.passes!,
+      tokensBefore: row.tokens_before!,
+      tokensAfter: row.tokens_after!,
+      summariesCreated: row.summaries_created!,
+      fallbackSummaries: row.fallback_summaries!,
+    };
+  }
+
+  /** Number of stored messages of the session. */
+  messageCount(session: string): number {
+    return (this.s.messageCount!.get(session) as { n: number }).n;
+  }
+
+  /** Summary counts of the session grouped by depth, kind and level. */
+  summaryCounts(session: string): { depth: number; kind: SummaryKind; level: SummaryLevel; n: number }[] {
+    return this.s.summaryCounts!.all(session) as { depth: number; kind: SummaryKind; level: SummaryLevel; n: number }[];
+  }
+}

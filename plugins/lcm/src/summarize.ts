@@ -1,0 +1,116 @@
+/**
+ * The summary escalation ladder: normal (target budget) → aggressive (half the budget) → deterministic
+ * truncation with a marker naming the summary id. Every rung is bounded by a timeout, and a result is
+ * only accepted when it fits its budget and is smaller than its sources, so a summary always shrinks
+ * the context, even when the summarizer throws, hangs or inflates.
+ */
+import type { ChatMessage, Summarizer, TokenCounter } from "./core.ts";
+import type { SummaryLevel } from "./store/LcmStore.ts";
+
+/** Thrown when a summarizer call exceeded its time budget. */
+export class SummaryTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`summarizer did not answer within ${ms} ms`);
+    this.name = "SummaryTimeoutError";
+  }
+}
+
+/** Thrown when the caller's signal aborted the compaction. */
+export class CompactionAbortedError extends Error {
+  constructor() {
+    super("compaction aborted by the caller");
+    this.name = "CompactionAbortedError";
+  }
+}
+
+/**
+ * Runs `task` with a signal that aborts after `ms` or when `outer` aborts; rejects with
+ * {@link SummaryTimeoutError} / {@link CompactionAbortedError} even if the task ignores its signal.
+ */
+export async function withTimeout<T>(task: (signal: AbortSignal) => Promise<T>, ms: number, outer?: AbortSignal): Promise<T> {
+  if (outer?.aborted) throw new CompactionAbortedError();
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let onOuterAbort: (() => void) | undefined;
+  const stop = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new SummaryTimeoutError(ms));
+    }, ms);
+    onOuterAbort = () => {
+      controller.abort();
+      reject(new CompactionAbortedError());
+    };
+    outer?.addEventListener("abort", onOuterAbort, { once: true });
+  });
+  try {
+    return await Promise.race([task(controller.signal), stop]);
+  } finally {
+    clearTimeout(timer);
+    if (onOuterAbort) outer?.removeEventListener("abort", onOuterAbort);
+  }
+}
+
+/** What one summary needs. */
+export interface LadderInput {
+  summarizer: Summarizer;
+  counter: TokenCounter;
+  /** The turns (or rendered child summaries) to summarize. */
+  messages: ChatMessage[];
+  /** Their plain text, for the deterministic rung. */
+  sourceText: string;
+  sourceTokens: number;
+  /** Token budget of the normal rung. */
+  targetTokens: number;
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  /** Shared across one compaction: once the summarizer threw or timed out, later summaries skip it. */
+  health: { failed: boolean; lastError?: string };
+  focusTopic?: string | undefined;
+}
+
+/** The accepted summary body (without the fallback marker, which needs the id) and its level. */
+export interface LadderResult {
+  body: string;
+  level: SummaryLevel;
+}
+
+/** The rung-3 marker appended to a deterministic summary. */
+export function truncationMarker(summaryId: string): string {
+  return `[deterministic fallback summary (truncated source text) — call lcm_expand with id "${summaryId}" for the original messages]`;
+}
+
+/** Head and tail of `text` within about `maxTokens` tokens (4 characters a token), cut on a marked gap. */
+export function deterministicTruncation(text: string, maxTokens: number): string {
+  const budget = Math.max(16, maxTokens * 4 - 200);
+  const flat = text.replace(/\s+\n/g, "\n").trim();
+  if (flat.length <= budget) return flat;
+  const head = Math.floor(budget * 0.7);
+  const tail = Math.max(0, budget - head - 5);
+  return `${flat.slice(0, head)}\n…\n${tail > 0 ? flat.slice(flat.length - tail) : ""}`;
+}
+
+/** Walks the ladder and returns the first acceptable summary body. Rethrows only the caller's abort. */
+export async function summarizeWithLadder(input: LadderInput): Promise<LadderResult> {
+  const rungs: { level: SummaryLevel; maxTokens: number }[] = [
+    { level: 1, maxTokens: input.targetTokens },
+    { level: 2, maxTokens: Math.max(1, Math.floor(input.targetTokens / 2)) },
+  ];
+  for (const rung of rungs) {
+    if (input.health.failed) break;
+    try {
+      const request = { messages: input.messages, maxTokens: rung.maxTokens, ...(input.focusTopic ? { focusTopic: input.focusTopic } : {}) };
+      const text = await withTimeout((signal) => input.summarizer.summarize(request, signal), input.timeoutMs, input.signal);
+      const body = typeof text === "string" ? text.trim() : "";
+      if (!body) continue;
+      const tokens = input.counter.count(body);
+      if (tokens <= rung.maxTokens && tokens < input.sourceTokens) return { body, level: rung.level };
+    } catch (error) {
+      if (error instanceof CompactionAbortedError) throw error;
+      input.health.failed = true;
+      input.health.lastError = error instanceof Error ? error.message : String(error);
+    }
+  }
+  const budget = Math.max(1, Math.min(Math.floor(input.targetTokens / 2), Math.floor(input.sourceTokens / 2)));
+  return { body: deterministicTruncation(input.sourceText, budget), level: 3 };
+}

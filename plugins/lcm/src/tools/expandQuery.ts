@@ -1,0 +1,58 @@
+/**
+ * `lcm_expand_query` (only with an LLM summarizer): selects history by full-text `query` or explicit
+ * `ids`, expands it down to the original messages within a token budget, and has the summarizer model
+ * answer `prompt` from them.
+ */
+import type { ChatMessage } from "../core.ts";
+import type { z } from "../deps.ts";
+import { isSummaryId } from "../messageText.ts";
+import type { StoredMessage } from "../store/LcmStore.ts";
+import { withTimeout } from "../summarize.ts";
+import { runGrep } from "./grep.ts";
+import { ToolError } from "./result.ts";
+import type { ExpandQueryArgsSchema } from "./schemas.ts";
+import type { ToolContext } from "./types.ts";
+
+/** The original messages under `id` (a summary, walked down its lineage, or a message), in order. */
+export function originalMessagesUnder(ctx: ToolContext, id: string): StoredMessage[] {
+  if (!isSummaryId(id)) {
+    const m = ctx.store.getMessage(id);
+    if (!m || m.session !== ctx.session) throw new ToolError("not_found", `no message or summary ${id} in this session`);
+    return [m];
+  }
+  const summary = ctx.store.getSummary(id);
+  if (!summary || summary.session !== ctx.session) throw new ToolError("not_found", `no summary ${id} in this session`);
+  return ctx.store.getMessagesBySeq(ctx.session, summary.seqStart, summary.seqEnd);
+}
+
+/** Runs `lcm_expand_query`. */
+export async function runExpandQuery(ctx: ToolContext, args: z.output<typeof ExpandQueryArgsSchema>): Promise<Record<string, unknown>> {
+  const summarizer = ctx.llmSummarizer;
+  if (!summarizer) throw new ToolError("unavailable", "lcm_expand_query needs an LLM summarizer to be configured");
+  let ids = args.ids ?? [];
+  if (args.query !== undefined) {
+    const found = runGrep(ctx, { pattern: args.query, mode: "full_text", scope: "both", limit: 20 }).matches as { id: string; coveredBy: string | null }[];
+    ids = [...new Set([...ids, ...found.map((m) => m.coveredBy ?? m.id)])].slice(0, 20);
+  }
+  if (ids.length === 0) return { prompt: args.prompt, ids: [], answer: null, sources: 0, note: "nothing matched the query" };
+  const seen = new Set<string>();
+  const picked: StoredMessage[] = [];
+  let used = 0;
+  let truncated = false;
+  for (const id of ids) {
+    for (const m of originalMessagesUnder(ctx, id)) {
+      if (seen.has(m.id)) continue;
+      if (used + m.tokens > args.maxTokens && picked.length > 0) {
+        truncated = true;
+        break;
+      }
+      seen.add(m.id);
+      picked.push(m);
+      used += m.tokens;
+    }
+  }
+  picked.sort((a, b) => a.seq - b.seq);
+  const messages: ChatMessage[] = [...picked.map((m) => m.message), { role: "user", content: `Answer from the conversation above: ${args.prompt}` }];
+  const answer = await withTimeout((signal) => summarizer.summarize({ messages, maxTokens: 2_000, focusTopic: args.prompt }, signal), ctx.summaryTimeoutMs);
+  return { prompt: args.prompt, ids, answer, sources: picked.length, truncated };
+}

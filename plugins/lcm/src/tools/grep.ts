@@ -1,0 +1,73 @@
+/** `lcm_grep`: search the whole stored history of the session, compacted turns included. */
+import { searchableText, snippetAround } from "../messageText.ts";
+import type { StoredMessage, SummaryRecord } from "../store/LcmStore.ts";
+import { fullTextTerms, searchMessagesFullText, searchRegex, searchSummariesFullText } from "../store/search.ts";
+import { ContextCoverage } from "./coverage.ts";
+import { parseTime } from "./result.ts";
+import type { z } from "../deps.ts";
+import type { GrepArgsSchema } from "./schemas.ts";
+import type { ToolContext } from "./types.ts";
+
+/** One `lcm_grep` match. */
+export interface GrepMatch {
+  id: string;
+  type: "message" | "summary";
+  role: string | null;
+  seq: number | null;
+  covers: [number, number] | null;
+  created_at: string;
+  snippet: string;
+  /** The summary in the current context that holds this record; null when it is itself in context. */
+  coveredBy: string | null;
+}
+
+function regexSnippet(text: string, pattern: string): string {
+  const match = new RegExp(pattern, "iu").exec(text);
+  return match ? snippetAround(text, [match[0]]) : snippetAround(text, []);
+}
+
+/** Runs `lcm_grep` with validated arguments. */
+export function runGrep(ctx: ToolContext, args: z.output<typeof GrepArgsSchema>): Record<string, unknown> {
+  const window = { since: parseTime(args.since, "since"), before: parseTime(args.before, "before"), limit: args.limit };
+  const wantMessages = args.scope !== "summaries";
+  const wantSummaries = args.scope !== "messages";
+  let messages: StoredMessage[] = [];
+  let summaries: SummaryRecord[] = [];
+  let truncated = false;
+  if (args.mode === "regex") {
+    ({ messages, summaries, truncated } = searchRegex(ctx.store, ctx.session, args.pattern, window, ctx.regexBudgetMs, { messages: wantMessages, summaries: wantSummaries }));
+  } else {
+    if (wantMessages) messages = searchMessagesFullText(ctx.store, ctx.session, args.pattern, window).hits;
+    if (wantSummaries) summaries = searchSummariesFullText(ctx.store, ctx.session, args.pattern, window).hits;
+  }
+  const coverage = new ContextCoverage(ctx.store, ctx.session);
+  const terms = args.mode === "regex" ? [] : fullTextTerms(args.pattern).map((t) => t.replace(/\*$/, ""));
+  const snippet = (text: string) => (args.mode === "regex" ? regexSnippet(text, args.pattern) : snippetAround(text, terms));
+  const matches: (GrepMatch & { at: number })[] = [
+    ...messages.map((m) => ({
+      id: m.id,
+      type: "message" as const,
+      role: m.role,
+      seq: m.seq,
+      covers: null,
+      created_at: new Date(m.createdAt).toISOString(),
+      snippet: snippet(searchableText(m.message)),
+      coveredBy: coverage.coveredBy(m.id, m.seq),
+      at: m.createdAt,
+    })),
+    ...summaries.map((s) => ({
+      id: s.id,
+      type: "summary" as const,
+      role: null,
+      seq: null,
+      covers: [s.seqStart, s.seqEnd] as [number, number],
+      created_at: new Date(s.createdAt).toISOString(),
+      snippet: snippet(s.content),
+      coveredBy: coverage.coveredBy(s.id, s.seqStart, s.seqEnd),
+      at: s.createdAt,
+    })),
+  ];
+  matches.sort((a, b) => b.at - a.at || (b.seq ?? b.covers![1]) - (a.seq ?? a.covers![1]));
+  const kept = matches.slice(0, args.limit).map(({ at: _at, ...rest }) => rest);
+  return { pattern: args.pattern, mode: args.mode, scope: args.scope, count: kept.length, truncated, matches: kept };
+}

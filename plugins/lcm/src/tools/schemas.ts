@@ -1,0 +1,56 @@
+/** Argument schemas of the agent-facing tools: zod validates, and the JSON schemas are generated from them. */
+import type { ToolSchema } from "../core.ts";
+import { z } from "../deps.ts";
+
+const timeBound = z.union([z.string(), z.number()]).optional();
+
+/** `lcm_grep` arguments. */
+export const GrepArgsSchema = z.strictObject({
+  pattern: z.string().min(1).describe("Words to find (full_text; a trailing * matches a prefix) or a JavaScript regex (regex, case-insensitive)"),
+  mode: z.enum(["full_text", "regex"]).default("full_text"),
+  scope: z.enum(["messages", "summaries", "both"]).default("both"),
+  since: timeBound.describe("Only records created at or after this time (ISO 8601 or epoch milliseconds)"),
+  before: timeBound.describe("Only records created before this time (ISO 8601 or epoch milliseconds)"),
+  limit: z.number().int().min(1).max(100).default(20),
+});
+
+/** `lcm_describe` arguments. */
+export const DescribeArgsSchema = z.strictObject({
+  id: z.string().min(1).optional().describe("A summary id (sum_…) or message id (msg_…); omit for the session overview"),
+});
+
+/** `lcm_expand` arguments. */
+export const ExpandArgsSchema = z.strictObject({
+  id: z.string().min(1).describe("The summary id to expand"),
+  maxTokens: z.number().int().min(1).max(200_000).default(4000),
+  offset: z.number().int().min(0).default(0),
+});
+
+/** `lcm_expand_query` arguments: a question answered from expanded history, found by `query` or given as `ids`. */
+export const ExpandQueryArgsSchema = z
+  .strictObject({
+    prompt: z.string().min(1).describe("What to answer from the expanded history"),
+    query: z.string().min(1).optional().describe("Full-text search that selects the history to expand"),
+    ids: z.array(z.string().min(1)).min(1).max(20).optional().describe("Summary or message ids to expand"),
+    maxTokens: z.number().int().min(1).max(200_000).default(8000),
+  })
+  .refine((a) => a.query !== undefined || a.ids !== undefined, { error: "give either query or ids" });
+
+function toolSchema(name: string, description: string, schema: z.ZodType): ToolSchema {
+  const parameters = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
+  delete parameters.$schema;
+  return { type: "function", function: { name, description, parameters } };
+}
+
+/** The JSON schemas offered to the agent; `lcm_expand_query` only with an LLM summarizer. */
+export function lcmToolSchemas(withExpandQuery: boolean): ToolSchema[] {
+  const tools = [
+    toolSchema("lcm_grep", "Search the whole stored conversation, including turns compacted out of view. Returns matches with ids and the summary that covers each.", GrepArgsSchema),
+    toolSchema("lcm_describe", "Describe a summary (sources, parents, covered messages) or a message (the summary covering it); without id, an overview of the session's history.", DescribeArgsSchema),
+    toolSchema("lcm_expand", "Expand a summary: a leaf's original messages verbatim, or a condensed summary's child summaries. Pages with offset.", ExpandArgsSchema),
+  ];
+  if (withExpandQuery) {
+    tools.push(toolSchema("lcm_expand_query", "Answer a question from expanded history: selects summaries by query or ids, expands them and answers with the summarizer model.", ExpandQueryArgsSchema));
+  }
+  return tools;
+}

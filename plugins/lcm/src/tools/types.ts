@@ -1,0 +1,14 @@
+/** What every tool handler gets. */
+import type { Summarizer, TokenCounter } from "../core.ts";
+import type { LcmStore } from "../store/LcmStore.ts";
+
+/** The engine state a tool call runs against. */
+export interface ToolContext {
+  store: LcmStore;
+  session: string;
+  counter: TokenCounter;
+  regexBudgetMs: number;
+  summaryTimeoutMs: number;
+  /** Set only when an LLM summarizer is configured (enables `lcm_expand_query`). */
+  llmSummarizer?: Summarizer | undefined;
+}

@@ -1,0 +1,106 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const bin = join(root, "packages/cli/bin/context-engine.js");
+const fixture = join(root, "test/fixtures/python-to-rust-port.json");
+
+interface Run { code: number; stdout: string; stderr: string }
+
+/** Runs the real CLI as a child process. */
+function cli(args: string[], cwd = root): Promise<Run> {
+  return new Promise((done) => {
+    execFile(process.execPath, [bin, ...args], { cwd, env: { ...process.env, OPENAI_API_KEY: "", OPENROUTER_API_KEY: "" }, timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "ce-cli-"));
+}
+
+describe("context-engine CLI", () => {
+  it("prints help with every command and exits 0", async () => {
+    const run = await cli(["--help"]);
+    expect(run.code).toBe(0);
+    for (const command of ["engines", "compress", "import"]) expect(run.stdout).toContain(command);
+  });
+
+  it("exits 2 with one line on stderr for an unknown command", async () => {
+    const run = await cli(["frobnicate"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain("unknown command 'frobnicate'");
+  });
+
+  it("exits 2 on an unknown flag", async () => {
+    const run = await cli(["compress", fixture, "--bogus"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/Unknown option '--bogus'/);
+  });
+
+  it("shows the built-in engine and the directory engines on offer", async () => {
+    const run = await cli(["engines"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/active:\s+compressor — builtin/);
+    expect(run.stdout).toContain("sliding_window");
+  });
+
+  it("shows a directory engine and the fallback warning for a missing one", async () => {
+    const run = await cli(["engines", "--engine", "sliding_window"]);
+    expect(run.stdout).toMatch(/active:\s+sliding_window — directory/);
+    const missing = await cli(["engines", "--engine", "nothere"]);
+    expect(missing.code).toBe(0);
+    expect(missing.stdout).toContain("Context engine 'nothere' not found — falling back to built-in compressor");
+  });
+
+  it("fails with exit 1 and the key path on one line for an invalid config", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "config.yaml"), "prompt_caching:\n  cache_ttl: 10m\n");
+    const run = await cli(["engines", "--config", join(dir, "config.yaml")]);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain(`${join(dir, "config.yaml")}:2 prompt_caching.cache_ttl: must be "5m" or "1h"`);
+  });
+
+  it("compresses the bundled transcript with the built-in compressor and writes valid output", async () => {
+    const dir = tempDir();
+    const out = join(dir, "out.json");
+    const run = await cli(["compress", fixture, "--out", out]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/engine\s+compressor — builtin/);
+    expect(run.stdout).toMatch(/before\s+\d+ messages, [\d,]+ tokens/);
+    expect(run.stdout).toContain("passes validateConversation()");
+    const before = JSON.parse(readFileSync(fixture, "utf8")) as unknown[];
+    const after = JSON.parse(readFileSync(out, "utf8")) as { content: unknown }[];
+    expect(after.length).toBeLessThan(before.length);
+    expect(JSON.stringify(after)).toContain("[CONTEXT COMPACTION]");
+  });
+
+  it("compresses with a directory engine chosen on the command line", async () => {
+    const run = await cli(["compress", fixture, "--engine", "sliding_window", "--context-length", "20000", "--quiet"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/engine\s+sliding_window — directory/);
+  });
+
+  it("names the file when the transcript is missing", async () => {
+    const run = await cli(["compress", "nope.json"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`transcript not found: ${join(root, "nope.json")}`);
+  });
+
+  it("names the index and field of a malformed message", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "bad.json"), JSON.stringify([{ role: "user", content: "hi" }, { role: "robot", content: "x" }]));
+    const run = await cli(["compress", join(dir, "bad.json")]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("messages[1].role");
+  });
+});
