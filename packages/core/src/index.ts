@@ -5,8 +5,8 @@
 export { parseMessages, InvalidMessagesError, ChatMessageSchema, ToolCallSchema, ContentPartSchema } from "./messages/schema.ts";
 export type { ChatMessage, ContentPart, ToolCall, Role, MessageIssue } from "./messages/schema.ts";
 export { validateConversation } from "./messages/validate.ts";
-export type { ConversationProblem, ConversationProblemCode } from "./messages/validate.ts";
-export { sanitizeToolPairs, alignBoundaryBackward, alignBoundaryForward, toolCallKey, STUB_TOOL_RESULT } from "./messages/toolPairs.ts";
+export type { ConversationProblem, ConversationProblemCode, ValidateOptions } from "./messages/validate.ts";
+export { sanitizeToolPairs, alignBoundaryBackward, alignBoundaryForward, toolCallKey, pendingToolCallsStart, STUB_TOOL_RESULT } from "./messages/toolPairs.ts";
 
 // Engine contract
 export { ContextEngine, AWAITING_REAL_USAGE, DEFAULT_MODEL, isContextEngine } from "./engine/ContextEngine.ts";
@@ -33,9 +33,18 @@ export { modelInfoFromConfig, knownContextLength } from "./host/modelInfo.ts";
 export { resolveModelThreshold, effectiveThresholdPercent, computeThresholds, summaryTokenBudget, clampTargetRatio } from "./compressor/thresholds.ts";
 export type { ThresholdSettings, ThresholdPlan } from "./compressor/thresholds.ts";
 
+// Built-in compressor
+export { ContextCompressor, PAUSE_AFTER_STREAK } from "./compressor/ContextCompressor.ts";
+export type { ContextCompressorOptions, ShouldCompressInfo, ShouldCompressReason, CompressionReport } from "./compressor/ContextCompressor.ts";
+export { PRUNED_TOOL_PLACEHOLDER, pruneOldToolResults } from "./compressor/phase1Prune.ts";
+export { planBoundaries } from "./compressor/phase2Boundaries.ts";
+export { SUMMARY_PREFIX, SUMMARY_END_MARKER, COMPACTION_SYSTEM_NOTE, findLatestSummary } from "./compressor/summaryMessage.ts";
+export { prepareCompaction } from "./compressor/prepareCompaction.ts";
+
 // Tokens
 export { estimateTokensRough, estimateMessagesTokensRough } from "./tokens/rough.ts";
-export { TiktokenCounter, RoughTokenCounter } from "./tokens/counter.ts";
+export { TiktokenCounter, RoughTokenCounter, MemoizedTokenCounter, defaultTokenCounter } from "./tokens/counter.ts";
+export { estimateMessageTokensRough, IMAGE_TOKENS } from "./tokens/rough.ts";
 export type { TokenCounter } from "./tokens/types.ts";
 
 // Summarizers

@@ -4,7 +4,7 @@
  * only when it makes the context smaller, and at most `maxPasses` run, so it can never loop.
  */
 import { alignBoundaryBackward, type ChatMessage, type Summarizer, type TokenCounter } from "./core.ts";
-import { assembleContext, renderSummary, type LoadedItem } from "./assemble.ts";
+import { assembleContext, type LoadedItem } from "./assemble.ts";
 import { searchableText, summaryId } from "./messageText.ts";
 import type { ItemRef, LcmStore, StoredMessage, SummaryKind, SummaryRecord } from "./store/LcmStore.ts";
 import { CompactionAbortedError, summarizeWithLadder, truncationMarker } from "./summarize.ts";
@@ -150,7 +150,8 @@ async function summarizePlan(plan: PassPlan, input: CompactionInput, health: { f
     sourceTokens = stored.reduce((n, s) => n + s.tokens, 0);
   } else {
     const children = plan.items.map((i) => (i as { summary: SummaryRecord }).summary);
-    messages = children.map((c) => ({ role: "user", content: renderSummary(c) }));
+    // each child is handed over as an earlier compaction summary, so summarizers merge their sections
+    messages = children.map((c) => ({ role: "user", content: `[CONTEXT COMPACTION] summary ${c.id} of messages ${c.seqStart}-${c.seqEnd}:\n${c.content}` }));
     sourceText = children.map((c) => c.content).join("\n\n");
     sourceTokens = children.reduce((n, c) => n + c.tokens, 0);
   }
@@ -198,7 +199,7 @@ export async function runCompaction(input: CompactionInput): Promise<CompactionO
       planCondensePass(items, input.condenseFanin, input.condenseFanin),
       planLeafPass(items, input.freshTail, input.leafChunkTokens),
       planCondensePass(items, input.condenseFanin, 2),
-    ].filter((p): p is PassPlan => p !== null);
+    ].filter((p, i, all): p is PassPlan => p !== null && all.findIndex((q) => q?.fromOrd === p.fromOrd && q?.toOrd === p.toOrd) === i);
     let committed = false;
     for (const plan of plans) {
       const summary = await summarizePlan(plan, input, health);

@@ -20,7 +20,7 @@ import {
 import { assembleContext, isLcmArtifact, splitSystemPrompt } from "./assemble.ts";
 import { loadContext, runCompaction, type CompactionOutcome } from "./compaction.ts";
 import { parseLcmConfig, type LcmSettings } from "./config.ts";
-import { ingestConversation } from "./ingest.ts";
+import { ingestConversation, type HeldSequence } from "./ingest.ts";
 import { messageIdentity } from "./messageText.ts";
 import { LcmStore, type StoredMessage } from "./store/LcmStore.ts";
 import { CompactionAbortedError } from "./summarize.ts";
@@ -67,7 +67,7 @@ export class LcmEngine extends ContextEngine {
   private readonly now: () => number;
   private readonly ownsStore: boolean;
   /** Per session: identities of the conversation the host was last known to hold. */
-  private readonly held = new Map<string, readonly Buffer[]>();
+  private readonly held = new Map<string, HeldSequence>();
 
   constructor(options: LcmEngineOptions = {}) {
     super(options.model ? { model: options.model } : {});
@@ -167,7 +167,7 @@ export class LcmEngine extends ContextEngine {
       });
     }
     const output = this.assemble(system, session);
-    this.held.set(session, output.filter((m) => m.role !== "system" && !isLcmArtifact(m)).map(messageIdentity));
+    this.held.set(session, { ids: output.filter((m) => m.role !== "system" && !isLcmArtifact(m)).map(messageIdentity), complete: true });
     return output;
   }
 
@@ -224,9 +224,9 @@ export class LcmEngine extends ContextEngine {
   }
 
   /** What the host holds for `session`, when unknown: the identities of the current assembled context. */
-  private heldBy(session: string): readonly Buffer[] {
+  private heldBy(session: string): HeldSequence {
     const known = this.held.get(session);
     if (known) return known;
-    return this.assemble([], session).filter((m) => !isLcmArtifact(m)).map(messageIdentity);
+    return { ids: this.assemble([], session).filter((m) => !isLcmArtifact(m)).map(messageIdentity), complete: true };
   }
 }

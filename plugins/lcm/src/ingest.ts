@@ -16,22 +16,37 @@ export const MAX_FALLBACK_OVERLAP = 4_096;
 export interface KnownSequence {
   first: Buffer | undefined;
   load: () => readonly Buffer[];
+  /** True when the sequence reaches the last stored message (so whatever follows it is new). */
+  complete: boolean;
+}
+
+/** How an incoming list lines up with the store. */
+export interface Alignment {
+  /** Leading incoming items that are already stored. */
+  skip: number;
+  /** True when the incoming list reaches the last stored message. */
+  reachesEnd: boolean;
 }
 
 /**
  * How many leading items of `incoming` are already stored. Tries each known sequence in order: the first
- * whose elements agree with the incoming list's head (over their common length) wins. Otherwise the
- * longest suffix of `storedTail` (the last stored identities) that equals a prefix of `incoming`.
+ * whose elements agree with the incoming list's head (over their common length) wins, provided it reaches
+ * the store's end or the incoming list stops within it. Otherwise the longest suffix of `storedTail` (the
+ * last stored identities) that equals a prefix of `incoming`; no overlap means everything is new.
  */
-export function countAlreadyStored(incoming: readonly Buffer[], known: readonly KnownSequence[], storedTail: () => readonly Buffer[]): number {
-  if (incoming.length === 0) return 0;
+export function alignIncoming(incoming: readonly Buffer[], known: readonly KnownSequence[], storedTail: () => readonly Buffer[]): Alignment {
+  if (incoming.length === 0) return { skip: 0, reachesEnd: false };
   for (const candidate of known) {
     if (!candidate.first || !candidate.first.equals(incoming[0]!)) continue;
     const seq = candidate.load();
     const common = Math.min(seq.length, incoming.length);
     let ok = true;
     for (let i = 0; i < common && ok; i++) ok = seq[i]!.equals(incoming[i]!);
-    if (ok) return common;
+    if (!ok) continue;
+    const reachesEnd = candidate.complete && incoming.length >= seq.length;
+    // a sequence that stops short of the store's end says nothing about what follows it
+    if (!candidate.complete && incoming.length > seq.length) continue;
+    return { skip: common, reachesEnd };
   }
   const tail = storedTail();
   for (let k = Math.min(tail.length, incoming.length); k > 0; k--) {
@@ -39,9 +54,9 @@ export function countAlreadyStored(incoming: readonly Buffer[], known: readonly 
     if (!tail[start]!.equals(incoming[0]!)) continue;
     let ok = true;
     for (let i = 1; i < k && ok; i++) ok = tail[start + i]!.equals(incoming[i]!);
-    if (ok) return k;
+    if (ok) return { skip: k, reachesEnd: true };
   }
-  return 0;
+  return { skip: 0, reachesEnd: true };
 }
 
 /** What one ingest did. */
@@ -49,7 +64,13 @@ export interface IngestResult {
   /** The messages newly stored. */
   stored: StoredMessage[];
   /** Identities of the incoming conversation without lcm's artifacts: what the host now holds. */
-  held: Buffer[];
+  held: HeldSequence;
+}
+
+/** What the host was last known to hold, and whether that reaches the last stored message. */
+export interface HeldSequence {
+  ids: readonly Buffer[];
+  complete: boolean;
 }
 
 /**
@@ -62,23 +83,28 @@ export function ingestConversation(
   session: string,
   conversation: readonly ChatMessage[],
   counter: TokenCounter,
-  lastHeld: () => readonly Buffer[],
+  lastHeld: () => HeldSequence,
   now: number,
 ): IngestResult {
   const items = conversation.filter((m) => !isLcmArtifact(m));
   const held = items.map(messageIdentity);
   const lastSeq = store.lastSeq(session);
-  let skip = 0;
+  let alignment: Alignment = { skip: 0, reachesEnd: true };
   if (lastSeq > 0) {
-    let heldCache: readonly Buffer[] | undefined;
+    let heldCache: HeldSequence | undefined;
     const getHeld = () => (heldCache ??= lastHeld());
     const known: KnownSequence[] = [
-      { get first() { return getHeld()[0]; }, load: getHeld },
-      { first: store.identityAt(session, 1), load: () => store.identitiesFrom(session, 1) },
+      {
+        get first() { return getHeld().ids[0]; },
+        load: () => getHeld().ids,
+        get complete() { return getHeld().complete; },
+      },
+      { first: store.identityAt(session, 1), load: () => store.identitiesFrom(session, 1), complete: true },
     ];
     const window = Math.min(lastSeq, items.length, MAX_FALLBACK_OVERLAP);
-    skip = countAlreadyStored(held, known, () => store.identitiesFrom(session, lastSeq - window + 1));
+    alignment = alignIncoming(held, known, () => store.identitiesFrom(session, lastSeq - window + 1));
   }
+  const skip = alignment.skip;
   const fresh = items.slice(skip).map((message, i) => ({ message, tokens: counter.countMessages([message]), identity: held[skip + i]! }));
-  return { stored: store.appendMessages(session, fresh, now), held };
+  return { stored: store.appendMessages(session, fresh, now), held: { ids: held, complete: fresh.length > 0 || alignment.reachesEnd } };
 }

@@ -27,11 +27,21 @@ export function searchableText(message: ChatMessage): string {
 /** JSON with object keys sorted, so equal messages built in a different key order hash the same. */
 export function stableStringify(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(",")}}`;
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? "," : "") + stableStringify(value[i]);
+    return out + "]";
+  }
+  const record = value as Record<string, unknown>;
+  let out = "{";
+  let first = true;
+  for (const key of Object.keys(record).sort()) {
+    const v = record[key];
+    if (v === undefined) continue;
+    out += (first ? "" : ",") + JSON.stringify(key) + ":" + stableStringify(v);
+    first = false;
+  }
+  return out + "}";
 }
 
 /** A message's identity: the first 16 bytes of SHA-256 over its key-sorted JSON (role, content, tool fields, extras). */

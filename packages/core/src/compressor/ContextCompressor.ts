@@ -8,7 +8,7 @@ import { AWAITING_REAL_USAGE, ContextEngine, DEFAULT_MODEL } from "../engine/Con
 import type { CompressOptions, ModelInfo, NormalizedUsage, UsageReport } from "../engine/types.ts";
 import { CompressionSectionSchema, type CompressionConfig } from "../config/schema.ts";
 import type { ChatMessage } from "../messages/schema.ts";
-import { sanitizeToolPairs } from "../messages/toolPairs.ts";
+import { pendingToolCallsStart, sanitizeToolPairs } from "../messages/toolPairs.ts";
 import { validateConversation, type ConversationProblem } from "../messages/validate.ts";
 import { ExtractiveSummarizer } from "../summarizers/extractive.ts";
 import { cooldownSeconds, type SummaryFailure } from "../summarizers/failures.ts";
@@ -178,7 +178,9 @@ export class ContextCompressor extends ContextEngine {
   }
 
   private tokensPerMessage(messages: readonly ChatMessage[]): number[] {
-    return messages.map((message) => this.tokenCounter.countMessages([message]));
+    const counter = this.tokenCounter as TokenCounter & { countMessage?: (message: ChatMessage) => number };
+    if (typeof counter.countMessage === "function") return messages.map((message) => counter.countMessage!(message));
+    return messages.map((message) => counter.countMessages([message]));
   }
 
   private prepare(messages: readonly ChatMessage[], tokens: readonly number[]) {
@@ -216,6 +218,17 @@ export class ContextCompressor extends ContextEngine {
    * is returned unchanged and `lastCompression` says why. The output always passes validateConversation.
    */
   async compress(messages: ChatMessage[], options: CompressOptions = {}): Promise<ChatMessage[]> {
+    // Tool calls still running at the end stay out of compaction and come back unchanged (no stub results).
+    const pending = pendingToolCallsStart(messages);
+    if (pending > 0) {
+      const settled = messages.slice(0, pending);
+      const compressed = await this.compressSettled(settled, options);
+      return compressed === settled ? messages : [...compressed, ...messages.slice(pending)];
+    }
+    return this.compressSettled(messages, options);
+  }
+
+  private async compressSettled(messages: ChatMessage[], options: CompressOptions): Promise<ChatMessage[]> {
     const startedMs = performance.now();
     const force = options.force === true;
     if (force) {
@@ -251,7 +264,7 @@ export class ContextCompressor extends ContextEngine {
         const output = this.ensureValid(messages, sanitizeToolPairs(prepared.pruned));
         if (output !== undefined) {
           this.recordCompaction(undefined);
-          this.fillReport(report, output, prepared, undefined);
+          this.fillReport(report, output, this.tokenCounter.countMessages(output), prepared, undefined);
           return finish(output);
         }
       }
@@ -293,7 +306,8 @@ export class ContextCompressor extends ContextEngine {
     });
     const output = this.ensureValid(messages, assembled.messages);
     if (output === undefined) return unchanged("invalid_output", "the compacted conversation broke provider rules; kept the original");
-    if (this.tokenCounter.countMessages(output) >= estimatedBefore) {
+    const tokensAfter = this.tokenCounter.countMessages(output);
+    if (tokensAfter >= estimatedBefore) {
       this.countIneffective();
       return unchanged("nothing_to_compress", "the summary would not make the conversation smaller; kept the original");
     }
@@ -310,7 +324,7 @@ export class ContextCompressor extends ContextEngine {
       this.lastFailure = undefined;
     }
     this.recordCompaction(outcome.summary);
-    this.fillReport(report, output, prepared, { summary: outcome.summary, fallbackUsed: outcome.fallbackUsed, ...assembled });
+    this.fillReport(report, output, tokensAfter, prepared, { summary: outcome.summary, fallbackUsed: outcome.fallbackUsed, ...assembled });
     return finish(output);
   }
 
@@ -331,13 +345,14 @@ export class ContextCompressor extends ContextEngine {
   private fillReport(
     report: CompressionReport,
     output: ChatMessage[],
+    tokensAfter: number,
     prepared: PreparedCompaction,
     summary: { summary: string; fallbackUsed: boolean; summaryRole: "user" | "assistant"; mergedIntoTail: boolean; noteAdded: boolean } | undefined,
   ): void {
     const { plan } = prepared;
     report.compressionNumber = this.compressionCount;
     report.messagesAfter = output.length;
-    report.tokensAfter = this.tokenCounter.countMessages(output);
+    report.tokensAfter = tokensAfter;
     report.droppedMessages = summary ? plan.tailStart - plan.headEnd : 0;
     report.summaryTokens = summary ? this.tokenCounter.count(summary.summary) : 0;
     report.fallbackUsed = summary?.fallbackUsed ?? false;

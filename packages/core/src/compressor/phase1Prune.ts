@@ -55,15 +55,26 @@ function callsBefore(messages: readonly ChatMessage[], end: number): Map<string,
   return calls;
 }
 
-/** Indices (below `end`) of large tool outputs whose exact content appears again in a later tool result. */
+/**
+ * Indices (below `end`) of large tool outputs whose exact content appears again in a later tool result.
+ * Outputs are bucketed by length first, so only same-length candidates are compared (no hashing of
+ * every output's full text).
+ */
 function olderDuplicates(messages: readonly ChatMessage[], end: number, minChars: number): Set<number> {
-  const seen = new Set<string>();
+  const byLength = new Map<number, string[]>();
   const duplicates = new Set<number>();
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
-    if (message.role !== "tool" || typeof message.content !== "string" || message.content.length <= minChars) continue;
-    if (i < end && seen.has(message.content)) duplicates.add(i);
-    else seen.add(message.content);
+    const content = message.content;
+    if (message.role !== "tool" || typeof content !== "string" || content.length <= minChars) continue;
+    const later = byLength.get(content.length);
+    if (later === undefined) {
+      byLength.set(content.length, [content]);
+    } else if (i < end && later.includes(content)) {
+      duplicates.add(i);
+    } else {
+      later.push(content);
+    }
   }
   return duplicates;
 }
@@ -108,14 +119,34 @@ export function pruneOldToolResults(messages: readonly ChatMessage[], options: P
     const size = contentSize(message);
     if (size <= minChars) continue;
     const call = message.tool_call_id !== undefined ? calls.get(message.tool_call_id) : undefined;
-    const descriptor = describeToolOutput(call?.function.name ?? message.name, call?.function.arguments, messageText(message), size);
-    if (duplicates.has(i)) {
-      out[i] = { ...message, content: `${PRUNED_TOOL_PLACEHOLDER} ${DUPLICATE_TOOL_OUTPUT_POINTER} ${descriptor}` };
-      result.dedup++;
-    } else {
-      out[i] = { ...message, content: `${PRUNED_TOOL_PLACEHOLDER} ${descriptor}` };
-      result.cleared++;
-    }
+    const duplicate = duplicates.has(i);
+    out[i] = clearedCopy(message, call?.function.name ?? message.name, call?.function.arguments, duplicate, size);
+    if (duplicate) result.dedup++;
+    else result.cleared++;
   }
   return result;
+}
+
+interface ClearedEntry {
+  content: ChatMessage["content"];
+  name: string | undefined;
+  args: string | undefined;
+  duplicate: boolean;
+  cleared: ChatMessage;
+}
+
+/**
+ * Cleared copies by original message: messages are immutable, so clearing the same message with the
+ * same call again returns the same object (cheap repeated calls, and token counts stay memoized).
+ */
+const clearedCache = new WeakMap<ChatMessage, ClearedEntry>();
+
+function clearedCopy(message: ChatMessage, name: string | undefined, args: string | undefined, duplicate: boolean, size: number): ChatMessage {
+  const cached = clearedCache.get(message);
+  if (cached && cached.content === message.content && cached.name === name && cached.args === args && cached.duplicate === duplicate) return cached.cleared;
+  const descriptor = describeToolOutput(name, args, messageText(message), size);
+  const content = duplicate ? `${PRUNED_TOOL_PLACEHOLDER} ${DUPLICATE_TOOL_OUTPUT_POINTER} ${descriptor}` : `${PRUNED_TOOL_PLACEHOLDER} ${descriptor}`;
+  const cleared: ChatMessage = { ...message, content };
+  clearedCache.set(message, { content: message.content, name, args, duplicate, cleared });
+  return cleared;
 }

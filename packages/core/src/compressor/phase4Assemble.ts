@@ -48,13 +48,25 @@ export function chooseSummaryPlacement(head: readonly ChatMessage[], tail: reado
   return { role: preferred, merge: true };
 }
 
+/** Noted copies by original system message (same input → same object, so its token count stays memoized). */
+const notedCache = new WeakMap<ChatMessage, { content: ChatMessage["content"]; noted: ChatMessage }>();
+
+/** A copy of the system prompt with {@link COMPACTION_SYSTEM_NOTE} appended. */
+export function withCompactionNote(system: ChatMessage): ChatMessage {
+  const cached = notedCache.get(system);
+  if (cached && cached.content === system.content) return cached.noted;
+  const noted = appendText(system, COMPACTION_SYSTEM_NOTE);
+  notedCache.set(system, { content: system.content, noted });
+  return noted;
+}
+
 /** Builds head + summary + tail (see the file comment), then runs `sanitizeToolPairs`. Never mutates its inputs. */
 export function assembleCompressed(input: AssembleInput): AssembleResult {
   const head = input.head.slice();
   let noteAdded = false;
   const first = head[0];
   if (input.isFirstCompaction && first !== undefined && first.role === "system" && !hasCompactionNote(first)) {
-    head[0] = appendText(first, COMPACTION_SYSTEM_NOTE);
+    head[0] = withCompactionNote(first);
     noteAdded = true;
   }
   const content = formatSummaryContent(input.summary);

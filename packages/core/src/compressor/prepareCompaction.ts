@@ -6,7 +6,7 @@ import type { ChatMessage } from "../messages/schema.ts";
 import { alignBoundaryBackward } from "../messages/toolPairs.ts";
 import { MIN_TAIL_MESSAGES, planBoundaries, type BoundaryPlan } from "./phase2Boundaries.ts";
 import { pruneOldToolResults } from "./phase1Prune.ts";
-import { findLatestSummary, hasCompactionNote, turnsForSummary } from "./summaryMessage.ts";
+import { findLatestSummary, findLatestSummaryIndex, hasCompactionNote, turnsForSummary } from "./summaryMessage.ts";
 import { summaryTokenBudget } from "./thresholds.ts";
 
 /** Settings of {@link prepareCompaction}. */
@@ -41,7 +41,7 @@ export interface PreparedCompaction {
 
 /** True when no earlier compaction left its system note or a summary message in `messages`. */
 export function isFirstCompaction(messages: readonly ChatMessage[]): boolean {
-  return !hasCompactionNote(messages[0]) && findLatestSummary(messages) === undefined;
+  return !hasCompactionNote(messages[0]) && findLatestSummaryIndex(messages) === -1;
 }
 
 function sum(tokens: readonly number[], from: number, to: number): number {
@@ -65,7 +65,8 @@ function newestToolGroupStart(messages: readonly ChatMessage[], from: number): n
  * `tokens[i]` is the token count of `messages[i]`.
  */
 export function prepareCompaction(messages: readonly ChatMessage[], tokens: readonly number[], settings: PrepareSettings): PreparedCompaction {
-  const first = isFirstCompaction(messages);
+  const latestSummary = findLatestSummaryIndex(messages);
+  const first = latestSummary === -1 && !hasCompactionNote(messages[0]);
   const boundaryOptions = {
     protectFirstN: settings.protectFirstN,
     protectLastN: settings.protectLastN,
@@ -106,7 +107,7 @@ export function prepareCompaction(messages: readonly ChatMessage[], tokens: read
     pruned,
     isFirstCompaction: first,
     contentTokens: sum(tokens, plan.headEnd, plan.tailStart),
-    previousSummaryInMessages: findLatestSummary(messages, 0, plan.tailStart),
+    previousSummaryInMessages: latestSummary === -1 ? undefined : findLatestSummary(messages, 0, plan.tailStart),
     hasContent: turnsForSummary(middle).length > 0,
     cleared: phase1.cleared,
     dedup: phase1.dedup,

@@ -64,7 +64,7 @@ export function parseSummaryMessage(message: ChatMessage): ParsedSummary | undef
 /** True for a message that is nothing but a compaction summary (not a real user or assistant turn). */
 export function isPureSummaryMessage(message: ChatMessage): boolean {
   const parsed = parseSummaryMessage(message);
-  return parsed !== undefined && parsed.rest === "";
+  return parsed !== undefined && parsed.rest === "" && (message.tool_calls?.length ?? 0) === 0;
 }
 
 /** True for a user message the user wrote (not a compaction summary). */
@@ -77,13 +77,20 @@ export function hasCompactionNote(message: ChatMessage | undefined): boolean {
   return message !== undefined && message.role === "system" && messageText(message).includes(COMPACTION_SYSTEM_NOTE);
 }
 
-/** The body of the newest summary message in `messages`, if any. */
-export function findLatestSummary(messages: readonly ChatMessage[], from = 0, to = messages.length): string | undefined {
+/** Index of the newest summary message in `messages[from, to)`, or -1. */
+export function findLatestSummaryIndex(messages: readonly ChatMessage[], from = 0, to = messages.length): number {
   for (let i = Math.min(to, messages.length) - 1; i >= from; i--) {
-    const parsed = parseSummaryMessage(messages[i]!);
-    if (parsed !== undefined) return parsed.summary;
+    const message = messages[i]!;
+    if (message.role !== "user" && message.role !== "assistant") continue;
+    if (parseSummaryMessage(message) !== undefined) return i;
   }
-  return undefined;
+  return -1;
+}
+
+/** The body of the newest summary message in `messages[from, to)`, if any. */
+export function findLatestSummary(messages: readonly ChatMessage[], from = 0, to = messages.length): string | undefined {
+  const index = findLatestSummaryIndex(messages, from, to);
+  return index === -1 ? undefined : parseSummaryMessage(messages[index]!)?.summary;
 }
 
 /**
@@ -106,6 +113,7 @@ export function turnsForSummary(middle: readonly ChatMessage[]): ChatMessage[] {
     const parsed = parseSummaryMessage(message);
     if (parsed === undefined) out.push(message);
     else if (parsed.rest !== "") out.push({ ...message, content: parsed.rest });
+    else if ((message.tool_calls?.length ?? 0) > 0) out.push({ ...message, content: null });
   }
   return out;
 }

@@ -9,6 +9,8 @@ export const KEY_ARGUMENT_NAMES = ["command", "cmd", "path", "file_path", "filen
 const MAX_ARGUMENT_CHARS = 80;
 /** Only this many characters at each end of an output are searched for an exit code. */
 const EXIT_SCAN_CHARS = 600;
+/** Cheap pre-check before the exit-code patterns run. */
+const EXIT_HINT = /exit|return/i;
 const EXIT_PATTERNS: RegExp[] = [
   /["']?(?:exit_code|exitCode|exit code|exit status|returncode|return code)["']?\s*[:=]?\s*(-?\d{1,3})\b/i,
   /\bexit(?:ed)?(?: with)?(?: code| status)?\s*[:=]?\s*(-?\d{1,3})\b/i,
@@ -39,6 +41,7 @@ export function keyArgument(argumentsJson: string | undefined): { name: string; 
 export function visibleExitCode(output: string): number | undefined {
   const ends = output.length <= EXIT_SCAN_CHARS * 2 ? [output] : [output.slice(-EXIT_SCAN_CHARS), output.slice(0, EXIT_SCAN_CHARS)];
   for (const text of ends) {
+    if (!EXIT_HINT.test(text)) continue;
     for (const pattern of EXIT_PATTERNS) {
       const match = pattern.exec(text);
       if (match?.[1] !== undefined) return Number(match[1]);
@@ -63,7 +66,11 @@ function formatSize(chars: number): string {
   return chars < 1_024 ? `${chars} chars` : `${(chars / 1_024).toFixed(1)} KB`;
 }
 
+/** Whitespace other than single inner spaces, or a backtick: the text needs flattening. */
+const NEEDS_FLATTENING = /[^\S ]|`| {2}|^ | $/;
+
 function oneLine(text: string, max: number): string {
+  if (text.length <= max && !NEEDS_FLATTENING.test(text)) return text;
   const flat = text.replace(/\s+/g, " ").trim().replace(/`/g, "'");
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }

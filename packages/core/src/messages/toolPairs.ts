@@ -190,3 +190,18 @@ function withCalls(message: ChatMessage, calls: ToolCall[]): ChatMessage {
   const { tool_calls: _dropped, ...rest } = message;
   return calls.length > 0 ? { ...rest, tool_calls: calls } : (rest as ChatMessage);
 }
+
+/**
+ * Where a trailing group of in-flight tool calls starts: the index of the last assistant message with
+ * tool calls when only tool results follow it and at least one of its calls has no result yet (the tools
+ * are still running); -1 otherwise. Engines keep that group out of compaction and append it unchanged,
+ * so a result arriving later still finds its call (never a stub).
+ */
+export function pendingToolCallsStart(messages: ChatMessage[]): number {
+  let index = messages.length - 1;
+  while (index >= 0 && messages[index]!.role === "tool") index--;
+  const assistant = messages[index];
+  if (assistant === undefined || assistant.role !== "assistant" || !assistant.tool_calls?.length) return -1;
+  const answered = new Set(messages.slice(index + 1).map((m) => m.tool_call_id));
+  return assistant.tool_calls.some((call) => !answered.has(toolCallKey(call))) ? index : -1;
+}

@@ -1,6 +1,6 @@
 /** Provider rules (Anthropic and OpenAI) checked in code: every compressed output must pass them. */
 import type { ChatMessage } from "./schema.ts";
-import { isEmptyAssistant, toolCallKey, toolRunOwners } from "./toolPairs.ts";
+import { isEmptyAssistant, pendingToolCallsStart, toolCallKey, toolRunOwners } from "./toolPairs.ts";
 
 /** Kinds of rule violations {@link validateConversation} reports. */
 export type ConversationProblemCode =
@@ -30,6 +30,11 @@ export interface ValidateOptions {
    * real transcripts have consecutive user messages and providers merge them.
    */
   strictAlternation?: boolean;
+  /**
+   * Accept tool calls of the last assistant message that have no result yet because the tools are still
+   * running (only tool results follow it). Off by default: a provider rejects such a request.
+   */
+  allowPendingToolCalls?: boolean;
 }
 
 /** `messages[12] (tool, tool_call_id "call_3")`: names a message in a problem text. */
@@ -159,5 +164,6 @@ export function validateConversation(messages: ChatMessage[], options: ValidateO
     ...duplicateCallProblems(messages),
     ...pairingProblems(messages),
   ];
-  return problems.sort((a, b) => a.index - b.index);
+  const pending = options.allowPendingToolCalls ? pendingToolCallsStart(messages) : -1;
+  return problems.filter((p) => !(p.code === "missing_tool_result" && p.index === pending)).sort((a, b) => a.index - b.index);
 }

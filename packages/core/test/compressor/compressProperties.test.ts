@@ -18,7 +18,12 @@ interface TurnShape {
 
 const stepArb: fc.Arbitrary<StepShape> = fc.record({ calls: fc.integer({ min: 1, max: 3 }), outputChars: fc.integer({ min: 0, max: 4_000 }), useCallId: fc.boolean() });
 const turnArb: fc.Arbitrary<TurnShape> = fc.record({ steps: fc.array(stepArb, { maxLength: 4 }), finalText: fc.boolean() });
-const conversationArb = fc.record({
+interface ConversationShape {
+  withSystem: boolean;
+  turns: TurnShape[];
+  endsWithUser: boolean;
+}
+const conversationArb: fc.Arbitrary<ConversationShape> = fc.record({
   withSystem: fc.boolean(),
   turns: fc.array(turnArb, { minLength: 1, maxLength: 14 }),
   endsWithUser: fc.boolean(),
@@ -31,7 +36,7 @@ const settingsArb = fc.record({
   target_ratio: fc.double({ min: 0.1, max: 0.8, noNaN: true }),
 });
 
-function build(shape: fc.infer<typeof conversationArb>): ChatMessage[] {
+function build(shape: ConversationShape): ChatMessage[] {
   let seq = 0;
   const m: ChatMessage[] = [];
   if (shape.withSystem) m.push({ role: "system", content: "You are a careful agent." });

@@ -175,6 +175,24 @@ describe("ContextCompressor: compress()", () => {
     expect(system0.split(COMPACTION_SYSTEM_NOTE).length).toBe(2);
   });
 
+  it("compacts with the default (tiktoken) counter when none is given", async () => {
+    const engine = new ContextCompressor({ compression: { protect_last_n: 5, threshold_tokens: 30_000 } });
+    const messages = fastApiConversation();
+    const out = await engine.compress(messages);
+    expect(validateConversation(out)).toEqual([]);
+    expect(out.at(-1)).toBe(messages.at(-1));
+    expect(engine.lastCompression!.tokensAfter).toBeLessThan(engine.lastCompression!.tokensBefore / 2);
+  });
+
+  it("keeps the input when the summary would not make the conversation smaller", async () => {
+    const verbose: Summarizer = { name: "verbose", summarize: async () => SUMMARY_SECTIONS.map((h) => `${h}\n- ${"detail ".repeat(3_000)}`).join("\n") };
+    const messages = [system("s"), user("a"), assistant("b"), user("c"), assistant("d"), user("e"), assistant("f"), user("g")];
+    const engine = new ContextCompressor({ compression: { protect_last_n: 3 }, summarizer: verbose, tokenCounter: roughCounter });
+    expect(await engine.compress(messages, { force: true })).toBe(messages);
+    expect(engine.lastCompression).toMatchObject({ aborted: true, failureKind: "nothing_to_compress" });
+    expect(engine.compressionCount).toBe(0);
+  });
+
   it("never mutates the input and returns it unchanged when there is nothing to compress", async () => {
     const messages = deepFreeze([system("s"), user("hi"), assistant("hello")]);
     const engine = new ContextCompressor({ tokenCounter: roughCounter });
@@ -214,6 +232,20 @@ describe("ContextCompressor: compress()", () => {
     expect(out.at(-1)).toBe(messages.at(-1));
     expect(out.some((m) => m.content === "Refactor everything")).toBe(true);
     expect(validateConversation(out)).toEqual([]);
+  });
+
+  it("never loops: a host re-checking an estimate after each compaction stops when the last message alone is over the threshold", async () => {
+    let messages: ChatMessage[] = [system("s"), ...agentRounds(10, 8_000), user(`Please review this log:\n${longOutput("giant log", 2_000)}`)];
+    const engine = new ContextCompressor({ compression: { threshold_tokens: 20_000, protect_last_n: 4 }, summarizer: templateSummarizer(), tokenCounter: roughCounter });
+    let rounds = 0;
+    while (engine.shouldCompress(roughCounter.countMessages(messages)) && rounds < 10) {
+      messages = await engine.compress(messages);
+      rounds++;
+    }
+    expect(rounds).toBeLessThanOrEqual(3);
+    expect(engine.shouldCompressInfo(roughCounter.countMessages(messages)).reason).toBe("ineffective");
+    expect(validateConversation(messages)).toEqual([]);
+    expect(String(messages.at(-1)!.content)).toContain("Please review this log");
   });
 
   it("pauses automatic compaction after two ineffective compactions until force, a model change or real progress", async () => {

@@ -1,13 +1,9 @@
 /** Conversation builders for the compressor tests (synthetic, deterministic). */
 import type { ChatMessage } from "../../src/messages/schema.ts";
-import { estimateMessagesTokensRough, estimateTokensRough } from "../../src/tokens/rough.ts";
-import type { TokenCounter } from "../../src/tokens/types.ts";
+import { RoughTokenCounter } from "../../src/tokens/counter.ts";
 
-/** The rough estimator as a TokenCounter (no memo): predictable counts for boundary tests. */
-export const roughCounter: TokenCounter = {
-  count: (text) => estimateTokensRough(text),
-  countMessages: (messages) => estimateMessagesTokensRough(messages),
-};
+/** The rough estimator (chars / 4): predictable counts for boundary tests. */
+export const roughCounter = new RoughTokenCounter();
 
 let callSeq = 0;
 

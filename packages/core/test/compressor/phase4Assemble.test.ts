@@ -39,6 +39,12 @@ describe("summary message framing", () => {
     expect(request.messages).toEqual([assistant("a")]);
   });
 
+  it("keeps the tool calls of an assistant message the summary was merged into", () => {
+    const a = call("terminal", { command: "ls" });
+    const merged: ChatMessage = { ...a, content: `${SUMMARY_PREFIX}\n\n${SUMMARY}\n\n${SUMMARY_END_MARKER}` };
+    expect(turnsForSummary([merged])).toEqual([{ ...a, content: null }]);
+  });
+
   it("recovers the summary and the original text of a tail message the summary was merged into", () => {
     const merged: ChatMessage = { role: "user", content: `${SUMMARY_PREFIX}\n\n${SUMMARY}\n\n${SUMMARY_END_MARKER}\n\nFix the failing tests` };
     expect(parseSummaryMessage(merged)).toEqual({ summary: SUMMARY, rest: "Fix the failing tests" });

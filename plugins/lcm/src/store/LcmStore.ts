@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { dirname } from "node:path";
 import type { ChatMessage } from "../core.ts";
 import { Database, type SqliteDatabase, type SqliteStatement } from "../deps.ts";
@@ -72,8 +73,8 @@ interface MessageRow {
   session: string;
   seq: number;
   role: string;
-  message_json: string;
-  content_text: string | null;
+  message_json: string | Buffer;
+  content_text: string | Buffer | null;
   tokens: number;
   created_at: number;
 }
@@ -97,10 +98,23 @@ export function sessionKey(session: string): string {
   return "s" + createHash("sha1").update(session).digest("hex").slice(0, 20);
 }
 
+/** Texts at least this long are stored deflated (as a BLOB); shorter ones as TEXT. */
+export const PACK_MIN_CHARS = 512;
+
+/** A text as stored: TEXT when short, a raw-deflate BLOB when long (SQLite columns take either). */
+export function packText(text: string): string | Buffer {
+  return text.length >= PACK_MIN_CHARS ? deflateRawSync(text, { level: 1 }) : text;
+}
+
+/** The text {@link packText} stored. */
+export function unpackText(value: string | Buffer): string {
+  return typeof value === "string" ? value : inflateRawSync(value).toString("utf8");
+}
+
 /** Rebuilds a stored message: string content lives in `content_text`, everything else in the JSON. */
 function decodeMessage(row: MessageRow): StoredMessage {
-  const message = JSON.parse(row.message_json) as ChatMessage;
-  if (row.content_text !== null) message.content = row.content_text;
+  const message = JSON.parse(unpackText(row.message_json)) as ChatMessage;
+  if (row.content_text !== null) message.content = unpackText(row.content_text);
   return { id: messageId(row.id), rowId: row.id, session: row.session, seq: row.seq, role: row.role, message, tokens: row.tokens, createdAt: row.created_at };
 }
 
@@ -129,6 +143,8 @@ export class LcmStore {
   constructor(readonly path: string) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
+    // larger pages waste less space around rows of very different sizes (only effective on a new file)
+    this.db.pragma("page_size = 16384");
     if (path !== ":memory:") this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("foreign_keys = ON");
@@ -146,9 +162,10 @@ export class LcmStore {
       identityAt: p("SELECT identity FROM lcm_messages WHERE session = ? AND seq = ?"),
       identitiesFrom: p("SELECT identity FROM lcm_messages WHERE session = ? AND seq >= ? ORDER BY seq"),
       messageByRowId: p("SELECT * FROM lcm_messages WHERE id = ?"),
-      messagesByRowIds: p("SELECT * FROM lcm_messages WHERE id IN (SELECT value FROM json_each(?)) ORDER BY seq"),
+      messagesByRowIds: p("SELECT m.* FROM json_each(?) j JOIN lcm_messages m ON m.id = j.value"),
       messagesBySeq: p("SELECT * FROM lcm_messages WHERE session = ? AND seq BETWEEN ? AND ? ORDER BY seq"),
       contextItems: p("SELECT item_type AS type, item_id AS id FROM lcm_context_items WHERE session = ? ORDER BY ord"),
+      contextSummaryIds: p("SELECT item_id AS id FROM lcm_context_items INDEXED BY lcm_context_summaries WHERE session = ? AND item_type = 'summary' ORDER BY ord"),
       deleteItems: p("DELETE FROM lcm_context_items WHERE session = ? AND ord BETWEEN ? AND ?"),
       shiftItems: p("UPDATE lcm_context_items SET ord = ord - ? WHERE session = ? AND ord > ?"),
       insertSummary: p(
@@ -210,7 +227,8 @@ export class LcmStore {
         seq += 1;
         const stringContent = typeof m.message.content === "string";
         const json = JSON.stringify(stringContent ? { ...m.message, content: null } : m.message);
-        const info = this.s.insertMessage!.run(session, seq, m.message.role, json, stringContent ? m.message.content : null, m.tokens, m.identity, createdAt);
+        const content = stringContent ? packText(m.message.content as string) : null;
+        const info = this.s.insertMessage!.run(session, seq, m.message.role, packText(json), content, m.tokens, m.identity, createdAt);
         const rowId = Number(info.lastInsertRowid);
         this.s.insertMessageFts!.run(rowId, searchableText(m.message), skey);
         this.s.insertItem!.run(session, ord++, "message", messageId(rowId));
@@ -231,7 +249,8 @@ export class LcmStore {
   /** Stored messages by public ids, in seq order (unknown ids are skipped). */
   getMessages(ids: readonly string[]): StoredMessage[] {
     const rowIds = ids.map(parseMessageId).filter((n): n is number => n !== undefined);
-    return (this.s.messagesByRowIds!.all(JSON.stringify(rowIds)) as MessageRow[]).map(decodeMessage);
+    const rows = this.s.messagesByRowIds!.all(JSON.stringify(rowIds)) as MessageRow[];
+    return rows.sort((a, b) => (a.session < b.session ? -1 : a.session > b.session ? 1 : a.seq - b.seq)).map(decodeMessage);
   }
 
   /** The session's messages with seq in [from, to], in order. */
@@ -242,6 +261,11 @@ export class LcmStore {
   /** The session's context items, in order. */
   contextItems(session: string): ItemRef[] {
     return this.s.contextItems!.all(session) as ItemRef[];
+  }
+
+  /** Ids of the summaries in the session's context, in order (cheap: raw items are not read). */
+  contextSummaryIds(session: string): string[] {
+    return (this.s.contextSummaryIds!.all(session) as { id: string }[]).map((r) => r.id);
   }
 
   /** One summary by id, or undefined. */

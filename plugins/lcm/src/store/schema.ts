@@ -14,12 +14,11 @@ CREATE TABLE IF NOT EXISTS lcm_messages (
   session TEXT NOT NULL,
   seq INTEGER NOT NULL,
   role TEXT NOT NULL,
-  -- the original message as JSON; when content is a string it is stored once, in "text", and the JSON
-  -- holds null in its place (content_in_text = 1)
-  message_json TEXT NOT NULL,
-  content_in_text INTEGER NOT NULL,
-  -- flattened searchable text: content, tool-call names and arguments
-  text TEXT NOT NULL,
+  -- the original message as JSON; string content is stored once, in content_text, and the JSON holds
+  -- null in its place (same key position, so the message is rebuilt verbatim). Long values are stored
+  -- as a raw-deflate BLOB instead of TEXT (see LcmStore's pack/unpack).
+  message_json NOT NULL,
+  content_text,
   tokens INTEGER NOT NULL,
   identity BLOB NOT NULL,
   created_at INTEGER NOT NULL,
@@ -56,6 +55,7 @@ CREATE TABLE IF NOT EXISTS lcm_context_items (
   item_id TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS lcm_context_items_by_session ON lcm_context_items (session, ord);
+CREATE INDEX IF NOT EXISTS lcm_context_summaries ON lcm_context_items (session, ord) WHERE item_type = 'summary';
 
 CREATE TABLE IF NOT EXISTS lcm_compactions (
   id INTEGER PRIMARY KEY,
@@ -69,8 +69,8 @@ CREATE TABLE IF NOT EXISTS lcm_compactions (
 );
 
 -- contentless full-text indexes: the text lives once, in the tables above
-CREATE VIRTUAL TABLE IF NOT EXISTS lcm_messages_fts USING fts5 (text, skey, content='', tokenize='unicode61 remove_diacritics 2');
-CREATE VIRTUAL TABLE IF NOT EXISTS lcm_summaries_fts USING fts5 (text, skey, content='', tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS lcm_messages_fts USING fts5 (text, skey, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS lcm_summaries_fts USING fts5 (text, skey, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2');
 
 ${appendOnlyTriggers("lcm_messages")}
 ${appendOnlyTriggers("lcm_summaries")}

@@ -104,7 +104,9 @@ function matchInSandbox(pattern: string, texts: string[], limit: number, timeout
       { timeout: Math.max(1, Math.floor(timeoutMs)) },
     ) as number[];
   } catch (error) {
-    if (error instanceof Error && /timed out/i.test(error.message)) return "timeout";
+    // the error may come from the vm's realm, so it is recognised by its code, not by instanceof
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === "ERR_SCRIPT_EXECUTION_TIMEOUT" || /timed out/i.test(String((error as { message?: unknown } | null)?.message))) return "timeout";
     throw error;
   }
 }

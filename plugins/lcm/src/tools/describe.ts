@@ -28,7 +28,7 @@ export function runDescribe(ctx: ToolContext, id: string | undefined): Record<st
       sourceTokens: s.sourceTokens,
       covers: [s.seqStart, s.seqEnd],
       created_at: iso(s.createdAt),
-      inContext: coverage.isInContext(s.id),
+      inContext: coverage.isInContext(s.id, s.seqStart, s.seqEnd),
       coveredBy: coverage.coveredBy(s.id, s.seqStart, s.seqEnd),
       sources: ctx.store.sourcesOf(s.id),
       parents: ctx.store.parentsOf(s.id),
@@ -45,7 +45,7 @@ export function runDescribe(ctx: ToolContext, id: string | undefined): Record<st
       role: m.role,
       tokens: m.tokens,
       created_at: iso(m.createdAt),
-      inContext: coverage.isInContext(m.id),
+      inContext: coverage.isInContext(m.id, m.seq),
       coveredBy: coverage.coveredBy(m.id, m.seq),
       parents: ctx.store.parentsOf(m.id),
     };

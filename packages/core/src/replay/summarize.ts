@@ -1,0 +1,178 @@
+/**
+ * Pure: turns what the replay loop recorded and the prefix-cache accounting of the replay and of its
+ * no-compaction variant into the {@link ReplayReport} (rows, compaction cache effects, totals, notes).
+ */
+import type { PrefixCacheReport, RequestCacheAccounting } from "../caching/prefixCacheModel.ts";
+import type { PromptCachingStatus } from "../caching/status.ts";
+import type { CacheTtl } from "../providers/anthropicFacts.ts";
+import type { CompactionEffect, CompactionLayer, FullMissNote, ReplayReport, ReplayRequest, RequestCompaction } from "./types.ts";
+
+/** A request's read share at or above which the cache counts as recovered after a compaction. */
+export const RECOVERED_READ_SHARE = 0.8;
+
+/** What the replay loop records about one request besides its cache accounting. */
+export interface LoopRecord {
+  responseMessage: number;
+  timestampMs: number;
+  messages: number;
+  compacted?: RequestCompaction;
+  compactionAborted?: { layer: CompactionLayer; reason: string };
+  notices?: string[];
+}
+
+/** Everything {@link buildReplayReport} needs. */
+export interface ReplayParts {
+  engine: string;
+  model: string;
+  provider: string;
+  ttl: CacheTtl;
+  caching: PromptCachingStatus;
+  contextLength: number;
+  thresholdTokens: number;
+  hygieneThresholdTokens: number;
+  timing: "transcript" | "cadence";
+  records: LoopRecord[];
+  replay: PrefixCacheReport;
+  noCompaction: PrefixCacheReport;
+  finalContextTokens: number;
+}
+
+function formatTokens(n: number): string {
+  return Math.round(n).toLocaleString("en-US");
+}
+
+function recoveredAfter(accounting: readonly RequestCacheAccounting[], from: number): number | null {
+  for (let j = from + 1; j < accounting.length; j += 1) {
+    const a = accounting[j] as RequestCacheAccounting;
+    if (a.inputTokens > 0 && a.cacheReadTokens >= RECOVERED_READ_SHARE * a.inputTokens) return j - from;
+  }
+  return null;
+}
+
+function fullMissNote(a: RequestCacheAccounting, previousModel: string | undefined): FullMissNote | undefined {
+  if (a.fullMissReason === undefined) return undefined;
+  const what = a.fullMissReason === "model_switch" ? `model switch (${previousModel ?? "?"} → ${a.model})` : "credential switch (another account)";
+  return {
+    request: a.index,
+    reason: a.fullMissReason,
+    note:
+      `request ${a.index}: ${what} — the model and account are part of the cache key, so this request missed the cache entirely ` +
+      `and sent the whole conversation (${formatTokens(a.inputTokens)} tokens) at the undiscounted input price (SPEC §5 rule 5)`,
+  };
+}
+
+/** Builds the report. Row i of `records`, `replay.requests` and `noCompaction.requests` is request i. */
+export function buildReplayReport(parts: ReplayParts): ReplayReport {
+  const main = parts.replay.requests;
+  const plain = parts.noCompaction.requests;
+  let cumulative = 0;
+  let cumulativeUncached = 0;
+  let cumulativeNoCompaction = 0;
+  const requests = parts.records.map((record, index): ReplayRequest => {
+    const a = main[index] as RequestCacheAccounting;
+    const p = plain[index] as RequestCacheAccounting;
+    cumulative += a.costUsd ?? 0;
+    cumulativeUncached += a.uncachedCostUsd ?? 0;
+    cumulativeNoCompaction += p.costUsd ?? 0;
+    const row: ReplayRequest = {
+      index,
+      responseMessage: record.responseMessage,
+      timestampMs: record.timestampMs,
+      model: a.model,
+      messages: record.messages,
+      promptTokens: a.inputTokens,
+      outputTokens: a.outputTokens,
+      cacheRead: a.cacheReadTokens,
+      cacheWrite: a.cacheWriteTokens,
+      uncached: a.uncachedTokens,
+      costUsd: a.costUsd,
+      uncachedCostUsd: a.uncachedCostUsd,
+      cumulativeCostUsd: cumulative,
+      cumulativeUncachedCostUsd: cumulativeUncached,
+      noCompactionPromptTokens: p.inputTokens,
+      noCompactionCostUsd: p.costUsd,
+      cumulativeNoCompactionCostUsd: cumulativeNoCompaction,
+    };
+    if (record.compacted) row.compacted = record.compacted;
+    if (record.compactionAborted) row.compactionAborted = record.compactionAborted;
+    if (a.fullMissReason) row.fullMiss = a.fullMissReason;
+    if (record.notices && record.notices.length > 0) row.notices = record.notices;
+    return row;
+  });
+
+  const compactions: CompactionEffect[] = [];
+  requests.forEach((row, index) => {
+    if (!row.compacted) return;
+    compactions.push({
+      request: index,
+      layer: row.compacted.layer,
+      tokensBefore: row.compacted.before,
+      tokensAfter: row.compacted.after,
+      cacheRewriteTokens: row.cacheWrite,
+      cacheReadTokens: row.cacheRead,
+      nextRequestCostUsd: row.costUsd,
+      noCompactionCostUsd: row.noCompactionCostUsd,
+      recoveredAfterRequests: recoveredAfter(main, index),
+    });
+  });
+
+  const fullMisses = main.map((a, i) => fullMissNote(a, main[i - 1]?.model)).filter((n): n is FullMissNote => n !== undefined);
+  const t = parts.replay.totals;
+  const noCompactionPeak = Math.max(0, ...plain.map((p) => p.inputTokens));
+  const notes: string[] = [];
+  if (!parts.caching.enabled) notes.push(parts.caching.banner.replace(/^💾 /, ""));
+  if (noCompactionPeak > parts.contextLength) {
+    const at = plain.findIndex((p) => p.inputTokens > parts.contextLength);
+    notes.push(
+      `without compaction the context would reach ${formatTokens(noCompactionPeak)} tokens, over the ${formatTokens(parts.contextLength)}-token window ` +
+        `from request ${at} on: those API calls would fail (the no-compaction cost counts them anyway)`,
+    );
+  }
+  for (const miss of fullMisses) notes.push(miss.note);
+  if (t.unpricedModels.length > 0) notes.push(`no price for ${t.unpricedModels.join(", ")}: their requests are left out of the costs`);
+  const aborted = requests.filter((r) => r.compactionAborted).length;
+  if (aborted > 0) notes.push(`${aborted} compaction attempt${aborted === 1 ? "" : "s"} returned the conversation unchanged`);
+
+  const byLayer: Record<CompactionLayer, number> = { gateway: 0, agent: 0 };
+  for (const c of compactions) byLayer[c.layer] += 1;
+  const peakContextTokens = Math.max(parts.finalContextTokens, ...requests.map((r) => r.promptTokens));
+  return {
+    engine: parts.engine,
+    model: parts.model,
+    provider: parts.provider,
+    ttl: parts.ttl,
+    caching: parts.caching,
+    contextLength: parts.contextLength,
+    thresholdTokens: parts.thresholdTokens,
+    hygieneThresholdTokens: parts.hygieneThresholdTokens,
+    timing: parts.timing,
+    requests,
+    compactions,
+    fullMisses,
+    notes,
+    totals: {
+      requests: t.requests,
+      compactions: compactions.length,
+      compactionsByLayer: byLayer,
+      abortedCompactions: aborted,
+      peakContextTokens,
+      finalContextTokens: parts.finalContextTokens,
+      inputTokens: t.inputTokens,
+      cacheReadTokens: t.cacheReadTokens,
+      cacheWriteTokens: t.cacheWriteTokens,
+      uncachedTokens: t.uncachedTokens,
+      outputTokens: t.outputTokens,
+      cacheReadShare: t.cacheReadShare,
+      idealCacheReadShare: t.idealCacheReadShare,
+      idealCacheReadTokens: t.idealCacheReadTokens,
+      costUsd: t.costUsd,
+      noCachingCostUsd: t.uncachedCostUsd,
+      noCompactionCostUsd: parts.noCompaction.totals.costUsd,
+      noCompactionCacheReadShare: parts.noCompaction.totals.cacheReadShare,
+      noCompactionPeakTokens: noCompactionPeak,
+      idealCostUsd: t.idealCostUsd,
+      fullMisses: t.fullMisses,
+      unpricedModels: t.unpricedModels,
+    },
+  };
+}

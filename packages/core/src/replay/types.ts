@@ -1,0 +1,176 @@
+/** Public types of the replay report: options, one row per request, compactions and totals. */
+import type { ContextEngine } from "../engine/ContextEngine.ts";
+import type { FullMissReason } from "../caching/prefixCacheModel.ts";
+import type { PromptCachingStatus } from "../caching/status.ts";
+import type { CacheTtl } from "../providers/anthropicFacts.ts";
+import type { PriceTable } from "../providers/prices.ts";
+import type { TokenCounter } from "../tokens/types.ts";
+
+/** A model or credential change from one request on (SPEC §5 rule 5: the next request misses entirely). */
+export interface ReplaySwitch {
+  /** Request number (0-based) from which the new model/account is used. */
+  atRequest: number;
+  model?: string;
+  account?: string;
+}
+
+/** Progress of a replay, for a progress bar. */
+export interface ReplayProgress {
+  done: number;
+  total: number;
+}
+
+/** Options of {@link replayConversation}. */
+export interface ReplayOptions {
+  /** The engine whose decisions are replayed (it is used, so pass a fresh one). */
+  engine: ContextEngine;
+  /** The model requests go to (part of the cache key; prices). */
+  model: string;
+  /** The provider (decides with the model whether prompt caching is on). */
+  provider: string;
+  /** `prompt_caching.cache_ttl` (default "5m"). */
+  ttl?: CacheTtl;
+  /** User prices, searched before the built-in table. */
+  prices?: PriceTable;
+  /** Time of the first request in ms since the epoch when the transcript has no timestamps (default 2025-01-01). */
+  now?: number;
+  /** Time between requests when the transcript has no timestamps (default 20 s). */
+  cadenceMs?: number;
+  /** Gateway hygiene settings (default: enabled when the engine's `compression.enabled` is, hard limit 5000). */
+  hygiene?: { enabled?: boolean; hardMessageLimit?: number };
+  /** Model or credential switches during the replay. */
+  switches?: ReplaySwitch[];
+  /** The account requests are billed to (default "default"). */
+  account?: string;
+  /** Counts request tokens (default: the shared tiktoken counter, memoized per message). */
+  tokenCounter?: TokenCounter;
+  /** User minimum cacheable lengths by model substring. */
+  minimumCacheableTokens?: Readonly<Record<string, number>>;
+  /** Called after each request. */
+  onProgress?: (progress: ReplayProgress) => void;
+}
+
+/** Which layer compacted before a request. */
+export type CompactionLayer = "gateway" | "agent";
+
+/** A compaction that ran before a request. */
+export interface RequestCompaction {
+  layer: CompactionLayer;
+  /** Context tokens before and after. */
+  before: number;
+  after: number;
+  messagesBefore: number;
+  messagesAfter: number;
+}
+
+/** One API request of the replay. */
+export interface ReplayRequest {
+  index: number;
+  /** Transcript index of the assistant message this request answered with. */
+  responseMessage: number;
+  timestampMs: number;
+  model: string;
+  /** Messages sent. */
+  messages: number;
+  promptTokens: number;
+  outputTokens: number;
+  cacheRead: number;
+  cacheWrite: number;
+  uncached: number;
+  /** Cost with caching (null when the model has no price). */
+  costUsd: number | null;
+  /** Cost of the same request with no caching. */
+  uncachedCostUsd: number | null;
+  /** Running sums over requests 0..index. */
+  cumulativeCostUsd: number;
+  cumulativeUncachedCostUsd: number;
+  /** The same request in the no-compaction replay. */
+  noCompactionPromptTokens: number;
+  noCompactionCostUsd: number | null;
+  cumulativeNoCompactionCostUsd: number;
+  compacted?: RequestCompaction;
+  /** A compaction that was tried before this request and returned the conversation unchanged. */
+  compactionAborted?: { layer: CompactionLayer; reason: string };
+  /** Set when a model or account change made this request miss the cache entirely. */
+  fullMiss?: FullMissReason;
+  /** Lines gateway hygiene would show the user before this request. */
+  notices?: string[];
+}
+
+/** The cache effect of one compaction. */
+export interface CompactionEffect {
+  /** The request the compaction ran before. */
+  request: number;
+  layer: CompactionLayer;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Tokens that request wrote to the cache again (the compacted range's cache is invalid). */
+  cacheRewriteTokens: number;
+  /** Tokens that request read from the cache (the system prompt survives). */
+  cacheReadTokens: number;
+  /** Cost of that request, and of the same request had nothing been compacted (same caching). */
+  nextRequestCostUsd: number | null;
+  noCompactionCostUsd: number | null;
+  /** Requests after it until one reads at least 80 % of its input from cache again (null: never). */
+  recoveredAfterRequests: number | null;
+}
+
+/** A request that missed the cache entirely because of a model or credential switch. */
+export interface FullMissNote {
+  request: number;
+  reason: FullMissReason;
+  /** e.g. "request 12: model switch — the cache key changed, the whole conversation (40,120 tokens) was re-read at the full input price". */
+  note: string;
+}
+
+/** Sums over the replay and its variants. */
+export interface ReplayTotals {
+  requests: number;
+  compactions: number;
+  compactionsByLayer: Record<CompactionLayer, number>;
+  abortedCompactions: number;
+  peakContextTokens: number;
+  /** Tokens of the context after the last transcript message. */
+  finalContextTokens: number;
+  inputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  uncachedTokens: number;
+  outputTokens: number;
+  /** Cache reads as a share of input tokens, and what an ideal cache would read. */
+  cacheReadShare: number;
+  idealCacheReadShare: number;
+  idealCacheReadTokens: number;
+  costUsd: number;
+  /** The same requests without prompt caching. */
+  noCachingCostUsd: number;
+  /** The conversation replayed without any compaction (same caching). */
+  noCompactionCostUsd: number;
+  noCompactionCacheReadShare: number;
+  noCompactionPeakTokens: number;
+  /** The ideal cache on the replayed requests. */
+  idealCostUsd: number;
+  fullMisses: number;
+  unpricedModels: string[];
+}
+
+/** What {@link replayConversation} returns. */
+export interface ReplayReport {
+  engine: string;
+  model: string;
+  provider: string;
+  ttl: CacheTtl;
+  caching: PromptCachingStatus;
+  contextLength: number;
+  /** The agent layer's trigger and gateway hygiene's (85 %). */
+  thresholdTokens: number;
+  hygieneThresholdTokens: number;
+  /** "transcript" when request times come from message timestamps, else "cadence". */
+  timing: "transcript" | "cadence";
+  requests: ReplayRequest[];
+  compactions: CompactionEffect[];
+  fullMisses: FullMissNote[];
+  /** Observations worth printing (no-compaction overflow, unpriced models, switches). */
+  notes: string[];
+  totals: ReplayTotals;
+}

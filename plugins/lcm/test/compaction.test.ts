@@ -1,0 +1,118 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ChatMessage } from "../src/core.ts";
+import { STUB_TOOL_RESULT, validateConversation } from "../src/core.ts";
+import { CountingSummarizer, HangingSummarizer, InflatingSummarizer, ThrowingSummarizer, conversation, makeEngine, tempDir } from "./support.ts";
+
+describe("compaction", () => {
+  let dir: string;
+  let cleanup: () => void;
+  beforeEach(() => ({ dir, cleanup } = tempDir()));
+  afterEach(() => cleanup());
+
+  it("returns the input unchanged below the threshold and never calls the summarizer", async () => {
+    const summarizer = new CountingSummarizer();
+    const engine = makeEngine(dir, { summarizer, contextLength: 100_000 });
+    const input = conversation(10);
+    const output = await engine.compress(input);
+    expect(output).toBe(input);
+    expect(summarizer.calls).toBe(0);
+    expect(engine.compressionCount).toBe(0);
+    expect(engine.shouldCompress(74_999)).toBe(false);
+    expect(engine.shouldCompress(75_000)).toBe(true);
+    engine.close();
+  });
+
+  it("uses its own threshold (0.75 by default), not the compressor's model_thresholds", () => {
+    const engine = makeEngine(dir, { contextLength: 200_000, config: { threshold: undefined } });
+    expect(engine.thresholdTokens).toBe(150_000);
+    engine.updateModel({ model: "claude-sonnet", contextLength: 100_000 });
+    expect(engine.thresholdTokens).toBe(75_000);
+    engine.close();
+  });
+
+  it("shrinks to the target, keeps the fresh tail and the newest user message raw", async () => {
+    const engine = makeEngine(dir);
+    const input = conversation(40);
+    const output = await engine.compress(input);
+    const tokens = engine.tokenCounter.countMessages(output);
+    expect(tokens).toBeLessThanOrEqual(engine.targetTokens);
+    expect(output.slice(-8)).toEqual(input.slice(-8));
+    const lastUser = [...input].reverse().find((m) => m.role === "user")!;
+    expect(output).toContainEqual(lastUser);
+    expect(engine.compressionCount).toBe(1);
+    expect(engine.lastPromptTokens).toBe(-1);
+    expect(validateConversation(output)).toEqual([]);
+    engine.close();
+  });
+
+  it("keeps tool pairs whole, including a call whose result never came", async () => {
+    const engine = makeEngine(dir, { config: { fresh_tail: 6 } });
+    const orphanCall = (id: string): ChatMessage => ({ role: "assistant", content: "Trying the linter.", tool_calls: [{ id, type: "function", function: { name: "lint", arguments: "{}" } }] });
+    const input: ChatMessage[] = [
+      ...conversation(20),
+      orphanCall("lost_early"),
+      { role: "user", content: "Skip the linter, continue with the zeta plan." },
+      ...conversation(10, { system: false, from: 20 }),
+      { role: "user", content: "One more thing." },
+      orphanCall("lost_late"),
+      { role: "user", content: "Never mind, stop there." },
+    ];
+    const output = await engine.compress(input);
+    expect(engine.compressionCount).toBe(1);
+    expect(validateConversation(output)).toEqual([]);
+    const stub = output.find((m) => m.role === "tool" && m.tool_call_id === "lost_late");
+    expect(stub?.content).toBe(STUB_TOOL_RESULT);
+    // the stored history keeps the call exactly as it was, without a stub
+    const stored = engine.store.getMessagesBySeq("default", 1, 1_000).map((m) => m.message);
+    expect(stored).toEqual(input.slice(1));
+    // sending the output back with a new turn stores only that turn
+    expect(engine.ingest([...output, { role: "user", content: "Next." }])).toHaveLength(1);
+    engine.close();
+  });
+
+  for (const [label, make] of [
+    ["throws", () => new ThrowingSummarizer()],
+    ["returns more than it was given", () => new InflatingSummarizer()],
+    ["hangs", () => new HangingSummarizer()],
+  ] as const) {
+    it(`converges with deterministic fallback summaries when the summarizer ${label}`, async () => {
+      const warnings: string[] = [];
+      const engine = makeEngine(dir, { summarizer: make(), llmSummarizer: true, config: { summary_timeout_ms: 30 }, warn: (w) => warnings.push(w) });
+      const input = conversation(40);
+      const before = engine.tokenCounter.countMessages(input);
+      const output = await engine.compress(input);
+      const after = engine.tokenCounter.countMessages(output);
+      expect(after).toBeLessThan(before);
+      expect(after).toBeLessThanOrEqual(engine.targetTokens);
+      expect(validateConversation(output)).toEqual([]);
+      const summaries = engine.store.allSummaries("default");
+      expect(summaries.length).toBeGreaterThan(0);
+      for (const s of summaries) {
+        expect(s.level).toBe(3);
+        expect(s.content).toContain(`lcm_expand with id "${s.id}"`);
+        expect(s.tokens).toBeLessThan(s.sourceTokens);
+      }
+      if (label !== "returns more than it was given") expect(warnings.join("\n")).toMatch(/summarizer failed/);
+      engine.close();
+    });
+  }
+
+  it("never runs more passes than max_passes", async () => {
+    const engine = makeEngine(dir, { config: { max_passes: 2 } });
+    await engine.compress(conversation(40));
+    expect(engine.lastCompaction?.passes).toBe(2);
+    expect(engine.store.allSummaries("default")).toHaveLength(2);
+    engine.close();
+  });
+
+  it("returns the input unchanged when the caller aborts", async () => {
+    const engine = makeEngine(dir, { summarizer: new HangingSummarizer(), config: { summary_timeout_ms: 60_000 } });
+    const input = conversation(40);
+    const controller = new AbortController();
+    const pending = engine.compress(input, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    expect(await pending).toBe(input);
+    expect(engine.store.messageCount("default")).toBe(160);
+    engine.close();
+  });
+});

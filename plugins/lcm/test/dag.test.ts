@@ -1,0 +1,134 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ChatMessage } from "../src/core.ts";
+import { validateConversation } from "../src/core.ts";
+import type { LcmEngine } from "../src/engine.ts";
+import { conversation, makeEngine, parseResult, tempDir } from "./support.ts";
+
+/** Every original message reachable from the context, expanding summaries through lcm_expand pages. */
+async function expandFromContext(engine: LcmEngine): Promise<ChatMessage[]> {
+  const out: ChatMessage[] = [];
+  const expand = async (id: string): Promise<void> => {
+    let offset: number | null = 0;
+    while (offset !== null) {
+      const page = parseResult(await engine.handleToolCall("lcm_expand", { id, offset, maxTokens: 300 }));
+      expect(page.error).toBeUndefined();
+      for (const item of page.items) {
+        if (item.type === "message") out.push(item.message);
+        else await expand(item.id);
+      }
+      offset = page.nextOffset;
+    }
+  };
+  for (const item of engine.store.contextItems(engine.sessionId)) {
+    if (item.type === "summary") await expand(item.id);
+    else out.push(engine.store.getMessage(item.id)!.message);
+  }
+  return out;
+}
+
+describe("the summary DAG", () => {
+  let dir: string;
+  let cleanup: () => void;
+  let engine: LcmEngine;
+  const input = conversation(60);
+
+  beforeEach(async () => {
+    ({ dir, cleanup } = tempDir());
+    engine = makeEngine(dir);
+    await engine.compress(input);
+  });
+  afterEach(() => {
+    engine.close();
+    cleanup();
+  });
+
+  it("compacts a long conversation to condensed summaries of depth 2 and more", () => {
+    const depths = engine.store.allSummaries(engine.sessionId).map((s) => s.depth);
+    expect(Math.max(...depths)).toBeGreaterThanOrEqual(3);
+    expect(engine.store.contextItems(engine.sessionId).some((i) => i.type === "summary")).toBe(true);
+  });
+
+  it("expands down from the context to every original message, deep-equal and in order", async () => {
+    expect(await expandFromContext(engine)).toEqual(input.slice(1));
+  });
+
+  it("keeps context items an exact partition of seq 1..N (no gap, no overlap)", () => {
+    const session = engine.sessionId;
+    let next = 1;
+    for (const item of engine.store.contextItems(session)) {
+      if (item.type === "message") {
+        expect(engine.store.getMessage(item.id)!.seq).toBe(next);
+        next += 1;
+      } else {
+        const s = engine.store.getSummary(item.id)!;
+        expect(s.seqStart).toBe(next);
+        next = s.seqEnd + 1;
+      }
+    }
+    expect(next - 1).toBe(engine.store.lastSeq(session));
+    expect(next - 1).toBe(input.length - 1);
+  });
+
+  it("traces every summary to sources that exist, with depth rules and no cycle", () => {
+    const summaries = engine.store.allSummaries(engine.sessionId);
+    expect(summaries.length).toBeGreaterThan(0);
+    const visiting = new Set<string>();
+    const done = new Set<string>();
+    const walk = (id: string): void => {
+      expect(visiting.has(id)).toBe(false);
+      if (done.has(id)) return;
+      visiting.add(id);
+      const s = engine.store.getSummary(id)!;
+      const sources = engine.store.sourcesOf(id);
+      expect(sources.length).toBeGreaterThan(0);
+      const ranges: [number, number][] = [];
+      for (const src of sources) {
+        if (s.kind === "leaf") {
+          expect(src.type).toBe("message");
+          const m = engine.store.getMessage(src.id);
+          expect(m).toBeDefined();
+          ranges.push([m!.seq, m!.seq]);
+        } else {
+          expect(src.type).toBe("summary");
+          const child = engine.store.getSummary(src.id);
+          expect(child).toBeDefined();
+          expect(child!.depth).toBe(s.depth - 1);
+          ranges.push([child!.seqStart, child!.seqEnd]);
+          walk(child!.id);
+        }
+      }
+      if (s.kind === "leaf") expect(s.depth).toBe(1);
+      // sources are contiguous and exactly cover the summary's range
+      expect(ranges[0]![0]).toBe(s.seqStart);
+      expect(ranges[ranges.length - 1]![1]).toBe(s.seqEnd);
+      for (let i = 1; i < ranges.length; i++) expect(ranges[i]![0]).toBe(ranges[i - 1]![1] + 1);
+      visiting.delete(id);
+      done.add(id);
+    };
+    for (const s of summaries) walk(s.id);
+  });
+
+  it("returns a context that passes validateConversation, with the system prompt untouched", () => {
+    const output = engine.assemble([input[0]!]);
+    expect(output[0]).toBe(input[0]);
+    expect(validateConversation(output)).toEqual([]);
+    const block = output[1]!;
+    expect(typeof block.content === "string" && block.content.startsWith("[CONTEXT COMPACTION] lcm:")).toBe(true);
+    expect(block.content).toMatch(/<summary id="sum_[0-9a-f]{16}" kind="(leaf|condensed)" depth="\d+" messages="\d+-\d+">/);
+  });
+
+  it("produces identical output and summary ids for identical input in a fresh store", async () => {
+    const other = tempDir();
+    const twin = makeEngine(other.dir);
+    try {
+      const a = engine.assemble([input[0]!]);
+      const b = await twin.compress(input);
+      expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+      expect(twin.store.allSummaries(twin.sessionId).map((s) => s.id)).toEqual(engine.store.allSummaries(engine.sessionId).map((s) => s.id));
+      expect(JSON.stringify(engine.assemble([input[0]!]))).toBe(JSON.stringify(a));
+    } finally {
+      twin.close();
+      other.cleanup();
+    }
+  });
+});

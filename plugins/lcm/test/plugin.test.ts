@@ -1,0 +1,71 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { createContextHost } from "../../../packages/core/src/host/createContextHost.ts";
+import { LcmEngine, register, resolveDbPath } from "../src/index.ts";
+import { conversation, parseResult, tempDir } from "./support.ts";
+
+// the entry file: the host resolves a plugin path as a module path (a bare directory has no "main")
+const PLUGIN_DIR = fileURLToPath(new URL("../src/index.ts", import.meta.url));
+
+describe("the lcm plugin", () => {
+  it("registers an 'lcm' engine factory that reads config.lcm", () => {
+    const { dir, cleanup } = tempDir();
+    const offered: { factory: unknown; name?: string }[] = [];
+    try {
+      register({ registerContextEngine: (factory, name) => void offered.push({ factory, name }), config: { lcm: { fresh_tail: 5 } }, rootDir: dir });
+      expect(offered).toHaveLength(1);
+      expect(offered[0]!.name).toBe("lcm");
+      const make = offered[0]!.factory as (ctx: unknown) => LcmEngine;
+      const engine = make({ config: { lcm: { fresh_tail: 5, db_path: "state/x.db" } }, rootDir: dir, warn: () => {} });
+      expect(engine).toBeInstanceOf(LcmEngine);
+      expect(engine.settings.fresh_tail).toBe(5);
+      expect(engine.store.path).toBe(join(dir, "state/x.db"));
+      expect(existsSync(join(dir, "state/x.db"))).toBe(true);
+      engine.close();
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("rejects a bad lcm section at registration, naming the key", () => {
+    expect(() => register({ registerContextEngine: () => {}, config: { lcm: { condense_fanin: 1 } } })).toThrow(/lcm\.condense_fanin/);
+  });
+
+  it("resolves the db path: default under the root dir, relative to it, or in memory", () => {
+    expect(resolveDbPath(undefined, "/r")).toBe("/r/.context-engine/lcm.db");
+    expect(resolveDbPath("a.db", "/r")).toBe("/r/a.db");
+    expect(resolveDbPath("/abs/a.db", "/r")).toBe("/abs/a.db");
+    expect(resolveDbPath(":memory:", "/r")).toBe(":memory:");
+  });
+
+  it("is selected by context.engine: lcm through plugins: in a fresh host, and its tools work there", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const host = await createContextHost({ config: { context: { engine: "lcm" }, plugins: [PLUGIN_DIR] } as never, rootDir: dir });
+      expect(host.engineSource).toBe("plugin");
+      expect(host.engine.name).toBe("lcm");
+      expect(host.engine.getToolSchemas().map((t) => t.function.name)).toEqual(["lcm_grep", "lcm_describe", "lcm_expand"]);
+      const input = conversation(3);
+      expect(await host.engine.compress(input)).toBe(input);
+      const found = parseResult(await host.engine.handleToolCall("lcm_grep", { pattern: "zeta1" }));
+      expect(found.count).toBeGreaterThan(0);
+      expect(existsSync(join(dir, ".context-engine", "lcm.db"))).toBe(true);
+      (host.engine as unknown as { close?: () => void }).close?.();
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("stays inactive unless context.engine names it", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const host = await createContextHost({ config: { plugins: [PLUGIN_DIR] } as never, rootDir: dir });
+      expect(host.engine.name).toBe("compressor");
+      expect(host.registeredEngines).toContain("lcm");
+    } finally {
+      cleanup();
+    }
+  });
+});

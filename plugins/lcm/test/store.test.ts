@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { LcmConfigError, parseLcmConfig } from "../src/config.ts";
+import type { LcmEngine } from "../src/engine.ts";
+import { LcmStore } from "../src/store/LcmStore.ts";
+import { conversation, makeEngine, tempDir } from "./support.ts";
+
+describe("the lcm store", () => {
+  let dir: string;
+  let cleanup: () => void;
+  let engine: LcmEngine;
+
+  beforeEach(() => {
+    ({ dir, cleanup } = tempDir());
+    engine = makeEngine(dir);
+  });
+  afterEach(() => {
+    engine.close();
+    cleanup();
+  });
+
+  it("refuses DELETE and UPDATE of messages, summaries and lineage in the database itself", async () => {
+    await engine.compress(conversation(40));
+    const db = engine.store.db;
+    for (const sql of [
+      "DELETE FROM lcm_messages",
+      "UPDATE lcm_messages SET content_text = 'x'",
+      "UPDATE lcm_messages SET role = 'user'",
+      "DELETE FROM lcm_summaries",
+      "UPDATE lcm_summaries SET content = 'x'",
+      "DELETE FROM lcm_summary_sources",
+      "UPDATE lcm_summary_sources SET source_id = 'x'",
+      "DELETE FROM lcm_compactions",
+    ]) {
+      expect(() => db.exec(sql), sql).toThrow(/append-only/);
+    }
+    expect(engine.store.messageCount(engine.sessionId)).toBe(160);
+  });
+
+  it("keeps everything across a reopen of the same file", async () => {
+    const input = conversation(40);
+    const before = await engine.compress(input);
+    engine.close();
+    const reopened = makeEngine(dir);
+    try {
+      expect(reopened.store.messageCount("default")).toBe(160);
+      expect(reopened.assemble([input[0]!])).toEqual(before);
+      await reopened.compress(before);
+      expect(reopened.store.messageCount("default")).toBe(160);
+    } finally {
+      reopened.close();
+    }
+  });
+});
+
+describe("ingest", () => {
+  let dir: string;
+  let cleanup: () => void;
+  let engine: LcmEngine;
+
+  beforeEach(() => {
+    ({ dir, cleanup } = tempDir());
+    engine = makeEngine(dir, { contextLength: 1_000_000 });
+  });
+  afterEach(() => {
+    engine.close();
+    cleanup();
+  });
+
+  it("adds nothing when the same list or an overlapping list is sent again", () => {
+    const input = conversation(10);
+    expect(engine.ingest(input)).toHaveLength(40);
+    expect(engine.ingest(input)).toHaveLength(0);
+    expect(engine.ingest(input.slice(0, 20))).toHaveLength(0);
+    const longer = [...input, ...conversation(2, { system: false, from: 10 })];
+    expect(engine.ingest(longer).map((m) => m.seq)).toEqual([41, 42, 43, 44, 45, 46, 47, 48]);
+    expect(engine.store.messageCount("default")).toBe(48);
+  });
+
+  it("stores a message repeated later in the conversation", () => {
+    const input = [...conversation(2), { role: "user" as const, content: "ok" }, { role: "assistant" as const, content: "done" }];
+    engine.ingest(input);
+    const again = [...input, { role: "user" as const, content: "ok" }, { role: "assistant" as const, content: "done" }];
+    expect(engine.ingest(again).map((m) => m.message.content)).toEqual(["ok", "done"]);
+    expect(engine.store.messageCount("default")).toBe(12);
+  });
+
+  it("stores only the new turns when the host sends lcm's own output back with them", async () => {
+    const small = makeEngine(dir, { contextLength: 4_000 });
+    try {
+      const input = conversation(30);
+      const output = await small.compress(input);
+      expect(output.length).toBeLessThan(input.length);
+      const next = [...output, { role: "user" as const, content: "Now add the zeta-final check." }];
+      const stored = small.ingest(next);
+      expect(stored.map((m) => m.message.content)).toEqual(["Now add the zeta-final check."]);
+      expect(small.store.messageCount("default")).toBe(121);
+      // the full history sent again adds nothing either
+      expect(small.ingest([...input, next[next.length - 1]!])).toHaveLength(0);
+    } finally {
+      small.close();
+    }
+  });
+
+  it("starts a fresh session on reset and keeps the old history where it was", () => {
+    engine.ingest(conversation(2));
+    engine.onSessionReset();
+    expect(engine.sessionId).toBe("default~1");
+    expect(engine.ingest(conversation(1))).toHaveLength(4);
+    expect(engine.store.messageCount("default")).toBe(8);
+    engine.onSessionReset();
+    expect(engine.sessionId).toBe("default~2");
+  });
+
+  it("keeps sessions apart", () => {
+    engine.ingest(conversation(2));
+    engine.onSessionStart("other");
+    expect(engine.ingest(conversation(2))).toHaveLength(8);
+    expect(engine.store.messageCount("default")).toBe(8);
+    expect(engine.store.messageCount("other")).toBe(8);
+  });
+});
+
+describe("lcm config", () => {
+  it("fills defaults", () => {
+    const s = parseLcmConfig(undefined);
+    expect(s.threshold).toBe(0.75);
+    expect(s.fresh_tail).toBe(32);
+  });
+
+  it("names the key path of a bad value", () => {
+    expect(() => parseLcmConfig({ threshold: 2, fresh_tail: -1 })).toThrow(LcmConfigError);
+    expect(() => parseLcmConfig({ threshold: 2 })).toThrow(/lcm\.threshold/);
+  });
+
+  it("opens an in-memory store", () => {
+    const store = new LcmStore(":memory:");
+    expect(store.lastSeq("x")).toBe(0);
+    store.close();
+  });
+});

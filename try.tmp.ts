@@ -1,0 +1,12 @@
+import { readFileSync } from "node:fs";
+import { ContextCompressor } from "./packages/core/src/compressor/ContextCompressor.ts";
+import { replayConversation } from "./packages/core/src/replay/replayConversation.ts";
+const file = process.argv[2]!; const ctx = Number(process.argv[3] ?? 200000);
+const messages = JSON.parse(readFileSync(file, "utf8"));
+const engine = new ContextCompressor({ model: { model: "claude-sonnet-4", contextLength: ctx } });
+const t0 = performance.now();
+const r = await replayConversation(messages, { engine, model: "claude-sonnet-4", provider: "anthropic" });
+console.log((performance.now()-t0).toFixed(0), "ms", "threshold", r.thresholdTokens);
+console.log(JSON.stringify(r.totals, null, 1));
+console.log(r.compactions, r.notes);
+console.log(r.requests.map(q => `${q.index}:${q.promptTokens}/${q.cacheRead}/${q.cacheWrite}${q.compacted ? "*"+q.compacted.layer : ""}${q.compactionAborted? "!"+q.compactionAborted.reason:""}`).join(" "));
