@@ -10,3 +10,4 @@ console.log((performance.now()-t0).toFixed(0), "ms", "threshold", r.thresholdTok
 console.log(JSON.stringify(r.totals, null, 1));
 console.log(r.compactions, r.notes);
 console.log(r.requests.map(q => `${q.index}:${q.promptTokens}/${q.cacheRead}/${q.cacheWrite}${q.compacted ? "*"+q.compacted.layer : ""}${q.compactionAborted? "!"+q.compactionAborted.reason:""}`).join(" "));
+console.log(JSON.stringify({c: r.compactions, n: r.notes, t: {share: r.totals.cacheReadShare, cost: r.totals.costUsd, nc: r.totals.noCachingCostUsd, ncomp: r.totals.noCompactionCostUsd, ideal: r.totals.idealCostUsd, peak: r.totals.peakContextTokens, fin: r.totals.finalContextTokens}}, null, 1));

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -6,8 +6,8 @@ import { createContextHost } from "../../../packages/core/src/host/createContext
 import { LcmEngine, register, resolveDbPath } from "../src/index.ts";
 import { conversation, parseResult, tempDir } from "./support.ts";
 
-// the entry file: the host resolves a plugin path as a module path (a bare directory has no "main")
-const PLUGIN_DIR = fileURLToPath(new URL("../src/index.ts", import.meta.url));
+// the package folder: the host resolves a folder in plugins: through its package.json
+const PLUGIN_DIR = fileURLToPath(new URL("..", import.meta.url));
 
 describe("the lcm plugin", () => {
   it("registers an 'lcm' engine factory that reads config.lcm", () => {
@@ -53,6 +53,22 @@ describe("the lcm plugin", () => {
       expect(found.count).toBeGreaterThan(0);
       expect(existsSync(join(dir, ".context-engine", "lcm.db"))).toBe(true);
       (host.engine as unknown as { close?: () => void }).close?.();
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("reads its lcm: section from a config file loaded by the host, without warnings", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const configPath = join(dir, "config.yaml");
+      writeFileSync(configPath, `context:\n  engine: lcm\nplugins:\n  - ${PLUGIN_DIR}\nlcm:\n  fresh_tail: 7\n  db_path: state/lcm.db\n`);
+      const host = await createContextHost({ config: configPath, rootDir: dir });
+      expect(host.warnings).toEqual([]);
+      const engine = host.engine as LcmEngine;
+      expect(engine.settings.fresh_tail).toBe(7);
+      expect(engine.store.path).toBe(join(dir, "state/lcm.db"));
+      engine.close();
     } finally {
       cleanup();
     }

@@ -283,6 +283,7 @@ export class ContextCompressor extends ContextEngine {
       maxSummaryTokens: this.maxSummaryTokens,
       previousSummary: prepared.previousSummaryInMessages ?? this.previousSummary,
       focusTopic: options.focusTopic,
+      head: prepared.pruned.slice(0, plan.headEnd),
     });
     const outcome = await runSummaryLadder({
       primary: this.summarizer,

@@ -127,6 +127,8 @@ export interface SummaryRequestInput {
   maxSummaryTokens: number;
   previousSummary?: string | undefined;
   focusTopic?: string | undefined;
+  /** Head messages kept verbatim before the middle; their user asks become `goalContext`. */
+  head?: readonly ChatMessage[] | undefined;
 }
 
 /** The request handed to the summarizer: the turns, the budget (×0.20, 2,000..max), previous summary, focus. */
@@ -137,5 +139,7 @@ export function buildSummaryRequest(input: SummaryRequestInput): SummaryRequest 
   };
   if (input.previousSummary !== undefined && input.previousSummary.trim() !== "") request.previousSummary = input.previousSummary;
   if (input.focusTopic !== undefined && input.focusTopic.trim() !== "") request.focusTopic = input.focusTopic.trim();
+  const asks = (input.head ?? []).filter(isRealUserMessage).map((m) => (typeof m.content === "string" ? m.content : (m.content ?? []).map((p) => (typeof p.text === "string" ? p.text : "")).join(" ")));
+  if (asks.some((a) => a.trim() !== "")) request.goalContext = asks;
   return request;
 }

@@ -29,8 +29,8 @@ export class ConfigError extends Error {
   }
 }
 
-/** Top-level sections that belong to other parts of a Hermes install or to plugins: accepted silently. */
-const QUIET_TOP_LEVEL = new Set(["lcm"]);
+/** Top-level sections that belong to the shipped plugins: kept for them and accepted silently. */
+const QUIET_TOP_LEVEL = new Set(["lcm", "sliding_window"]);
 
 /**
  * Reads configuration from a file path, or parses the string as YAML text when it is not an existing

@@ -77,7 +77,11 @@ export const ModelSectionSchema = z
   )
   .optional();
 
-export const HostConfigSchema = z.object({
+/**
+ * The whole file. Unknown top-level sections pass through untouched (plugins read their own, e.g.
+ * `config.lcm`); the loader still lists them as warnings unless a plugin claims them.
+ */
+export const HostConfigSchema = z.looseObject({
   context: ContextSectionSchema,
   plugins: z.array(z.string({ error: "must be a module specifier or a path" }), { error: "must be a list of module specifiers or paths" }).nullable().default([]).transform((p) => p ?? []),
   model: ModelSectionSchema,

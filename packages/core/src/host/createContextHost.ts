@@ -7,7 +7,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { BUILTIN_ENGINE } from "./builtin.ts";
 import { loadConfig, validateConfigObject } from "../config/load.ts";
 import type { HostConfig } from "../config/schema.ts";
-import type { ContextEngine } from "../engine/ContextEngine.ts";
+import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.ts";
 import type { ModelInfo } from "../engine/types.ts";
 import type { Summarizer } from "../summarizers/types.ts";
 import type { TokenCounter } from "../tokens/types.ts";
@@ -122,7 +122,7 @@ async function loadListedPlugins(
     try {
       const mod = await importPluginModule(specifier, configDir);
       if (typeof mod.register === "function") await mod.register(ctx);
-      else if (mod.default !== undefined) ctx.registerContextEngine(mod.default as never);
+      else if (typeof mod.default === "function" || isContextEngine(mod.default)) ctx.registerContextEngine(mod.default as never);
       else base.warn(`Plugin ${specifier} exports neither register(ctx) nor a default engine`);
     } catch (error) {
       base.warn(`Plugin ${specifier} failed to load: ${errorText(error)}`);
@@ -151,8 +151,8 @@ async function loadDirectoryEngine(dir: string, name: string, engineContext: Eng
     const chosen = offered.find((o) => o.name === name) ?? offered[0]!;
     return buildEngine(chosen.registration, engineContext, `the engine of ${entry}`);
   }
-  if (mod.default === undefined) throw new Error(`${entry} exports neither register(ctx) nor a default engine class or factory`);
-  if (typeof mod.default !== "function") throw new Error(`${entry}: export a class or factory (not an instance) so each host gets its own engine`);
+  if (isContextEngine(mod.default)) throw new Error(`${entry}: export a class or factory (not an instance) so each host gets its own engine`);
+  if (typeof mod.default !== "function") throw new Error(`${entry} exports neither register(ctx) nor a default engine class or factory`);
   return buildEngine(mod.default, engineContext, `the default export of ${entry}`);
 }
 

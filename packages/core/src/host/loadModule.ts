@@ -2,7 +2,7 @@
  * Loading plugin code: TypeScript or JavaScript modules through jiti, and the optional `plugin.yaml`
  * manifest of a directory engine (validated with zod).
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { createJiti } from "jiti";
@@ -24,11 +24,41 @@ export type PluginManifest = z.infer<typeof PluginManifestSchema>;
 
 /** Imports a module (path or package name) as seen from `fromDir`; TypeScript is transpiled by jiti. */
 export async function importPluginModule(specifier: string, fromDir: string): Promise<PluginModule> {
-  const jiti = createJiti(join(fromDir, "__context_engine_loader__.js"), { interopDefault: false });
-  const target = isPathSpecifier(specifier) ? resolve(fromDir, specifier) : specifier;
+  const jiti = createJiti(join(fromDir, "__context_engine_loader__.js"));
+  const target = isPathSpecifier(specifier) ? await resolvePathEntry(resolve(fromDir, specifier)) : specifier;
   const mod = await jiti.import<PluginModule>(target);
   if (typeof mod !== "object" || mod === null) throw new Error(`module ${specifier} exports nothing usable`);
   return mod;
+}
+
+/**
+ * A path that is a folder resolves like a package: its package.json `exports["."]` (string, or the
+ * `import`/`default` condition), then `main`, then an index file. Files are returned as they are.
+ */
+export async function resolvePathEntry(path: string): Promise<string> {
+  if (!existsSync(path) || !statSync(path).isDirectory()) return path;
+  const manifestPath = join(path, "package.json");
+  if (existsSync(manifestPath)) {
+    const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as { exports?: unknown; main?: unknown };
+    const entry = packageEntry(manifest.exports) ?? (typeof manifest.main === "string" ? manifest.main : undefined);
+    if (entry) return resolve(path, entry);
+  }
+  const index = findPluginEntry(path);
+  if (!index) throw new Error(`${path} is a folder with no package.json entry and no index file`);
+  return index;
+}
+
+function packageEntry(exports: unknown): string | undefined {
+  if (typeof exports === "string") return exports;
+  if (typeof exports !== "object" || exports === null) return undefined;
+  const record = exports as Record<string, unknown>;
+  const dot = "." in record ? record["."] : record;
+  if (typeof dot === "string") return dot;
+  if (typeof dot === "object" && dot !== null) {
+    const conditions = dot as Record<string, unknown>;
+    for (const key of ["import", "default", "node"]) if (typeof conditions[key] === "string") return conditions[key];
+  }
+  return undefined;
 }
 
 /** True for "./x", "../x", "/abs/x" and Windows drive paths; false for package names. */

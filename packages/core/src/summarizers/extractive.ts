@@ -92,7 +92,13 @@ export class ExtractiveSummarizer implements Summarizer {
     const { sections, embeddedSummaries } = extractSections(request.messages);
     const previousTexts = [...(request.previousSummary?.trim() ? [request.previousSummary] : []), ...embeddedSummaries];
     const previous = previousTexts.map(summaryItems).reduce<SectionItems>((acc, items) => mergeSummaryItems(acc, items), {});
-    const merged = mergeSummaryItems(previous, sections);
+    const goal = sections["## Goal"] ?? [];
+    const headAsks = (request.goalContext ?? []).map((ask) => ask.replace(/\s+/g, " ").trim()).filter((ask) => ask !== "");
+    // The first ask usually stays in the head, outside the turns: it still states the goal.
+    const withGoal = headAsks.length > 0 && !goal.some((item) => !item.startsWith(LATER_ASK_PREFIX))
+      ? { ...sections, "## Goal": [...headAsks.map((ask) => (ask.length > 300 ? ask.slice(0, 299) + "…" : ask)), ...goal] }
+      : sections;
+    const merged = mergeSummaryItems(previous, withGoal);
     const maxChars = Math.max(0, Math.floor(request.maxTokens * EXTRACTIVE_CHARS_PER_TOKEN));
     const focused = request.focusTopic?.trim() ? focusOn(merged, request.focusTopic.trim()) : merged;
     return layoutSections(redactSections(focused), maxChars, KEEP_END);

@@ -38,6 +38,13 @@ function rules(maxTokens: number): string {
   ].join("\n");
 }
 
+/** The head's user asks, shown for the Goal section only (they stay in the conversation verbatim). */
+function goalContext(request: SummaryRequest): string[] {
+  const asks = (request.goalContext ?? []).filter((a) => a.trim() !== "");
+  if (asks.length === 0) return [];
+  return [`CONVERSATION START (kept verbatim before these turns; use it for the Goal, do not summarize it again):\n${asks.map((a) => `[USER]: ${a.trim()}`).join("\n")}`];
+}
+
 function focus(topic: string | undefined): string {
   if (!topic || topic.trim() === "") return "";
   return `\n\nFocus: prioritise everything related to "${topic.trim()}" — keep its details in full and shorten unrelated material first.`;
@@ -68,6 +75,7 @@ export function buildSummaryPrompt(request: SummaryRequest, serializedTurns: str
       focus(request.focusTopic),
     rules(request.maxTokens),
     `Template:\n${template}`,
+    ...goalContext(request),
     `TURNS TO SUMMARIZE:\n${serializedTurns}`,
     "Now write the summary, following the template exactly.",
   ].join("\n\n");

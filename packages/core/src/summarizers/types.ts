@@ -11,6 +11,11 @@ export interface SummaryRequest {
   maxTokens: number;
   /** A topic to keep in focus (manual `/compress <topic>`). */
   focusTopic?: string;
+  /**
+   * The user's asks that stay verbatim before the summarized turns (the protected head), for reference:
+   * they state the goal the summary's "Goal" section should name. Not to be summarized again.
+   */
+  goalContext?: string[];
 }
 
 /** Produces a summary text (the template body, without the compaction prefix). */

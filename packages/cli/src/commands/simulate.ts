@@ -1,0 +1,109 @@
+/**
+ * `context-engine simulate`: replays a transcript request by request through the resolved engine
+ * (gateway hygiene and agent layer, compactions, cache breakpoints, usage fed back) and prints what it
+ * cost; `--html` writes the self-contained report page.
+ */
+import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { isClaudeModel, knownContextLength, promptCachingStatus, replayConversation, type ReplayProgress, type ReplayReport } from "@context-engine/core";
+import { parseCommandArgs, parsePositiveInt } from "../args.ts";
+import { EXIT_OK, UsageError } from "../errors.ts";
+import { table } from "../format.ts";
+import { HOST_FLAG_OPTIONS, hostFromFlags } from "../hostFlags.ts";
+import type { CommandIO } from "../main.ts";
+import { loadTranscript } from "../transcript.ts";
+import { renderReportHtml } from "../report/html.ts";
+import { formatTokens, formatUsd } from "../report/numbers.ts";
+import { summaryRows } from "../report/summary.ts";
+
+/** The model replayed when neither `--model` nor the config names one: a Claude model, so prompt caching is on. */
+export const DEFAULT_SIMULATE_MODEL = "claude-sonnet-4";
+
+/** Replays with at least this many requests show a progress bar on a terminal. */
+export const PROGRESS_MIN_REQUESTS = 20;
+
+/** Runs `simulate`. */
+export async function runSimulate(io: CommandIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs(io.args, {
+    ...HOST_FLAG_OPTIONS,
+    model: { type: "string", short: "m" },
+    provider: { type: "string", short: "p" },
+    "context-length": { type: "string" },
+    format: { type: "string" },
+    html: { type: "string" },
+    progress: { type: "boolean" },
+  });
+  const file = positionals[0];
+  if (!file || positionals.length > 1) throw new UsageError("expects exactly one transcript file");
+  const contextLength = parsePositiveInt(values["context-length"], "--context-length");
+  const transcript = await loadTranscript(resolve(io.cwd, file), values.format);
+  const host = await hostFromFlags(io.cwd, values);
+
+  const configured = host.model.model !== "unknown" ? host.model.model : undefined;
+  const model = values.model ?? configured ?? DEFAULT_SIMULATE_MODEL;
+  const provider = values.provider ?? host.model.provider ?? (isClaudeModel(model) ? "anthropic" : "openai");
+  const window = contextLength ?? (values.model === undefined && configured !== undefined ? host.model.contextLength : (knownContextLength(model) ?? host.model.contextLength));
+  host.engine.updateModel({ ...host.model, model, provider, contextLength: window });
+  const ttl = host.config.prompt_caching.cache_ttl;
+  const status = promptCachingStatus(model, provider, ttl);
+
+  io.stdout(status.banner);
+  for (const warning of [...transcript.warnings, ...host.warnings]) io.stderr(`warning: ${warning}`);
+  const showProgress = values.progress === true || process.stderr.isTTY === true;
+  const bar = showProgress ? progressBar((text) => void process.stderr.write(text), values.progress === true) : undefined;
+  const report = await replayConversation(transcript.messages, {
+    engine: host.engine,
+    model,
+    provider,
+    ttl,
+    hygiene: { enabled: host.config.compression.enabled, hardMessageLimit: host.config.compression.hygiene_hard_message_limit },
+    ...(bar ? { onProgress: bar } : {}),
+  });
+
+  const engineLabel = `${host.engine.name} — ${host.engineSource} (${host.engineOrigin})`;
+  const info = { transcript: `${file} (${transcript.format}, ${transcript.messages.length} messages)`, engineLabel, banner: status.banner };
+  io.stdout(table(summaryRows(report, info)));
+  const details = detailLines(report);
+  if (details.length > 0) io.stdout(["", ...details].join("\n"));
+  if (values.html) {
+    const out = resolve(io.cwd, values.html);
+    await writeFile(out, renderReportHtml(report, info));
+    io.stdout(`\nwrote ${values.html}`);
+  }
+  return EXIT_OK;
+}
+
+/** The compactions with their cache effect, then the notes. */
+function detailLines(report: ReplayReport): string[] {
+  const lines: string[] = [];
+  if (report.compactions.length > 0) lines.push("compactions:");
+  for (const c of report.compactions) {
+    const recovered = c.recoveredAfterRequests === null ? "the cache did not recover within the replay" : `cache recovered after ${c.recoveredAfterRequests} request${c.recoveredAfterRequests === 1 ? "" : "s"}`;
+    const next = c.nextRequestCostUsd === null ? "" : `; that request cost ${formatUsd(c.nextRequestCostUsd)} vs ${formatUsd(c.noCompactionCostUsd ?? 0)} without compacting`;
+    lines.push(
+      `  request ${String(c.request).padStart(3)}  ${c.layer.padEnd(7)}  ${formatTokens(c.tokensBefore)} → ${formatTokens(c.tokensAfter)} tokens; ` +
+        `${formatTokens(c.cacheRewriteTokens)} re-written to the cache${next}; ${recovered}`,
+    );
+  }
+  for (const request of report.requests) for (const notice of request.notices ?? []) lines.push(`  request ${request.index}: ${notice}`);
+  if (report.notes.length > 0) lines.push("notes:", ...report.notes.map((n) => `  - ${n}`));
+  return lines;
+}
+
+/**
+ * A one-line progress bar redrawn in place with `\r` (cleared at the end). Without `always`, short
+ * replays (under {@link PROGRESS_MIN_REQUESTS} requests) show none.
+ */
+export function progressBar(write: (text: string) => void, always: boolean): (progress: ReplayProgress) => void {
+  const width = 30;
+  let last = -1;
+  return ({ done, total }) => {
+    if (!always && total < PROGRESS_MIN_REQUESTS) return;
+    const percent = total === 0 ? 100 : Math.floor((done / total) * 100);
+    if (percent === last && done !== total) return;
+    last = percent;
+    const filled = Math.round((percent / 100) * width);
+    write(`\rreplaying [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total} requests`);
+    if (done === total) write("\n");
+  };
+}

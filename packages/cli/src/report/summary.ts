@@ -1,0 +1,29 @@
+/** The summary rows shared by the `simulate` table and the HTML page. */
+import type { ReplayReport } from "@context-engine/core";
+import { formatPercent, formatTokens, formatUsd, shareOf } from "./numbers.ts";
+
+/** The summary as [label, value] rows. */
+export function summaryRows(report: ReplayReport, info: { transcript: string; engineLabel: string }): [string, string][] {
+  const t = report.totals;
+  const same = report.thresholdTokens === report.hygieneThresholdTokens;
+  const aborted = t.abortedCompactions > 0 ? `; ${t.abortedCompactions} attempt${t.abortedCompactions === 1 ? "" : "s"} left the conversation unchanged` : "";
+  return [
+    ["transcript", info.transcript],
+    ["engine", info.engineLabel],
+    ["model", `${report.model} via ${report.provider}, ${formatTokens(report.contextLength)}-token window`],
+    [
+      "thresholds",
+      same
+        ? `agent and gateway hygiene both at ${formatTokens(report.thresholdTokens)} tokens (85 % of the window)`
+        : `agent ${formatTokens(report.thresholdTokens)} tokens, gateway hygiene ${formatTokens(report.hygieneThresholdTokens)} tokens (85 %)`,
+    ],
+    ["requests", `${formatTokens(t.requests)} (times ${report.timing === "transcript" ? "from the transcript's timestamps" : "at a fixed cadence: the transcript has no timestamps"})`],
+    ["compactions", `${t.compactions} (agent ${t.compactionsByLayer.agent}, gateway ${t.compactionsByLayer.gateway})${aborted}`],
+    ["peak context", `${formatTokens(t.peakContextTokens)} tokens (${formatTokens(t.noCompactionPeakTokens)} without compaction)`],
+    ["final context", `${formatTokens(t.finalContextTokens)} tokens`],
+    ["cache reads", `${formatPercent(t.cacheReadShare)} of ${formatTokens(t.inputTokens)} input tokens (ideal ${formatPercent(t.idealCacheReadShare)})`],
+    ["total cost", `${formatUsd(t.costUsd)} (ideal cache ${formatUsd(t.idealCostUsd)})`],
+    ["vs no caching", `${formatUsd(t.noCachingCostUsd)} — the replay costs ${formatPercent(shareOf(t.costUsd, t.noCachingCostUsd))} of it`],
+    ["vs no compaction", `${formatUsd(t.noCompactionCostUsd)} — the replay costs ${formatPercent(shareOf(t.costUsd, t.noCompactionCostUsd))} of it`],
+  ];
+}
