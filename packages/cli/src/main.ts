@@ -7,6 +7,7 @@ import { runEngines } from "./commands/engines.ts";
 import { runCompress } from "./commands/compress.ts";
 import { runImport } from "./commands/import.ts";
 import { runConformanceCommand } from "./commands/conformance.ts";
+import { runSimulate } from "./commands/simulate.ts";
 
 /** What a command receives: its own arguments and where to write. */
 export interface CommandIO {
@@ -39,6 +40,11 @@ const COMMANDS: Record<string, Command> = {
     summary: "convert a Claude Code, SWE-agent, OpenHands or OpenAI transcript into OpenAI-format messages",
     usage: "context-engine import <file> [--format auto|claude-code|swe-agent|openhands|openai] [-o out.json]",
     run: runImport,
+  },
+  simulate: {
+    summary: "replay a transcript request by request: compactions (gateway and agent layers), prompt caching and cost, with an optional HTML report",
+    usage: "context-engine simulate <transcript> [--config config.yaml] [--root dir] [--engine name] [--model m] [--provider p] [--context-length N] [--format f] [--html report.html] [--progress]",
+    run: runSimulate,
   },
 };
 

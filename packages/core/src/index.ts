@@ -78,3 +78,12 @@ export type { AnthropicRequestOptions } from "./providers/anthropicAdapter.ts";
 // Transcript importers
 export { importTranscript, importTranscriptFile, detectTranscriptFormat, TRANSCRIPT_FORMATS, TranscriptImportError } from "./importers/index.ts";
 export type { ImportOptions, ImportResult, TranscriptFormat } from "./importers/index.ts";
+
+// Gateway session hygiene
+export { gatewayHygiene, hygieneAfterMessage, hygieneThresholdTokens, GATEWAY_HYGIENE_THRESHOLD, GATEWAY_HYGIENE_WARN_AFTER, DEFAULT_HYGIENE_HARD_MESSAGE_LIMIT, GATEWAY_HYGIENE_MIN_MESSAGES, HYGIENE_ABORT_NOTICE } from "./gateway/hygiene.ts";
+export type { HygieneState, HygieneDecision, HygieneReason, HygieneOutcome } from "./gateway/hygiene.ts";
+
+// Replay report
+export { replayConversation, responseIndexes, providerUsage } from "./replay/replayConversation.ts";
+export { requestTimestamps, messageTimestampMs, DEFAULT_REQUEST_CADENCE_MS, DEFAULT_REPLAY_START_MS } from "./replay/timestamps.ts";
+export type { ReplayOptions, ReplayReport, ReplayRequest, ReplayTotals, CompactionEffect, RequestCompaction, CompactionLayer, FullMissNote, ReplaySwitch, ReplayProgress } from "./replay/types.ts";

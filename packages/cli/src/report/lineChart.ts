@@ -49,6 +49,8 @@ export interface LineChartSpec {
 }
 
 const MARGIN = { top: 16, right: 150, bottom: 40, left: 64 };
+/** Approximate width of a legend character at the chart's 12px font. */
+const LEGEND_CHAR_WIDTH = 6.6;
 
 /** Round tick values from 0 to at least `max` (steps of 1, 2 or 5 × 10^k), about `target` of them. */
 export function niceTicks(max: number, target = 5): number[] {
@@ -110,9 +112,12 @@ export function lineChart(spec: LineChartSpec): string {
         `<circle cx="${round(x(m.at))}" cy="${round(top)}" r="4.5"/></g>`,
     );
   }
-  const legend = spec.series.map(
-    (s, i) => `<g class="legend-item" transform="translate(${MARGIN.left + i * 190},0)"><line class="${escapeHtml(s.className)}" x1="0" x2="22" y1="-4" y2="-4"/><text x="28" y="0">${escapeHtml(s.label)}</text></g>`,
-  );
+  let legendX = MARGIN.left;
+  const legend = spec.series.map((s) => {
+    const item = `<g class="legend-item" transform="translate(${legendX},0)"><line class="${escapeHtml(s.className)}" x1="0" x2="22" y1="-4" y2="-4"/><text x="28" y="0">${escapeHtml(s.label)}</text></g>`;
+    legendX += 28 + s.label.length * LEGEND_CHAR_WIDTH + 24;
+    return item;
+  });
   const plot = JSON.stringify({ left: MARGIN.left, top: MARGIN.top, width: plotWidth, height: plotHeight, count: spec.count });
   return [
     `<svg class="chart" id="${escapeHtml(spec.id)}" viewBox="0 0 ${spec.width} ${spec.height + 24}" role="img" aria-label="${escapeHtml(spec.title)}" data-plot="${escapeHtml(plot)}" xmlns="http://www.w3.org/2000/svg">`,

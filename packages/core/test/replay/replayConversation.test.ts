@@ -1,0 +1,196 @@
+import { describe, expect, it } from "vitest";
+import { ContextCompressor } from "../../src/compressor/ContextCompressor.ts";
+import type { UsageReport, NormalizedUsage } from "../../src/engine/types.ts";
+import type { ChatMessage } from "../../src/messages/schema.ts";
+import { HYGIENE_ABORT_NOTICE } from "../../src/gateway/hygiene.ts";
+import { providerUsage, replayConversation, responseIndexes } from "../../src/replay/replayConversation.ts";
+import type { CompressionConfig } from "../../src/config/schema.ts";
+import type { Summarizer } from "../../src/summarizers/types.ts";
+
+const SYSTEM_PROMPT = [
+  "You are a careful coding agent working in a Python repository.",
+  ...Array.from({ length: 120 }, (_, i) => `Rule ${i + 1}: keep module ${i} tidy, run its tests after every edit, and report failures with the exact command.`),
+].join("\n");
+
+function fileBody(turn: number): string {
+  return Array.from({ length: 40 }, (_, i) => `def handler_${turn}_${i}(request):\n    return compute_value_${i}(request, retries=${(turn * i) % 7})`).join("\n");
+}
+
+/** system prompt (~3k tokens), then `turns` × (user ask, read_file call, file body ~900 tokens, answer). */
+function agentConversation(turns: number): ChatMessage[] {
+  const messages: ChatMessage[] = [{ role: "system", content: SYSTEM_PROMPT }];
+  for (let t = 0; t < turns; t++) {
+    const id = `call_${t}`;
+    messages.push({ role: "user", content: `Task ${t}: look at src/module_${t}.py and fix the failing test for handler ${t}.` });
+    messages.push({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "read_file", arguments: JSON.stringify({ path: `src/module_${t}.py` }) } }] });
+    messages.push({ role: "tool", tool_call_id: id, content: fileBody(t) });
+    messages.push({ role: "assistant", content: `Fixed handler_${t}: the retries argument was off by one; tests in tests/test_module_${t}.py pass now.` });
+  }
+  return messages;
+}
+
+/** The built-in compressor recording every usage object it is given. */
+class RecordingCompressor extends ContextCompressor {
+  readonly usages: UsageReport[] = [];
+  override updateFromResponse(usage: UsageReport): NormalizedUsage {
+    this.usages.push(usage);
+    return super.updateFromResponse(usage);
+  }
+}
+
+function engine(contextLength: number, compression: Partial<CompressionConfig> = {}, summarizer?: Summarizer): RecordingCompressor {
+  return new RecordingCompressor({ model: { model: "claude-sonnet-4", contextLength }, compression, ...(summarizer ? { summarizer } : {}) });
+}
+
+const transcript = agentConversation(30);
+
+describe("replayConversation", () => {
+  it("sends one request per assistant message, each the context before it", async () => {
+    const report = await replayConversation(transcript, { engine: engine(1_000_000), model: "claude-sonnet-4", provider: "anthropic" });
+    expect(report.requests).toHaveLength(60);
+    expect(report.requests.map((r) => r.responseMessage)).toEqual(responseIndexes(transcript));
+    expect(report.requests[0]!.messages).toBe(2);
+    expect(report.totals.compactions).toBe(0);
+    // Without compaction both runs are the same requests.
+    expect(report.totals.costUsd).toBeCloseTo(report.totals.noCompactionCostUsd, 10);
+  });
+
+  it("compacts when the context grows past the agent threshold and continues on the compacted list", async () => {
+    const e = engine(16_000);
+    const report = await replayConversation(transcript, { engine: e, model: "claude-sonnet-4", provider: "anthropic" });
+    expect(report.thresholdTokens).toBe(13_600);
+    expect(report.totals.compactions).toBeGreaterThanOrEqual(2);
+    expect(report.totals.compactionsByLayer.agent).toBe(report.totals.compactions);
+    for (const c of report.compactions) expect(c.tokensAfter).toBeLessThan(c.tokensBefore);
+    // Never sent more than the window; without compaction it would have been.
+    expect(report.totals.peakContextTokens).toBeLessThan(16_000);
+    expect(report.totals.noCompactionPeakTokens).toBeGreaterThan(16_000);
+    expect(report.notes.some((n) => n.startsWith("without compaction the context would reach"))).toBe(true);
+    expect(e.compressionCount).toBe(report.totals.compactions);
+    // After a compaction the request after it keeps growing from the compacted context.
+    const first = report.compactions[0]!;
+    expect(report.requests[first.request]!.promptTokens).toBe(first.tokensAfter);
+    expect(report.requests[first.request + 1]!.promptTokens).toBeGreaterThan(first.tokensAfter);
+  });
+
+  it("reads most input from the cache, and the system prompt survives a compaction", async () => {
+    const report = await replayConversation(transcript, { engine: engine(16_000), model: "claude-sonnet-4", provider: "anthropic" });
+    console.log(JSON.stringify(report.compactions), report.requests.map(r=>`${r.promptTokens}/${r.cacheRead}/${r.cacheWrite}`).join(" "));
+    expect(report.caching.enabled).toBe(true);
+    expect(report.totals.cacheReadShare).toBeGreaterThan(0.8);
+    expect(report.totals.costUsd).toBeLessThan(report.totals.noCachingCostUsd * 0.35);
+    for (const c of report.compactions) {
+      expect(c.cacheReadTokens).toBeGreaterThan(2_000); // the system prompt's entry
+      expect(c.cacheRewriteTokens).toBeGreaterThan(0);
+      expect(c.recoveredAfterRequests).toBe(1);
+      // Re-writing the compacted context costs more on that request than reading the uncompacted one.
+      expect(c.nextRequestCostUsd!).toBeGreaterThan(c.noCompactionCostUsd!);
+    }
+  });
+
+  it("costs less than never compacting on a long session, and the totals add up", async () => {
+    const long = agentConversation(80);
+    const report = await replayConversation(long, { engine: engine(16_000), model: "claude-sonnet-4", provider: "anthropic" });
+    const t = report.totals;
+    expect(t.costUsd).toBeLessThan(t.noCompactionCostUsd);
+    expect(t.costUsd).toBeLessThan(t.noCachingCostUsd);
+    const sum = (pick: (r: (typeof report.requests)[number]) => number) => report.requests.reduce((s, r) => s + pick(r), 0);
+    for (const r of report.requests) expect(r.cacheRead + r.cacheWrite + r.uncached).toBe(r.promptTokens);
+    expect(sum((r) => r.promptTokens)).toBe(t.inputTokens);
+    expect(sum((r) => r.cacheRead)).toBe(t.cacheReadTokens);
+    expect(sum((r) => r.costUsd ?? 0)).toBeCloseTo(t.costUsd, 10);
+    expect(report.requests.at(-1)!.cumulativeCostUsd).toBeCloseTo(t.costUsd, 10);
+    expect(report.requests.at(-1)!.cumulativeUncachedCostUsd).toBeCloseTo(t.noCachingCostUsd, 10);
+    expect(report.requests.at(-1)!.cumulativeNoCompactionCostUsd).toBeCloseTo(t.noCompactionCostUsd, 10);
+    expect(t.cacheReadShare).toBeCloseTo(t.cacheReadTokens / t.inputTokens, 12);
+    expect(t.peakContextTokens).toBe(Math.max(t.finalContextTokens, ...report.requests.map((r) => r.promptTokens)));
+    expect(t.cacheReadTokens).toBeLessThanOrEqual(t.idealCacheReadTokens);
+  });
+
+  it("feeds the engine Anthropic usage whose cache split matches the report", async () => {
+    const e = engine(16_000);
+    const report = await replayConversation(transcript, { engine: e, model: "claude-sonnet-4", provider: "anthropic" });
+    expect(e.usages).toHaveLength(report.requests.length);
+    e.usages.forEach((usage, i) => {
+      const r = report.requests[i]!;
+      expect(usage).toEqual({ input_tokens: r.uncached, cache_creation_input_tokens: r.cacheWrite, cache_read_input_tokens: r.cacheRead, output_tokens: r.outputTokens });
+    });
+  });
+
+  it("feeds OpenAI usage and caches nothing for a model without cache_control", async () => {
+    const e = new RecordingCompressor({ model: { model: "gpt-4o", contextLength: 16_000 } });
+    const report = await replayConversation(transcript, { engine: e, model: "gpt-4o", provider: "openai" });
+    expect(report.caching.enabled).toBe(false);
+    expect(report.totals.cacheReadTokens).toBe(0);
+    expect(report.totals.costUsd).toBeCloseTo(report.totals.noCachingCostUsd, 10);
+    expect(e.usages[0]).toEqual({ prompt_tokens: report.requests[0]!.promptTokens, completion_tokens: report.requests[0]!.outputTokens, total_tokens: report.requests[0]!.promptTokens + report.requests[0]!.outputTokens });
+    expect(report.notes[0]).toMatch(/DISABLED/);
+  });
+
+  it("lets gateway hygiene compact at 85 % when the agent layer does not", async () => {
+    const e = engine(16_000, { enabled: false });
+    const report = await replayConversation(transcript, { engine: e, model: "claude-sonnet-4", provider: "anthropic", hygiene: { enabled: true } });
+    expect(report.hygieneThresholdTokens).toBe(13_600);
+    expect(report.totals.compactionsByLayer.gateway).toBeGreaterThanOrEqual(1);
+    expect(report.totals.compactionsByLayer.agent).toBe(0);
+    // Hygiene runs when a user message comes in.
+    for (const c of report.compactions) expect(transcript[report.requests[c.request]!.responseMessage - 1]!.role).toBe("user");
+  });
+
+  it("reports an aborted hygiene compaction with the one-line notice and keeps the conversation", async () => {
+    const failing: Summarizer = { name: "down", summarize: async () => { throw Object.assign(new Error("401 invalid api key"), { status: 401 }); } };
+    const e = engine(16_000, { enabled: false, abort_on_summary_failure: true }, failing);
+    const report = await replayConversation(transcript, { engine: e, model: "claude-sonnet-4", provider: "anthropic", hygiene: { enabled: true } });
+    expect(report.totals.compactions).toBe(0);
+    const aborted = report.requests.filter((r) => r.compactionAborted);
+    expect(aborted.length).toBeGreaterThan(0);
+    expect(aborted[0]!.compactionAborted!.layer).toBe("gateway");
+    expect(aborted[0]!.notices?.[0]).toContain(HYGIENE_ABORT_NOTICE);
+    expect(report.requests.at(-1)!.promptTokens).toBe(report.requests.at(-1)!.noCompactionPromptTokens);
+  });
+
+  it("flags a model switch as a full cache miss and says so", async () => {
+    const report = await replayConversation(transcript, {
+      engine: engine(1_000_000),
+      model: "claude-sonnet-4",
+      provider: "anthropic",
+      switches: [{ atRequest: 20, model: "claude-opus-4-1" }, { atRequest: 40, account: "second-key" }],
+    });
+    expect(report.fullMisses.map((m) => [m.request, m.reason])).toEqual([[20, "model_switch"], [40, "credential_switch"]]);
+    expect(report.requests[20]!.cacheRead).toBe(0);
+    expect(report.requests[20]!.fullMiss).toBe("model_switch");
+    expect(report.requests[21]!.cacheRead).toBeGreaterThan(0);
+    expect(report.notes.some((n) => n.includes("request 20: model switch (claude-sonnet-4 → claude-opus-4-1)") && n.includes("undiscounted input price"))).toBe(true);
+  });
+
+  it("expires the cache across long gaps when the transcript carries timestamps", async () => {
+    const start = Date.UTC(2025, 5, 1);
+    // 10 minutes between messages: every 5-minute entry has expired by the next request.
+    const stamped = transcript.map((m, i) => ({ ...m, timestamp: new Date(start + i * 600_000).toISOString() }));
+    const slow = await replayConversation(stamped, { engine: engine(1_000_000), model: "claude-sonnet-4", provider: "anthropic" });
+    expect(slow.timing).toBe("transcript");
+    expect(slow.totals.cacheReadTokens).toBe(0);
+    const hour = await replayConversation(stamped, { engine: engine(1_000_000), model: "claude-sonnet-4", provider: "anthropic", ttl: "1h" });
+    expect(hour.totals.cacheReadShare).toBeGreaterThan(0.8);
+  });
+
+  it("rejects a switch beyond the last request, naming it", async () => {
+    await expect(replayConversation(transcript, { engine: engine(16_000), model: "claude-sonnet-4", provider: "anthropic", switches: [{ atRequest: 99, model: "x" }] })).rejects.toThrow(
+      /switches\[0\]\.atRequest is 99 but the transcript has 60 requests/,
+    );
+  });
+
+  it("reports progress after every request", async () => {
+    const seen: number[] = [];
+    await replayConversation(agentConversation(3), { engine: engine(16_000), model: "claude-sonnet-4", provider: "anthropic", onProgress: (p) => seen.push(p.done * 100 + p.total) });
+    expect(seen).toEqual([106, 206, 306, 406, 506, 606]);
+  });
+});
+
+describe("providerUsage", () => {
+  it("puts the cache split in Anthropic's fields for Claude and sums it into prompt_tokens for others", () => {
+    const a = { inputTokens: 100, cacheReadTokens: 70, cacheWriteTokens: 20, uncachedTokens: 10, outputTokens: 5 };
+    expect(providerUsage("claude-haiku-4-5", a)).toEqual({ input_tokens: 10, cache_creation_input_tokens: 20, cache_read_input_tokens: 70, output_tokens: 5 });
+    expect(providerUsage("gpt-5", a)).toEqual({ prompt_tokens: 100, completion_tokens: 5, total_tokens: 105, prompt_tokens_details: { cached_tokens: 70 } });
+  });
+});
