@@ -103,4 +103,28 @@ describe("context-engine CLI", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("messages[1].role");
   });
+
+  it("passes the example directory engine through the conformance suite", async () => {
+    const run = await cli(["conformance", "plugins/context_engine/sliding_window"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/conformance of 'sliding_window'/);
+    expect(run.stdout).toMatch(/13 passed, 0 failed/);
+  });
+
+  it("exits 1 and names the broken promise of an engine that mutates its input", async () => {
+    const dir = tempDir();
+    const core = join(root, "packages/core/src/index.ts");
+    writeFileSync(join(dir, "careless.ts"), `import { ContextEngine } from ${JSON.stringify(core)};
+class Careless extends ContextEngine {
+  readonly name = "careless";
+  shouldCompress(t = this.lastPromptTokens) { return t >= this.thresholdTokens; }
+  async compress(messages: any[]) { messages.pop(); return messages; }
+}
+export function register(ctx: any) { ctx.registerContextEngine(() => new Careless(), "careless"); }
+`);
+    const run = await cli(["conformance", join(dir, "careless.ts")]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("the input messages were mutated");
+    expect(run.stdout).toMatch(/\d+ passed, [1-9]\d* failed/);
+  });
 });

@@ -87,3 +87,15 @@ export type { HygieneState, HygieneDecision, HygieneReason, HygieneOutcome } fro
 export { replayConversation, responseIndexes, providerUsage } from "./replay/replayConversation.ts";
 export { requestTimestamps, messageTimestampMs, DEFAULT_REQUEST_CADENCE_MS, DEFAULT_REPLAY_START_MS } from "./replay/timestamps.ts";
 export type { ReplayOptions, ReplayReport, ReplayRequest, ReplayTotals, CompactionEffect, RequestCompaction, CompactionLayer, FullMissNote, ReplaySwitch, ReplayProgress } from "./replay/types.ts";
+
+// Codex routes: windows and -900k aliases, threshold autoraise, Responses native compaction, app-server
+export { CODEX_PROVIDER, CODEX_ADVERTISED_WINDOW, CODEX_LARGE_VARIANT_WINDOW, CODEX_LARGE_VARIANT_BASES, CODEX_CAPPED_MODELS, LARGE_VARIANT_SUFFIX, CodexModelError, resolveCodexModel, routeContextWindow, baseModelName, codexModelFamily, isCodexProvider } from "./codex/models.ts";
+export type { ResolvedCodexModel } from "./codex/models.ts";
+export { CODEX_AUTORAISE_PERCENT, codexAutoraise, codexThresholdPlan, isCodexAutoraiseEligible } from "./codex/autoraise.ts";
+export type { CodexAutoraiseInput, CodexAutoraiseResult, CodexThresholdPlan, AutoraiseNotice } from "./codex/autoraise.ts";
+export { AUTORAISE_MARKER_FILE, hermesHome, autoraiseNoticeState, parseAutoraiseNoticeState, autoraiseNoticeText, autoraiseMarkerPath, shouldShowAutoraiseNotice, markAutoraiseNoticeShown, takeAutoraiseNotice } from "./codex/autoraiseNotice.ts";
+export type { AutoraiseEngineSource } from "./codex/autoraiseNotice.ts";
+export { NATIVE_COMPACTION_OFFSET_TOKENS, nativeCompactionField, nativeCompactionRoute, nativeCompactThreshold, isNativeCompactionModel, foldCompactionItems, replayItemsFor, replayIssuer, isNativeCompactionRefusal, NativeCompactionState, sendWithNativeCompaction } from "./codex/responsesCompaction.ts";
+export type { NativeCompactionField, NativeCompactionRequest, NativeCompactionRoute, AssistantReplayMetadata } from "./codex/responsesCompaction.ts";
+export { CODEX_APP_SERVER_API_MODE, APP_SERVER_COMPACT_METHOD, appServerCompactionPolicy, appServerThread, compactViaAppServer, recordAppServerCompaction, isAppServerSession } from "./codex/appServer.ts";
+export type { AppServerAutoMode, AppServerCompactionTrigger, AppServerCompactionAction, AppServerThread, AppServerRpcClient, AppServerCompactionBoundary, RecordAppServerBoundary } from "./codex/appServer.ts";

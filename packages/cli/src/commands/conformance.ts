@@ -1,6 +1,7 @@
 /** `context-engine conformance <engine name | plugin path>`: runs the conformance suite and prints a checklist. */
-import { existsSync, statSync } from "node:fs";
-import { basename, resolve } from "node:path";
+import { existsSync, mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
 import { createContextHost, validateConfigObject, type ContextEngine } from "@context-engine/core";
 import { runConformance } from "@context-engine/core/conformance";
 import { parseCommandArgs } from "../args.ts";
@@ -43,12 +44,14 @@ async function engineFactory(target: string, rootDir: string, cwd: string, name?
       return host.engine;
     };
   }
-  const probe = await createContextHost({ config: validateConfigObject({ plugins: [path] }), rootDir });
+  // A plugin keeps its state under the host's root: give the suite a scratch folder, not the project.
+  const scratch = mkdtempSync(join(tmpdir(), "context-engine-conformance-"));
+  const probe = await createContextHost({ config: validateConfigObject({ plugins: [path] }), rootDir: scratch });
   const chosen = name ?? probe.registeredEngines[0];
   if (!chosen) throw new Error(probe.warnings.join("; ") || `${target} registers no context engine`);
   const config = validateConfigObject({ plugins: [path], context: { engine: chosen } });
   return async () => {
-    const host = await createContextHost({ config, rootDir });
+    const host = await createContextHost({ config, rootDir: mkdtempSync(join(scratch, "engine-")) });
     if (host.engineSource !== "plugin") throw new Error(host.warnings.join("; "));
     return host.engine;
   };

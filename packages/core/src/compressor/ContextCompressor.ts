@@ -20,7 +20,7 @@ import { prepareCompaction, type PreparedCompaction } from "./prepareCompaction.
 import { emptyReport, type CompressionReport } from "./report.ts";
 import { buildSummaryRequest } from "./summaryMessage.ts";
 import { runSummaryLadder } from "./summaryLadder.ts";
-import { computeThresholds } from "./thresholds.ts";
+import { codexThresholdPlan } from "../codex/autoraise.ts";
 
 /** Options of the built-in compressor. */
 export interface ContextCompressorOptions {
@@ -74,6 +74,10 @@ export class ContextCompressor extends ContextEngine {
   summarizer: Summarizer;
   fallbackSummarizer: Summarizer;
   readonly tokenCounter: TokenCounter;
+  /** The one-time Codex autoraise notice for the host/CLI to print (see `takeAutoraiseNotice`), if raised. */
+  autoraiseNotice: string | undefined;
+  /** The marker-file state of {@link autoraiseNotice} (`"gpt-5.5:50:85"`). */
+  autoraiseNoticeState: string | undefined;
   /** Tokens the protected tail may hold (threshold × target_ratio). */
   tailTokenBudget = 0;
   /** Summary ceiling: min(context × 0.05, 12,000). */
@@ -116,7 +120,13 @@ export class ContextCompressor extends ContextEngine {
   /** Re-resolves thresholds and budgets for `model`; a model change also lifts the automatic-compaction pause. */
   override updateModel(model: ModelInfo): void {
     super.updateModel(model);
-    const plan = computeThresholds(model, this.thresholdSettings);
+    // Codex OAuth 272k windows raise the trigger to 85 % (SPEC §3.3–3.4); `compression` is unset during super().
+    const codex = codexThresholdPlan(model, this.thresholdSettings, this.compression);
+    this.thresholdPercent = codex.plan.thresholdPercent;
+    this.thresholdTokens = codex.plan.thresholdTokens;
+    this.autoraiseNotice = codex.notice?.text;
+    this.autoraiseNoticeState = codex.notice?.state;
+    const plan = codex.plan;
     this.tailTokenBudget = plan.tailTokenBudget;
     this.maxSummaryTokens = plan.maxSummaryTokens;
     this.pausedBy = null;

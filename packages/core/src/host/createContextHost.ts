@@ -11,6 +11,7 @@ import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.ts"
 import type { ModelInfo } from "../engine/types.ts";
 import type { Summarizer } from "../summarizers/types.ts";
 import type { TokenCounter } from "../tokens/types.ts";
+import type { SessionStore } from "../store/types.ts";
 import { createSummarizer } from "../summarizers/resolve.ts";
 import { ContextCompressor } from "../compressor/ContextCompressor.ts";
 import { createHostHooks, type HostHooks } from "./hooks.ts";
@@ -27,7 +28,7 @@ export interface ContextHostOptions {
   rootDir?: string;
   summarizer?: Summarizer;
   tokenCounter?: TokenCounter;
-  store?: unknown;
+  store?: SessionStore;
   /** The main model; default from `config.model`. */
   model?: ModelInfo;
 }

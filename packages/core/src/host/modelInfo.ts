@@ -1,6 +1,7 @@
 /** The main model's size from config, with known context windows for common model families. */
 import type { HostConfig } from "../config/schema.ts";
 import type { ModelInfo } from "../engine/types.ts";
+import { routeContextWindow } from "../codex/models.ts";
 
 /** Context windows by model-name substring (longest match wins); a fallback when config gives none. */
 export const KNOWN_CONTEXT_WINDOWS: Record<string, number> = {
@@ -17,8 +18,14 @@ export const KNOWN_CONTEXT_WINDOWS: Record<string, number> = {
 /** The default window when nothing is known about the model. */
 export const DEFAULT_CONTEXT_LENGTH = 200_000;
 
-/** Looks up a model's window by the longest matching name substring. */
-export function knownContextLength(model: string): number | undefined {
+/**
+ * Looks up a model's window: route facts first (Codex `-900k` aliases, Codex/Copilot caps for
+ * `provider`, see codex/models.ts), then the longest matching name substring. Throws for a `-900k`
+ * name that has no such variant.
+ */
+export function knownContextLength(model: string, provider?: string): number | undefined {
+  const routed = routeContextWindow(model, provider);
+  if (routed !== undefined) return routed;
   let best: [string, number] | undefined;
   for (const entry of Object.entries(KNOWN_CONTEXT_WINDOWS)) {
     if (model.toLowerCase().includes(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
@@ -32,7 +39,7 @@ export function modelInfoFromConfig(config: HostConfig): ModelInfo {
   if (m === undefined) return { model: "unknown", contextLength: DEFAULT_CONTEXT_LENGTH };
   if (typeof m === "string") return { model: m, contextLength: knownContextLength(m) ?? DEFAULT_CONTEXT_LENGTH };
   const model = m.default ?? m.name ?? "unknown";
-  const info: ModelInfo = { model, contextLength: m.context_length ?? knownContextLength(model) ?? DEFAULT_CONTEXT_LENGTH };
+  const info: ModelInfo = { model, contextLength: m.context_length ?? knownContextLength(model, m.provider) ?? DEFAULT_CONTEXT_LENGTH };
   if (m.provider) info.provider = m.provider;
   if (m.base_url) info.baseUrl = m.base_url;
   if (m.api_mode) info.apiMode = m.api_mode;

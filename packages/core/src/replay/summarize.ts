@@ -128,6 +128,14 @@ export function buildReplayReport(parts: ReplayParts): ReplayReport {
         `from request ${at} on: those API calls would fail (the no-compaction cost counts them anyway)`,
     );
   }
+  const over = requests.filter((r) => r.promptTokens > parts.contextLength);
+  if (over.length > 0) {
+    const first = over[0] as ReplayRequest;
+    notes.push(
+      `${over.length} request${over.length === 1 ? "" : "s"} sent more than the ${formatTokens(parts.contextLength)}-token window (first: request ${first.index}, ` +
+        `${formatTokens(first.promptTokens)} tokens): both layers judge the last response's usage, so context that grew within one step went out unchecked; the API would reject ${over.length === 1 ? "it" : "them"}`,
+    );
+  }
   for (const miss of fullMisses) notes.push(miss.note);
   if (t.unpricedModels.length > 0) notes.push(`no price for ${t.unpricedModels.join(", ")}: their requests are left out of the costs`);
   const aborted = requests.filter((r) => r.compactionAborted).length;

@@ -1,0 +1,90 @@
+/**
+ * The Codex OAuth threshold autoraise (SPEC §3.3–3.4): on `openai-codex` the 272k models would start
+ * compressing at half of a small window, so the trigger is raised to 85 %. Pure; the one-time notice
+ * and its marker file live in autoraiseNotice.ts.
+ */
+import type { CompressionConfig } from "../config/schema.ts";
+import type { ModelInfo } from "../engine/types.ts";
+import { computeThresholds, type ThresholdPlan, type ThresholdSettings } from "../compressor/thresholds.ts";
+import { codexModelFamily, hasLargeVariantSuffix, isCodexProvider } from "./models.ts";
+import { autoraiseNoticeState, autoraiseNoticeText } from "./autoraiseNotice.ts";
+
+/** The trigger the autoraise raises to, as a share of the window. */
+export const CODEX_AUTORAISE_PERCENT = 0.85;
+
+/** What {@link codexAutoraise} decides on. */
+export interface CodexAutoraiseInput {
+  model: string;
+  provider?: string | undefined;
+  /** The threshold otherwise in force (global or per-model override), a share of the window. */
+  percent: number;
+  /** `compression.codex_gpt55_autoraise`. */
+  enabled: boolean;
+}
+
+/** The autoraise's answer: the percent to use and whether it was raised. */
+export interface CodexAutoraiseResult {
+  percent: number;
+  raised: boolean;
+  /** The percent before the autoraise. */
+  from: number;
+  /** The percent after it (equal to `from` when not raised). */
+  to: number;
+}
+
+/**
+ * True when the autoraise applies to `model` on `provider`: the Codex OAuth route and a 272k base
+ * model (gpt-5.5, gpt-5.4, gpt-5.4-mini, gpt-5.6-sol/terra/luna). `-900k` aliases use the global
+ * threshold; every other route is unaffected.
+ */
+export function isCodexAutoraiseEligible(model: string, provider: string | undefined): boolean {
+  return isCodexProvider(provider) && !hasLargeVariantSuffix(model) && codexModelFamily(model) !== undefined;
+}
+
+/** Raises `percent` to 85 % on an eligible Codex route, raise-only (a higher value stays), unless disabled. */
+export function codexAutoraise(input: CodexAutoraiseInput): CodexAutoraiseResult {
+  const raise = input.enabled && isCodexAutoraiseEligible(input.model, input.provider) && input.percent < CODEX_AUTORAISE_PERCENT;
+  const to = raise ? CODEX_AUTORAISE_PERCENT : input.percent;
+  return { percent: to, raised: raise, from: input.percent, to };
+}
+
+/** The notice to show once, and the marker state that records it was shown. */
+export interface AutoraiseNotice {
+  text: string;
+  /** `"<model-slug>:<from%>:<to%>"`, the content of the marker file. */
+  state: string;
+}
+
+/** What {@link codexThresholdPlan} returns: the plan in force and, when raised, the notice. */
+export interface CodexThresholdPlan {
+  plan: ThresholdPlan;
+  autoraise: CodexAutoraiseResult;
+  /** Undefined when nothing was raised or `codex_gpt55_autoraise_notice` is false. */
+  notice: AutoraiseNotice | undefined;
+}
+
+/**
+ * The threshold plan for `model` with the Codex autoraise applied on top of {@link computeThresholds}
+ * (override map, small-context floor, output reservation and caps all still apply). `compression`
+ * may be partial or absent (defaults: autoraise and notice on).
+ */
+export function codexThresholdPlan(
+  model: ModelInfo,
+  settings: ThresholdSettings,
+  compression: Partial<Pick<CompressionConfig, "codex_gpt55_autoraise" | "codex_gpt55_autoraise_notice">> | undefined,
+): CodexThresholdPlan {
+  const base = computeThresholds(model, settings);
+  const autoraise = codexAutoraise({
+    model: model.model,
+    provider: model.provider,
+    percent: base.thresholdPercent,
+    enabled: compression?.codex_gpt55_autoraise ?? true,
+  });
+  if (!autoraise.raised) return { plan: base, autoraise, notice: undefined };
+  const plan = { ...computeThresholds(model, { ...settings, threshold: autoraise.to, modelThresholds: {} }), overrideKey: base.overrideKey };
+  const showNotice = compression?.codex_gpt55_autoraise_notice ?? true;
+  const notice = showNotice
+    ? { text: autoraiseNoticeText(model.model, autoraise, plan.thresholdTokens), state: autoraiseNoticeState(model.model, autoraise) }
+    : undefined;
+  return { plan, autoraise, notice };
+}

@@ -1,0 +1,112 @@
+/**
+ * The session store's SQLite schema, as numbered migrations tracked in `PRAGMA user_version`.
+ * Messages and the compaction log are never deleted: triggers make the database itself refuse
+ * DELETE, and allow UPDATE of a message only on its active/compacted/compaction_id flags.
+ */
+import type BetterSqlite3 from "better-sqlite3";
+
+/** One schema step: applied once, in order, when `user_version` is below `version`. */
+export interface Migration {
+  version: number;
+  sql: string;
+}
+
+const refuseDelete = (table: string, what: string) => `
+CREATE TRIGGER ${table}_no_delete BEFORE DELETE ON ${table}
+BEGIN SELECT RAISE(ABORT, '${table}: DELETE refused — ${what}'); END;`;
+
+const V1 = `
+CREATE TABLE sessions (
+  id TEXT PRIMARY KEY,
+  platform TEXT NOT NULL,
+  title TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  parent_session_id TEXT REFERENCES sessions(id),
+  compression_count INTEGER NOT NULL DEFAULT 0 CHECK (compression_count >= 0),
+  last_compaction_in_place INTEGER CHECK (last_compaction_in_place IN (0, 1))
+);
+CREATE INDEX sessions_by_parent ON sessions (parent_session_id);
+
+CREATE TABLE compactions (
+  id INTEGER PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id),
+  kind TEXT NOT NULL CHECK (kind IN ('compaction', 'undo')),
+  at INTEGER NOT NULL,
+  in_place INTEGER NOT NULL CHECK (in_place IN (0, 1)),
+  messages_before INTEGER NOT NULL,
+  messages_after INTEGER NOT NULL,
+  summary TEXT,
+  report_json TEXT,
+  -- rows this entry wrote into the session: seq first_seq..last_seq (none for an undo)
+  first_seq INTEGER,
+  last_seq INTEGER,
+  reverts_compaction_id INTEGER REFERENCES compactions(id)
+);
+CREATE INDEX compactions_by_session ON compactions (session_id, id);
+CREATE UNIQUE INDEX compactions_reverted_once ON compactions (reverts_compaction_id) WHERE reverts_compaction_id IS NOT NULL;
+
+CREATE TABLE messages (
+  id INTEGER PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id),
+  seq INTEGER NOT NULL,
+  role TEXT NOT NULL,
+  -- the message exactly as given, as JSON
+  message_json TEXT NOT NULL,
+  -- flattened searchable text (content text and rendered tool calls)
+  text TEXT NOT NULL,
+  tokens INTEGER NOT NULL,
+  active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+  compacted INTEGER NOT NULL DEFAULT 0 CHECK (compacted IN (0, 1)),
+  compaction_id INTEGER REFERENCES compactions(id),
+  created_at INTEGER NOT NULL,
+  UNIQUE (session_id, seq),
+  CHECK (NOT (active = 1 AND compacted = 1))
+);
+CREATE INDEX messages_active ON messages (session_id, active, seq);
+CREATE INDEX messages_by_compaction ON messages (compaction_id) WHERE compaction_id IS NOT NULL;
+
+-- external-content index over messages.text (the text is stored once, snippets come from it)
+CREATE VIRTUAL TABLE messages_fts USING fts5 (text, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages
+BEGIN INSERT INTO messages_fts (rowid, text) VALUES (new.id, new.text); END;
+
+${refuseDelete("messages", "archived turns are kept forever (compaction marks them active=0, compacted=1)")}
+CREATE TRIGGER messages_flags_only BEFORE UPDATE ON messages
+WHEN new.id IS NOT old.id OR new.session_id IS NOT old.session_id OR new.seq IS NOT old.seq OR new.role IS NOT old.role
+  OR new.message_json IS NOT old.message_json OR new.text IS NOT old.text OR new.tokens IS NOT old.tokens OR new.created_at IS NOT old.created_at
+BEGIN SELECT RAISE(ABORT, 'messages: UPDATE refused — only active, compacted and compaction_id may change'); END;
+
+${refuseDelete("compactions", "the compaction log is append-only")}
+CREATE TRIGGER compactions_no_update BEFORE UPDATE ON compactions
+BEGIN SELECT RAISE(ABORT, 'compactions: UPDATE refused — the compaction log is append-only'); END;
+
+${refuseDelete("sessions", "sessions are never deleted")}
+CREATE TRIGGER sessions_identity_fixed BEFORE UPDATE ON sessions
+WHEN new.id IS NOT old.id OR new.created_at IS NOT old.created_at OR new.parent_session_id IS NOT old.parent_session_id
+BEGIN SELECT RAISE(ABORT, 'sessions: UPDATE refused — id, created_at and parent_session_id are fixed'); END;
+`;
+
+/** Every schema step, oldest first. Append new steps; never edit a released one. */
+export const SESSION_STORE_MIGRATIONS: readonly Migration[] = [{ version: 1, sql: V1 }];
+
+/** The `user_version` a fully migrated database has. */
+export const SESSION_STORE_SCHEMA_VERSION = SESSION_STORE_MIGRATIONS[SESSION_STORE_MIGRATIONS.length - 1]!.version;
+
+/**
+ * Brings `db` to {@link SESSION_STORE_SCHEMA_VERSION}, each step in its own transaction. Throws when the
+ * file was written by a newer schema (`where` names the file).
+ */
+export function migrateSessionStore(db: BetterSqlite3.Database, where: string): void {
+  const current = db.pragma("user_version", { simple: true }) as number;
+  if (current > SESSION_STORE_SCHEMA_VERSION) {
+    throw new Error(`${where}: session store schema version ${current} is newer than this build supports (${SESSION_STORE_SCHEMA_VERSION}); upgrade @context-engine/core`);
+  }
+  for (const step of SESSION_STORE_MIGRATIONS) {
+    if (step.version <= current) continue;
+    db.transaction(() => {
+      db.exec(step.sql);
+      db.pragma(`user_version = ${step.version}`);
+    })();
+  }
+}

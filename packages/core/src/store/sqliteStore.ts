@@ -1,0 +1,381 @@
+/**
+ * The embedded session store (`openSqliteStore(path)`): better-sqlite3 in WAL mode, FTS5 search,
+ * schema migrations in `user_version`. Compaction archives rows instead of deleting them, so archived
+ * turns stay searchable and a compaction can be undone. Every statement is prepared once.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import { z } from "zod";
+import { parseMessages, type ChatMessage } from "../messages/schema.ts";
+import { estimateMessageTokensRough } from "../tokens/rough.ts";
+import type { TokenCounter } from "../tokens/types.ts";
+import { searchableMessageText } from "./messageText.ts";
+import { migrateSessionStore } from "./schema.ts";
+import { prepareSearch } from "./search.ts";
+import {
+  SessionStoreError,
+  type CompactionInfo,
+  type CompactionKind,
+  type CompactionRecord,
+  type NewSession,
+  type SearchHit,
+  type SearchOptions,
+  type SessionRecord,
+  type SessionStore,
+  type StoredMessage,
+  type UndoResult,
+} from "./types.ts";
+
+/** Options of {@link openSqliteStore}. */
+export interface SqliteStoreOptions {
+  /** Counts each stored message's tokens (default: the rough chars/4 estimate). */
+  tokenCounter?: TokenCounter;
+  /** Clock in epoch ms (default `Date.now`). */
+  now?: () => number;
+}
+
+interface SessionRow {
+  id: string;
+  platform: string;
+  title: string | null;
+  created_at: number;
+  updated_at: number;
+  parent_session_id: string | null;
+  compression_count: number;
+  last_compaction_in_place: number | null;
+}
+
+interface MessageRow {
+  id: number;
+  session_id: string;
+  seq: number;
+  role: string;
+  message_json: string;
+  text: string;
+  tokens: number;
+  active: number;
+  compacted: number;
+  compaction_id: number | null;
+  created_at: number;
+}
+
+interface CompactionRow {
+  id: number;
+  session_id: string;
+  kind: CompactionKind;
+  at: number;
+  in_place: number;
+  messages_before: number;
+  messages_after: number;
+  summary: string | null;
+  report_json: string | null;
+  first_seq: number | null;
+  last_seq: number | null;
+  reverts_compaction_id: number | null;
+  undone_by: number | null;
+}
+
+const NewSessionSchema = z.object({
+  id: z.string({ error: "must be a string" }).trim().min(1, { error: "must not be empty" }).max(200, { error: "must be at most 200 characters" }).optional(),
+  platform: z.string({ error: "must be a platform name (string)" }).min(1, { error: "must not be empty" }),
+  title: z.string({ error: "must be a string or null" }).nullable().optional(),
+  parentSessionId: z.string({ error: "must be a session id or null" }).nullable().optional(),
+});
+
+function toSession(row: SessionRow): SessionRecord {
+  return {
+    id: row.id,
+    platform: row.platform,
+    title: row.title,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    parentSessionId: row.parent_session_id,
+    compressionCount: row.compression_count,
+    lastCompactionInPlace: row.last_compaction_in_place === null ? null : row.last_compaction_in_place === 1,
+  };
+}
+
+function toStored(row: MessageRow): StoredMessage {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    seq: row.seq,
+    role: row.role,
+    message: JSON.parse(row.message_json) as ChatMessage,
+    text: row.text,
+    tokens: row.tokens,
+    active: row.active === 1,
+    compacted: row.compacted === 1,
+    compactionId: row.compaction_id,
+    createdAt: row.created_at,
+  };
+}
+
+function toCompaction(row: CompactionRow): CompactionRecord {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    kind: row.kind,
+    at: row.at,
+    inPlace: row.in_place === 1,
+    messagesBefore: row.messages_before,
+    messagesAfter: row.messages_after,
+    summary: row.summary,
+    report: row.report_json === null ? null : JSON.parse(row.report_json),
+    revertsCompactionId: row.reverts_compaction_id,
+    undoneByCompactionId: row.undone_by,
+  };
+}
+
+function reportJson(report: unknown, where: string): string | null {
+  if (report === undefined || report === null) return null;
+  try {
+    return JSON.stringify(report);
+  } catch (error) {
+    throw new SessionStoreError(`${where}: the compaction report cannot be stored as JSON (${(error as Error).message})`);
+  }
+}
+
+const COMPACTION_COLUMNS = "c.*, (SELECT u.id FROM compactions u WHERE u.reverts_compaction_id = c.id) AS undone_by";
+
+/** Every statement of the store, prepared once. */
+function prepareStatements(db: Database.Database) {
+  const p = (sql: string) => db.prepare(sql);
+  return {
+    insertSession: p(
+      "INSERT INTO sessions (id, platform, title, created_at, updated_at, parent_session_id, compression_count, last_compaction_in_place) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    ),
+    session: p("SELECT * FROM sessions WHERE id = ?"),
+    children: p("SELECT * FROM sessions WHERE parent_session_id = ? ORDER BY created_at, rowid"),
+    touchSession: p("UPDATE sessions SET updated_at = ? WHERE id = ?"),
+    setCompactionState: p("UPDATE sessions SET compression_count = ?, last_compaction_in_place = ?, updated_at = ? WHERE id = ?"),
+    lastSeq: p("SELECT COALESCE(MAX(seq), 0) AS n FROM messages WHERE session_id = ?"),
+    insertMessage: p(
+      "INSERT INTO messages (session_id, seq, role, message_json, text, tokens, active, compacted, compaction_id, created_at) VALUES (?, ?, ?, ?, ?, ?, 1, 0, NULL, ?)",
+    ),
+    activeRows: p("SELECT * FROM messages WHERE session_id = ? AND active = 1 ORDER BY seq"),
+    activeJson: p("SELECT message_json FROM messages WHERE session_id = ? AND active = 1 ORDER BY seq"),
+    activeCount: p("SELECT COUNT(*) AS n FROM messages WHERE session_id = ? AND active = 1"),
+    archived: p("SELECT * FROM messages WHERE session_id = ? AND active = 0 ORDER BY seq"),
+    archivedBy: p("SELECT * FROM messages WHERE session_id = ? AND active = 0 AND compaction_id = ? ORDER BY seq"),
+    archiveActive: p("UPDATE messages SET active = 0, compacted = 1, compaction_id = ? WHERE session_id = ? AND active = 1"),
+    archiveSeqRange: p("UPDATE messages SET active = 0, compacted = 1, compaction_id = ? WHERE session_id = ? AND active = 1 AND seq BETWEEN ? AND ?"),
+    countActiveSeqRange: p("SELECT COUNT(*) AS n FROM messages WHERE session_id = ? AND active = 1 AND seq BETWEEN ? AND ?"),
+    restoreArchivedBy: p("UPDATE messages SET active = 1, compacted = 0, compaction_id = NULL WHERE session_id = ? AND active = 0 AND compaction_id = ?"),
+    countArchivedBy: p("SELECT COUNT(*) AS n FROM messages WHERE session_id = ? AND active = 0 AND compaction_id = ?"),
+    insertCompaction: p(
+      "INSERT INTO compactions (session_id, kind, at, in_place, messages_before, messages_after, summary, report_json, first_seq, last_seq, reverts_compaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ),
+    compaction: p(`SELECT ${COMPACTION_COLUMNS} FROM compactions c WHERE c.id = ?`),
+    compactions: p(`SELECT ${COMPACTION_COLUMNS} FROM compactions c WHERE c.session_id = ? ORDER BY c.id`),
+    inEffect: p(
+      `SELECT ${COMPACTION_COLUMNS} FROM compactions c WHERE c.session_id = ? AND c.kind = 'compaction'
+       AND NOT EXISTS (SELECT 1 FROM compactions u WHERE u.reverts_compaction_id = c.id) ORDER BY c.id DESC LIMIT 2`,
+    ),
+  };
+}
+
+/** The SQLite implementation of {@link SessionStore}. */
+export class SqliteSessionStore implements SessionStore {
+  readonly db: Database.Database;
+  private readonly now: () => number;
+  private readonly countTokens: (message: ChatMessage) => number;
+  private readonly runSearch: (query: string, options?: SearchOptions) => SearchHit[];
+  private readonly s: ReturnType<typeof prepareStatements>;
+
+  /** Opens (creating and migrating) the store at `path`; `":memory:"` keeps it in memory. */
+  constructor(
+    readonly path: string,
+    options: SqliteStoreOptions = {},
+  ) {
+    const inMemory = path === ":memory:" || path === "";
+    try {
+      if (!inMemory) mkdirSync(dirname(path), { recursive: true });
+      this.db = new Database(path);
+    } catch (error) {
+      throw new SessionStoreError(`cannot open session store ${path}: ${(error as Error).message}`);
+    }
+    if (!inMemory) this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = NORMAL");
+    this.db.pragma("foreign_keys = ON");
+    migrateSessionStore(this.db, path);
+    this.now = options.now ?? Date.now;
+    const counter = options.tokenCounter;
+    this.countTokens = counter ? (m) => counter.countMessages([m]) : estimateMessageTokensRough;
+    this.runSearch = prepareSearch(this.db);
+    this.s = prepareStatements(this.db);
+  }
+
+  /** Closes the database. */
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  createSession(session: NewSession): SessionRecord {
+    const parsed = NewSessionSchema.safeParse(session);
+    if (!parsed.success) throw new SessionStoreError(`createSession: invalid session:\n${z.prettifyError(parsed.error)}`);
+    const { id = randomUUID(), platform, title = null, parentSessionId = null } = parsed.data;
+    return this.db.transaction(() => {
+      if (this.getSession(id)) throw new SessionStoreError(`createSession: session '${id}' already exists`);
+      if (parentSessionId !== null) this.requireSession(parentSessionId, "createSession (parentSessionId)");
+      const at = this.now();
+      this.s.insertSession.run(id, platform, title, at, at, parentSessionId, 0, null);
+      return this.requireSession(id, "createSession");
+    })();
+  }
+
+  getSession(sessionId: string): SessionRecord | undefined {
+    const row = this.s.session.get(sessionId) as SessionRow | undefined;
+    return row ? toSession(row) : undefined;
+  }
+
+  childSessions(sessionId: string): SessionRecord[] {
+    return (this.s.children.all(sessionId) as SessionRow[]).map(toSession);
+  }
+
+  appendMessages(sessionId: string, messages: readonly ChatMessage[]): number[] {
+    const where = `appendMessages('${sessionId}')`;
+    parseMessages(messages, where);
+    return this.db.transaction(() => {
+      this.requireSession(sessionId, where);
+      const at = this.now();
+      const { ids } = this.insertRows(sessionId, messages, at);
+      this.s.touchSession.run(at, sessionId);
+      return ids;
+    })();
+  }
+
+  activeMessages(sessionId: string): ChatMessage[] {
+    this.requireSession(sessionId, "activeMessages");
+    return (this.s.activeJson.all(sessionId) as { message_json: string }[]).map((r) => JSON.parse(r.message_json) as ChatMessage);
+  }
+
+  activeRows(sessionId: string): StoredMessage[] {
+    this.requireSession(sessionId, "activeRows");
+    return (this.s.activeRows.all(sessionId) as MessageRow[]).map(toStored);
+  }
+
+  archiveAndReplace(sessionId: string, newActiveMessages: readonly ChatMessage[], info: CompactionInfo = {}): CompactionRecord {
+    const where = `archiveAndReplace('${sessionId}')`;
+    parseMessages(newActiveMessages, where);
+    if (newActiveMessages.length === 0) throw new SessionStoreError(`${where}: the new message list is empty; a compaction must keep at least one message`);
+    const report = reportJson(info.report, where);
+    return this.db.transaction(() => {
+      const session = this.requireSession(sessionId, where);
+      const before = this.activeCount(sessionId);
+      if (before === 0) throw new SessionStoreError(`${where}: the session has no active messages to compact`);
+      const at = info.at ?? this.now();
+      const firstSeq = this.lastSeq(sessionId) + 1;
+      const lastSeq = firstSeq + newActiveMessages.length - 1;
+      const id = Number(
+        this.s.insertCompaction.run(sessionId, "compaction", at, 1, before, newActiveMessages.length, info.summary ?? null, report, firstSeq, lastSeq, null).lastInsertRowid,
+      );
+      this.s.archiveActive.run(id, sessionId);
+      this.insertRows(sessionId, newActiveMessages, at);
+      this.s.setCompactionState.run(session.compressionCount + 1, 1, at, sessionId);
+      return this.compaction(id);
+    })();
+  }
+
+  rotateSession(
+    parentSessionId: string,
+    messages: readonly ChatMessage[],
+    info: CompactionInfo & { id?: string; title?: string | null } = {},
+  ): { session: SessionRecord; compaction: CompactionRecord } {
+    const where = `rotateSession('${parentSessionId}')`;
+    parseMessages(messages, where);
+    if (messages.length === 0) throw new SessionStoreError(`${where}: the new message list is empty; a compaction must keep at least one message`);
+    const report = reportJson(info.report, where);
+    return this.db.transaction(() => {
+      const parent = this.requireSession(parentSessionId, where);
+      const child = this.createSession({ id: info.id, platform: parent.platform, title: info.title ?? parent.title, parentSessionId });
+      const at = info.at ?? this.now();
+      const before = this.activeCount(parentSessionId);
+      const id = Number(
+        this.s.insertCompaction.run(child.id, "compaction", at, 0, before, messages.length, info.summary ?? null, report, 1, messages.length, null).lastInsertRowid,
+      );
+      this.insertRows(child.id, messages, at);
+      this.s.setCompactionState.run(parent.compressionCount + 1, 0, at, child.id);
+      return { session: this.requireSession(child.id, where), compaction: this.compaction(id) };
+    })();
+  }
+
+  archivedMessages(sessionId: string, compactionId?: number): StoredMessage[] {
+    this.requireSession(sessionId, "archivedMessages");
+    const rows = compactionId === undefined ? this.s.archived.all(sessionId) : this.s.archivedBy.all(sessionId, compactionId);
+    return (rows as MessageRow[]).map(toStored);
+  }
+
+  compactions(sessionId: string): CompactionRecord[] {
+    this.requireSession(sessionId, "compactions");
+    return (this.s.compactions.all(sessionId) as CompactionRow[]).map(toCompaction);
+  }
+
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    if (options.sessionId !== undefined) this.requireSession(options.sessionId, "search");
+    return this.runSearch(query, options);
+  }
+
+  undoLastCompaction(sessionId: string): UndoResult | undefined {
+    const where = `undoLastCompaction('${sessionId}')`;
+    return this.db.transaction(() => {
+      const session = this.requireSession(sessionId, where);
+      const [last, previous] = (this.s.inEffect.all(sessionId) as CompactionRow[]).map(toCompaction);
+      if (!last) return undefined;
+      if (!last.inPlace) {
+        throw new SessionStoreError(
+          `${where}: the session was created by rotation from '${session.parentSessionId ?? "?"}'; there is no in-place compaction to undo (continue the parent session for the earlier turns)`,
+        );
+      }
+      const row = this.s.compaction.get(last.id) as CompactionRow;
+      const [firstSeq, lastSeq] = [row.first_seq ?? 0, row.last_seq ?? -1];
+      const before = this.activeCount(sessionId);
+      const written = (this.s.countActiveSeqRange.get(sessionId, firstSeq, lastSeq) as { n: number }).n;
+      const restorable = (this.s.countArchivedBy.get(sessionId, last.id) as { n: number }).n;
+      const at = this.now();
+      const undoId = Number(
+        this.s.insertCompaction.run(sessionId, "undo", at, 1, before, before - written + restorable, null, null, null, null, last.id).lastInsertRowid,
+      );
+      const archived = this.s.archiveSeqRange.run(undoId, sessionId, firstSeq, lastSeq).changes;
+      const restored = this.s.restoreArchivedBy.run(sessionId, last.id).changes;
+      const inPlace = previous === undefined ? null : previous.inPlace ? 1 : 0;
+      this.s.setCompactionState.run(Math.max(0, session.compressionCount - 1), inPlace, at, sessionId);
+      return { undoneCompactionId: last.id, undoId, restored, archived };
+    })();
+  }
+
+  private insertRows(sessionId: string, messages: readonly ChatMessage[], at: number): { ids: number[] } {
+    let seq = this.lastSeq(sessionId);
+    const ids = messages.map((message) => {
+      seq += 1;
+      const info = this.s.insertMessage.run(sessionId, seq, message.role, JSON.stringify(message), searchableMessageText(message), this.countTokens(message), at);
+      return Number(info.lastInsertRowid);
+    });
+    return { ids };
+  }
+
+  private lastSeq(sessionId: string): number {
+    return (this.s.lastSeq.get(sessionId) as { n: number }).n;
+  }
+
+  private activeCount(sessionId: string): number {
+    return (this.s.activeCount.get(sessionId) as { n: number }).n;
+  }
+
+  private compaction(id: number): CompactionRecord {
+    return toCompaction(this.s.compaction.get(id) as CompactionRow);
+  }
+
+  private requireSession(sessionId: string, where: string): SessionRecord {
+    const session = typeof sessionId === "string" ? this.getSession(sessionId) : undefined;
+    if (!session) throw new SessionStoreError(`${where}: unknown session ${JSON.stringify(sessionId)}`);
+    return session;
+  }
+}
+
+/** Opens the embedded SQLite session store at `path` (created if missing; `":memory:"` for a throwaway one). */
+export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): SqliteSessionStore {
+  return new SqliteSessionStore(path, options);
+}

@@ -1,0 +1,182 @@
+/**
+ * The session store contract (SPEC §3.1, API.md "store"): sessions, their messages with
+ * active/compacted flags, the compaction log, full-text search over active and archived turns, and
+ * undo. Nothing is ever deleted: compaction archives rows, undo restores them.
+ */
+import type { ChatMessage } from "../messages/schema.ts";
+
+/** One conversation. */
+export interface SessionRecord {
+  id: string;
+  platform: string;
+  title: string | null;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  updatedAt: number;
+  /** The session this one was rotated from (`compression.in_place: false`), else null. */
+  parentSessionId: string | null;
+  /** Compactions in effect for this conversation (undo lowers it; a rotated child inherits it). */
+  compressionCount: number;
+  /** Mode of the latest compaction: true in place, false by rotation, null before any compaction. */
+  lastCompactionInPlace: boolean | null;
+}
+
+/** What {@link SessionStore.createSession} accepts. */
+export interface NewSession {
+  /** Default: a random UUID. */
+  id?: string;
+  platform: string;
+  title?: string | null;
+  parentSessionId?: string | null;
+}
+
+/** One stored message row. `message` is the message exactly as it was given. */
+export interface StoredMessage {
+  id: number;
+  sessionId: string;
+  /** Position in the session (1, 2, …; never reused). */
+  seq: number;
+  role: string;
+  message: ChatMessage;
+  /** The searchable text: content text plus rendered tool calls. */
+  text: string;
+  tokens: number;
+  /** Part of the current message list. */
+  active: boolean;
+  /** Taken out of the list by a compaction (or an undo) and kept as an archived turn. */
+  compacted: boolean;
+  /** The compaction (or undo) that archived the row, when archived. */
+  compactionId: number | null;
+  createdAt: number;
+}
+
+/** `compaction` rewrites the active list; `undo` reverses the latest compaction still in effect. */
+export type CompactionKind = "compaction" | "undo";
+
+/** One entry of the compaction log. */
+export interface CompactionRecord {
+  id: number;
+  sessionId: string;
+  kind: CompactionKind;
+  /** Epoch milliseconds. */
+  at: number;
+  inPlace: boolean;
+  messagesBefore: number;
+  messagesAfter: number;
+  /** The summary text the compaction inserted, when known. */
+  summary: string | null;
+  /** The engine's report (e.g. the compressor's `lastCompression`), stored as JSON. */
+  report: unknown;
+  /** For an undo: the compaction it reversed. */
+  revertsCompactionId: number | null;
+  /** For an undo: the compaction that undid this one (null while it is in effect). */
+  undoneByCompactionId: number | null;
+}
+
+/** What the caller tells the store about a compaction. */
+export interface CompactionInfo {
+  summary?: string | null;
+  report?: unknown;
+  /** Epoch milliseconds (default: the store's clock). */
+  at?: number;
+}
+
+/** Options of {@link SessionStore.search}. */
+export interface SearchOptions {
+  /** Only this session (default: every session). */
+  sessionId?: string;
+  /** Also search archived turns (default true). */
+  includeArchived?: boolean;
+  /** At most this many hits (default 20, at most 500). */
+  limit?: number;
+}
+
+/** One search hit (FTS5, best match first). */
+export interface SearchHit {
+  messageId: number;
+  sessionId: string;
+  seq: number;
+  role: string;
+  /** The matching passage, matches wrapped in `>>>` and `<<<`. */
+  snippet: string;
+  active: boolean;
+  compacted: boolean;
+  /** True when the turn is no longer in the active list (archived by a compaction). */
+  archived: boolean;
+  compactionId: number | null;
+  createdAt: number;
+}
+
+/** What {@link SessionStore.undoLastCompaction} did. */
+export interface UndoResult {
+  /** The compaction that was reversed. */
+  undoneCompactionId: number;
+  /** The log entry of the undo itself. */
+  undoId: number;
+  /** Rows brought back into the active list. */
+  restored: number;
+  /** Rows the compaction had written, now archived. */
+  archived: number;
+}
+
+/** The session store every host can be given (`createContextHost({ store })`). */
+export interface SessionStore {
+  /** Creates a session; throws when the id is taken or the parent is unknown. */
+  createSession(session: NewSession): SessionRecord;
+  /** The session, or undefined. */
+  getSession(sessionId: string): SessionRecord | undefined;
+  /** Sessions rotated from `sessionId`, oldest first. */
+  childSessions(sessionId: string): SessionRecord[];
+  /** Appends `messages` (validated) to the end of the active list; returns their row ids. */
+  appendMessages(sessionId: string, messages: readonly ChatMessage[]): number[];
+  /** The current message list, in order, each message exactly as stored. */
+  activeMessages(sessionId: string): ChatMessage[];
+  /** The active rows with their metadata, in order. */
+  activeRows(sessionId: string): StoredMessage[];
+  /**
+   * In one transaction: archives every active row (`active=0, compacted=1`, the new compaction's id),
+   * inserts `newActiveMessages` as the active list, and logs the compaction. Deletes nothing.
+   */
+  archiveAndReplace(sessionId: string, newActiveMessages: readonly ChatMessage[], info?: CompactionInfo): CompactionRecord;
+  /**
+   * Rotation (`compression.in_place: false`): in one transaction creates a child session of
+   * `parentSessionId` holding `messages`, and logs the compaction there. The parent is left as it is.
+   */
+  rotateSession(parentSessionId: string, messages: readonly ChatMessage[], info?: CompactionInfo & { id?: string; title?: string | null }): { session: SessionRecord; compaction: CompactionRecord };
+  /** Archived rows of the session (of one compaction when `compactionId` is given), in seq order. */
+  archivedMessages(sessionId: string, compactionId?: number): StoredMessage[];
+  /** The session's compaction log, oldest first. */
+  compactions(sessionId: string): CompactionRecord[];
+  /** FTS5 search over active and archived turns; a malformed query throws {@link SearchQueryError}. */
+  search(query: string, options?: SearchOptions): SearchHit[];
+  /**
+   * Reverses the latest in-place compaction still in effect: its archived rows become active again
+   * (followed by messages appended since), and the rows it wrote are archived. Undefined when there is
+   * nothing to undo.
+   */
+  undoLastCompaction(sessionId: string): UndoResult | undefined;
+  /** Closes the store. */
+  close(): void;
+}
+
+/** A store operation that cannot proceed (unknown session, taken id, bad argument). */
+export class SessionStoreError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SessionStoreError";
+  }
+}
+
+/** A search query FTS5 cannot parse; the message quotes the query and says how to fix it. */
+export class SearchQueryError extends Error {
+  constructor(
+    readonly query: string,
+    readonly reason: string,
+  ) {
+    super(
+      `Invalid search query ${JSON.stringify(query)}: ${reason}. ` +
+        `Use words, "quoted phrases", prefix* and AND / OR / NOT; put terms with punctuation (e.g. "foo-bar") in double quotes.`,
+    );
+    this.name = "SearchQueryError";
+  }
+}

@@ -1,0 +1,94 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const bin = join(root, "packages/cli/bin/context-engine.js");
+const fixture = join(root, "test/fixtures/python-to-rust-port.json");
+
+interface Run { code: number; stdout: string; stderr: string }
+
+/** Runs the real CLI as a child process (stderr is a pipe, not a terminal). */
+function cli(args: string[], cwd = root): Promise<Run> {
+  return new Promise((done) => {
+    execFile(process.execPath, [bin, ...args], { cwd, env: { ...process.env, OPENAI_API_KEY: "", OPENROUTER_API_KEY: "" }, timeout: 60_000 }, (error, stdout, stderr) => {
+      done({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const tempDir = () => mkdtempSync(join(tmpdir(), "ce-simulate-"));
+
+describe("context-engine simulate", () => {
+  it("prints the caching banner first, then the summary table of the replay", async () => {
+    const run = await cli(["simulate", fixture, "--context-length", "8000"]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split("\n");
+    expect(lines[0]).toBe("💾 Prompt caching: ENABLED (Claude via Anthropic, 5m TTL)");
+    expect(run.stdout).toMatch(/model\s+claude-sonnet-4 via anthropic, 8,000-token window/);
+    expect(run.stdout).toMatch(/requests\s+39 /);
+    expect(run.stdout).toMatch(/compactions\s+[1-9]\d* \(agent \d+, gateway \d+\)/);
+    expect(run.stdout).toMatch(/peak context\s+[\d,]+ tokens \(14,\d{3} without compaction\)/);
+    expect(run.stdout).toMatch(/final context\s+[\d,]+ tokens/);
+    expect(run.stdout).toMatch(/cache reads\s+\d+\.\d % of [\d,]+ input tokens/);
+    expect(run.stdout).toMatch(/total cost\s+\$0\.\d+/);
+    expect(run.stdout).toMatch(/vs no caching\s+\$0\.\d+ — the replay costs \d+\.\d % of it/);
+    expect(run.stdout).toMatch(/vs no compaction\s+\$0\.\d+ — the replay costs \d+\.\d % of it/);
+    expect(run.stdout).toMatch(/request +\d+ +agent +[\d,]+ → [\d,]+ tokens; [\d,]+ re-written to the cache; that request cost \$/);
+    expect(run.stdout).toContain("without compaction the context would reach 14,");
+  });
+
+  it("writes one self-contained HTML page with the charts", async () => {
+    const dir = tempDir();
+    const run = await cli(["simulate", fixture, "--context-length", "8000", "--html", "report.html"], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("wrote report.html");
+    const page = readFileSync(join(dir, "report.html"), "utf8");
+    expect(page.startsWith("<!DOCTYPE html>")).toBe(true);
+    expect(page).toContain('<svg class="chart" id="context-chart"');
+    expect(page).toContain('<svg class="chart" id="cost-chart"');
+    for (const series of ["context", "no-compaction", "cost", "no-caching", "no-compaction-cost"]) expect(page).toContain(`data-series="${series}"`);
+    expect(page).toContain('data-rule="agent-threshold"');
+    expect(page).toMatch(/class="marker compaction-marker m-agent"/);
+    // Nothing is fetched: no external scripts, styles, fonts or images.
+    expect(page).not.toMatch(/<(script|link|img|iframe)[^>]+(src|href)=/i);
+    expect(page).not.toMatch(/@import|url\(/);
+    expect(page.replace(/xmlns="http:\/\/www\.w3\.org\/2000\/svg"/g, "")).not.toMatch(/https?:\/\//);
+  });
+
+  it("shows a progress bar on stderr with --progress", async () => {
+    const run = await cli(["simulate", fixture, "--context-length", "8000", "--progress"]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("\rreplaying [");
+    expect(run.stderr).toContain("] 39/39 requests\n");
+  });
+
+  it("says caching is disabled for a model without cache_control and still prices the replay", async () => {
+    const run = await cli(["simulate", fixture, "--model", "gpt-4o", "--context-length", "8000"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.split("\n")[0]).toBe("💾 Prompt caching: DISABLED (gpt-4o is not a Claude model)");
+    expect(run.stdout).toMatch(/cache reads\s+0\.0 %/);
+  });
+
+  it("takes the model and window from the config when no flag names them", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "config.yaml"), "model:\n  default: claude-haiku-4-5\n  provider: openrouter\n  context_length: 9000\nprompt_caching:\n  cache_ttl: 1h\n");
+    const run = await cli(["simulate", fixture, "--config", join(dir, "config.yaml")]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.split("\n")[0]).toBe("💾 Prompt caching: ENABLED (Claude via OpenRouter, 1h TTL)");
+    expect(run.stdout).toMatch(/model\s+claude-haiku-4-5 via openrouter, 9,000-token window/);
+  });
+
+  it("exits 2 without a transcript and 1 for a missing file", async () => {
+    const usage = await cli(["simulate"]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("expects exactly one transcript file");
+    const missing = await cli(["simulate", "nope.json"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("transcript not found");
+  });
+});
