@@ -99,3 +99,12 @@ export { NATIVE_COMPACTION_OFFSET_TOKENS, nativeCompactionField, nativeCompactio
 export type { NativeCompactionField, NativeCompactionRequest, NativeCompactionRoute, AssistantReplayMetadata } from "./codex/responsesCompaction.ts";
 export { CODEX_APP_SERVER_API_MODE, APP_SERVER_COMPACT_METHOD, appServerCompactionPolicy, appServerThread, compactViaAppServer, recordAppServerCompaction, isAppServerSession } from "./codex/appServer.ts";
 export type { AppServerAutoMode, AppServerCompactionTrigger, AppServerCompactionAction, AppServerThread, AppServerRpcClient, AppServerCompactionBoundary, RecordAppServerBoundary } from "./codex/appServer.ts";
+
+// Session store (in-place compaction archive) and the compaction session shell
+export { openSqliteStore, SqliteSessionStore } from "./store/sqliteStore.ts";
+export type { SqliteStoreOptions } from "./store/sqliteStore.ts";
+export { SessionStoreError, SearchQueryError } from "./store/types.ts";
+export type { SessionStore, SessionRecord, NewSession, StoredMessage, CompactionRecord, CompactionKind, CompactionInfo, SearchOptions, SearchHit, UndoResult } from "./store/types.ts";
+export { CompactionSession } from "./session/CompactionSession.ts";
+export type { CompactionSessionOptions, CompactionSessionHost, MaybeCompressOptions, CompactionResult, CompactionOutcome } from "./session/CompactionSession.ts";
+export { compressionCountWarning, COMPRESSION_WARN_AFTER } from "./session/warnings.ts";

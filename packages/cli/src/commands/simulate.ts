@@ -5,7 +5,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { isClaudeModel, knownContextLength, promptCachingStatus, replayConversation, type ReplayProgress, type ReplayReport } from "@context-engine/core";
+import { isClaudeModel, knownContextLength, parsePriceTable, promptCachingStatus, replayConversation, type ReplayProgress, type ReplayReport } from "@context-engine/core";
 import { parseCommandArgs, parsePositiveInt } from "../args.ts";
 import { EXIT_OK, UsageError } from "../errors.ts";
 import { table } from "../format.ts";
@@ -56,6 +56,8 @@ export async function runSimulate(io: CommandIO): Promise<number> {
     model,
     provider,
     ttl,
+    prices: parsePriceTable(host.config.prices),
+    minimumCacheableTokens: host.config.prompt_caching.minimum_cacheable_tokens,
     hygiene: { enabled: host.config.compression.enabled, hardMessageLimit: host.config.compression.hygiene_hard_message_limit },
     ...(bar ? { onProgress: bar } : {}),
   });

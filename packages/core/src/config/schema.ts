@@ -3,6 +3,7 @@
  * error messages. Keys keep Hermes' snake_case so a Hermes `config.yaml` loads unchanged.
  */
 import { z } from "zod";
+import { PriceTableSchema } from "../providers/prices.ts";
 
 /** Engine and plugin names: never a path. */
 export const ENGINE_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -55,7 +56,11 @@ export const AuxiliaryCompressionSchema = z
   .prefault({});
 
 export const PromptCachingSchema = z
-  .object({ cache_ttl: z.enum(["5m", "1h"], { error: 'must be "5m" or "1h"' }).default("5m") })
+  .object({
+    cache_ttl: z.enum(["5m", "1h"], { error: 'must be "5m" or "1h"' }).default("5m"),
+    /** Minimum cacheable prompt length by model-name substring (overrides the built-in table). */
+    minimum_cacheable_tokens: z.record(z.string(), positiveInt("tokens"), { error: "must be a map of model-name substrings to token counts" }).default({}),
+  })
   .prefault({});
 
 /** The main model: a name, or Hermes' `{default, provider, base_url}` block with optional sizes. */
@@ -88,6 +93,8 @@ export const HostConfigSchema = z.looseObject({
   compression: CompressionSectionSchema,
   auxiliary: z.object({ compression: AuxiliaryCompressionSchema }).prefault({}),
   prompt_caching: PromptCachingSchema,
+  /** USD per million tokens by model-name substring, searched before the built-in price table. */
+  prices: PriceTableSchema.default({}),
 });
 
 /** Parsed, defaulted configuration. `sourcePath` is the file it came from, when any. */

@@ -4,6 +4,7 @@ import type { HostConfig } from "../config/schema.ts";
 import type { Summarizer } from "../summarizers/types.ts";
 import type { TokenCounter } from "../tokens/types.ts";
 import type { HostHooks } from "./hooks.ts";
+import type { SessionStore } from "../store/types.ts";
 
 /** What an engine factory receives: the host's shared parts. */
 export interface EngineContext {
@@ -14,7 +15,7 @@ export interface EngineContext {
   summarizer?: Summarizer;
   tokenCounter?: TokenCounter;
   /** The session store passed to the host, if any. */
-  store?: unknown;
+  store?: SessionStore;
   /** Adds a line to `host.warnings`. */
   warn(message: string): void;
 }

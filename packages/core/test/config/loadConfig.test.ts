@@ -83,3 +83,16 @@ describe("loadConfig", () => {
     expect(parseConfigText(updated, "x").compression.codex_gpt55_autoraise).toBe(false);
   });
 });
+
+describe("price and cache-length tables in config", () => {
+  it("accepts user prices and minimum cacheable lengths by model substring", () => {
+    const config = parseConfigText("prices:\n  my-model:\n    input: 2\n    output: 8\nprompt_caching:\n  minimum_cacheable_tokens:\n    my-model: 2048\n", "c.yaml");
+    expect(config.prices).toEqual({ "my-model": { input: 2, output: 8 } });
+    expect(config.prompt_caching.minimum_cacheable_tokens).toEqual({ "my-model": 2048 });
+    expect(config.warnings).toEqual([]);
+  });
+
+  it("names the key path of a negative price", () => {
+    expect(() => parseConfigText("prices:\n  m:\n    input: -1\n    output: 1\n", "c.yaml")).toThrow("c.yaml:3 prices.m.input: must be 0 or more (USD per million tokens)");
+  });
+});
