@@ -127,4 +127,23 @@ export function register(ctx: any) { ctx.registerContextEngine(() => new Careles
     expect(run.stdout).toContain("the input messages were mutated");
     expect(run.stdout).toMatch(/\d+ passed, [1-9]\d* failed/);
   });
+
+  it("sets a config key in place, keeping comments, and refuses a bad value without writing", async () => {
+    const dir = tempDir();
+    const path = join(dir, "config.yaml");
+    writeFileSync(path, "# my settings\ncompression:\n  threshold: 0.5 # trigger\n");
+    const set = await cli(["config", "set", "compression.codex_gpt55_autoraise", "false"], dir);
+    expect(set.code).toBe(0);
+    const text = readFileSync(path, "utf8");
+    expect(text).toContain("# my settings");
+    expect(text).toContain("codex_gpt55_autoraise: false");
+    const bad = await cli(["config", "set", "prompt_caching.cache_ttl", "2h"], dir);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('prompt_caching.cache_ttl: must be "5m" or "1h"');
+    expect(readFileSync(path, "utf8")).toBe(text);
+    const unknown = await cli(["config", "set", "compression.bogus", "1"], dir);
+    expect(unknown.code).toBe(2);
+    const get = await cli(["config", "get", "compression.codex_gpt55_autoraise"], dir);
+    expect(get.stdout.trim()).toBe("false");
+  });
 });

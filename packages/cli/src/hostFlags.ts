@@ -10,10 +10,12 @@ export interface HostFlags {
 }
 
 /** `--config` file (or defaults), `--engine` overriding `context.engine`, plugins looked up under `--root`. */
-export async function hostFromFlags(cwd: string, flags: HostFlags): Promise<ContextHost> {
+export async function hostFromFlags(cwd: string, flags: HostFlags, announce?: (line: string) => void): Promise<ContextHost> {
   const config = flags.config ? await loadConfig(resolve(cwd, flags.config)) : validateConfigObject({});
   if (flags.engine !== undefined) config.context = { ...config.context, engine: flags.engine };
-  return createContextHost({ config, rootDir: resolve(cwd, flags.root ?? ".") });
+  const host = await createContextHost({ config, rootDir: resolve(cwd, flags.root ?? ".") });
+  for (const notice of host.notices) announce?.(notice);
+  return host;
 }
 
 /** parseArgs options for {@link HostFlags}. */

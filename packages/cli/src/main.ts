@@ -7,6 +7,7 @@ import { runEngines } from "./commands/engines.ts";
 import { runCompress } from "./commands/compress.ts";
 import { runImport } from "./commands/import.ts";
 import { runConformanceCommand } from "./commands/conformance.ts";
+import { runConfig } from "./commands/config.ts";
 import { runSimulate } from "./commands/simulate.ts";
 
 /** What a command receives: its own arguments and where to write. */
@@ -35,6 +36,11 @@ const COMMANDS: Record<string, Command> = {
     summary: "run the conformance suite against an engine (a name that resolves, or a plugin path)",
     usage: "context-engine conformance <engine name | plugins/context_engine/<name> | plugin.ts> [--root dir] [--name engine]",
     run: runConformanceCommand,
+  },
+  config: {
+    summary: "show the effective configuration, get one key, or set a key in config.yaml (validated, comments kept)",
+    usage: "context-engine config show | get <key.path> | set <key.path> <value>  [--config config.yaml]",
+    run: runConfig,
   },
   import: {
     summary: "convert a Claude Code, SWE-agent, OpenHands or OpenAI transcript into OpenAI-format messages",

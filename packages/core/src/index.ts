@@ -15,7 +15,7 @@ export type { CompressOptions, ModelInfo, EngineStatus, SessionInfo, ToolSchema,
 export { normalizeUsage, InvalidUsageError } from "./engine/usage.ts";
 
 // Config
-export { loadConfig, parseConfigText, validateConfigObject, setConfigValue, ConfigError } from "./config/load.ts";
+export { loadConfig, parseConfigText, validateConfigObject, setConfigValue, parseConfigValue, formatConfigYaml, ConfigError } from "./config/load.ts";
 export type { ConfigIssue } from "./config/load.ts";
 export { HostConfigSchema, ENGINE_NAME_PATTERN } from "./config/schema.ts";
 export type { HostConfig, CompressionConfig, AuxiliaryCompressionConfig } from "./config/schema.ts";

@@ -23,7 +23,7 @@ export async function runCompress(io: CommandIO): Promise<number> {
   if (!file || positionals.length > 1) throw new UsageError("expects exactly one transcript file");
   const contextLength = parsePositiveInt(values["context-length"], "--context-length");
   const transcript = await loadTranscript(resolve(io.cwd, file), values.format);
-  const host = await hostFromFlags(io.cwd, values);
+  const host = await hostFromFlags(io.cwd, values, io.stderr);
   if (contextLength) host.engine.updateModel({ ...host.model, contextLength });
   for (const warning of [...transcript.warnings, ...host.warnings]) io.stderr(`warning: ${warning}`);
 

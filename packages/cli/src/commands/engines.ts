@@ -17,7 +17,7 @@ export function listDirectoryEngines(rootDir: string): string[] {
 export async function runEngines(io: CommandIO): Promise<number> {
   const { values } = parseCommandArgs(io.args, HOST_FLAG_OPTIONS);
   const rootDir = resolve(io.cwd, values.root ?? ".");
-  const host = await hostFromFlags(io.cwd, values);
+  const host = await hostFromFlags(io.cwd, values, io.stderr);
   const lines = [
     `requested:  ${host.requestedEngine}${host.config.sourcePath ? ` (context.engine in ${host.config.sourcePath})` : " (default)"}`,
     `active:     ${host.engine.name} — ${host.engineSource} (${host.engineOrigin})`,

@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, type Document } from "yaml";
+import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, parse as parseYaml, stringify as stringifyYaml, type Document } from "yaml";
 import { z } from "zod";
 import { HostConfigSchema, type HostConfig } from "./schema.ts";
 
@@ -140,4 +140,14 @@ export function setConfigValue(text: string, keyPath: string, value: unknown): s
   if (!isMap(doc.contents) && doc.contents !== null) throw new ConfigError([{ path: "", message: "the configuration must be a map of sections" }], "<config>");
   doc.setIn(keyPath.split("."), value);
   return doc.toString();
+}
+
+/** A command-line value read as YAML: `false` → boolean, `0.4` → number, `5m` → string, `{a: 1}` → map. */
+export function parseConfigValue(raw: string): unknown {
+  return parseYaml(raw) as unknown;
+}
+
+/** YAML text of a configuration object or value (for `context-engine config show`). */
+export function formatConfigYaml(value: unknown): string {
+  return stringifyYaml(value).trimEnd();
 }

@@ -19,6 +19,7 @@ import { findPluginEntry, importPluginModule, readPluginManifest } from "./loadM
 import { EngineRegistry, buildEngine } from "./registry.ts";
 import type { EngineContext, EngineSource, PluginContext, PluginModule } from "./types.ts";
 import { modelInfoFromConfig } from "./modelInfo.ts";
+import { takeAutoraiseNotice } from "../codex/autoraiseNotice.ts";
 
 /** Options of {@link createContextHost}. */
 export interface ContextHostOptions {
@@ -49,6 +50,8 @@ export interface ContextHost {
   registeredEngines: string[];
   summarizer: Summarizer;
   model: ModelInfo;
+  /** One-time notices for the user (e.g. the Codex gpt-5.5 threshold autoraise), to print at start. */
+  notices: string[];
 }
 
 /** Creates a host: loads configuration and plugins, and resolves the context engine. */
@@ -94,7 +97,12 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
     engine.updateModel(model);
   }
   hooks.engineResolved.call(engine, source);
-  return { engine, engineSource: source, hooks, config, warnings, requestedEngine: requested, engineOrigin: origin, registeredEngines: registry.names(), summarizer, model };
+  const notices: string[] = [];
+  const autoraise = engine instanceof ContextCompressor && engine.autoraiseNotice && engine.autoraiseNoticeState
+    ? takeAutoraiseNotice({ text: engine.autoraiseNotice, state: engine.autoraiseNoticeState }, { engineSource: source })
+    : undefined;
+  if (autoraise) notices.push(autoraise);
+  return { engine, engineSource: source, hooks, config, warnings, requestedEngine: requested, engineOrigin: origin, registeredEngines: registry.names(), summarizer, model, notices };
 }
 
 async function resolveConfig(config: HostConfig | string | undefined): Promise<HostConfig> {

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { CACHE_READ_MULTIPLIER, CACHE_WRITE_MULTIPLIER, longestSubstringMatch, normalizeModelId } from "./anthropicFacts.ts";
 import type { CacheTtl } from "./anthropicFacts.ts";
+import { baseModelName } from "../codex/models.ts";
 
 /** USD per million tokens of one model. */
 export interface ModelPrice {
@@ -95,7 +96,8 @@ export function parsePriceTable(input: unknown, where = "prices"): PriceTable {
  * undefined when neither knows the model.
  */
 export function lookupModelPrice(model: string, overrides: PriceTable = {}): ModelPrice | undefined {
-  const normalized = normalizeModelId(model);
+  // Local `-900k` aliases are billed as their base model.
+  const normalized = normalizeModelId(baseModelName(model));
   return longestSubstringMatch(normalized, overrides) ?? longestSubstringMatch(normalized, DEFAULT_PRICES);
 }
 

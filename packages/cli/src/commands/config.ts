@@ -1,0 +1,58 @@
+/**
+ * `context-engine config show|get|set`: the effective configuration (defaults filled in), one key, or a
+ * change written back to config.yaml with its comments kept — validated before anything is written.
+ */
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { formatConfigYaml, parseConfigText, parseConfigValue, setConfigValue, validateConfigObject } from "@context-engine/core";
+import { parseCommandArgs } from "../args.ts";
+import { EXIT_OK, UsageError } from "../errors.ts";
+import type { CommandIO } from "../main.ts";
+
+/** The file `config` edits: `--config`, else `config.yaml` in the working directory. */
+function configPath(cwd: string, flag: string | undefined): string {
+  return resolve(cwd, flag ?? "config.yaml");
+}
+
+/** Reads `key.path` out of a parsed object. */
+function getPath(value: unknown, keyPath: string): unknown {
+  let current = value;
+  for (const key of keyPath.split(".")) {
+    if (typeof current !== "object" || current === null || !(key in current)) throw new Error(`no key ${keyPath} in the configuration`);
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+/** Runs `config`. */
+export async function runConfig(io: CommandIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs(io.args, { config: { type: "string", short: "c" } });
+  const [action, key, rawValue, ...extra] = positionals;
+  const path = configPath(io.cwd, values.config);
+  const text = existsSync(path) ? await readFile(path, "utf8") : "";
+  const effective = () => {
+    const { sourcePath: _s, warnings: _w, ...config } = text ? parseConfigText(text, path) : validateConfigObject({});
+    return config;
+  };
+  if (action === "show" && key === undefined) {
+    io.stdout(formatConfigYaml(effective()));
+    return EXIT_OK;
+  }
+  if (action === "get" && key !== undefined && rawValue === undefined) {
+    const value = getPath(effective(), key);
+    io.stdout(typeof value === "object" && value !== null ? formatConfigYaml(value) : String(value));
+    return EXIT_OK;
+  }
+  if (action === "set" && key !== undefined && rawValue !== undefined && extra.length === 0) {
+    const value = parseConfigValue(rawValue);
+    const updated = setConfigValue(text, key, value);
+    const config = parseConfigText(updated, path); // throws with the key path and line before anything is written
+    const unknown = (config.warnings ?? []).filter((w) => w.includes(`unknown key ${key} `));
+    if (unknown.length > 0) throw new UsageError(`${key} is not a configuration key`);
+    await writeFile(path, updated);
+    io.stdout(`${path}: ${key} = ${JSON.stringify(value)}`);
+    return EXIT_OK;
+  }
+  throw new UsageError("expects `show`, `get <key>` or `set <key> <value>`");
+}

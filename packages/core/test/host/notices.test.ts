@@ -1,0 +1,44 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createContextHost } from "../../src/host/createContextHost.ts";
+
+describe("start-up notices", () => {
+  let previousHome: string | undefined;
+  let home: string;
+  beforeEach(() => {
+    previousHome = process.env.HERMES_HOME;
+    home = mkdtempSync(join(tmpdir(), "ce-hermes-"));
+    process.env.HERMES_HOME = home;
+  });
+  afterEach(() => {
+    if (previousHome === undefined) delete process.env.HERMES_HOME;
+    else process.env.HERMES_HOME = previousHome;
+  });
+
+  const codex = { model: { default: "gpt-5.5", provider: "openai-codex" } } as never;
+
+  it("shows the Codex gpt-5.5 autoraise notice once per profile and records it", async () => {
+    const first = await createContextHost({ config: codex });
+    expect(first.engine.thresholdTokens).toBe(231_200);
+    expect(first.notices).toHaveLength(1);
+    expect(first.notices[0]).toContain("context-engine config set compression.codex_gpt55_autoraise false");
+    expect(readFileSync(join(home, ".codex_gpt55_autoraise_notice"), "utf8").trim()).toBe("gpt-5.5:50:85");
+    const second = await createContextHost({ config: codex });
+    expect(second.notices).toEqual([]);
+    expect(second.engine.thresholdTokens).toBe(231_200);
+  });
+
+  it("keeps the raise but hides the notice when codex_gpt55_autoraise_notice is false", async () => {
+    const host = await createContextHost({ config: { ...(codex as object), compression: { codex_gpt55_autoraise_notice: false } } as never });
+    expect(host.engine.thresholdTokens).toBe(231_200);
+    expect(host.notices).toEqual([]);
+  });
+
+  it("shows nothing for gpt-5.5 outside the Codex route", async () => {
+    const host = await createContextHost({ config: { model: { default: "gpt-5.5", provider: "openrouter" } } as never });
+    expect(host.notices).toEqual([]);
+    expect(host.engine.thresholdPercent).toBe(0.5);
+  });
+});
