@@ -6,16 +6,14 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundledTranscript as fixture, cliBin as bin, repoRoot as root } from "./support/cli.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const HAS_CHROMIUM = existsSync(CHROMIUM);
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = join(root, "packages/cli/bin/context-engine.js");
-const fixture = join(root, "test/fixtures/python-to-rust-port.json");
 
 if (!HAS_CHROMIUM) console.warn(`report-browser.test.ts: skipped — ${CHROMIUM} is not installed (apt-get install -y chromium)`);
 
@@ -122,8 +120,15 @@ describe.skipIf(!HAS_CHROMIUM)("the simulate --html page in headless Chromium", 
 
   afterAll(async () => {
     await cdp?.send("Browser.close").catch(() => undefined);
-    if (browser && browser.exitCode === null) browser.kill();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (browser && browser.exitCode === null) {
+      // Wait for Chromium to exit so it is not still writing its profile while we remove it.
+      const exited = new Promise((done) => browser!.once("exit", done));
+      const timer = setTimeout(() => browser?.kill("SIGKILL"), 5_000);
+      browser.kill();
+      await exited;
+      clearTimeout(timer);
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   });
 
   it("renders the page with its summary", async () => {

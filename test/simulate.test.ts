@@ -1,26 +1,7 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = join(root, "packages/cli/bin/context-engine.js");
-const fixture = join(root, "test/fixtures/python-to-rust-port.json");
-
-interface Run { code: number; stdout: string; stderr: string }
-
-/** Runs the real CLI as a child process (stderr is a pipe, not a terminal). */
-function cli(args: string[], cwd = root): Promise<Run> {
-  return new Promise((done) => {
-    execFile(process.execPath, [bin, ...args], { cwd, env: { ...process.env, OPENAI_API_KEY: "", OPENROUTER_API_KEY: "" }, timeout: 60_000 }, (error, stdout, stderr) => {
-      done({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
-
-const tempDir = () => mkdtempSync(join(tmpdir(), "ce-simulate-"));
+import { bundledTranscript as fixture, runCli as cli, tempDir } from "./support/cli.ts";
 
 describe("context-engine simulate", () => {
   it("prints the caching banner first, then the summary table of the replay", async () => {
