@@ -25,6 +25,8 @@ import { TranscriptImportError, UNNAMED_INPUT, type ImporterOptions, type Import
 const MessageRecordSchema = z.looseObject({
   type: z.enum(["user", "assistant"]),
   isSidechain: z.boolean().nullish(),
+  /** ISO time the record was written; kept on the message so a replay can use real request times. */
+  timestamp: z.string().nullish(),
   message: z.looseObject({
     id: z.string().nullish(),
     content: z.union([z.string(), z.array(z.unknown())]),
@@ -178,8 +180,9 @@ export function importClaudeCode(text: string, options: ImporterOptions = {}): I
     }
     messageRecords += 1;
     const blocks = readBlocks(record.message.content, where, warnings);
+    const stamp = typeof record.timestamp === "string" ? { timestamp: record.timestamp } : {};
     if (record.type === "user") {
-      for (const message of userMessages(blocks, where, warnings)) items.push({ message, where });
+      for (const message of userMessages(blocks, where, warnings)) items.push({ message: { ...message, ...stamp }, where });
       continue;
     }
     const id = record.message.id ?? undefined;
@@ -188,7 +191,7 @@ export function importClaudeCode(text: string, options: ImporterOptions = {}): I
       addAssistantBlocks(existing, blocks, where, warnings);
       continue;
     }
-    const message: ChatMessage = { role: "assistant", content: null };
+    const message: ChatMessage = { role: "assistant", content: null, ...stamp };
     addAssistantBlocks(message, blocks, where, warnings);
     if (id !== undefined) assistantsById.set(id, message);
     items.push({ message, where });

@@ -155,3 +155,19 @@ describe("importClaudeCode", () => {
     expect(() => importClaudeCode("", { fileName: "empty.jsonl" })).toThrow(/empty\.jsonl/);
   });
 });
+
+describe("importClaudeCode timestamps", () => {
+  it("keeps each record's time on its message, so a replay can use real request times", () => {
+    const lines = [
+      { type: "user", timestamp: "2026-01-05T10:00:00.000Z", message: { role: "user", content: "Run the tests" } },
+      { type: "assistant", timestamp: "2026-01-05T10:00:04.000Z", message: { id: "m1", role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "pytest" } }] } },
+      { type: "user", timestamp: "2026-01-05T10:00:09.000Z", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "3 passed" }] } },
+    ].map((l) => JSON.stringify(l)).join("\n");
+    const { messages } = importClaudeCode(lines, { fileName: "t.jsonl" });
+    expect(messages.map((m) => [m.role, m.timestamp])).toEqual([
+      ["user", "2026-01-05T10:00:00.000Z"],
+      ["assistant", "2026-01-05T10:00:04.000Z"],
+      ["tool", "2026-01-05T10:00:09.000Z"],
+    ]);
+  });
+});
