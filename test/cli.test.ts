@@ -124,4 +124,31 @@ export function register(ctx: any) { ctx.registerContextEngine(() => new Careles
     const get = await cli(["config", "get", "compression.codex_gpt55_autoraise"], dir);
     expect(get.stdout.trim()).toBe("false");
   });
+
+  it("imports a Claude Code session and a SWE-agent trajectory into valid OpenAI-format messages", async () => {
+    const dir = tempDir();
+    for (const [file, format] of [
+      ["test/fixtures/raw/claude-reliability/snapshot-tests/tests/stop-hook-reflection-first-stop/transcript.jsonl", "claude-code"],
+      ["test/fixtures/raw/swe-agent/trajectories/demonstrations/function_calling_simple.traj", "swe-agent"],
+    ] as const) {
+      const out = join(dir, `${format}.json`);
+      const run = await cli(["import", file, "-o", out]);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain(`(${format}) → ${out}`);
+      const messages = JSON.parse(readFileSync(out, "utf8")) as { role: string; tool_calls?: unknown[] }[];
+      expect(messages.some((m) => (m.tool_calls?.length ?? 0) > 0)).toBe(true);
+      expect(messages.some((m) => m.role === "tool")).toBe(true);
+    }
+  });
+
+  it("reports each malformed line of a session file by its line number", async () => {
+    const run = await cli(["import", "test/fixtures/raw/claude-code-log/test/test_data/edge_cases.jsonl", "-o", join(tempDir(), "o.json")]);
+    expect(run.stderr).toMatch(/warning: .*edge_cases\.jsonl:\d+/);
+  });
+
+  it("refuses an unknown import format as a usage error", async () => {
+    const run = await cli(["import", fixture, "--format", "word"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--format must be one of auto, claude-code, swe-agent, openhands, openai");
+  });
 });
