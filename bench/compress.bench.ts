@@ -16,8 +16,25 @@ const UPSTREAM_MS = 55;
 const TARGET_MS = 5;
 const RUNS = 30;
 const WARMUP = 5;
-/** First-time compressions of fresh copies (each copy is token-counted first, ~2.5 s with tiktoken). */
-const COLD_RUNS = 3;
+/** First-time compressions of fresh copies, after a few untimed ones that warm up the JIT on that path. */
+const COLD_RUNS = 11;
+const COLD_WARMUP = 3;
+
+/**
+ * A tiktoken counter that, while `precounting`, reuses counts of identical strings: it stands for the
+ * counting an agent does as the conversation grows, so fresh copies are ready without 2.5 s of encoding
+ * each. During compress() it is off, so every new string (the summary) is really encoded.
+ */
+class BenchCounter extends TiktokenCounter {
+  precounting = false;
+  private readonly known = new Map<string, number>();
+  override count(text: string): number {
+    if (!this.precounting) return super.count(text);
+    let n = this.known.get(text);
+    if (n === undefined) this.known.set(text, (n = super.count(text)));
+    return n;
+  }
+}
 
 function terminalOutput(step: number): string {
   const lines: string[] = [];
@@ -43,7 +60,7 @@ export function benchTranscript(): ChatMessage[] {
   return messages;
 }
 
-const stubSummarizer: Summarizer = {
+export const stubSummarizer: Summarizer = {
   name: "stub",
   summarize: async () => SUMMARY_SECTIONS.map((heading) => `${heading}\n- fixed bench item`).join("\n"),
 };
@@ -65,7 +82,7 @@ function median(values: number[]): number {
 export async function run(): Promise<void> {
   const messages = benchTranscript();
   const bytes = messages.reduce((sum, m) => sum + (typeof m.content === "string" ? Buffer.byteLength(m.content) : 0) + (m.tool_calls ?? []).reduce((n, c) => n + c.function.arguments.length, 0), 0);
-  const counter = new TiktokenCounter();
+  const counter = new BenchCounter();
 
   const scratchStart = performance.now();
   const total = counter.countMessages(messages);
@@ -87,14 +104,16 @@ export async function run(): Promise<void> {
   // Cold: a transcript compressed for the first time (its tokens already counted during the
   // conversation, as an agent does), so no phase-1 work is reused from an earlier call.
   const coldTimes: number[] = [];
-  for (let i = 0; i < COLD_RUNS; i++) {
+  for (let i = 0; i < COLD_WARMUP + COLD_RUNS; i++) {
     const fresh = benchTranscript();
+    counter.precounting = true;
     counter.countMessages(fresh);
+    counter.precounting = false;
     const coldEngine = new ContextCompressor({ summarizer: stubSummarizer, tokenCounter: counter, model: { model: "bench-model", contextLength: 200_000 } });
     collectGarbage();
     const start = performance.now();
     await coldEngine.compress(fresh, { force: true });
-    coldTimes.push(performance.now() - start);
+    if (i >= COLD_WARMUP) coldTimes.push(performance.now() - start);
   }
   const coldMs = median(coldTimes);
 
@@ -105,7 +124,8 @@ export async function run(): Promise<void> {
 
   console.log(`transcript: ${messages.length} messages, ${(bytes / 1_000_000).toFixed(2)} MB of content, ${total.toLocaleString("en-US")} tokens (o200k_base)`);
   console.log(`compress() repeated on the same transcript: median ${compressMs.toFixed(2)} ms over ${RUNS} runs (min ${Math.min(...times).toFixed(2)}, max ${Math.max(...times).toFixed(2)}), ${report.messagesBefore} -> ${output.length} messages, ${report.tokensBefore.toLocaleString("en-US")} -> ${report.tokensAfter.toLocaleString("en-US")} tokens`);
-  console.log(`compress() first call on a fresh transcript: median ${coldMs.toFixed(2)} ms over ${COLD_RUNS} transcripts (vs upstream ${(UPSTREAM_MS / coldMs).toFixed(1)}x faster; target ${coldMs <= TARGET_MS ? "met" : "missed"})`);
   console.log(`  vs upstream ${UPSTREAM_MS} ms: ${(UPSTREAM_MS / compressMs).toFixed(1)}x faster; vs target ${TARGET_MS} ms: ${compressMs <= TARGET_MS ? "met" : "missed"} (${(compressMs / TARGET_MS).toFixed(2)}x of target)`);
+  console.log(`compress() first call on a fresh transcript: median ${coldMs.toFixed(2)} ms over ${COLD_RUNS} transcripts (min ${Math.min(...coldTimes).toFixed(2)}, max ${Math.max(...coldTimes).toFixed(2)})`);
+  console.log(`  vs upstream ${UPSTREAM_MS} ms: ${(UPSTREAM_MS / coldMs).toFixed(1)}x faster; vs target ${TARGET_MS} ms: ${coldMs <= TARGET_MS ? "met" : "missed"} (${(coldMs / TARGET_MS).toFixed(2)}x of target)`);
   console.log(`token count from scratch: ${scratchMs.toFixed(1)} ms; after appending one message: ${incrementalMs.toFixed(3)} ms (${(scratchMs / Math.max(incrementalMs, 0.001)).toFixed(0)}x less), total ${appendedTotal.toLocaleString("en-US")}`);
 }
