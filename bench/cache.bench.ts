@@ -39,7 +39,7 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** Corpus files the importers accept (others — SpecStory markdown, cctrace XML — are skipped), else the fixtures. */
+/** Corpus files the importers accept (any file no importer reads is listed as skipped), else the fixtures. */
 async function transcripts(): Promise<{ source: string; list: Transcript[]; skipped: string[] }> {
   if (!existsSync(CORPUS)) {
     const list = await Promise.all(

@@ -7,7 +7,7 @@ export const EXIT_FAILURE = 1;
 /** Exit code for a wrong command line. */
 export const EXIT_USAGE = 2;
 
-/** A wrong command line: printed with a hint to `--help`, exit code 2. */
+/** A wrong command line: printed on one line with a hint to `<command> --help`, exit code 2. */
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);

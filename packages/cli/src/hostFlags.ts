@@ -1,6 +1,7 @@
 /** Builds a host from the common flags `--config`, `--root` and `--engine`. */
 import { resolve } from "node:path";
-import { createContextHost, loadConfig, validateConfigObject, type ContextHost } from "@context-engine/core";
+import { ENGINE_NAME_PATTERN, createContextHost, loadConfig, validateConfigObject, type ContextHost } from "@context-engine/core";
+import { UsageError } from "./errors.ts";
 
 /** The flags shared by commands that need a host. */
 export interface HostFlags {
@@ -11,6 +12,9 @@ export interface HostFlags {
 
 /** `--config` file (or defaults), `--engine` overriding `context.engine`, plugins looked up under `--root`. */
 export async function hostFromFlags(cwd: string, flags: HostFlags, announce?: (line: string) => void): Promise<ContextHost> {
+  if (flags.engine !== undefined && flags.engine.trim() !== "" && !ENGINE_NAME_PATTERN.test(flags.engine.trim())) {
+    throw new UsageError(`--engine must be an engine name matching ${ENGINE_NAME_PATTERN.source}, got '${flags.engine}'`);
+  }
   const config = flags.config ? await loadConfig(resolve(cwd, flags.config)) : validateConfigObject({});
   if (flags.engine !== undefined) config.context = { ...config.context, engine: flags.engine };
   const host = await createContextHost({ config, rootDir: resolve(cwd, flags.root ?? ".") });

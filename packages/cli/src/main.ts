@@ -34,7 +34,7 @@ const COMMANDS: Record<string, Command> = {
   },
   conformance: {
     summary: "run the conformance suite against an engine (a name that resolves, or a plugin path)",
-    usage: "context-engine conformance <engine name | plugins/context_engine/<name> | plugin.ts> [--root dir] [--name engine]",
+    usage: "context-engine conformance <engine name | plugins/context_engine/<name> | plugin.ts> [--config config.yaml] [--root dir] [--name engine]",
     run: runConformanceCommand,
   },
   config: {
@@ -98,7 +98,7 @@ export async function main(argv: string[], io: Partial<Omit<CommandIO, "args">> 
     return await command.run({ args: rest, stdout, stderr, cwd });
   } catch (error) {
     if (error instanceof UsageError) {
-      stderr(`context-engine ${name}: ${error.message}\nUsage: ${command.usage}`);
+      stderr(`context-engine ${name}: ${oneLine(error.message)} (see \`context-engine ${name} --help\`)`);
       return EXIT_USAGE;
     }
     const message = error instanceof Error ? error.message : String(error);

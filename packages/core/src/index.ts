@@ -9,7 +9,7 @@ export type { ConversationProblem, ConversationProblemCode, ValidateOptions } fr
 export { sanitizeToolPairs, alignBoundaryBackward, alignBoundaryForward, toolCallKey, pendingToolCallsStart, STUB_TOOL_RESULT } from "./messages/toolPairs.ts";
 
 // Engine contract
-export { ContextEngine, AWAITING_REAL_USAGE, DEFAULT_MODEL, isContextEngine } from "./engine/ContextEngine.ts";
+export { ContextEngine, AWAITING_REAL_USAGE, DEFAULT_MODEL, isContextEngine, thresholdSettingsFromConfig } from "./engine/ContextEngine.ts";
 export type { ContextEngineOptions } from "./engine/ContextEngine.ts";
 export type { CompressOptions, ModelInfo, EngineStatus, SessionInfo, ToolSchema, UsageReport, NormalizedUsage } from "./engine/types.ts";
 export { normalizeUsage, InvalidUsageError } from "./engine/usage.ts";
@@ -76,7 +76,7 @@ export { toAnthropicMessages, AnthropicAdapterError } from "./providers/anthropi
 export type { AnthropicRequestOptions } from "./providers/anthropicAdapter.ts";
 
 // Transcript importers
-export { importTranscript, importTranscriptFile, detectTranscriptFormat, TRANSCRIPT_FORMATS, TranscriptImportError } from "./importers/index.ts";
+export { importTranscript, importTranscriptFile, detectTranscriptFormat, importClaudeCode, importSweAgent, importOpenHands, importOpenAIMessages, importSpecStory, importCctraceXml, TRANSCRIPT_FORMATS, TranscriptImportError } from "./importers/index.ts";
 export type { ImportOptions, ImportResult, TranscriptFormat } from "./importers/index.ts";
 
 // Gateway session hygiene

@@ -57,4 +57,11 @@ describe("sliding_window directory engine", () => {
     expect([host.engine.name, host.engineSource]).toEqual(["sliding_window", "directory"]);
     expect(host.warnings).toEqual([]);
   });
+
+  it("triggers at the configured compression.threshold when a host builds it", async () => {
+    const config = { context: { engine: "sliding_window" }, model: { default: "m", context_length: 200_000 }, compression: { threshold: 0.7 } } as never;
+    const host = await createContextHost({ config, rootDir: repoRoot });
+    expect(host.engine.thresholdTokens).toBe(140_000);
+    expect([host.engine.shouldCompress(139_999), host.engine.shouldCompress(140_000)]).toEqual([false, true]);
+  });
 });

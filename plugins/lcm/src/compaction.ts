@@ -11,14 +11,15 @@ import { CompactionAbortedError, summarizeWithLadder, truncationMarker } from ".
 
 /**
  * Index in `raw` (the uncompacted messages, oldest first) where the protected tail starts: the last
- * `freshTail` messages stay raw, and the tail starts at an assistant message (so no call is split from
- * its results and a summary block before it can merge into it). Without an assistant to start at, the
- * boundary is only aligned pair-safe.
+ * `freshTail` messages stay raw. The tail starts at an assistant message when one lies at most another
+ * `freshTail` messages before that (so no call is split from its results and the summary block before
+ * it stays a message of its own, leaving the tail verbatim); otherwise the boundary is only aligned
+ * pair-safe, so a long run of user messages (a gateway's night of messages) stays compactable.
  */
 export function freshTailStart(raw: readonly ChatMessage[], freshTail: number): number {
   if (raw.length === 0) return 0;
   const start = Math.max(0, raw.length - freshTail);
-  for (let i = start; i >= 0; i--) if (raw[i]!.role === "assistant") return i;
+  for (let i = start; i >= Math.max(0, start - freshTail); i--) if (raw[i]!.role === "assistant") return i;
   return alignBoundaryBackward([...raw], start);
 }
 
@@ -34,9 +35,10 @@ export interface PassPlan {
 /**
  * The leaf pass: the oldest run of raw messages outside the fresh tail, up to `chunkTokens` (at least one
  * message), extended over the tool results that answer its last calls. The newest user message is never
- * compacted: it is pinned raw even when the turn after it is compacted. Null when nothing is compactable.
+ * compacted: it is pinned raw even when the turn after it is compacted. `startOrd` skips the runs before
+ * it (the run there did not shrink the context). Null when nothing is compactable.
  */
-export function planLeafPass(items: readonly LoadedItem[], freshTail: number, chunkTokens: number): PassPlan | null {
+export function planLeafPass(items: readonly LoadedItem[], freshTail: number, chunkTokens: number, startOrd = 0): PassPlan | null {
   const rawOrds: number[] = [];
   items.forEach((item, ord) => {
     if (item.type === "message") rawOrds.push(ord);
@@ -52,7 +54,7 @@ export function planLeafPass(items: readonly LoadedItem[], freshTail: number, ch
     }
   }
   const compactable = (ord: number) => ord < limitOrd && ord !== pinnedOrd && items[ord]!.type === "message";
-  const first = rawOrds.find(compactable);
+  const first = rawOrds.find((ord) => ord >= startOrd && compactable(ord));
   if (first === undefined) return null;
   let end = first;
   let tokens = 0;
@@ -63,10 +65,10 @@ export function planLeafPass(items: readonly LoadedItem[], freshTail: number, ch
 
 /**
  * The condense pass: the leftmost run of at least `minRun` side-by-side summaries of one depth, up to
- * `fanin` of them, becomes one summary a level deeper. Null when no such run exists.
+ * `fanin` of them, becomes one summary a level deeper, looked for from `startOrd`. Null when no such run exists.
  */
-export function planCondensePass(items: readonly LoadedItem[], fanin: number, minRun: number): PassPlan | null {
-  let i = 0;
+export function planCondensePass(items: readonly LoadedItem[], fanin: number, minRun: number, startOrd = 0): PassPlan | null {
+  let i = startOrd;
   while (i < items.length) {
     const item = items[i]!;
     if (item.type !== "summary") {
@@ -186,26 +188,47 @@ async function summarizePlan(plan: PassPlan, input: CompactionInput, health: { f
   };
 }
 
-/** Runs passes (condense when a full fan-in is ready, else leaf, else a forced condense) until at target. */
+/**
+ * The plans of one pass, best first: a condense over a full fan-in, then the leaf runs oldest first,
+ * then any condense of two or more. Later runs are offered only when the earlier ones did not shrink
+ * the context (an old user message left raw between summaries must not stall compaction).
+ */
+export function* passCandidates(items: readonly LoadedItem[], input: Pick<CompactionInput, "condenseFanin" | "freshTail" | "leafChunkTokens">): Generator<PassPlan> {
+  const full = planCondensePass(items, input.condenseFanin, input.condenseFanin);
+  if (full) yield full;
+  for (let leaf = planLeafPass(items, input.freshTail, input.leafChunkTokens); leaf; leaf = planLeafPass(items, input.freshTail, input.leafChunkTokens, leaf.toOrd + 1)) yield leaf;
+  for (let run = planCondensePass(items, input.condenseFanin, 2); run; run = planCondensePass(items, input.condenseFanin, 2, run.toOrd + 1)) yield run;
+}
+
+/** The identity of a plan: its kind and the ids it would replace. */
+function planKey(plan: PassPlan): string {
+  return `${plan.kind}:${plan.items.map((i) => refOf(i).id).join(",")}`;
+}
+
+/**
+ * Runs passes until at target: each pass commits the first candidate (see {@link passCandidates}) that
+ * makes the context smaller; a plan that did not is not summarized again in this run.
+ */
 export async function runCompaction(input: CompactionInput): Promise<CompactionOutcome> {
   const health: { failed: boolean; lastError?: string } = { failed: false };
   const measure = (items: readonly LoadedItem[]) => input.counter.countMessages(assembleContext(input.system, items));
   let items = loadContext(input.store, input.session);
   let tokens = measure(items);
   const outcome: CompactionOutcome = { passes: 0, tokensBefore: tokens, tokensAfter: tokens, created: [], fallbacks: 0 };
+  const rejected = new Set<string>();
   while (outcome.passes < input.maxPasses && tokens > input.targetTokens) {
     if (input.signal?.aborted) throw new CompactionAbortedError();
-    const plans = [
-      planCondensePass(items, input.condenseFanin, input.condenseFanin),
-      planLeafPass(items, input.freshTail, input.leafChunkTokens),
-      planCondensePass(items, input.condenseFanin, 2),
-    ].filter((p, i, all): p is PassPlan => p !== null && all.findIndex((q) => q?.fromOrd === p.fromOrd && q?.toOrd === p.toOrd) === i);
     let committed = false;
-    for (const plan of plans) {
+    for (const plan of passCandidates(items, input)) {
+      const key = planKey(plan);
+      if (rejected.has(key)) continue;
       const summary = await summarizePlan(plan, input, health);
       const next = [...items.slice(0, plan.fromOrd), { type: "summary" as const, summary }, ...items.slice(plan.toOrd + 1)];
       const nextTokens = measure(next);
-      if (nextTokens >= tokens) continue;
+      if (nextTokens >= tokens) {
+        rejected.add(key);
+        continue;
+      }
       input.store.commitSummary(summary, plan.items.map(refOf), plan.fromOrd, plan.toOrd);
       items = next;
       tokens = nextTokens;

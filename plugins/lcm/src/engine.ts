@@ -25,6 +25,7 @@ import { messageIdentity } from "./messageText.ts";
 import { LcmStore, type StoredMessage } from "./store/LcmStore.ts";
 import { CompactionAbortedError } from "./summarize.ts";
 import { dispatchLcmTool } from "./tools/index.ts";
+import { toolErrorResult } from "./tools/result.ts";
 import { lcmToolSchemas } from "./tools/schemas.ts";
 import type { ToolContext } from "./tools/types.ts";
 
@@ -55,7 +56,6 @@ function isExtractive(summarizer: Summarizer): boolean {
 export class LcmEngine extends ContextEngine {
   readonly name = "lcm";
   readonly settings: LcmSettings;
-  readonly store: LcmStore;
   readonly summarizer: Summarizer;
   readonly tokenCounter: TokenCounter;
   /** The session compress, ingest and the tools work on. */
@@ -66,6 +66,14 @@ export class LcmEngine extends ContextEngine {
   private readonly warn: (message: string) => void;
   private readonly now: () => number;
   private readonly ownsStore: boolean;
+  /** The open store; `store` reopens it when `onSessionEnd` closed it. */
+  private storeHandle: LcmStore;
+  /** compress() calls in flight: the store is not closed under them. */
+  private running = 0;
+  /** Set by onSessionEnd while a compress() was running: the last one to finish closes the store. */
+  private closeWhenIdle = false;
+  /** Set by close(): the store is not reopened any more. */
+  private disposed = false;
   /** Per session: identities of the conversation the host was last known to hold. */
   private readonly held = new Map<string, HeldSequence>();
 
@@ -74,7 +82,7 @@ export class LcmEngine extends ContextEngine {
     this.settings = parseLcmConfig(options.config);
     const dbPath = options.dbPath ?? this.settings.db_path;
     if (!options.store && !dbPath) throw new Error("LcmEngine: give dbPath, config.db_path or store");
-    this.store = options.store ?? new LcmStore(dbPath!);
+    this.storeHandle = options.store ?? new LcmStore(dbPath!);
     this.ownsStore = !options.store;
     this.summarizer = options.summarizer ?? new ExtractiveSummarizer();
     this.tokenCounter = options.tokenCounter ?? new RoughTokenCounter();
@@ -84,6 +92,12 @@ export class LcmEngine extends ContextEngine {
     this.now = options.now ?? Date.now;
     this.sessionId = this.settings.session;
     this.updateModel(this.model);
+  }
+
+  /** The SQLite store; a file store this engine opened and `onSessionEnd` closed is reopened on first use. */
+  get store(): LcmStore {
+    if (this.ownsStore && !this.disposed && !this.storeHandle.isOpen) this.storeHandle = new LcmStore(this.storeHandle.path);
+    return this.storeHandle;
   }
 
   /** lcm's own trigger: `threshold` (default 0.75) of the window; compression.model_thresholds do not apply. */
@@ -109,6 +123,13 @@ export class LcmEngine extends ContextEngine {
    * records. `compress` calls it; hosts may call it directly to archive turns without compacting.
    */
   ingest(messages: ChatMessage[], session: string = this.sessionId): StoredMessage[] {
+    // the store is append-only: a malformed message must be refused before it is stored for good
+    parseMessages(messages, "LcmEngine.ingest");
+    return this.ingestValid(messages, session);
+  }
+
+  /** {@link ingest} of an already validated list. */
+  private ingestValid(messages: ChatMessage[], session: string): StoredMessage[] {
     const { conversation } = splitSystemPrompt(messages);
     const result = ingestConversation(this.store, session, conversation, this.tokenCounter, () => this.heldBy(session), this.now());
     this.held.set(session, result.held);
@@ -122,8 +143,19 @@ export class LcmEngine extends ContextEngine {
    */
   async compress(messages: ChatMessage[], options: CompressOptions = {}): Promise<ChatMessage[]> {
     parseMessages(messages, "LcmEngine.compress");
+    this.running++;
+    try {
+      return await this.ingestAndCompact(messages, options);
+    } finally {
+      this.running--;
+      if (this.running === 0 && this.closeWhenIdle) this.closeFileStore();
+    }
+  }
+
+  /** The body of {@link compress}, run while `running` counts it. */
+  private async ingestAndCompact(messages: ChatMessage[], options: CompressOptions): Promise<ChatMessage[]> {
     const session = this.sessionId;
-    this.ingest(messages, session);
+    this.ingestValid(messages, session);
     const tokens = options.currentTokens ?? this.tokenCounter.countMessages(messages);
     if (!options.force && tokens < this.thresholdTokens) return messages;
     const { system } = splitSystemPrompt(messages);
@@ -183,7 +215,14 @@ export class LcmEngine extends ContextEngine {
 
   /** Runs an lcm tool against the current session; never throws. */
   override async handleToolCall(name: string, args: unknown): Promise<string> {
-    const result = await dispatchLcmTool(this.toolContext(), name, args);
+    let context: ToolContext;
+    try {
+      context = this.toolContext();
+    } catch (error) {
+      // the store could not be reopened after onSessionEnd closed it
+      return toolErrorResult("internal", `${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const result = await dispatchLcmTool(context, name, args);
     return result ?? super.handleToolCall(name, args);
   }
 
@@ -204,9 +243,19 @@ export class LcmEngine extends ContextEngine {
     this.sessionId = sessionId;
   }
 
-  /** Archives the session's final messages (nothing is compacted). */
+  /**
+   * Archives the session's final messages (nothing is compacted), then closes a store file this engine
+   * opened (after any compress() still running); the next use reopens it. An in-memory store stays open.
+   */
   override onSessionEnd(sessionId: string, messages: ChatMessage[]): void {
     this.ingest(messages, sessionId);
+    if (this.running > 0) this.closeWhenIdle = true;
+    else this.closeFileStore();
+  }
+
+  private closeFileStore(): void {
+    this.closeWhenIdle = false;
+    if (this.ownsStore && this.storeHandle.path !== ":memory:") this.storeHandle.close();
   }
 
   /** `/new`: counters reset and a fresh session (`<id>~<n>`), so the old history stays intact and searchable there. */
@@ -218,9 +267,10 @@ export class LcmEngine extends ContextEngine {
     this.sessionId = `${base}~${n}`;
   }
 
-  /** Closes the store if this engine opened it. */
+  /** Closes the store if this engine opened it, for good (unlike onSessionEnd, nothing reopens it). */
   close(): void {
-    if (this.ownsStore) this.store.close();
+    this.disposed = true;
+    if (this.ownsStore) this.storeHandle.close();
   }
 
   /** What the host holds for `session`, when unknown: the identities of the current assembled context. */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../src/core.ts";
 import { STUB_TOOL_RESULT, validateConversation } from "../src/core.ts";
-import { CountingSummarizer, HangingSummarizer, InflatingSummarizer, ThrowingSummarizer, conversation, makeEngine, tempDir } from "./support.ts";
+import { CountingSummarizer, HangingSummarizer, InflatingSummarizer, ThrowingSummarizer, conversation, makeEngine, tempDir, toolSteps } from "./support.ts";
 
 describe("compaction", () => {
   let dir: string;
@@ -96,6 +96,29 @@ describe("compaction", () => {
       engine.close();
     });
   }
+
+  it("keeps compacting after the user message it kept raw is no longer the newest", async () => {
+    const engine = makeEngine(dir);
+    const task = (ask: string, from: number): ChatMessage[] => [{ role: "user", content: ask }, ...toolSteps(40, from), { role: "assistant", content: `Finished: ${ask}` }];
+    const first = [{ role: "system" as const, content: "You are a careful coding agent." }, ...task("Do the long task.", 0)];
+    await engine.compress(first);
+    // the first ask stayed raw between summaries; once a newer ask arrives it is the oldest compactable run
+    const output = await engine.compress([...first, ...task("Next task.", 100)]);
+    expect(engine.tokenCounter.countMessages(output)).toBeLessThanOrEqual(engine.targetTokens);
+    expect(validateConversation(output)).toEqual([]);
+    engine.close();
+  });
+
+  it("compacts a long run of user messages down to the fresh tail", async () => {
+    const engine = makeEngine(dir);
+    const night: ChatMessage[] = Array.from({ length: 60 }, (_, i) => ({ role: "user", content: `Channel message ${i}: ${"something happened overnight ".repeat(10)}` }));
+    const input = [...conversation(5), ...night];
+    const output = await engine.compress(input);
+    expect(engine.tokenCounter.countMessages(output)).toBeLessThanOrEqual(engine.targetTokens);
+    expect(output.slice(-7)).toEqual(input.slice(-7));
+    expect(validateConversation(output)).toEqual([]);
+    engine.close();
+  });
 
   it("never runs more passes than max_passes", async () => {
     const engine = makeEngine(dir, { config: { max_passes: 2 } });

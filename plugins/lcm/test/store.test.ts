@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { ExtractiveSummarizer } from "../src/core.ts";
 import { LcmConfigError, parseLcmConfig } from "../src/config.ts";
 import type { LcmEngine } from "../src/engine.ts";
 import { LcmStore } from "../src/store/LcmStore.ts";
@@ -34,6 +36,55 @@ describe("the lcm store", () => {
       expect(() => db.exec(sql), sql).toThrow(/append-only/);
     }
     expect(engine.store.messageCount(engine.sessionId)).toBe(160);
+  });
+
+  it("refuses an INSERT OR REPLACE over a stored message, summary or lineage row", async () => {
+    await engine.compress(conversation(40));
+    const db = engine.store.db;
+    const summary = engine.store.allSummaries("default")[0]!;
+    for (const sql of [
+      "INSERT OR REPLACE INTO lcm_messages (id, session, seq, role, message_json, content_text, tokens, identity, created_at) VALUES (1, 'default', 1, 'user', '{}', 'gone', 1, x'00', 0)",
+      "INSERT OR REPLACE INTO lcm_messages (session, seq, role, message_json, content_text, tokens, identity, created_at) VALUES ('default', 2, 'user', '{}', 'gone', 1, x'00', 0)",
+      `INSERT OR REPLACE INTO lcm_summaries (id, session, kind, depth, level, content, tokens, source_tokens, seq_start, seq_end, created_at) VALUES ('${summary.id}', 'default', 'leaf', 1, 1, 'gone', 1, 1, 1, 1, 0)`,
+      `INSERT OR REPLACE INTO lcm_summary_sources (summary_id, ord, source_type, source_id) VALUES ('${summary.id}', 0, 'message', 'msg_999')`,
+    ]) {
+      expect(() => db.exec(sql), sql).toThrow(/append-only/);
+    }
+    expect(engine.store.getMessage("msg_1")!.message).toEqual(conversation(1)[1]);
+    expect(engine.store.getMessagesBySeq("default", 2, 2)[0]!.message).toEqual(conversation(1)[2]);
+    expect(engine.store.getSummary(summary.id)).toEqual(summary);
+    expect(engine.store.sourcesOf(summary.id)[0]!.id).toBe("msg_1");
+  });
+
+  it("archives the final messages and closes its database file on session end, reopening it on the next use", async () => {
+    const input = conversation(3);
+    engine.onSessionStart("s1");
+    await engine.compress(input);
+    const store = engine.store;
+    engine.onSessionEnd("s1", [...input, { role: "user", content: "Bye." }]);
+    expect(store.db.open).toBe(false);
+    expect(engine.store.messageCount("s1")).toBe(13);
+    engine.onSessionStart("s2");
+    expect(engine.ingest(conversation(1))).toHaveLength(4);
+    expect(engine.store.messageCount("s2")).toBe(4);
+  });
+
+  it("waits for a running compress before closing the database at another session's end", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const inner = new ExtractiveSummarizer();
+    const gated = makeEngine(dir, { dbPath: join(dir, "gated.db"), summarizer: { name: "extractive", summarize: async (r, s) => (await gate, inner.summarize(r, s)) } });
+    const store = gated.store;
+    const pending = gated.compress(conversation(40));
+    gated.onSessionEnd("other", conversation(1));
+    expect(store.db.open).toBe(true);
+    release();
+    const output = await pending;
+    expect(output.length).toBeLessThan(161);
+    expect(gated.lastCompaction!.passes).toBeGreaterThan(0);
+    expect(store.db.open).toBe(false);
+    expect(gated.store.messageCount("other")).toBe(4);
+    gated.close();
   });
 
   it("keeps everything across a reopen of the same file", async () => {
@@ -74,6 +125,13 @@ describe("ingest", () => {
     const longer = [...input, ...conversation(2, { system: false, from: 10 })];
     expect(engine.ingest(longer).map((m) => m.seq)).toEqual([41, 42, 43, 44, 45, 46, 47, 48]);
     expect(engine.store.messageCount("default")).toBe(48);
+  });
+
+  it("refuses a malformed message before storing anything, naming its index", () => {
+    const bad = [...conversation(1), { role: "bogus", content: 1 }] as never;
+    expect(() => engine.ingest(bad)).toThrow(/LcmEngine\.ingest[\s\S]*\[5\]/);
+    expect(() => engine.onSessionEnd("default", [{ role: "user" }] as never)).toThrow(/LcmEngine\.ingest/);
+    expect(engine.store.messageCount("default")).toBe(0);
   });
 
   it("stores a message repeated later in the conversation", () => {

@@ -57,6 +57,16 @@ export function conversation(turns: number, options: { system?: boolean; from?: 
   return out;
 }
 
+/** `steps` tool-call rounds without a user message: an assistant call `c<n>` and its result. */
+export function toolSteps(steps: number, from = 0): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (let n = from; n < from + steps; n++) {
+    out.push({ role: "assistant", content: null, tool_calls: [{ id: `c${n}`, type: "function", function: { name: "run", arguments: JSON.stringify({ step: n }) } }] });
+    out.push({ role: "tool", tool_call_id: `c${n}`, content: `output of step ${n}: ${"lorem ipsum dolor sit amet ".repeat(20)}` });
+  }
+  return out;
+}
+
 /** The extractive summarizer, counting its calls. */
 export class CountingSummarizer implements Summarizer {
   readonly name = "extractive";

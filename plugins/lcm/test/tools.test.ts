@@ -1,3 +1,5 @@
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LcmEngine } from "../src/engine.ts";
 import { CountingSummarizer, conversation, makeEngine, parseResult, tempDir } from "./support.ts";
@@ -116,6 +118,22 @@ describe("the agent tools", () => {
     expect(await call("lcm_expand", { id: "msg_1" })).toMatchObject({ code: "not_expandable" });
     expect(await call("lcm_expand", {})).toMatchObject({ code: "invalid_arguments" });
     expect(await call("lcm_nope", {})).toEqual({ error: "Unknown context engine tool: lcm_nope" });
+  });
+});
+
+describe("a tool call after the session ended", () => {
+  it("answers {error, code} instead of throwing when the database cannot be reopened", async () => {
+    const { dir, cleanup } = tempDir();
+    const engine = makeEngine(dir);
+    try {
+      engine.ingest(conversation(2));
+      engine.onSessionEnd("default", conversation(2));
+      rmSync(join(dir, "lcm.db"), { force: true });
+      mkdirSync(join(dir, "lcm.db"));
+      expect(parseResult(await engine.handleToolCall("lcm_grep", { pattern: "zeta1" }))).toMatchObject({ code: "internal" });
+    } finally {
+      cleanup();
+    }
   });
 });
 

@@ -30,6 +30,8 @@ export async function runConfig(io: CommandIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(io.args, { config: { type: "string", short: "c" } });
   const [action, key, rawValue, ...extra] = positionals;
   const path = configPath(io.cwd, values.config);
+  // An explicit --config must exist for show/get (set creates it); the default config.yaml may be absent.
+  if (values.config !== undefined && action !== "set" && !existsSync(path)) throw new Error(`config file not found: ${path}`);
   const text = existsSync(path) ? await readFile(path, "utf8") : "";
   const effective = () => {
     const { sourcePath: _s, warnings: _w, ...config } = text ? parseConfigText(text, path) : validateConfigObject({});

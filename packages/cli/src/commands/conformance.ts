@@ -2,7 +2,7 @@
 import { existsSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
-import { createContextHost, validateConfigObject, type ContextEngine } from "@context-engine/core";
+import { ENGINE_NAME_PATTERN, createContextHost, loadConfig, validateConfigObject, type ContextEngine, type HostConfig } from "@context-engine/core";
 import { runConformance } from "@context-engine/core/conformance";
 import { parseCommandArgs } from "../args.ts";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.ts";
@@ -10,11 +10,12 @@ import type { CommandIO } from "../main.ts";
 
 /** Runs `conformance`. */
 export async function runConformanceCommand(io: CommandIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs(io.args, { root: { type: "string" }, name: { type: "string" } });
+  const { values, positionals } = parseCommandArgs(io.args, { root: { type: "string" }, name: { type: "string" }, config: { type: "string", short: "c" } });
   const target = positionals[0];
   if (!target || positionals.length > 1) throw new UsageError("expects one engine name or plugin path");
   const rootDir = resolve(io.cwd, values.root ?? ".");
-  const factory = await engineFactory(target, rootDir, io.cwd, values.name);
+  const base = values.config ? await loadConfig(resolve(io.cwd, values.config)) : validateConfigObject({});
+  const factory = await engineFactory(target, rootDir, io.cwd, base, values.name);
   const report = await runConformance(factory);
   const lines = report.checks.map((c) => `${c.ok ? "✓" : "✗"} ${c.name}${c.detail ? `\n    ${c.detail}` : ""}`);
   io.stdout([`conformance of '${report.engine}'`, ...lines, "", `${report.passed} passed, ${report.failed} failed`].join("\n"));
@@ -22,11 +23,15 @@ export async function runConformanceCommand(io: CommandIO): Promise<number> {
 }
 
 /** A factory for the engine `target` names: a path to a plugin module or directory, or an engine name resolved as a host would. */
-async function engineFactory(target: string, rootDir: string, cwd: string, name?: string): Promise<() => Promise<ContextEngine>> {
+async function engineFactory(target: string, rootDir: string, cwd: string, base: HostConfig, name?: string): Promise<() => Promise<ContextEngine>> {
   const path = resolve(cwd, target);
-  const isPath = existsSync(path) && (target.includes("/") || target.includes("."));
+  const looksLikePath = /[/\\]/.test(target) || /\.[cm]?[jt]s$/.test(target) || target.startsWith(".");
+  if (looksLikePath && !existsSync(path)) throw new Error(`plugin not found: ${path}`);
+  const isPath = existsSync(path) && looksLikePath;
+  const withConfig = (overrides: Partial<HostConfig>): HostConfig => ({ ...base, ...overrides, context: { ...base.context, ...overrides.context } });
   if (!isPath) {
-    const config = validateConfigObject({ context: { engine: target } });
+    if (!ENGINE_NAME_PATTERN.test(target)) throw new UsageError(`'${target}' is neither an engine name (${ENGINE_NAME_PATTERN.source}) nor a plugin path`);
+    const config = withConfig({ context: { engine: target } });
     const probe = await createContextHost({ config, rootDir });
     if (probe.engine.name !== target && !(target === "compressor" && probe.engineSource === "builtin")) {
       throw new Error(probe.warnings.join("; ") || `engine '${target}' did not resolve`);
@@ -37,7 +42,7 @@ async function engineFactory(target: string, rootDir: string, cwd: string, name?
   if (pluginDir) {
     const engineName = basename(path);
     const dirRoot = resolve(path, "../../..");
-    const config = validateConfigObject({ context: { engine: engineName } });
+    const config = withConfig({ context: { engine: engineName } });
     return async () => {
       const host = await createContextHost({ config, rootDir: dirRoot });
       if (host.engineSource !== "directory") throw new Error(host.warnings.join("; "));
@@ -46,10 +51,10 @@ async function engineFactory(target: string, rootDir: string, cwd: string, name?
   }
   // A plugin keeps its state under the host's root: give the suite a scratch folder, not the project.
   const scratch = mkdtempSync(join(tmpdir(), "context-engine-conformance-"));
-  const probe = await createContextHost({ config: validateConfigObject({ plugins: [path] }), rootDir: scratch });
+  const probe = await createContextHost({ config: withConfig({ plugins: [path] }), rootDir: scratch });
   const chosen = name ?? probe.registeredEngines[0];
   if (!chosen) throw new Error(probe.warnings.join("; ") || `${target} registers no context engine`);
-  const config = validateConfigObject({ plugins: [path], context: { engine: chosen } });
+  const config = withConfig({ plugins: [path], context: { engine: chosen } });
   return async () => {
     const host = await createContextHost({ config, rootDir: mkdtempSync(join(scratch, "engine-")) });
     if (host.engineSource !== "plugin") throw new Error(host.warnings.join("; "));

@@ -19,7 +19,7 @@ export async function runEngines(io: CommandIO): Promise<number> {
   const rootDir = resolve(io.cwd, values.root ?? ".");
   const host = await hostFromFlags(io.cwd, values, io.stderr);
   const lines = [
-    `requested:  ${host.requestedEngine}${host.config.sourcePath ? ` (context.engine in ${host.config.sourcePath})` : " (default)"}`,
+    `requested:  ${host.requestedEngine} (${requestedFrom(values.engine, host.config.sourcePath)})`,
     `active:     ${host.engine.name} — ${host.engineSource} (${host.engineOrigin})`,
     `model:      ${host.model.model}, ${host.model.contextLength.toLocaleString("en-US")} tokens, threshold ${host.engine.thresholdTokens.toLocaleString("en-US")} (${Math.round(host.engine.thresholdPercent * 100)} %)`,
     `summarizer: ${host.summarizer.name ?? "custom"}`,
@@ -30,4 +30,10 @@ export async function runEngines(io: CommandIO): Promise<number> {
   if (host.warnings.length > 0) lines.push("warnings:", ...host.warnings.map((w) => `  - ${w}`));
   io.stdout(lines.join("\n"));
   return EXIT_OK;
+}
+
+/** Where the requested name came from: the `--engine` flag, the config file (set or defaulted there), or the default. */
+function requestedFrom(flag: string | undefined, sourcePath: string | undefined): string {
+  if (flag !== undefined) return "--engine";
+  return sourcePath ? `context.engine of ${sourcePath}` : "default, no --config";
 }

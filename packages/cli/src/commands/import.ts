@@ -7,7 +7,7 @@ import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.ts";
 import type { CommandIO } from "../main.ts";
 import { loadTranscript } from "../transcript.ts";
 
-const FORMATS = ["auto", "claude-code", "swe-agent", "openhands", "openai"];
+const FORMATS = ["auto", "claude-code", "swe-agent", "openhands", "openai", "specstory", "cctrace-xml"];
 
 /** Runs `import`. */
 export async function runImport(io: CommandIO): Promise<number> {

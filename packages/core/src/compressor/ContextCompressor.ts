@@ -16,8 +16,8 @@ import type { Summarizer } from "../summarizers/types.ts";
 import { defaultTokenCounter } from "../tokens/counter.ts";
 import type { TokenCounter } from "../tokens/types.ts";
 import { assembleCompressed } from "./phase4Assemble.ts";
-import { prepareCompaction, type PreparedCompaction } from "./prepareCompaction.ts";
-import { emptyReport, type CompressionReport } from "./report.ts";
+import { prepareCompaction } from "./prepareCompaction.ts";
+import { emptyReport, fillCompactionReport, includeInFlightGroup, type CompressionReport } from "./report.ts";
 import { buildSummaryRequest } from "./summaryMessage.ts";
 import { runSummaryLadder } from "./summaryLadder.ts";
 import { codexThresholdPlan } from "../codex/autoraise.ts";
@@ -159,16 +159,17 @@ export class ContextCompressor extends ContextEngine {
 
   /** Records usage; the first real usage after a compaction tells whether it was effective. */
   override updateFromResponse(usage: UsageReport): NormalizedUsage {
-    const normalized = super.updateFromResponse(usage);
+    const normalized = this.recordUsage(usage);
     const above = normalized.promptTokens >= this.thresholdTokens;
     if (this.awaitingUsageAfterCompaction) {
       this.awaitingUsageAfterCompaction = false;
       this.ineffectiveStreak = above ? this.ineffectiveStreak + 1 : 0;
       if (this.ineffectiveStreak >= PAUSE_AFTER_STREAK) this.pausedBy = "ineffective";
     }
-    if (!above && this.pausedBy === "ineffective") {
-      this.pausedBy = null;
+    if (!above) {
+      // Real progress: the streak starts over and an ineffective pause is lifted.
       this.ineffectiveStreak = 0;
+      if (this.pausedBy === "ineffective") this.pausedBy = null;
     }
     return normalized;
   }
@@ -233,7 +234,9 @@ export class ContextCompressor extends ContextEngine {
     if (pending > 0) {
       const settled = messages.slice(0, pending);
       const compressed = await this.compressSettled(settled, options);
-      return compressed === settled ? messages : [...compressed, ...messages.slice(pending)];
+      const inFlight = messages.slice(pending);
+      if (this.lastCompression) includeInFlightGroup(this.lastCompression, inFlight.length, this.tokenCounter.countMessages(inFlight), options.currentTokens !== undefined);
+      return compressed === settled ? messages : [...compressed, ...inFlight];
     }
     return this.compressSettled(messages, options);
   }
@@ -273,8 +276,9 @@ export class ContextCompressor extends ContextEngine {
         // Nothing to summarize, but the tail alone was too big: clearing its old outputs is the progress.
         const output = this.ensureValid(messages, sanitizeToolPairs(prepared.pruned));
         if (output !== undefined) {
-          this.recordCompaction(undefined);
-          this.fillReport(report, output, this.tokenCounter.countMessages(output), prepared, undefined);
+          const tokensAfter = this.tokenCounter.countMessages(output);
+          this.recordCompaction(undefined, tokensAfter);
+          fillCompactionReport(report, { output, tokensAfter, prepared, compressionNumber: this.compressionCount, thresholdTokens: this.thresholdTokens });
           return finish(output);
         }
       }
@@ -293,7 +297,7 @@ export class ContextCompressor extends ContextEngine {
       maxSummaryTokens: this.maxSummaryTokens,
       previousSummary: prepared.previousSummaryInMessages ?? this.previousSummary,
       focusTopic: options.focusTopic,
-      head: prepared.pruned.slice(0, plan.headEnd),
+      head: prepared.head,
     });
     const outcome = await runSummaryLadder({
       primary: this.summarizer,
@@ -310,9 +314,9 @@ export class ContextCompressor extends ContextEngine {
     }
 
     const assembled = assembleCompressed({
-      head: prepared.pruned.slice(0, plan.headEnd),
+      head: prepared.head,
       summary: outcome.summary,
-      tail: prepared.pruned.slice(plan.tailStart),
+      tail: prepared.tail,
       isFirstCompaction: prepared.isFirstCompaction,
     });
     const output = this.ensureValid(messages, assembled.messages);
@@ -334,8 +338,15 @@ export class ContextCompressor extends ContextEngine {
       this.cooldownUntil = 0;
       this.lastFailure = undefined;
     }
-    this.recordCompaction(outcome.summary);
-    this.fillReport(report, output, tokensAfter, prepared, { summary: outcome.summary, fallbackUsed: outcome.fallbackUsed, ...assembled });
+    this.recordCompaction(outcome.summary, tokensAfter);
+    fillCompactionReport(report, {
+      output,
+      tokensAfter,
+      prepared,
+      compressionNumber: this.compressionCount,
+      thresholdTokens: this.thresholdTokens,
+      summary: { summaryTokens: this.tokenCounter.count(outcome.summary), fallbackUsed: outcome.fallbackUsed, ...assembled },
+    });
     return finish(output);
   }
 
@@ -345,37 +356,18 @@ export class ContextCompressor extends ContextEngine {
     if (this.ineffectiveStreak >= PAUSE_AFTER_STREAK) this.pausedBy = "ineffective";
   }
 
-  /** Counters after a successful compaction: count, summary, and "awaiting real usage". */
-  private recordCompaction(summary: string | undefined): void {
+  /**
+   * Counters after a successful compaction: count, summary, and "awaiting real usage". A result whose
+   * own estimate is still at or above the threshold is ineffective at once (a host re-checking estimates
+   * cannot loop); the real usage then only lifts the pause, it does not count the compaction again.
+   */
+  private recordCompaction(summary: string | undefined, tokensAfter: number): void {
     this.compressionCount++;
     if (summary !== undefined) this.previousSummary = summary;
     this.lastPromptTokens = AWAITING_REAL_USAGE;
-    this.awaitingUsageAfterCompaction = true;
-  }
-
-  private fillReport(
-    report: CompressionReport,
-    output: ChatMessage[],
-    tokensAfter: number,
-    prepared: PreparedCompaction,
-    summary: { summary: string; fallbackUsed: boolean; summaryRole: "user" | "assistant"; mergedIntoTail: boolean; noteAdded: boolean } | undefined,
-  ): void {
-    const { plan } = prepared;
-    report.compressionNumber = this.compressionCount;
-    report.messagesAfter = output.length;
-    report.tokensAfter = tokensAfter;
-    report.droppedMessages = summary ? plan.tailStart - plan.headEnd : 0;
-    report.summaryTokens = summary ? this.tokenCounter.count(summary.summary) : 0;
-    report.fallbackUsed = summary?.fallbackUsed ?? false;
-    report.prunedToolResults = prepared.cleared;
-    report.deduplicatedToolResults = prepared.dedup;
-    report.truncatedToolArguments = prepared.truncatedArguments;
-    report.tailFloorReduced = prepared.tailFloorReduced;
-    report.tailToolOutputsCleared = prepared.tailToolOutputsCleared;
-    report.summaryRole = summary?.summaryRole;
-    report.mergedIntoTail = summary?.mergedIntoTail ?? false;
-    report.noteAdded = summary?.noteAdded ?? false;
-    report.stillAboveThreshold = report.tokensAfter >= this.thresholdTokens;
+    const stillAbove = tokensAfter >= this.thresholdTokens;
+    if (stillAbove) this.countIneffective();
+    this.awaitingUsageAfterCompaction = !stillAbove;
   }
 
   /**

@@ -5,7 +5,7 @@
 import type { ChatMessage } from "../messages/schema.ts";
 import { alignBoundaryBackward, alignBoundaryForward } from "../messages/toolPairs.ts";
 import { isVisibleAssistantReply } from "./content.ts";
-import { isPureSummaryMessage, isRealUserMessage } from "./summaryMessage.ts";
+import { isPureSummaryMessage, isRealUserMessage, parseSummaryMessage } from "./summaryMessage.ts";
 
 /** The smallest tail the compressor falls back to when the configured floor leaves nothing to compress. */
 export const MIN_TAIL_MESSAGES = 3;
@@ -24,6 +24,11 @@ export interface BoundaryOptions {
   isFirstCompaction: boolean;
   /** Tokens of one message (memoized by the caller). */
   countTokens: (message: ChatMessage, index: number) => number;
+  /**
+   * Progress guarantee: an anchor that would leave nothing to compress is kept verbatim at the end of
+   * the head instead of the tail (default false: anchors are always in the tail).
+   */
+  keepStallingAnchorsInHead?: boolean;
 }
 
 /** head = messages[0, headEnd), middle = [headEnd, tailStart), tail = [tailStart, length). */
@@ -61,25 +66,39 @@ function nthLastRealUser(messages: readonly ChatMessage[], from: number, count: 
   return found;
 }
 
+/** A visible assistant reply, judged by its own text (a summary merged into it does not count). */
+function isOwnVisibleReply(message: ChatMessage): boolean {
+  if (message.role !== "assistant") return false;
+  const parsed = parseSummaryMessage(message);
+  return parsed === undefined ? isVisibleAssistantReply(message) : parsed.rest.trim() !== "";
+}
+
 function lastVisibleAssistant(messages: readonly ChatMessage[], from: number): number | undefined {
   for (let i = messages.length - 1; i >= from; i--) {
-    const message = messages[i]!;
-    if (isVisibleAssistantReply(message) && !isPureSummaryMessage(message)) return i;
+    if (isOwnVisibleReply(messages[i]!)) return i;
   }
   return undefined;
 }
 
-/**
- * Chooses the boundaries: the tail is walked back from the end within the token budget, at least
- * `protectLastN` messages (a floor of 3 when that would leave nothing to compress); it always holds the
- * last real user message, the last visible assistant reply and `minTailUserMessages` user messages;
- * no boundary splits a tool call from its results and the tail never starts with a tool result.
- */
-export function planBoundaries(messages: readonly ChatMessage[], options: BoundaryOptions): BoundaryPlan {
-  const n = messages.length;
-  const headEnd = planHeadEnd(messages, options.protectFirstN, options.isFirstCompaction);
-  if (headEnd >= n) return { headEnd: n, tailStart: n };
+/** True when `messages[from, to)` holds a turn to summarize (anything but earlier pure summaries). */
+function hasTurnsBetween(messages: readonly ChatMessage[], from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!isPureSummaryMessage(messages[i]!)) return true;
+  return false;
+}
 
+/** Moves a tail start off a tool result: back to the assistant that issued it, else forward past the run. */
+function alignTailStart(messages: readonly ChatMessage[], headEnd: number, tailStart: number): number {
+  const n = messages.length;
+  if (tailStart < n && messages[tailStart]!.role === "tool") {
+    tailStart = Math.max(headEnd, alignBoundaryBackward(messages as ChatMessage[], tailStart));
+    if (tailStart < n && messages[tailStart]!.role === "tool") tailStart = alignBoundaryForward(messages as ChatMessage[], tailStart);
+  }
+  return Math.max(headEnd, tailStart);
+}
+
+/** The tail start by token budget and floor alone, for a head ending at `headEnd`. */
+function countedTailStart(messages: readonly ChatMessage[], headEnd: number, options: BoundaryOptions): number {
+  const n = messages.length;
   let budgetCount = 0;
   let used = 0;
   for (let i = n - 1; i >= headEnd; i--) {
@@ -90,18 +109,37 @@ export function planBoundaries(messages: readonly ChatMessage[], options: Bounda
   }
   let count = Math.max(budgetCount, options.protectLastN);
   if (n - count <= headEnd) count = Math.min(count, MIN_TAIL_MESSAGES);
-  let tailStart = Math.max(headEnd, n - count);
+  return Math.max(headEnd, n - count);
+}
 
-  const anchors = [
-    nthLastRealUser(messages, headEnd, 1),
-    nthLastRealUser(messages, headEnd, Math.max(0, options.minTailUserMessages)),
-    lastVisibleAssistant(messages, headEnd),
-  ];
-  for (const anchor of anchors) if (anchor !== undefined) tailStart = Math.min(tailStart, anchor);
+/**
+ * Chooses the boundaries: the tail is walked back from the end within the token budget, at least
+ * `protectLastN` messages (a floor of 3 when that would leave nothing to compress); it always holds the
+ * last real user message, the last visible assistant reply and `minTailUserMessages` user messages;
+ * no boundary splits a tool call from its results and the tail never starts with a tool result.
+ *
+ * With `keepStallingAnchorsInHead`, an anchor that would leave nothing to compress (a long agent run
+ * after the only ask, where the head has decayed to the system prompt) stays verbatim at the end of the
+ * head instead, so the work after it can still be summarized: the message is never lost.
+ */
+export function planBoundaries(messages: readonly ChatMessage[], options: BoundaryOptions): BoundaryPlan {
+  const n = messages.length;
+  let headEnd = planHeadEnd(messages, options.protectFirstN, options.isFirstCompaction);
+  if (headEnd >= n) return { headEnd: n, tailStart: n };
 
-  if (tailStart < n && messages[tailStart]!.role === "tool") {
-    tailStart = Math.max(headEnd, alignBoundaryBackward(messages as ChatMessage[], tailStart));
-    if (tailStart < n && messages[tailStart]!.role === "tool") tailStart = alignBoundaryForward(messages as ChatMessage[], tailStart);
+  for (;;) {
+    const counted = alignTailStart(messages, headEnd, countedTailStart(messages, headEnd, options));
+    const anchors = [
+      nthLastRealUser(messages, headEnd, 1),
+      nthLastRealUser(messages, headEnd, Math.max(0, options.minTailUserMessages)),
+      lastVisibleAssistant(messages, headEnd),
+    ].filter((anchor): anchor is number => anchor !== undefined && anchor < counted);
+    const tailStart = alignTailStart(messages, headEnd, Math.min(counted, ...anchors));
+    const earliest = Math.min(...anchors);
+    if (!options.keepStallingAnchorsInHead || anchors.length === 0 || hasTurnsBetween(messages, headEnd, tailStart) || !hasTurnsBetween(messages, earliest + 1, counted)) {
+      return { headEnd, tailStart };
+    }
+    // Keep the earliest anchor (with the results of its calls) in the head and plan the rest again.
+    headEnd = alignBoundaryForward(messages as ChatMessage[], earliest + 1);
   }
-  return { headEnd, tailStart: Math.max(headEnd, tailStart) };
 }

@@ -25,10 +25,20 @@ export interface PreparedCompaction {
   plan: BoundaryPlan;
   /** The conversation after phase 1 (same length and order as the input). */
   pruned: ChatMessage[];
+  /**
+   * The head to keep: `pruned[0, headEnd)` without earlier summaries (a head that kept an anchor may
+   * hold one; its text goes to the summarizer as the previous summary instead of staying twice).
+   */
+  head: ChatMessage[];
+  /**
+   * The tail to keep: `pruned[tailStart, end)`, the same objects — except that an earlier summary inside
+   * it loses its framing (the new summary, which updates it, supersedes it).
+   */
+  tail: ChatMessage[];
   isFirstCompaction: boolean;
   /** Tokens of the original middle (sets the summary budget). */
   contentTokens: number;
-  /** The summary an earlier compaction left before the tail, if any. */
+  /** The newest summary an earlier compaction left in the conversation, if any. */
   previousSummaryInMessages?: string | undefined;
   /** False when the middle holds nothing new to summarize. */
   hasContent: boolean;
@@ -58,11 +68,29 @@ function newestToolGroupStart(messages: readonly ChatMessage[], from: number): n
   return -1;
 }
 
+/** Phase 1 outside the tail of `plan`, plus the tail clearing of the progress guarantee when `clearTail`. */
+function pruneFor(messages: readonly ChatMessage[], plan: BoundaryPlan, clearTail: boolean) {
+  const phase1 = pruneOldToolResults(messages, { protectedFrom: plan.tailStart });
+  let pruned = phase1.messages;
+  let tailToolOutputsCleared = 0;
+  if (clearTail) {
+    const keepFrom = newestToolGroupStart(pruned, plan.tailStart);
+    if (keepFrom > plan.tailStart) {
+      const inTail = pruneOldToolResults(pruned, { protectedFrom: keepFrom });
+      pruned = inTail.messages;
+      tailToolOutputsCleared = inTail.cleared + inTail.dedup;
+    }
+  }
+  return { phase1, pruned, tailToolOutputsCleared };
+}
+
 /**
  * Plans boundaries, prunes old tool output, and applies the progress guarantee: when head + summary
  * budget + tail would still reach the threshold, the tail floor drops to 3; if that is not enough,
- * large tool outputs inside the tail are cleared too, except the newest tool group.
- * `tokens[i]` is the token count of `messages[i]`.
+ * large tool outputs inside the tail are cleared too, except the newest tool group. When neither step
+ * can help (nothing to compress and nothing cleared, or still at the threshold with nothing to clear),
+ * an anchor that pins the whole rest into the tail is kept at the end of the head instead, so the turns
+ * after it are summarized. `tokens[i]` is the token count of `messages[i]`.
  */
 export function prepareCompaction(messages: readonly ChatMessage[], tokens: readonly number[], settings: PrepareSettings): PreparedCompaction {
   const latestSummary = findLatestSummaryIndex(messages);
@@ -78,6 +106,7 @@ export function prepareCompaction(messages: readonly ChatMessage[], tokens: read
   const n = messages.length;
   const predicted = (p: BoundaryPlan) =>
     sum(tokens, 0, p.headEnd) + sum(tokens, p.tailStart, n) + summaryTokenBudget(sum(tokens, p.headEnd, p.tailStart), settings.maxSummaryTokens);
+  const hasTurns = (p: BoundaryPlan) => turnsForSummary(messages.slice(p.headEnd, p.tailStart)).length > 0;
 
   let plan = planBoundaries(messages, boundaryOptions);
   let tailFloorReduced = false;
@@ -89,25 +118,28 @@ export function prepareCompaction(messages: readonly ChatMessage[], tokens: read
     }
   }
 
-  const phase1 = pruneOldToolResults(messages, { protectedFrom: plan.tailStart });
-  let pruned = phase1.messages;
-  let tailToolOutputsCleared = 0;
-  if (predicted(plan) >= settings.thresholdTokens) {
-    const keepFrom = newestToolGroupStart(pruned, plan.tailStart);
-    if (keepFrom > plan.tailStart) {
-      const inTail = pruneOldToolResults(pruned, { protectedFrom: keepFrom });
-      pruned = inTail.messages;
-      tailToolOutputsCleared = inTail.cleared + inTail.dedup;
+  let above = predicted(plan) >= settings.thresholdTokens;
+  let pruning = pruneFor(messages, plan, above);
+  if (pruning.tailToolOutputsCleared === 0 && (above || !hasTurns(plan))) {
+    const protectLastN = tailFloorReduced ? MIN_TAIL_MESSAGES : settings.protectLastN;
+    const anchored = planBoundaries(messages, { ...boundaryOptions, protectLastN, keepStallingAnchorsInHead: true });
+    if (anchored.headEnd > plan.headEnd && hasTurns(anchored)) {
+      plan = anchored;
+      above = predicted(plan) >= settings.thresholdTokens;
+      pruning = pruneFor(messages, plan, above);
     }
   }
 
+  const { phase1, pruned, tailToolOutputsCleared } = pruning;
   const middle = pruned.slice(plan.headEnd, plan.tailStart);
   return {
     plan,
     pruned,
+    head: turnsForSummary(pruned.slice(0, plan.headEnd)),
+    tail: latestSummary >= plan.tailStart ? turnsForSummary(pruned.slice(plan.tailStart)) : pruned.slice(plan.tailStart),
     isFirstCompaction: first,
     contentTokens: sum(tokens, plan.headEnd, plan.tailStart),
-    previousSummaryInMessages: latestSummary === -1 ? undefined : findLatestSummary(messages, 0, plan.tailStart),
+    previousSummaryInMessages: latestSummary === -1 ? undefined : findLatestSummary(messages),
     hasContent: turnsForSummary(middle).length > 0,
     cleared: phase1.cleared,
     dedup: phase1.dedup,

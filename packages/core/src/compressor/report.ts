@@ -1,5 +1,6 @@
 /** The `lastCompression` report: what one `compress()` call did, for status lines, logs and tests. */
 import type { SummaryFailure } from "../summarizers/failures.ts";
+import type { PreparedCompaction } from "./prepareCompaction.ts";
 
 /** What one `compress()` call did. */
 export interface CompressionReport {
@@ -72,4 +73,50 @@ export function emptyReport(startedAt: number, forced: boolean, messages: number
     noteAdded: false,
     stillAboveThreshold: false,
   };
+}
+
+/** What a finished compaction contributes to its report. */
+export interface CompactionOutcome {
+  output: readonly unknown[];
+  tokensAfter: number;
+  prepared: PreparedCompaction;
+  /** `compressionCount` after this compaction. */
+  compressionNumber: number;
+  thresholdTokens: number;
+  /** The summary side; absent when only tool outputs were cleared. */
+  summary?: { summaryTokens: number; fallbackUsed: boolean; summaryRole: "user" | "assistant"; mergedIntoTail: boolean; noteAdded: boolean } | undefined;
+}
+
+/** Fills `report` for a compaction that changed the conversation. */
+export function fillCompactionReport(report: CompressionReport, outcome: CompactionOutcome): void {
+  const { prepared, summary } = outcome;
+  const { plan } = prepared;
+  report.compressionNumber = outcome.compressionNumber;
+  report.messagesAfter = outcome.output.length;
+  report.tokensAfter = outcome.tokensAfter;
+  report.droppedMessages = summary ? plan.tailStart - plan.headEnd : 0;
+  report.summaryTokens = summary?.summaryTokens ?? 0;
+  report.fallbackUsed = summary?.fallbackUsed ?? false;
+  report.prunedToolResults = prepared.cleared;
+  report.deduplicatedToolResults = prepared.dedup;
+  report.truncatedToolArguments = prepared.truncatedArguments;
+  report.tailFloorReduced = prepared.tailFloorReduced;
+  report.tailToolOutputsCleared = prepared.tailToolOutputsCleared;
+  report.summaryRole = summary?.summaryRole;
+  report.mergedIntoTail = summary?.mergedIntoTail ?? false;
+  report.noteAdded = summary?.noteAdded ?? false;
+  report.stillAboveThreshold = report.tokensAfter >= outcome.thresholdTokens;
+}
+
+/**
+ * Counts the in-flight tool-call group compress() kept out of compaction and appended unchanged, so
+ * the report describes the whole conversation: messages, tail and tokens (tokens before only when the
+ * caller did not pass `currentTokens`, which already covers everything).
+ */
+export function includeInFlightGroup(report: CompressionReport, messages: number, tokens: number, tokensBeforeGiven: boolean): void {
+  report.messagesBefore += messages;
+  report.messagesAfter += messages;
+  report.tailMessages += messages;
+  if (!tokensBeforeGiven) report.tokensBefore += tokens;
+  report.tokensAfter = report.aborted ? report.tokensBefore : report.tokensAfter + tokens;
 }

@@ -8,6 +8,9 @@ import { normalizeSummary } from "../summarizers/prompt.ts";
 import type { SummaryRequest, Summarizer } from "../summarizers/types.ts";
 import { FALLBACK_SUMMARY_MAX_CHARS, cleanSummaryBody } from "./summaryMessage.ts";
 
+/** The token budget a fallback summary is asked for: {@link FALLBACK_SUMMARY_MAX_CHARS} at about 4 characters a token. */
+export const FALLBACK_SUMMARY_MAX_TOKENS = Math.floor(FALLBACK_SUMMARY_MAX_CHARS / 4);
+
 /** Inputs of {@link runSummaryLadder}. */
 export interface SummaryLadderInput {
   primary: Summarizer;
@@ -62,7 +65,9 @@ function abortedFailure(signal: AbortSignal): SummaryFailure {
 async function runFallback(input: SummaryLadderInput, failure: SummaryFailure): Promise<SummaryLadderOutcome> {
   const name = summarizerName(input.fallback);
   try {
-    const summary = await summarizeOnce(input.fallback, input.request, input.signal, FALLBACK_SUMMARY_MAX_CHARS);
+    // Ask for a summary that fits the cap, so the fallback chooses what to keep (the cap stays a safety net).
+    const request = { ...input.request, maxTokens: Math.min(input.request.maxTokens, FALLBACK_SUMMARY_MAX_TOKENS) };
+    const summary = await summarizeOnce(input.fallback, request, input.signal, FALLBACK_SUMMARY_MAX_CHARS);
     return { ok: true, summary, summarizer: name, fallbackUsed: true, failure };
   } catch (error) {
     if (input.signal?.aborted) return { ok: false, failure: abortedFailure(input.signal), summarizer: name };

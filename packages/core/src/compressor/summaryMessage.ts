@@ -6,6 +6,8 @@ import type { ChatMessage } from "../messages/schema.ts";
 import type { SummaryRequest } from "../summarizers/types.ts";
 import { summaryTokenBudget } from "./thresholds.ts";
 import { messageText } from "./content.ts";
+import { summaryItems } from "../summarizers/extractive.ts";
+import { layoutSections } from "../summarizers/summaryLayout.ts";
 
 /** The tag every compaction summary starts with. */
 export const COMPACTION_TAG = "[CONTEXT COMPACTION]";
@@ -102,8 +104,19 @@ export function cleanSummaryBody(raw: string, maxChars?: number): string {
   const echoed = parseSummaryText(body);
   if (echoed !== undefined) body = echoed.summary;
   body = body.split(SUMMARY_END_MARKER).join("").trim();
-  if (maxChars !== undefined && body.length > maxChars) body = `${body.slice(0, maxChars - 20).trimEnd()}\n...[truncated]`;
+  if (maxChars !== undefined && body.length > maxChars) body = fitSummaryToChars(body, maxChars);
   return body;
+}
+
+/**
+ * A summary cut down to `maxChars` without losing a template heading: its sections are laid out again
+ * within the budget (each trimmed evenly); only if even that does not fit is the text cut.
+ */
+export function fitSummaryToChars(summary: string, maxChars: number): string {
+  if (summary.length <= maxChars) return summary;
+  const laidOut = layoutSections(summaryItems(summary), maxChars);
+  if (laidOut.length <= maxChars) return laidOut;
+  return `${laidOut.slice(0, Math.max(0, maxChars - 20)).trimEnd()}\n...[truncated]`;
 }
 
 /** The turns a summarizer should see: older summary messages dropped, merged ones reduced to their own text. */

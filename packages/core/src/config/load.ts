@@ -2,7 +2,7 @@
  * Loading `config.yaml`: YAML → zod-validated {@link HostConfig}. Errors name the key path, the allowed
  * values and the file line; unknown keys are warnings (a Hermes config with keys we don't use still loads).
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, parse as parseYaml, stringify as stringifyYaml, type Document } from "yaml";
@@ -20,9 +20,10 @@ export interface ConfigIssue {
 export class ConfigError extends Error {
   readonly issues: ConfigIssue[];
   readonly source: string;
-  constructor(issues: ConfigIssue[], source: string) {
+  /** `message` replaces the generated "Invalid configuration" text (e.g. for a missing file). */
+  constructor(issues: ConfigIssue[], source: string, message?: string) {
     const lines = issues.map((i) => `  ${source}${i.line ? `:${i.line}` : ""} ${i.path || "(root)"}: ${i.message}`);
-    super(`Invalid configuration (${issues.length} problem${issues.length === 1 ? "" : "s"}):\n${lines.join("\n")}`);
+    super(message ?? `Invalid configuration (${issues.length} problem${issues.length === 1 ? "" : "s"}):\n${lines.join("\n")}`);
     this.name = "ConfigError";
     this.issues = issues;
     this.source = source;
@@ -40,11 +41,12 @@ const QUIET_TOP_LEVEL = new Set(["lcm", "sliding_window"]);
 export async function loadConfig(pathOrYaml: string): Promise<HostConfig> {
   if (existsSync(pathOrYaml)) {
     const path = resolve(pathOrYaml);
+    if (statSync(path).isDirectory()) throw new ConfigError([{ path: "", message: `${path} is a folder, not a config file` }], path, `config file expected, got a folder: ${path}`);
     const text = await readFile(path, "utf8");
     return parseConfigText(text, path);
   }
   if (/\n|^\s*[\w-]+\s*:/.test(pathOrYaml)) return parseConfigText(pathOrYaml, "<inline config>");
-  throw new ConfigError([{ path: "", message: `config file not found: ${pathOrYaml}` }], pathOrYaml);
+  throw new ConfigError([{ path: "", message: `config file not found: ${pathOrYaml}` }], pathOrYaml, `config file not found: ${pathOrYaml}`);
 }
 
 /** Parses YAML text (named `source` in errors) into a validated {@link HostConfig}. */
@@ -53,7 +55,7 @@ export function parseConfigText(text: string, source: string): HostConfig {
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
   if (doc.errors.length > 0) {
     throw new ConfigError(
-      doc.errors.map((e) => ({ path: "", message: e.message.split("\n")[0] ?? e.message, line: e.linePos?.[0]?.line })),
+      doc.errors.map((e) => ({ path: "", message: yamlHint(e.message.split("\n")[0] ?? e.message), line: e.linePos?.[0]?.line })),
       source,
     );
   }
@@ -63,23 +65,64 @@ export function parseConfigText(text: string, source: string): HostConfig {
   return config;
 }
 
+/** Adds the usual fix to a YAML syntax message: `- @scope/pkg` needs quotes. */
+function yamlHint(message: string): string {
+  return /reserved character [@`]/.test(message) ? `${message.replace(/:$/, "")} — quote the value, e.g. "@context-engine/lcm"` : message;
+}
+
 /** Validates an already-parsed config object; `lineOf` maps a key path to a source line when known. */
 export function validateConfigObject(raw: unknown, source = "<config object>", lineOf?: (path: PropertyKey[]) => number | undefined): HostConfig {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new ConfigError([{ path: "", message: "the configuration must be a map of sections" }], source);
   }
-  const parsed = HostConfigSchema.safeParse(raw);
+  const { input, notes } = normalizeSections(raw as Record<string, unknown>, HostConfigSchema);
+  const parsed = HostConfigSchema.safeParse(input);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message, line: lineOf?.(issue.path) })),
       source,
     );
   }
-  const warnings = unknownKeys(raw as Record<string, unknown>, HostConfigSchema).map((path) => {
+  const located = (path: string, text: string) => {
     const line = lineOf?.(path.split("."));
-    return `${source}${line ? `:${line}` : ""}: unknown key ${path} (ignored)`;
-  });
+    return `${source}${line ? `:${line}` : ""}: ${text}`;
+  };
+  const warnings = [
+    ...notes.map((n) => located(n.path, n.message)),
+    ...unknownKeys(input, HostConfigSchema).map((path) => located(path, `unknown key ${path} (ignored)`)),
+  ];
   return { ...parsed.data, warnings };
+}
+
+/**
+ * Reads a YAML file the way people write it: a section left empty (`compression:` with every key
+ * commented out, i.e. null) means "all defaults", and Hermes' `plugins:` map of per-plugin settings
+ * is not our list of modules to load (a warning, no plugins). Returns a copy; `raw` is not changed.
+ */
+function normalizeSections(raw: Record<string, unknown>, schema: z.ZodType, prefix = ""): { input: Record<string, unknown>; notes: { path: string; message: string }[] } {
+  const shape = objectShape(schema);
+  const notes: { path: string; message: string }[] = [];
+  if (!shape) return { input: raw, notes };
+  const input: Record<string, unknown> = { ...raw };
+  for (const [key, value] of Object.entries(raw)) {
+    const child = shape[key];
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (!child) continue;
+    if (value === null && isMapSchema(child)) delete input[key];
+    else if (path === "plugins" && isPlainMap(value)) {
+      delete input[key];
+      notes.push({ path, message: "plugins is a map of per-plugin settings (Hermes style), not a list of modules to load; no plugins are loaded from it" });
+    } else if (isPlainMap(value)) {
+      const nested = normalizeSections(value, child, path);
+      input[key] = nested.input;
+      notes.push(...nested.notes);
+    }
+  }
+  return { input, notes };
+}
+
+function isPlainMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The line of the deepest key of `path` found in the document (the key's own line, not its value's). */
@@ -119,9 +162,21 @@ function unknownKeys(raw: Record<string, unknown>, schema: z.ZodType, prefix = "
 
 /** The object shape behind wrappers (default, prefault, optional, nullable, pipe); undefined for non-objects and records. */
 function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
+  const inner = innermost(schema);
+  return inner instanceof z.ZodObject ? (inner.shape as Record<string, z.ZodType>) : undefined;
+}
+
+/** True when `schema` describes a map (a section object or a record such as `prices:`). */
+function isMapSchema(schema: z.ZodType): boolean {
+  const inner = innermost(schema);
+  return inner instanceof z.ZodObject || inner instanceof z.ZodRecord;
+}
+
+/** The schema behind wrappers; for a union, its object option (or undefined when it has none). */
+function innermost(schema: z.ZodType): z.ZodType | undefined {
   let current: z.ZodType = schema;
   for (let i = 0; i < 8; i++) {
-    if (current instanceof z.ZodObject) return current.shape as Record<string, z.ZodType>;
+    if (current instanceof z.ZodObject || current instanceof z.ZodRecord) return current;
     const def = (current as unknown as { _zod: { def: { innerType?: z.ZodType; in?: z.ZodType; options?: z.ZodType[] } } })._zod.def;
     if (def.innerType) current = def.innerType;
     else if (def.in) current = def.in;
@@ -129,9 +184,9 @@ function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
       const obj = def.options.find((o) => o instanceof z.ZodObject);
       if (!obj) return undefined;
       current = obj;
-    } else return undefined;
+    } else return current;
   }
-  return undefined;
+  return current;
 }
 
 /** Sets `key.path` to `value` in a YAML text, keeping comments and layout (`context-engine config set`). */

@@ -14,6 +14,8 @@ const positiveInt = (what: string) => z.number({ error: `must be a whole number 
 const nonNegativeInt = (what: string) => z.number({ error: `must be a whole number (${what})` }).int({ error: `must be a whole number (${what})` }).nonnegative({ error: `must be 0 or more (${what})` });
 const bool = z.boolean({ error: "must be true or false" });
 const optionalString = z.string({ error: "must be a string or null" }).nullable().default(null);
+/** The message for a section that is not a map, e.g. `compression: 5`. */
+const sectionError = (section: string, example: string) => `must be a map of ${section} settings (e.g. ${example}), or left empty for the defaults`;
 
 const engineName = z
   .string({ error: "must be a string" })
@@ -21,7 +23,7 @@ const engineName = z
   .transform((s) => s.trim())
   .refine((s) => s === "" || ENGINE_NAME_PATTERN.test(s), { error: "must match ^[a-z0-9][a-z0-9_-]{0,63}$ (lowercase letters, digits, '_' and '-')" });
 
-export const ContextSectionSchema = z.object({ engine: engineName }).prefault({});
+export const ContextSectionSchema = z.object({ engine: engineName }, { error: sectionError("context", "engine: compressor") }).prefault({});
 
 export const CompressionSectionSchema = z
   .object({
@@ -42,7 +44,7 @@ export const CompressionSectionSchema = z
     codex_responses_native: bool.default(false),
     codex_responses_compact_threshold: positiveInt("input tokens").default(200_000),
     in_place: bool.default(true),
-  })
+  }, { error: sectionError("compression", "threshold: 0.5") })
   .prefault({});
 
 export const AuxiliaryCompressionSchema = z
@@ -52,7 +54,7 @@ export const AuxiliaryCompressionSchema = z
     base_url: optionalString,
     api_key: optionalString,
     timeout: z.number({ error: "must be a number of seconds" }).positive({ error: "must be a positive number of seconds" }).default(120),
-  })
+  }, { error: sectionError("auxiliary.compression", "provider: auto") })
   .prefault({});
 
 export const PromptCachingSchema = z
@@ -60,7 +62,7 @@ export const PromptCachingSchema = z
     cache_ttl: z.enum(["5m", "1h"], { error: 'must be "5m" or "1h"' }).default("5m"),
     /** Minimum cacheable prompt length by model-name substring (overrides the built-in table). */
     minimum_cacheable_tokens: z.record(z.string(), positiveInt("tokens"), { error: "must be a map of model-name substrings to token counts" }).default({}),
-  })
+  }, { error: sectionError("prompt_caching", 'cache_ttl: "5m"') })
   .prefault({});
 
 /** The main model: a name, or Hermes' `{default, provider, base_url}` block with optional sizes. */
@@ -91,7 +93,7 @@ export const HostConfigSchema = z.looseObject({
   plugins: z.array(z.string({ error: "must be a module specifier or a path" }), { error: "must be a list of module specifiers or paths" }).nullable().default([]).transform((p) => p ?? []),
   model: ModelSectionSchema,
   compression: CompressionSectionSchema,
-  auxiliary: z.object({ compression: AuxiliaryCompressionSchema }).prefault({}),
+  auxiliary: z.object({ compression: AuxiliaryCompressionSchema }, { error: sectionError("auxiliary", "compression: {provider: auto}") }).prefault({}),
   prompt_caching: PromptCachingSchema,
   /** USD per million tokens by model-name substring, searched before the built-in price table. */
   prices: PriceTableSchema.default({}),

@@ -3,6 +3,7 @@
  * counters and the threshold arithmetic; subclasses decide when and how to compress.
  */
 import type { ChatMessage } from "../messages/schema.ts";
+import type { CompressionConfig } from "../config/schema.ts";
 import { computeThresholds, type ThresholdSettings } from "../compressor/thresholds.ts";
 import { normalizeUsage } from "./usage.ts";
 import type { CompressOptions, EngineStatus, ModelInfo, NormalizedUsage, SessionInfo, ToolSchema, UsageReport } from "./types.ts";
@@ -16,10 +17,26 @@ export const DEFAULT_MODEL: ModelInfo = { model: "unknown", contextLength: 200_0
 /** Threshold policy defaults (SPEC §3). */
 export const DEFAULT_THRESHOLD_SETTINGS: ThresholdSettings = { threshold: 0.5, modelThresholds: {}, thresholdTokensCap: null, targetRatio: 0.2 };
 
-/** Options every engine accepts. */
+/**
+ * Options every engine accepts. The host constructs a registered engine class with its
+ * {@link EngineContext}, which carries `config`: its `compression:` section sets the threshold policy
+ * (`threshold`, `model_thresholds`, `threshold_tokens`, `target_ratio`); explicit `thresholds` win.
+ */
 export interface ContextEngineOptions {
   thresholds?: Partial<ThresholdSettings>;
   model?: ModelInfo;
+  config?: { compression?: Partial<CompressionConfig> | undefined } | undefined;
+}
+
+/** The threshold policy a `compression:` config section describes (only the keys it sets). */
+export function thresholdSettingsFromConfig(compression: Partial<CompressionConfig> | undefined): Partial<ThresholdSettings> {
+  const settings: Partial<ThresholdSettings> = {};
+  if (!compression) return settings;
+  if (compression.threshold !== undefined) settings.threshold = compression.threshold;
+  if (compression.model_thresholds !== undefined) settings.modelThresholds = compression.model_thresholds;
+  if (compression.threshold_tokens !== undefined) settings.thresholdTokensCap = compression.threshold_tokens;
+  if (compression.target_ratio !== undefined) settings.targetRatio = compression.target_ratio;
+  return settings;
 }
 
 /** Base class of context engines. */
@@ -39,7 +56,7 @@ export abstract class ContextEngine {
   protected thresholdSettings: ThresholdSettings;
 
   constructor(options: ContextEngineOptions = {}) {
-    this.thresholdSettings = { ...DEFAULT_THRESHOLD_SETTINGS, ...options.thresholds };
+    this.thresholdSettings = { ...DEFAULT_THRESHOLD_SETTINGS, ...thresholdSettingsFromConfig(options.config?.compression), ...options.thresholds };
     this.updateModel(options.model ?? DEFAULT_MODEL);
   }
 
@@ -49,8 +66,16 @@ export abstract class ContextEngine {
   /** Returns the compressed conversation; never mutates `messages`. */
   abstract compress(messages: ChatMessage[], options?: CompressOptions): Promise<ChatMessage[]>;
 
-  /** Records token usage from an API response (OpenAI chat, OpenAI Responses or Anthropic usage). */
-  updateFromResponse(usage: UsageReport): NormalizedUsage {
+  /**
+   * Records token usage from an API response (OpenAI chat, OpenAI Responses or Anthropic usage); throws
+   * an `InvalidUsageError` for anything else. Override it freely (`: void`, as API.md declares it).
+   */
+  updateFromResponse(usage: UsageReport): void {
+    this.recordUsage(usage);
+  }
+
+  /** Normalizes `usage`, stores the three counters and returns the normalized numbers (for subclasses). */
+  protected recordUsage(usage: UsageReport): NormalizedUsage {
     const normalized = normalizeUsage(usage);
     this.lastPromptTokens = normalized.promptTokens;
     this.lastCompletionTokens = normalized.completionTokens;

@@ -91,11 +91,15 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
     }
     if (!engine) warn(`Context engine '${requested}' not found — falling back to built-in compressor`);
   }
-  if (!engine) {
-    engine = new ContextCompressor({ compression: config.compression, summarizer, tokenCounter: options.tokenCounter, model });
-  } else {
-    engine.updateModel(model);
+  if (engine) {
+    try {
+      engine.updateModel(model);
+    } catch (error) {
+      warn(`Context engine '${requested}' failed to size itself for ${model.model}: ${errorText(error)} — falling back to built-in compressor`);
+      [engine, source, origin] = [undefined, "builtin", "built-in"];
+    }
   }
+  if (!engine) engine = new ContextCompressor({ compression: config.compression, summarizer, tokenCounter: options.tokenCounter, model });
   hooks.engineResolved.call(engine, source);
   const notices: string[] = [];
   const autoraise = engine instanceof ContextCompressor && engine.autoraiseNotice && engine.autoraiseNoticeState
@@ -108,10 +112,11 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
 async function resolveConfig(config: HostConfig | string | undefined): Promise<HostConfig> {
   if (config === undefined) return validateConfigObject({});
   if (typeof config === "string") return loadConfig(config);
-  // A parsed object may be partial (hand-written by a host application): validate and default it.
+  // A parsed object may be partial (hand-written by a host application): validate and default it. One
+  // that already carries `warnings` came from loadConfig(): its unknown keys were reported, with lines.
   const { sourcePath, warnings, ...rest } = config;
   const validated = validateConfigObject(rest);
-  return { ...validated, ...(sourcePath ? { sourcePath } : {}), warnings: [...(warnings ?? []), ...(validated.warnings ?? [])] };
+  return { ...validated, ...(sourcePath ? { sourcePath } : {}), warnings: warnings ? [...warnings] : (validated.warnings ?? []) };
 }
 
 async function loadListedPlugins(
@@ -131,7 +136,8 @@ async function loadListedPlugins(
     try {
       const mod = await importPluginModule(specifier, configDir);
       if (typeof mod.register === "function") await mod.register(ctx);
-      else if (typeof mod.default === "function" || isContextEngine(mod.default)) ctx.registerContextEngine(mod.default as never);
+      else if (isContextEngine(mod.default)) throw new Error(`export a class or factory (not an instance) so each host gets its own engine`);
+      else if (typeof mod.default === "function") ctx.registerContextEngine(mod.default as never);
       else base.warn(`Plugin ${specifier} exports neither register(ctx) nor a default engine`);
     } catch (error) {
       base.warn(`Plugin ${specifier} failed to load: ${errorText(error)}`);

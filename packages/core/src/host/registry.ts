@@ -21,8 +21,16 @@ export async function buildEngine(registration: EngineRegistration | unknown, ct
   else if (typeof registration === "function") engine = await (registration as (c: EngineContext) => unknown)(ctx);
   else throw new Error(`${what} is not a context engine, an engine class or a factory`);
   if (!isContextEngine(engine)) throw new Error(`${what} did not produce a context engine (it needs name, shouldCompress, compress and updateFromResponse)`);
+  const missing = ENGINE_METHODS.filter((m) => typeof (engine as unknown as Record<string, unknown>)[m] !== "function");
+  if (missing.length > 0) throw new Error(`${what} lacks ${missing.join(", ")} — extend ContextEngine from @context-engine/core`);
   return engine;
 }
+
+/** Every method of the engine contract the host and its callers use (API.md "Engine"). */
+export const ENGINE_METHODS = [
+  "shouldCompress", "compress", "updateFromResponse", "updateModel", "getToolSchemas", "handleToolCall",
+  "getStatus", "onSessionStart", "onSessionEnd", "onSessionReset",
+] as const;
 
 /** Registrations of one host, keyed by engine name. */
 export class EngineRegistry {

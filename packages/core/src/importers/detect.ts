@@ -1,8 +1,12 @@
 /**
  * Recognizes a transcript's format from its content, with the file extension as a tie-breaker
- * (`.traj` → SWE-agent). Whole-document JSON is looked at first, then the first JSON Lines records.
+ * (`.traj` → SWE-agent). Whole-document JSON is looked at first, then the text formats (cctrace XML
+ * by its `<claude-session>` root, SpecStory markdown by its header comment or role headers), then
+ * the first JSON Lines records.
  */
+import { looksLikeCctraceXml } from "./cctraceXml.ts";
 import { isRecord, parseJsonLines, tryParseJson } from "./jsonInput.ts";
+import { looksLikeSpecStory } from "./specstory.ts";
 import type { TranscriptFormat } from "./types.ts";
 
 const CLAUDE_CODE_TYPES = new Set(["user", "assistant", "system", "summary", "file-history-snapshot", "queue-operation", "progress"]);
@@ -56,6 +60,8 @@ function formatOfLines(text: string): TranscriptFormat | undefined {
 /** Guesses the format of `text` (a transcript's content); `undefined` when nothing fits. */
 export function detectTranscriptFormat(text: string, fileName?: string): TranscriptFormat | undefined {
   const whole = tryParseJson(text);
+  if (whole === undefined && looksLikeCctraceXml(text)) return "cctrace-xml";
+  if (whole === undefined && looksLikeSpecStory(text)) return "specstory";
   const fromContent = whole !== undefined ? formatOfDocument(whole) : formatOfLines(text);
   if (fromContent !== undefined) return fromContent;
   if (fileName !== undefined && /\.traj$/i.test(fileName)) return "swe-agent";

@@ -1,16 +1,20 @@
 /** Entry points of the transcript importers: import text or a file in any supported format. */
 import { readFile } from "node:fs/promises";
+import { importCctraceXml } from "./cctraceXml.ts";
 import { importClaudeCode } from "./claudeCode.ts";
 import { detectTranscriptFormat } from "./detect.ts";
 import { importOpenAIMessages } from "./openai.ts";
 import { importOpenHands } from "./openhands.ts";
+import { importSpecStory } from "./specstory.ts";
 import { importSweAgent } from "./sweAgent.ts";
 import { TRANSCRIPT_FORMATS, TranscriptImportError, UNNAMED_INPUT, type ImportOptions, type ImportResult, type TranscriptFormat } from "./types.ts";
 
+export { importCctraceXml } from "./cctraceXml.ts";
 export { importClaudeCode } from "./claudeCode.ts";
 export { detectTranscriptFormat } from "./detect.ts";
 export { importOpenAIMessages } from "./openai.ts";
 export { importOpenHands, importOpenHandsRecords, type OpenHandsImportOptions, type OpenHandsRecordResult } from "./openhands.ts";
+export { importSpecStory } from "./specstory.ts";
 export { importSweAgent } from "./sweAgent.ts";
 export { parsePythonLiteral, PythonLiteralError } from "./pythonLiteral.ts";
 export { TRANSCRIPT_FORMATS, TranscriptImportError, type ImportOptions, type ImportResult, type ImporterOptions, type TranscriptFormat } from "./types.ts";
@@ -42,6 +46,10 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
       return importOpenHands(text, options.record === undefined ? importerOptions : { ...importerOptions, record: options.record });
     case "openai":
       return importOpenAIMessages(text, importerOptions);
+    case "specstory":
+      return importSpecStory(text, importerOptions);
+    case "cctrace-xml":
+      return importCctraceXml(text, importerOptions);
   }
 }
 

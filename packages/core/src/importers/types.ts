@@ -2,10 +2,10 @@
 import type { ChatMessage } from "../messages/schema.ts";
 
 /** The transcript formats the importers understand. */
-export type TranscriptFormat = "claude-code" | "swe-agent" | "openhands" | "openai";
+export type TranscriptFormat = "claude-code" | "swe-agent" | "openhands" | "openai" | "specstory" | "cctrace-xml";
 
 /** Every format name, for CLI validation and error texts. */
-export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = ["claude-code", "swe-agent", "openhands", "openai"];
+export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = ["claude-code", "swe-agent", "openhands", "openai", "specstory", "cctrace-xml"];
 
 /** Options every importer accepts. */
 export interface ImporterOptions {

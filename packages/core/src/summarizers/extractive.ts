@@ -61,6 +61,18 @@ function asLaterAsk(item: string): string {
   return item.startsWith(LATER_ASK_PREFIX) ? item : LATER_ASK_PREFIX + item;
 }
 
+/** A goal item without its "Later: " mark, normalized for comparison. */
+function goalKey(item: string): string {
+  const bare = item.startsWith(LATER_ASK_PREFIX) ? item.slice(LATER_ASK_PREFIX.length) : item;
+  return bare.replace(/\s+/g, " ").trim().toLowerCase();
+}
+
+/** Earlier goal items, then the newer ones as later asks, leaving out asks the earlier items already name. */
+function mergeGoals(before: string[], now: string[]): string[] {
+  const known = new Set(before.map(goalKey));
+  return dedupe([...before, ...now.filter((item) => !known.has(goalKey(item))).map(asLaterAsk)]);
+}
+
 /**
  * Merges sections of a previous summary with new ones: previous items are kept unless superseded (the
  * current-state sections In Progress, Blocked and Next Steps take the new items when there are any),
@@ -73,7 +85,7 @@ export function mergeSummaryItems(previous: SectionItems, current: SectionItems)
     const now = current[heading] ?? [];
     if (heading === "## Relevant Files") merged[heading] = mergeFiles(before, now);
     else if (CURRENT_STATE.has(heading)) merged[heading] = now.length > 0 ? now : before;
-    else if (heading === "## Goal" && before.length > 0) merged[heading] = dedupe([...before, ...now.map(asLaterAsk)]);
+    else if (heading === "## Goal" && before.length > 0) merged[heading] = mergeGoals(before, now);
     else merged[heading] = dedupe([...before, ...now]);
   }
   return merged;

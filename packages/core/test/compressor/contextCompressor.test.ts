@@ -277,6 +277,18 @@ describe("ContextCompressor: compress()", () => {
     expect(engine.shouldCompress(50_000)).toBe(true);
   });
 
+  it("counts a compaction whose own result is still above the threshold as ineffective at once, and only once", async () => {
+    const messages: ChatMessage[] = [system("s"), ...agentRounds(10, 8_000), user(`Please review this log:\n${longOutput("giant log", 2_000)}`)];
+    const engine = new ContextCompressor({ compression: { threshold_tokens: 20_000, protect_last_n: 4 }, summarizer: templateSummarizer(), tokenCounter: roughCounter });
+    await engine.compress(messages);
+    expect(engine.lastCompression).toMatchObject({ aborted: false, stillAboveThreshold: true });
+    expect(engine.ineffectiveStreak).toBe(1);
+    engine.updateFromResponse({ prompt_tokens: 45_000 });
+    expect(engine.ineffectiveStreak).toBe(1);
+    engine.updateFromResponse({ prompt_tokens: 1_000 });
+    expect(engine.ineffectiveStreak).toBe(0);
+  });
+
   it("uses the fallback summary on a non-abort failure and pauses after two fallback summaries in a row", async () => {
     let clock = 1_000_000;
     const failing = failingSummarizer();

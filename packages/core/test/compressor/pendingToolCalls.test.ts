@@ -42,4 +42,19 @@ describe("tool calls still in flight", () => {
     // The real result arriving later makes a valid conversation.
     expect(validateConversation([...output, { role: "tool", tool_call_id: "p1", content: "built" }])).toEqual([]);
   });
+
+  it("reports the whole conversation, in-flight group included, in lastCompression", async () => {
+    const pending: ChatMessage = { role: "assistant", content: null, tool_calls: [pendingCall("p1"), pendingCall("p2")] };
+    const input = [...longSession(), pending, { role: "tool", tool_call_id: "p1", content: "partial output" } as ChatMessage];
+    const engine = new ContextCompressor();
+    const output = await engine.compress(input, { force: true });
+    const report = engine.lastCompression!;
+    expect(report.aborted).toBe(false);
+    expect(report.messagesBefore).toBe(input.length);
+    expect(report.messagesAfter).toBe(output.length);
+    expect(report.tokensBefore).toBe(engine.tokenCounter.countMessages(input));
+    expect(report.tokensAfter).toBe(engine.tokenCounter.countMessages(output));
+    expect(report.headMessages + report.droppedMessages + report.tailMessages).toBe(input.length);
+  });
 });
+

@@ -78,4 +78,24 @@ describe("phase 2: boundaries", () => {
     const usersInTail = messages.slice(plan.tailStart).filter((m) => m.role === "user").length;
     expect(usersInTail).toBe(3);
   });
+
+  it("keeps an anchor that would leave nothing to compress at the end of the head when asked", () => {
+    const messages: ChatMessage[] = [system("s"), user("the only ask")];
+    for (let i = 0; i < 10; i++) messages.push(...toolTurn("terminal", { command: `cmd ${i}` }, longOutput(`cmd ${i}`, 100)));
+    const options = { ...base, isFirstCompaction: false, protectLastN: 3, tailTokenBudget: 10 };
+    expect(planBoundaries(messages, options)).toEqual({ headEnd: 1, tailStart: 1 });
+    const plan = planBoundaries(messages, { ...options, keepStallingAnchorsInHead: true });
+    expect(plan.headEnd).toBe(2);
+    expect(plan.tailStart).toBe(messages.length - 4);
+    expect(messages[plan.tailStart]!.role).toBe("assistant");
+  });
+
+  it("does not treat a summary merged into a tool-calling assistant as the last visible reply", () => {
+    const [merged, mergedResult] = toolTurn("terminal", { command: "make" }, "ok");
+    const messages: ChatMessage[] = [system("s"), user("ask"), { ...merged!, content: formatSummaryContent("## Goal\n- g") }, mergedResult!];
+    for (let i = 0; i < 6; i++) messages.push(...toolTurn("terminal", { command: `cmd ${i}` }, longOutput(`cmd ${i}`, 100)));
+    const plan = planBoundaries(messages, { ...base, protectFirstN: 2, protectLastN: 3, tailTokenBudget: 10 });
+    expect(plan.headEnd).toBe(2);
+    expect(plan.tailStart).toBe(messages.length - 4);
+  });
 });

@@ -71,8 +71,41 @@ describe("loadConfig", () => {
     expect(() => parseConfigText("compression:\n  threshold: [0.5\n", "bad.yaml")).toThrow(/bad\.yaml:\d+/);
   });
 
+  it("tells to quote a scoped package name in plugins:, which YAML cannot read bare", () => {
+    expect(() => parseConfigText("plugins:\n  - @context-engine/lcm\n", "c.yaml")).toThrow(/c\.yaml:2 \(root\): Plain value cannot start with reserved character @ .*— quote the value, e\.g\. "@context-engine\/lcm"/);
+    expect(parseConfigText('plugins:\n  - "@context-engine/lcm"\n', "c.yaml").plugins).toEqual(["@context-engine/lcm"]);
+  });
+
   it("says a missing file is missing", async () => {
     await expect(loadConfig("/nonexistent/config.yaml")).rejects.toThrow("config file not found: /nonexistent/config.yaml");
+  });
+
+  it("says only that a missing file is missing, with no 'Invalid configuration' framing", async () => {
+    await expect(loadConfig("/nonexistent/config.yaml")).rejects.toThrow(/^config file not found: \/nonexistent\/config\.yaml$/);
+  });
+
+  it("says a folder given as the config file is a folder", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ce-config-dir-"));
+    await expect(loadConfig(dir)).rejects.toThrow(`config file expected, got a folder: ${dir}`);
+  });
+
+  it("reads a section left empty (every key commented out) as all defaults", () => {
+    const config = parseConfigText("context:\ncompression:\n  # threshold: 0.4\nauxiliary:\n  compression:\nprompt_caching:\nmodel:\nprices:\n", "c.yaml");
+    expect([config.context.engine, config.compression.threshold, config.auxiliary.compression.provider, config.prompt_caching.cache_ttl, config.model, config.prices]).toEqual(["compressor", 0.5, "auto", "5m", undefined, {}]);
+    expect(config.warnings).toEqual([]);
+  });
+
+  it("loads a Hermes plugins: map of per-plugin settings with a warning, loading no plugins", () => {
+    const config = parseConfigText("model: claude-sonnet-4\nplugins:\n  hermes-memory-store:\n    db_path: /x.db\n  disabled: []\n", "hermes.yaml");
+    expect(config.plugins).toEqual([]);
+    expect(config.warnings).toEqual(["hermes.yaml:2: plugins is a map of per-plugin settings (Hermes style), not a list of modules to load; no plugins are loaded from it"]);
+    expect(() => parseConfigText("plugins: ./one.ts\n", "c.yaml")).toThrow("c.yaml:1 plugins: must be a list of module specifiers or paths");
+  });
+
+  it("names the expected shape when a section is not a map", () => {
+    expect(() => parseConfigText("compression: 5\n", "c.yaml")).toThrow("c.yaml:1 compression: must be a map of compression settings (e.g. threshold: 0.5), or left empty for the defaults");
+    expect(() => parseConfigText("auxiliary:\n  compression: fast\n", "c.yaml")).toThrow("c.yaml:2 auxiliary.compression: must be a map of auxiliary.compression settings");
+    expect(() => parseConfigText("prompt_caching: [1]\n", "c.yaml")).toThrow("c.yaml:1 prompt_caching: must be a map of prompt_caching settings");
   });
 
   it("sets a key in YAML text and keeps the comments around it", () => {

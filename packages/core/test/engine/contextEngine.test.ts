@@ -54,6 +54,16 @@ describe("ContextEngine defaults", () => {
     expect([engine.thresholdPercent, engine.thresholdTokens]).toEqual([0.5, 100_000]);
   });
 
+  it("takes its threshold policy from the config a host passes to its constructor", () => {
+    const config = { compression: { threshold: 0.4, model_thresholds: { "claude-sonnet": 0.8 }, threshold_tokens: null, target_ratio: 0.2 } };
+    const engine = new EchoEngine({ config, model: { model: "gpt-4o", contextLength: 200_000 } });
+    expect([engine.thresholdPercent, engine.thresholdTokens]).toEqual([0.4, 80_000]);
+    engine.updateModel({ model: "claude-sonnet-4", contextLength: 200_000 });
+    expect(engine.thresholdTokens).toBe(160_000);
+    const explicit = new EchoEngine({ config, thresholds: { threshold: 0.6 }, model: { model: "m", contextLength: 200_000 } });
+    expect(explicit.thresholdTokens).toBe(120_000);
+  });
+
   it("fires shouldCompress exactly at the threshold", () => {
     const engine = new EchoEngine({ model: { model: "m", contextLength: 200_000 } });
     expect(engine.shouldCompress(99_999)).toBe(false);

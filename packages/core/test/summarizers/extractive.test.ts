@@ -154,4 +154,16 @@ describe("ExtractiveSummarizer", () => {
   it("honours an aborted signal", async () => {
     await expect(summarizer.summarize({ messages: FASTAPI_CONVERSATION, maxTokens: 2_000 }, AbortSignal.abort())).rejects.toThrow();
   });
+
+  it("does not repeat a kept-verbatim ask as a later ask when the previous summary already names it", async () => {
+    const previousSummary = "## Goal\n- Build the inventory service on port 8123\n## Progress\n### Done\n- ran `make`";
+    const summary = await summarizer.summarize({
+      messages: [{ role: "assistant", content: "Running the build again." }],
+      maxTokens: 2_000,
+      previousSummary,
+      goalContext: ["Build the inventory service on  port 8123"],
+    });
+    expect(section(summary, "## Goal")).toBe("- Build the inventory service on port 8123");
+  });
 });
+

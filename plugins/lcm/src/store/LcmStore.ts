@@ -148,6 +148,8 @@ export class LcmStore {
     if (path !== ":memory:") this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("foreign_keys = ON");
+    // REPLACE conflict resolution then fires the DELETE triggers, so INSERT OR REPLACE cannot overwrite a row
+    this.db.pragma("recursive_triggers = ON");
     this.db.exec(LCM_SCHEMA_SQL);
     this.db.pragma(`user_version = ${LCM_SCHEMA_VERSION}`);
     const p = (sql: string) => this.db.prepare(sql);
@@ -185,6 +187,11 @@ export class LcmStore {
       lastCompaction: p("SELECT * FROM lcm_compactions WHERE session = ? ORDER BY id DESC LIMIT 1"),
       hasSession: p("SELECT 1 FROM lcm_messages WHERE session = ? UNION ALL SELECT 1 FROM lcm_context_items WHERE session = ? LIMIT 1"),
     };
+  }
+
+  /** False once the database was closed. */
+  get isOpen(): boolean {
+    return this.db.open;
   }
 
   /** Closes the database. */

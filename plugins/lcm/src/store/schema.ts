@@ -1,7 +1,7 @@
 /**
  * The lcm SQLite schema. Messages, summaries, lineage and the compaction log are append-only: triggers
- * make the database itself refuse UPDATE and DELETE on them. The per-session list of context items is
- * the only mutable structure.
+ * make the database itself refuse UPDATE and DELETE on them, and an INSERT (OR REPLACE) over a stored
+ * row. The per-session list of context items is the only mutable structure.
  */
 
 /** Schema version written to `PRAGMA user_version`. */
@@ -72,14 +72,26 @@ CREATE TABLE IF NOT EXISTS lcm_compactions (
 CREATE VIRTUAL TABLE IF NOT EXISTS lcm_messages_fts USING fts5 (text, skey, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE IF NOT EXISTS lcm_summaries_fts USING fts5 (text, skey, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2');
 
-${appendOnlyTriggers("lcm_messages")}
-${appendOnlyTriggers("lcm_summaries")}
-${appendOnlyTriggers("lcm_summary_sources")}
-${appendOnlyTriggers("lcm_compactions")}
+${appendOnlyTriggers("lcm_messages", [])}
+${appendOnlyTriggers("lcm_summaries", ["id = NEW.id"])}
+${appendOnlyTriggers("lcm_summary_sources", ["summary_id = NEW.summary_id AND ord = NEW.ord"])}
+${appendOnlyTriggers("lcm_compactions", ["id = NEW.id"])}
 `;
 
-function appendOnlyTriggers(table: string): string {
-  return `
+/**
+ * DELETE and UPDATE refused. `INSERT OR REPLACE` deletes the row it replaces without firing DELETE
+ * triggers unless `recursive_triggers` is on, which LcmStore sets on its connection; for the tables
+ * written rarely, an INSERT meeting an existing row under one of `uniqueKeys` (conditions on NEW) is
+ * refused for every connection too. lcm_messages has no such trigger: it would halve the ingest rate.
+ */
+function appendOnlyTriggers(table: string, uniqueKeys: readonly string[]): string {
+  const clash = uniqueKeys.map((key) => `EXISTS (SELECT 1 FROM ${table} WHERE ${key})`).join(" OR ");
+  const noReplace = clash
+    ? `
+CREATE TRIGGER IF NOT EXISTS ${table}_no_replace BEFORE INSERT ON ${table} WHEN ${clash}
+BEGIN SELECT RAISE(ABORT, '${table} is append-only: INSERT over an existing row refused'); END;`
+    : "";
+  return `${noReplace}
 CREATE TRIGGER IF NOT EXISTS ${table}_no_delete BEFORE DELETE ON ${table}
 BEGIN SELECT RAISE(ABORT, '${table} is append-only: DELETE refused'); END;
 CREATE TRIGGER IF NOT EXISTS ${table}_no_update BEFORE UPDATE ON ${table}

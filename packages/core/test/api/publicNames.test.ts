@@ -1,0 +1,145 @@
+/**
+ * The public contract of API.md, imported the way code outside the repository imports it: from the
+ * package roots "@context-engine/core" and "@context-engine/core/conformance". The runtime checks fail
+ * when a name goes missing from the barrel; the typed assignments fail `pnpm typecheck` (part of the test
+ * command) when a documented signature drifts.
+ */
+import { describe, expect, it } from "vitest";
+import * as core from "@context-engine/core";
+import * as conformance from "@context-engine/core/conformance";
+import {
+  BUILTIN_ENGINE,
+  ContextCompressor,
+  ContextEngine,
+  ExtractiveSummarizer,
+  PRUNED_TOOL_PLACEHOLDER,
+  SUMMARY_PREFIX,
+  applyAnthropicCacheControl,
+  createContextHost,
+  effectiveThresholdPercent,
+  estimateMessagesTokensRough,
+  estimateTokensRough,
+  gatewayHygiene,
+  loadConfig,
+  openSqliteStore,
+  parseMessages,
+  promptCachingStatus,
+  resolveModelThreshold,
+  sanitizeToolPairs,
+  validateConversation,
+  type ChatMessage,
+  type CompressOptions,
+  type ContextHost,
+  type ConversationProblem,
+  type EngineStatus,
+  type HostConfig,
+  type HostHooks,
+  type HygieneDecision,
+  type HygieneState,
+  type ModelInfo,
+  type PluginContext,
+  type SessionInfo,
+  type SessionStore,
+  type Summarizer,
+  type SummaryRequest,
+  type TokenCounter,
+  type ToolSchema,
+  type UsageReport,
+} from "@context-engine/core";
+import { runConformance, type ConformanceReport } from "@context-engine/core/conformance";
+
+/** Every runtime name API.md lists for the core package root. */
+const CORE_VALUES = [
+  "parseMessages", "InvalidMessagesError", "ContextEngine", "createContextHost", "loadConfig", "BUILTIN_ENGINE",
+  "ContextCompressor", "resolveModelThreshold", "effectiveThresholdPercent", "estimateTokensRough",
+  "estimateMessagesTokensRough", "PRUNED_TOOL_PLACEHOLDER", "SUMMARY_PREFIX", "sanitizeToolPairs",
+  "validateConversation", "gatewayHygiene", "applyAnthropicCacheControl", "promptCachingStatus",
+  "OpenAICompatibleSummarizer", "ExtractiveSummarizer", "openSqliteStore",
+] as const;
+
+/** An engine written against API.md's declarations exactly, `updateFromResponse(): void` included. */
+class DocumentedEngine extends ContextEngine {
+  readonly name = "documented";
+  seen: UsageReport[] = [];
+  shouldCompress(promptTokens: number = this.lastPromptTokens): boolean {
+    return promptTokens >= this.thresholdTokens;
+  }
+  async compress(messages: ChatMessage[], _options?: CompressOptions): Promise<ChatMessage[]> {
+    return messages;
+  }
+  override updateFromResponse(usage: UsageReport): void {
+    super.updateFromResponse(usage);
+    this.seen.push(usage);
+  }
+  override updateModel(model: ModelInfo): void {
+    super.updateModel(model);
+  }
+  override getToolSchemas(): ToolSchema[] {
+    return [];
+  }
+  override async handleToolCall(name: string, args: unknown): Promise<string> {
+    return super.handleToolCall(name, args);
+  }
+  override getStatus(): EngineStatus {
+    return super.getStatus();
+  }
+  override onSessionStart(_sessionId: string, _info?: SessionInfo): void | Promise<void> {}
+  override onSessionEnd(_sessionId: string, _messages: ChatMessage[]): void | Promise<void> {}
+  override onSessionReset(): void {
+    super.onSessionReset();
+  }
+}
+
+// Documented signatures, checked by the type checker.
+const typed = {
+  parseMessages: parseMessages satisfies (input: unknown) => ChatMessage[],
+  createContextHost: createContextHost satisfies (options: { config?: HostConfig | string; rootDir?: string; summarizer?: Summarizer; tokenCounter?: TokenCounter; store?: SessionStore }) => Promise<ContextHost>,
+  loadConfig: loadConfig satisfies (pathOrYaml: string) => Promise<HostConfig>,
+  resolveModelThreshold: resolveModelThreshold satisfies (model: string, modelThresholds: Record<string, number>, fallback: number) => number,
+  effectiveThresholdPercent: effectiveThresholdPercent satisfies (contextLength: number, percent: number, fromOverride: boolean) => number,
+  estimateTokensRough: estimateTokensRough satisfies (text: string) => number,
+  estimateMessagesTokensRough: estimateMessagesTokensRough satisfies (messages: ChatMessage[]) => number,
+  sanitizeToolPairs: sanitizeToolPairs satisfies (messages: ChatMessage[]) => ChatMessage[],
+  validateConversation: validateConversation satisfies (messages: ChatMessage[]) => ConversationProblem[],
+  gatewayHygiene: gatewayHygiene satisfies (history: ChatMessage[], state: HygieneState) => HygieneDecision,
+  applyAnthropicCacheControl: applyAnthropicCacheControl satisfies (messages: ChatMessage[], options?: { ttl?: "5m" | "1h"; nativeAnthropic?: boolean }) => ChatMessage[],
+  promptCachingStatus: promptCachingStatus satisfies (model: string, provider: string, ttl?: "5m" | "1h") => { enabled: boolean; banner: string },
+  openSqliteStore: openSqliteStore satisfies (path: string) => SessionStore,
+  runConformance: runConformance satisfies (factory: () => ContextEngine | Promise<ContextEngine>) => Promise<ConformanceReport>,
+};
+type HostFields = Pick<ContextHost, "engine" | "engineSource" | "hooks" | "config" | "warnings">;
+const hostShape: (host: ContextHost) => HostFields = (host) => host;
+const engineSources: ContextHost["engineSource"][] = ["directory", "plugin", "builtin"];
+const pluginRegisters: (ctx: PluginContext) => void = (ctx) => ctx.registerContextEngine(() => new DocumentedEngine());
+const hooksOf: (host: ContextHost) => HostHooks = (host) => host.hooks;
+const summarizerShape: Summarizer["summarize"] extends (request: SummaryRequest, signal?: AbortSignal) => Promise<string> ? true : false = true;
+
+describe("the public API of API.md", () => {
+  it("exports every documented runtime name from @context-engine/core", () => {
+    const missing = CORE_VALUES.filter((name) => (core as Record<string, unknown>)[name] === undefined);
+    expect(missing).toEqual([]);
+    expect(Object.values(typed).every((f) => typeof f === "function")).toBe(true);
+    expect([typeof hostShape, typeof pluginRegisters, typeof hooksOf, summarizerShape, engineSources.length]).toEqual(["function", "function", "function", true, 3]);
+  });
+
+  it("exports runConformance from @context-engine/core/conformance", async () => {
+    expect(typeof conformance.runConformance).toBe("function");
+    const report = await runConformance(() => new DocumentedEngine());
+    expect(report.engine).toBe("documented");
+    expect(report.failed).toBe(0);
+  });
+
+  it("keeps the documented constants exactly", () => {
+    expect(BUILTIN_ENGINE).toBe("compressor");
+    expect(PRUNED_TOOL_PLACEHOLDER).toBe("[Old tool output cleared to save context space]");
+    expect(SUMMARY_PREFIX.startsWith("[CONTEXT COMPACTION]")).toBe(true);
+    expect(new ContextCompressor().name).toBe("compressor");
+    expect(typeof new ExtractiveSummarizer().summarize).toBe("function");
+  });
+
+  it("lets an engine declare updateFromResponse as void, as API.md does, and still record usage", () => {
+    const engine = new DocumentedEngine({ model: { model: "m", contextLength: 100_000 } });
+    engine.updateFromResponse({ prompt_tokens: 40_000, completion_tokens: 10 });
+    expect([engine.lastPromptTokens, engine.getStatus().usagePercent, engine.seen.length]).toEqual([40_000, 40, 1]);
+  });
+});

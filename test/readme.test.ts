@@ -1,0 +1,71 @@
+/** The README, read as a newcomer reads it: its commands, its config block and its engine snippet work. */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createContextHost, parseConfigText, validateConfigObject } from "@context-engine/core";
+import { runConformance } from "@context-engine/core/conformance";
+import { repoRoot, tempDir } from "./support/cli.ts";
+
+const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+
+/** The fenced code blocks of `lang` in the README section that starts with `heading`. */
+function blocks(heading: string, lang: string): string[] {
+  const start = readme.indexOf(`\n## ${heading}\n`);
+  expect(start, `README section "## ${heading}"`).toBeGreaterThanOrEqual(0);
+  const end = readme.indexOf("\n## ", start + 4);
+  const section = readme.slice(start, end === -1 ? undefined : end);
+  return [...section.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]!);
+}
+
+describe("README", () => {
+  it("has a quick start of exactly two commands, the main job then the whole test suite, each installing first", () => {
+    const [quickStart, ...others] = blocks("Quick start", "sh");
+    expect(others).toEqual([]);
+    const commands = quickStart!.trim().split("\n");
+    expect(commands).toEqual(["npx pnpm@12.4.2 install --frozen-lockfile && npx pnpm@12.4.2 demo", "npx pnpm@12.4.2 install --frozen-lockfile && npx pnpm@12.4.2 test"]);
+    const scripts = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.demo).toMatch(/^context-engine /);
+    expect(scripts.test).toBe("pnpm typecheck && vitest run");
+    expect(readFileSync(join(repoRoot, ".ci/run"), "utf8")).toContain(commands[1]);
+  });
+
+  it("shows a configuration block whose every key is valid and whose values are the defaults", () => {
+    const [yaml] = blocks("Configuration", "yaml");
+    const config = parseConfigText(yaml!, "README.md");
+    expect(config.warnings).toEqual([]);
+    const { model: _model, sourcePath: _s, warnings: _w, ...shown } = config;
+    const { model: _none, warnings: _dw, ...defaults } = validateConfigObject({});
+    expect(shown).toEqual(defaults);
+  });
+
+  it("shows an lcm config block that loads and selects the lcm engine, by path or by quoted package name", async () => {
+    const [yaml] = blocks("The lossless engine: lcm", "yaml");
+    for (const text of [yaml!, yaml!.replace("- ./plugins/lcm", '- "@context-engine/lcm"')]) {
+      const config = { ...parseConfigText(text, "README.md"), sourcePath: join(repoRoot, "config.yaml") };
+      expect(config.warnings).toEqual([]);
+      const host = await createContextHost({ config, rootDir: tempDir("ce-readme-lcm-") });
+      expect([host.engine.name, host.engineSource, host.warnings]).toEqual(["lcm", "plugin", []]);
+    }
+  });
+
+  it("shows an engine that resolves from plugins/context_engine/ and passes the conformance suite", async () => {
+    const [snippet] = blocks("Writing an engine", "ts");
+    expect(snippet).toContain("// plugins/context_engine/my_engine/index.ts");
+    const root = tempDir("ce-readme-");
+    mkdirSync(join(root, "plugins/context_engine/my_engine"), { recursive: true });
+    const core = join(repoRoot, "packages/core/src/index.ts");
+    writeFileSync(join(root, "plugins/context_engine/my_engine/index.ts"), snippet!.replace('"@context-engine/core"', JSON.stringify(core)));
+    const config = validateConfigObject({ context: { engine: "my_engine" } });
+    const host = await createContextHost({ config, rootDir: root });
+    expect([host.engine.name, host.engineSource, host.warnings]).toEqual(["my_engine", "directory", []]);
+    const report = await runConformance(async () => (await createContextHost({ config, rootDir: root })).engine);
+    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+
+    const [, plugin] = blocks("Writing an engine", "ts");
+    expect(plugin).toContain("// my-plugin.ts");
+    writeFileSync(join(root, "my-plugin.ts"), plugin!.replace('"@context-engine/core"', JSON.stringify(core)));
+    const viaPlugin = { ...validateConfigObject({ context: { engine: "my_engine" }, plugins: ["./my-plugin.ts"], compression: { threshold: 0.7 } }), sourcePath: join(root, "config.yaml") };
+    const host2 = await createContextHost({ config: viaPlugin, rootDir: tempDir("ce-readme-empty-") });
+    expect([host2.engine.name, host2.engineSource, host2.engine.thresholdPercent, host2.warnings]).toEqual(["my_engine", "plugin", 0.7, []]);
+  });
+});
