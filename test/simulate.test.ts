@@ -64,6 +64,25 @@ describe("context-engine simulate", () => {
     expect(run.stdout).toMatch(/model\s+claude-haiku-4-5 via openrouter, 9,000-token window/);
   });
 
+  it("does not claim a lost cache after a compaction when prompt caching is off", async () => {
+    const run = await cli(["simulate", fixture, "--model", "gpt-4o", "--context-length", "8000"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/request +\d+ +agent .*prompt caching is off, so nothing is cached to lose/);
+    expect(run.stdout).not.toContain("the cache did not recover");
+  });
+
+  it("says the costs are unknown for a model without a price instead of printing $0", async () => {
+    const dir = tempDir();
+    const run = await cli(["simulate", fixture, "--model", "mystery-model", "--context-length", "8000", "--html", "report.html"], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/total cost\s+— \(no price for mystery-model \(add it under prices: in the config\)\)/);
+    expect(run.stdout).not.toMatch(/total cost\s+\$0/);
+    expect(run.stdout).not.toContain("the replay costs 0.0 % of it");
+    const page = readFileSync(join(dir, "report.html"), "utf8");
+    expect(page).toContain("the costs are unknown: no price for mystery-model");
+    expect(page).not.toContain("the replay cost $0 against $0");
+  });
+
   it("exits 2 without a transcript and 1 for a missing file", async () => {
     const usage = await cli(["simulate"]);
     expect(usage.code).toBe(2);

@@ -80,7 +80,11 @@ function detailLines(report: ReplayReport): string[] {
   const lines: string[] = [];
   if (report.compactions.length > 0) lines.push("compactions:");
   for (const c of report.compactions) {
-    const recovered = c.recoveredAfterRequests === null ? "the cache did not recover within the replay" : `cache recovered after ${c.recoveredAfterRequests} request${c.recoveredAfterRequests === 1 ? "" : "s"}`;
+    const recovered = !report.caching.enabled
+      ? "prompt caching is off, so nothing is cached to lose"
+      : c.recoveredAfterRequests === null
+        ? "the cache did not recover within the replay"
+        : `cache recovered after ${c.recoveredAfterRequests} request${c.recoveredAfterRequests === 1 ? "" : "s"}`;
     const next = c.nextRequestCostUsd === null ? "" : `; that request cost ${formatUsd(c.nextRequestCostUsd)} vs ${formatUsd(c.noCompactionCostUsd ?? 0)} without compacting`;
     lines.push(
       `  request ${String(c.request).padStart(3)}  ${c.layer.padEnd(7)}  ${formatTokens(c.tokensBefore)} → ${formatTokens(c.tokensAfter)} tokens; ` +

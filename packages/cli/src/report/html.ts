@@ -9,7 +9,7 @@ import { escapeHtml, jsonForScript } from "./escape.ts";
 import { formatPercent, formatTokens, formatUsd } from "./numbers.ts";
 import { REPORT_SCRIPT } from "./script.ts";
 import { REPORT_STYLE } from "./style.ts";
-import { summaryRows } from "./summary.ts";
+import { summaryRows, unpricedNote } from "./summary.ts";
 
 /** What the page says about where the report came from. */
 export interface ReportPageInfo {
@@ -102,6 +102,11 @@ export function renderReportHtml(report: ReplayReport, info: ReportPageInfo): st
   const notes = report.notes.length > 0 ? `<h2>Notes</h2><ul class="notes">${report.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join("")}</ul>` : "";
   const t = report.totals;
   const title = `Replay report — ${info.transcript}`;
+  const unpriced = unpricedNote(report);
+  const reads = `${formatPercent(t.cacheReadShare)} of input tokens were cache reads`;
+  const lead = unpriced?.all
+    ? `${reads}; the costs are unknown: ${escapeHtml(unpriced.text)}.`
+    : `${reads}; the replay cost ${formatUsd(t.costUsd)} against ${formatUsd(t.noCachingCostUsd)} without prompt caching and ${formatUsd(t.noCompactionCostUsd)} without compaction.`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -115,7 +120,7 @@ export function renderReportHtml(report: ReplayReport, info: ReportPageInfo): st
 <main>
 <h1>${escapeHtml(title)}</h1>
 <p class="banner">${escapeHtml(info.banner)}</p>
-<p class="lead">${formatPercent(t.cacheReadShare)} of input tokens were cache reads; the replay cost ${formatUsd(t.costUsd)} against ${formatUsd(t.noCachingCostUsd)} without prompt caching and ${formatUsd(t.noCompactionCostUsd)} without compaction.</p>
+<p class="lead">${lead}</p>
 <section><h2>Summary</h2>${summary}</section>
 <section><h2>Context tokens per request</h2>
 <figure>${context.svg}<figcaption>Prompt tokens of each request with the ${escapeHtml(report.engine)} engine (solid) and without compaction (dashed); horizontal lines are the agent trigger, gateway hygiene at 85 % and the window; markers show compactions (from the tokens before to the tokens after).</figcaption></figure>

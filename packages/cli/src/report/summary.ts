@@ -2,9 +2,29 @@
 import type { ReplayReport } from "@context-engine/core";
 import { formatPercent, formatTokens, formatUsd, shareOf } from "./numbers.ts";
 
+/**
+ * Why the costs are missing or partial: undefined when every request is priced, else a sentence naming
+ * the unpriced models (`all` is true when no request has a price, so every cost is unknown).
+ */
+export function unpricedNote(report: ReplayReport): { all: boolean; text: string } | undefined {
+  const models = report.totals.unpricedModels;
+  if (models.length === 0) return undefined;
+  const all = report.requests.every((r) => r.costUsd === null);
+  const text = `no price for ${models.join(", ")}${all ? "" : ": its requests are left out"} (add it under prices: in the config)`;
+  return { all, text };
+}
+
 /** The summary as [label, value] rows. */
 export function summaryRows(report: ReplayReport, info: { transcript: string; engineLabel: string }): [string, string][] {
   const t = report.totals;
+  const unpriced = unpricedNote(report);
+  const costRows: [string, string][] = unpriced?.all
+    ? [["total cost", `— (${unpriced.text})`]]
+    : [
+        ["total cost", `${formatUsd(t.costUsd)} (ideal cache ${formatUsd(t.idealCostUsd)})${unpriced ? `; ${unpriced.text}` : ""}`],
+        ["vs no caching", `${formatUsd(t.noCachingCostUsd)} — the replay costs ${formatPercent(shareOf(t.costUsd, t.noCachingCostUsd))} of it`],
+        ["vs no compaction", `${formatUsd(t.noCompactionCostUsd)} — the replay costs ${formatPercent(shareOf(t.costUsd, t.noCompactionCostUsd))} of it`],
+      ];
   const same = report.thresholdTokens === report.hygieneThresholdTokens;
   const aborted = t.abortedCompactions > 0 ? `; ${t.abortedCompactions} attempt${t.abortedCompactions === 1 ? "" : "s"} left the conversation unchanged` : "";
   return [
@@ -22,8 +42,6 @@ export function summaryRows(report: ReplayReport, info: { transcript: string; en
     ["peak context", `${formatTokens(t.peakContextTokens)} tokens (${formatTokens(t.noCompactionPeakTokens)} without compaction)`],
     ["final context", `${formatTokens(t.finalContextTokens)} tokens`],
     ["cache reads", `${formatPercent(t.cacheReadShare)} of ${formatTokens(t.inputTokens)} input tokens (ideal ${formatPercent(t.idealCacheReadShare)})`],
-    ["total cost", `${formatUsd(t.costUsd)} (ideal cache ${formatUsd(t.idealCostUsd)})`],
-    ["vs no caching", `${formatUsd(t.noCachingCostUsd)} — the replay costs ${formatPercent(shareOf(t.costUsd, t.noCachingCostUsd))} of it`],
-    ["vs no compaction", `${formatUsd(t.noCompactionCostUsd)} — the replay costs ${formatPercent(shareOf(t.costUsd, t.noCompactionCostUsd))} of it`],
+    ...costRows,
   ];
 }

@@ -20,6 +20,7 @@ import { EngineRegistry, buildEngine } from "./registry.ts";
 import type { EngineContext, EngineSource, PluginContext, PluginModule } from "./types.ts";
 import { modelInfoFromConfig } from "./modelInfo.ts";
 import { takeAutoraiseNotice } from "../codex/autoraiseNotice.ts";
+import { baseModelName } from "../codex/models.ts";
 
 /** Options of {@link createContextHost}. */
 export interface ContextHostOptions {
@@ -171,12 +172,13 @@ async function loadDirectoryEngine(dir: string, name: string, engineContext: Eng
   return buildEngine(mod.default, engineContext, `the default export of ${entry}`);
 }
 
-function mainEndpoint(config: HostConfig): { model: string; baseUrl?: string } | undefined {
+/** The main model's endpoint for summaries; a local `-900k` alias is sent as its base model id. */
+export function mainEndpoint(config: HostConfig): { model: string; baseUrl?: string } | undefined {
   const m = config.model;
   if (!m) return undefined;
-  if (typeof m === "string") return { model: m };
+  if (typeof m === "string") return { model: baseModelName(m) };
   const model = m.default ?? m.name;
-  return model ? { model, ...(m.base_url ? { baseUrl: m.base_url } : {}) } : undefined;
+  return model ? { model: baseModelName(model), ...(m.base_url ? { baseUrl: m.base_url } : {}) } : undefined;
 }
 
 function errorText(error: unknown): string {

@@ -126,9 +126,22 @@ function hasMarker(block: object): boolean {
   return isPlainObject((block as { cache_control?: unknown }).cache_control);
 }
 
+type MarkerCarrier = { cache_control?: CacheControlEphemeral | null };
+
+/** Every block that can carry a marker, in prefix order: a tool_result's nested content blocks come before it. */
+function markerCarriers(blocks: readonly unknown[]): MarkerCarrier[] {
+  const out: MarkerCarrier[] = [];
+  for (const block of blocks) {
+    if (!isPlainObject(block)) continue;
+    if (block.type === "tool_result" && Array.isArray(block.content)) out.push(...(block.content.filter(isPlainObject) as MarkerCarrier[]));
+    out.push(block as MarkerCarrier);
+  }
+  return out;
+}
+
 /** Keeps the first marker and the last ones, `MAX_CACHE_BREAKPOINTS` in all (system breakpoint + rolling window). */
-function capMarkers(blocks: Array<{ cache_control?: CacheControlEphemeral | null }>): void {
-  const marked = blocks.filter(hasMarker);
+function capMarkers(blocks: readonly unknown[]): void {
+  const marked = markerCarriers(blocks).filter(hasMarker);
   if (marked.length <= MAX_CACHE_BREAKPOINTS) return;
   const dropCount = marked.length - MAX_CACHE_BREAKPOINTS;
   for (const block of marked.slice(1, 1 + dropCount)) delete block.cache_control;
@@ -238,7 +251,7 @@ export function toAnthropicMessages(messages: readonly ChatMessage[], options: A
   checkToolPairs(turns, sourceIndex);
 
   const tools = options.tools && options.tools.length > 0 ? convertTools(options.tools) : undefined;
-  capMarkers([...(tools ?? []), ...system, ...turns.flatMap((t) => t.blocks)] as Array<{ cache_control?: CacheControlEphemeral | null }>);
+  capMarkers([...(tools ?? []), ...system, ...turns.flatMap((t) => t.blocks)]);
 
   const params: MessageCreateParamsNonStreaming = {
     ...(options.extra ?? {}),
@@ -251,9 +264,9 @@ export function toAnthropicMessages(messages: readonly ChatMessage[], options: A
   return params;
 }
 
-/** Counts the `cache_control` markers in Anthropic params (tools, system and message blocks). */
+/** Counts the `cache_control` markers in Anthropic params (tools, system, message blocks and blocks nested in tool results). */
 export function countAnthropicCacheMarkers(params: MessageCreateParamsNonStreaming): number {
   const system = typeof params.system === "string" || params.system === undefined ? [] : params.system;
   const blocks: unknown[] = [...(params.tools ?? []), ...system, ...params.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content))];
-  return blocks.filter((b) => isPlainObject(b) && isPlainObject(b.cache_control)).length;
+  return markerCarriers(blocks).filter(hasMarker).length;
 }

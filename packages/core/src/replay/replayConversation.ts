@@ -14,7 +14,7 @@ import type { UsageReport } from "../engine/types.ts";
 import { applyAnthropicCacheControl, stripCacheControl } from "../caching/anthropicCacheControl.ts";
 import { simulatePrefixCache } from "../caching/prefixCacheModel.ts";
 import type { CacheRequest, PrefixCacheOptions, RequestCacheAccounting } from "../caching/prefixCacheModel.ts";
-import { isClaudeModel, promptCachingStatus } from "../caching/status.ts";
+import { cachingProvider, isClaudeModel, promptCachingStatus } from "../caching/status.ts";
 import type { PromptCachingStatus } from "../caching/status.ts";
 import { CACHE_LOOKBACK_BLOCKS, MAX_CACHE_BREAKPOINTS } from "../providers/anthropicFacts.ts";
 import { gatewayHygiene, hygieneAfterMessage, hygieneThresholdTokens } from "../gateway/hygiene.ts";
@@ -71,9 +71,18 @@ function keysPerRequest(count: number, model: string, account: string, switches:
   return keys;
 }
 
-/** The usage object the provider would return: Anthropic's (with cache fields) for Claude models, else OpenAI chat's. */
-export function providerUsage(model: string, accounting: Pick<RequestCacheAccounting, "inputTokens" | "cacheReadTokens" | "cacheWriteTokens" | "uncachedTokens" | "outputTokens">): UsageReport {
-  if (isClaudeModel(model)) {
+/**
+ * The usage object the provider would return: Anthropic's (with cache fields) for Claude models, else
+ * OpenAI chat's. Through OpenRouter a Claude model answers in OpenAI chat's shape, the cache split in
+ * `prompt_tokens_details` (`cached_tokens`, `cache_write_tokens`).
+ */
+export function providerUsage(
+  model: string,
+  accounting: Pick<RequestCacheAccounting, "inputTokens" | "cacheReadTokens" | "cacheWriteTokens" | "uncachedTokens" | "outputTokens">,
+  provider?: string,
+): UsageReport {
+  const viaOpenRouter = provider !== undefined && cachingProvider(provider) === "OpenRouter";
+  if (isClaudeModel(model) && !viaOpenRouter) {
     return {
       input_tokens: accounting.uncachedTokens,
       cache_creation_input_tokens: accounting.cacheWriteTokens,
@@ -82,7 +91,8 @@ export function providerUsage(model: string, accounting: Pick<RequestCacheAccoun
     };
   }
   const usage: UsageReport = { prompt_tokens: accounting.inputTokens, completion_tokens: accounting.outputTokens, total_tokens: accounting.inputTokens + accounting.outputTokens };
-  if (accounting.cacheReadTokens > 0) usage.prompt_tokens_details = { cached_tokens: accounting.cacheReadTokens };
+  if (viaOpenRouter && isClaudeModel(model)) usage.prompt_tokens_details = { cached_tokens: accounting.cacheReadTokens, cache_write_tokens: accounting.cacheWriteTokens };
+  else if (accounting.cacheReadTokens > 0) usage.prompt_tokens_details = { cached_tokens: accounting.cacheReadTokens };
   return usage;
 }
 
@@ -212,7 +222,7 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
     record.messages = context.length;
     records.push(record);
     const online = simulatePrefixCache(cacheRequests.slice(-ONLINE_CACHE_WINDOW), cacheOptions).requests.at(-1) as RequestCacheAccounting;
-    engine.updateFromResponse(providerUsage(key.model, online));
+    engine.updateFromResponse(providerUsage(key.model, online, provider));
     options.onProgress?.({ done: k + 1, total: responses.length });
   }
   for (; cursor < transcript.length; cursor += 1) context.push(transcript[cursor] as ChatMessage);
@@ -239,5 +249,6 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
     replay,
     noCompaction,
     finalContextTokens: tokensOf(context),
+    noCompactionFinalContextTokens: tokensOf(transcript),
   });
 }

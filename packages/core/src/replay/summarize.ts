@@ -35,6 +35,8 @@ export interface ReplayParts {
   replay: PrefixCacheReport;
   noCompaction: PrefixCacheReport;
   finalContextTokens: number;
+  /** Tokens of the whole transcript: the final context had nothing been compacted. */
+  noCompactionFinalContextTokens: number;
 }
 
 function formatTokens(n: number): string {
@@ -118,14 +120,14 @@ export function buildReplayReport(parts: ReplayParts): ReplayReport {
 
   const fullMisses = main.map((a, i) => fullMissNote(a, main[i - 1]?.model)).filter((n): n is FullMissNote => n !== undefined);
   const t = parts.replay.totals;
-  const noCompactionPeak = Math.max(0, ...plain.map((p) => p.inputTokens));
+  const noCompactionPeak = Math.max(parts.noCompactionFinalContextTokens, ...plain.map((p) => p.inputTokens));
   const notes: string[] = [];
   if (!parts.caching.enabled) notes.push(parts.caching.banner.replace(/^💾 /, ""));
   if (noCompactionPeak > parts.contextLength) {
     const at = plain.findIndex((p) => p.inputTokens > parts.contextLength);
     notes.push(
       `without compaction the context would reach ${formatTokens(noCompactionPeak)} tokens, over the ${formatTokens(parts.contextLength)}-token window ` +
-        `from request ${at} on: those API calls would fail (the no-compaction cost counts them anyway)`,
+        (at >= 0 ? `from request ${at} on: those API calls would fail (the no-compaction cost counts them anyway)` : "after the last request: the next API call would fail"),
     );
   }
   const over = requests.filter((r) => r.promptTokens > parts.contextLength);

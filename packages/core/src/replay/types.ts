@@ -147,6 +147,7 @@ export interface ReplayTotals {
   /** The conversation replayed without any compaction (same caching). */
   noCompactionCostUsd: number;
   noCompactionCacheReadShare: number;
+  /** The largest context had nothing been compacted, the final context (every transcript message) included. */
   noCompactionPeakTokens: number;
   /** The ideal cache on the replayed requests. */
   idealCostUsd: number;

@@ -1,9 +1,18 @@
 /**
  * The thin stateful shell a host application keeps per conversation: it appends turns to the session
  * store, asks the engine whether and how to compress, writes the result back (in place under the same
- * id, or by rotation to a child session), and emits `session:compress` (SPEC §3.1).
+ * id, or by rotation to a child session), and emits `session:compress` (SPEC §3.1). On a Codex
+ * app-server thread (SPEC §3.5) it delegates to the app-server instead and only logs the boundary.
  */
 import { isDeepStrictEqual } from "node:util";
+import {
+  appServerCompactionPolicy,
+  compactViaAppServer,
+  isAppServerSession,
+  type AppServerAutoMode,
+  type AppServerCompactionBoundary,
+  type AppServerThread,
+} from "../codex/appServer.ts";
 import type { CompressionReport } from "../compressor/report.ts";
 import { findLatestSummary } from "../compressor/summaryMessage.ts";
 import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.ts";
@@ -11,7 +20,7 @@ import { HYGIENE_ABORT_NOTICE } from "../gateway/hygiene.ts";
 import type { HostConfig } from "../config/schema.ts";
 import type { HostHooks, SessionCompressEvent } from "../host/hooks.ts";
 import type { ChatMessage } from "../messages/schema.ts";
-import type { CompactionRecord, SessionRecord, SessionStore, UndoResult } from "../store/types.ts";
+import type { CompactionRecord, SessionRecord, SessionStore, StoredMessage, UndoResult } from "../store/types.ts";
 import { compressionCountWarning } from "./warnings.ts";
 
 /** What {@link CompactionSession} needs from a host (a `ContextHost` fits). */
@@ -33,13 +42,18 @@ export interface CompactionSessionOptions {
   hooks?: Pick<HostHooks, "sessionCompress">;
   /** Overrides `compression.in_place` (default: the host's config, else the engine's, else true). */
   inPlace?: boolean;
+  /**
+   * The Codex app-server thread of this conversation. Needed when the engine's model runs with
+   * `api_mode: codex_app_server`: compaction is then delegated to it and the transcript is never rewritten.
+   */
+  appServerThread?: AppServerThread;
 }
 
 /** Options of {@link CompactionSession.maybeCompress}. */
 export interface MaybeCompressOptions {
   /** The current prompt tokens (default: what the engine last saw). */
   promptTokens?: number;
-  /** Manual compaction: skip `shouldCompress` (and the engine's cooldowns). */
+  /** Manual compaction: skip `shouldCompress` (and the engine's cooldowns); on an app-server thread, delegate and wait. */
   force?: boolean;
   focusTopic?: string;
   signal?: AbortSignal;
@@ -89,6 +103,28 @@ function engineInPlace(engine: ContextEngine): boolean | undefined {
   return typeof value === "boolean" ? value : undefined;
 }
 
+function engineAppServerAuto(engine: ContextEngine): AppServerAutoMode | undefined {
+  const value = (engine as { compression?: { codex_app_server_auto?: unknown } }).compression?.codex_app_server_auto;
+  return value === "native" || value === "hermes" || value === "off" ? value : undefined;
+}
+
+/** Why `signal` was aborted, in words. */
+function abortReasonText(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason.message;
+  return typeof reason === "string" && reason !== "" ? reason : "the caller cancelled the compaction";
+}
+
+/**
+ * The messages appended after `start` (the active rows a compaction began from), or undefined when the
+ * active list no longer begins with exactly those rows.
+ */
+function turnsAppendedSince(start: readonly StoredMessage[], current: readonly StoredMessage[]): ChatMessage[] | undefined {
+  if (current.length < start.length) return undefined;
+  for (let i = 0; i < start.length; i++) if (current[i]!.id !== start[i]!.id) return undefined;
+  return current.slice(start.length).map((row) => row.message);
+}
+
 /** One conversation bound to a store and an engine. */
 export class CompactionSession {
   readonly engine: ContextEngine;
@@ -98,7 +134,10 @@ export class CompactionSession {
   readonly inPlace: boolean;
   /** Mode of the latest compaction (the gateway's mode-independent value); null before any. */
   lastCompactionInPlace: boolean | null;
+  /** `compression.codex_app_server_auto` (host config, else the engine's, else native). */
+  readonly appServerAuto: AppServerAutoMode;
   private readonly hooks: Pick<HostHooks, "sessionCompress"> | undefined;
+  private readonly appServerThread: AppServerThread | undefined;
   private currentId: string;
 
   constructor(options: CompactionSessionOptions) {
@@ -110,6 +149,8 @@ export class CompactionSession {
     this.platform = options.platform;
     this.hooks = options.hooks ?? options.host?.hooks;
     this.inPlace = options.inPlace ?? options.host?.config?.compression.in_place ?? engineInPlace(engine) ?? true;
+    this.appServerAuto = options.host?.config?.compression.codex_app_server_auto ?? engineAppServerAuto(engine) ?? "native";
+    this.appServerThread = options.appServerThread;
     const existing = options.sessionId === undefined ? undefined : this.store.getSession(options.sessionId);
     const session = existing ?? this.store.createSession({ id: options.sessionId, platform: options.platform, title: options.title ?? null });
     this.currentId = session.id;
@@ -137,17 +178,20 @@ export class CompactionSession {
   }
 
   /**
-   * Compresses when the engine says so (or `force`): writes the compacted list back, emits
-   * `session:compress`, and says what happened. An aborted compaction writes nothing.
+   * Compresses when the engine says so (or `force`): writes the compacted list back (followed by any
+   * turns appended while the engine ran), emits `session:compress`, and says what happened. An aborted
+   * or cancelled compaction, or one overtaken by another compaction or an undo, writes nothing.
    */
   async maybeCompress(options: MaybeCompressOptions = {}): Promise<CompactionResult> {
     const sessionId = this.currentId;
-    const before = this.store.activeMessages(sessionId);
+    const startRows = this.store.activeRows(sessionId);
+    const before = startRows.map((row) => row.message);
     const base = { sessionId, oldSessionId: "", inPlace: this.inPlace, messagesBefore: before.length, messagesAfter: before.length };
     const count = () => this.store.getSession(this.currentId)!.compressionCount;
     if (before.length === 0 || (options.force !== true && !this.engine.shouldCompress(options.promptTokens))) {
       return { ...base, outcome: "not_needed", compressionCount: count() };
     }
+    if (isAppServerSession(this.engine.model)) return this.compressViaAppServer(before, options);
 
     const previousReport = lastReportOf(this.engine);
     const output = await this.engine.compress(before, {
@@ -158,40 +202,90 @@ export class CompactionSession {
     });
     const fresh = lastReportOf(this.engine);
     const report = fresh !== undefined && fresh !== previousReport ? fresh : undefined;
-    if (output === before || report?.aborted === true || output.length === 0 || isDeepStrictEqual(output, before)) {
-      return {
-        ...base,
-        outcome: "aborted",
-        compressionCount: count(),
-        notice: HYGIENE_ABORT_NOTICE,
-        ...(report ? { report } : {}),
-        ...(report?.abortReason ? { reason: report.abortReason } : {}),
-      };
-    }
+    const aborted = (reason: string | undefined): CompactionResult => ({
+      ...base,
+      outcome: "aborted",
+      compressionCount: count(),
+      notice: HYGIENE_ABORT_NOTICE,
+      ...(report ? { report } : {}),
+      ...(reason ? { reason } : {}),
+    });
+    if (output === before || report?.aborted === true || output.length === 0 || isDeepStrictEqual(output, before)) return aborted(report?.abortReason);
+    // The engine may finish after the caller gave up (a summarizer that ignores the signal): keep the list.
+    if (options.signal?.aborted) return aborted(`compaction cancelled: ${abortReasonText(options.signal)}`);
+    // Turns appended while the engine ran follow the compacted list; any other change means another
+    // compaction (or an undo) got there first. Read and write below run with no await in between.
+    const arrived = this.currentId === sessionId ? turnsAppendedSince(startRows, this.store.activeRows(sessionId)) : undefined;
+    if (arrived === undefined) return aborted("the conversation changed while it was being compacted (another compaction or an undo finished first); nothing was written");
+    const written = arrived.length === 0 ? output : [...output, ...arrived];
 
     const info = { summary: findLatestSummary(output) ?? null, report: report ?? null };
     let compaction: CompactionRecord;
     let event: SessionCompressEvent;
     if (this.inPlace) {
-      compaction = this.store.archiveAndReplace(sessionId, output, info);
+      compaction = this.store.archiveAndReplace(sessionId, written, info);
       event = { platform: this.platform, session_id: sessionId, old_session_id: "", in_place: true, compression_count: count() };
     } else {
-      const rotated = this.store.rotateSession(sessionId, output, info);
+      const rotated = this.store.rotateSession(sessionId, written, info);
       compaction = rotated.compaction;
       this.currentId = rotated.session.id;
       event = { platform: this.platform, session_id: rotated.session.id, old_session_id: sessionId, in_place: false, compression_count: rotated.session.compressionCount };
     }
-    this.lastCompactionInPlace = this.inPlace;
+    return this.finish(event, compaction, before.length, written.length, report);
+  }
+
+  /**
+   * Logs a compaction the Codex app-server did on its own thread (native mode) and emits
+   * `session:compress`; the local transcript is left as it is.
+   */
+  recordAppServerCompaction(): CompactionResult {
+    const count = this.store.activeRows(this.currentId).length;
+    const compaction = this.recordBoundary({ trigger: "auto", messageCount: count, hostStarted: false });
+    return this.finish(this.inPlaceEvent(), compaction, count, count, undefined);
+  }
+
+  /** SPEC §3.5: manual `/compress` delegates and waits; automatic compaction follows `codex_app_server_auto`. */
+  private async compressViaAppServer(before: readonly ChatMessage[], options: MaybeCompressOptions): Promise<CompactionResult> {
+    const sessionId = this.currentId;
+    const base = { sessionId, oldSessionId: "", inPlace: true, messagesBefore: before.length, messagesAfter: before.length };
+    const count = () => this.store.getSession(sessionId)!.compressionCount;
+    const trigger = options.force === true ? "manual" : "auto";
+    const action = appServerCompactionPolicy(this.appServerAuto, trigger, trigger === "auto" && this.engine.shouldCompress(options.promptTokens));
+    if (action === "record_only" || action === "skip") return { ...base, outcome: "not_needed", compressionCount: count() };
+    if (options.signal?.aborted) return { ...base, outcome: "aborted", compressionCount: count(), notice: HYGIENE_ABORT_NOTICE, reason: `compaction cancelled: ${abortReasonText(options.signal)}` };
+    if (this.appServerThread === undefined) {
+      throw new Error(
+        `CompactionSession('${sessionId}'): the model runs on the Codex app-server (api_mode: codex_app_server), which owns the thread's context; ` +
+          "give `appServerThread` so compaction can be delegated (the local transcript is never rewritten)",
+      );
+    }
+    let compaction: CompactionRecord | undefined;
+    await compactViaAppServer(this.appServerThread, before, { trigger, recordBoundary: (boundary) => void (compaction = this.recordBoundary(boundary)) });
+    return this.finish(this.inPlaceEvent(), compaction!, before.length, before.length, undefined);
+  }
+
+  private recordBoundary(boundary: AppServerCompactionBoundary): CompactionRecord {
+    return this.store.recordCompactionBoundary(this.currentId, { report: { appServer: boundary } });
+  }
+
+  private inPlaceEvent(): SessionCompressEvent {
+    const compressionCount = this.store.getSession(this.currentId)!.compressionCount;
+    return { platform: this.platform, session_id: this.currentId, old_session_id: "", in_place: true, compression_count: compressionCount };
+  }
+
+  /** After a written compaction: mode, warning, the `session:compress` event, and the result. */
+  private finish(event: SessionCompressEvent, compaction: CompactionRecord, messagesBefore: number, messagesAfter: number, report: CompressionReport | undefined): CompactionResult {
+    this.lastCompactionInPlace = event.in_place;
     const warning = compressionCountWarning(event.compression_count);
     const hookError = this.emit(event);
     return {
       outcome: "compressed",
       sessionId: this.currentId,
       oldSessionId: event.old_session_id,
-      inPlace: this.inPlace,
+      inPlace: event.in_place,
       compressionCount: event.compression_count,
-      messagesBefore: before.length,
-      messagesAfter: output.length,
+      messagesBefore,
+      messagesAfter,
       compaction,
       event,
       ...(report ? { report } : {}),

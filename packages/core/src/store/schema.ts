@@ -1,7 +1,9 @@
 /**
  * The session store's SQLite schema, as numbered migrations tracked in `PRAGMA user_version`.
  * Messages and the compaction log are never deleted: triggers make the database itself refuse
- * DELETE, and allow UPDATE of a message only on its active/compacted/compaction_id flags.
+ * DELETE, allow UPDATE of a message only on its active/compacted/compaction_id flags, and (v2) refuse
+ * an INSERT that would collide with a stored row — SQLite's REPLACE conflict resolution deletes the old
+ * row without firing DELETE triggers (unless `recursive_triggers` is on), so it is stopped before it runs.
  */
 import type BetterSqlite3 from "better-sqlite3";
 
@@ -87,8 +89,31 @@ WHEN new.id IS NOT old.id OR new.created_at IS NOT old.created_at OR new.parent_
 BEGIN SELECT RAISE(ABORT, 'sessions: UPDATE refused — id, created_at and parent_session_id are fixed'); END;
 `;
 
+const refuseCollision = (table: string, collides: string, what: string) => `
+CREATE TRIGGER ${table}_no_replace BEFORE INSERT ON ${table}
+WHEN ${collides}
+BEGIN SELECT RAISE(ABORT, '${table}: INSERT refused — ${what}'); END;`;
+
+/** v2: no INSERT OR REPLACE / REPLACE / upsert over a stored row (BEFORE INSERT runs before conflict resolution). */
+const V2 = `
+${refuseCollision(
+  "messages",
+  "EXISTS (SELECT 1 FROM messages WHERE id = new.id) OR EXISTS (SELECT 1 FROM messages WHERE session_id = new.session_id AND seq = new.seq)",
+  "a row with this id or (session_id, seq) exists; stored turns are never replaced",
+)}
+${refuseCollision(
+  "compactions",
+  "EXISTS (SELECT 1 FROM compactions WHERE id = new.id) OR (new.reverts_compaction_id IS NOT NULL AND EXISTS (SELECT 1 FROM compactions WHERE reverts_compaction_id = new.reverts_compaction_id))",
+  "the entry (or an undo of that compaction) exists; the compaction log is append-only",
+)}
+${refuseCollision("sessions", "EXISTS (SELECT 1 FROM sessions WHERE id = new.id)", "a session with this id exists; sessions are never replaced")}
+`;
+
 /** Every schema step, oldest first. Append new steps; never edit a released one. */
-export const SESSION_STORE_MIGRATIONS: readonly Migration[] = [{ version: 1, sql: V1 }];
+export const SESSION_STORE_MIGRATIONS: readonly Migration[] = [
+  { version: 1, sql: V1 },
+  { version: 2, sql: V2 },
+];
 
 /** The `user_version` a fully migrated database has. */
 export const SESSION_STORE_SCHEMA_VERSION = SESSION_STORE_MIGRATIONS[SESSION_STORE_MIGRATIONS.length - 1]!.version;

@@ -13,11 +13,11 @@ import { estimateMessageTokensRough } from "../tokens/rough.ts";
 import type { TokenCounter } from "../tokens/types.ts";
 import { searchableMessageText } from "./messageText.ts";
 import { migrateSessionStore } from "./schema.ts";
+import { reportJson, toCompaction, toSession, toStored, type CompactionRow, type MessageRow, type SessionRow } from "./rows.ts";
 import { prepareSearch } from "./search.ts";
 import {
   SessionStoreError,
   type CompactionInfo,
-  type CompactionKind,
   type CompactionRecord,
   type NewSession,
   type SearchHit,
@@ -36,107 +36,12 @@ export interface SqliteStoreOptions {
   now?: () => number;
 }
 
-interface SessionRow {
-  id: string;
-  platform: string;
-  title: string | null;
-  created_at: number;
-  updated_at: number;
-  parent_session_id: string | null;
-  compression_count: number;
-  last_compaction_in_place: number | null;
-}
-
-interface MessageRow {
-  id: number;
-  session_id: string;
-  seq: number;
-  role: string;
-  message_json: string;
-  text: string;
-  tokens: number;
-  active: number;
-  compacted: number;
-  compaction_id: number | null;
-  created_at: number;
-}
-
-interface CompactionRow {
-  id: number;
-  session_id: string;
-  kind: CompactionKind;
-  at: number;
-  in_place: number;
-  messages_before: number;
-  messages_after: number;
-  summary: string | null;
-  report_json: string | null;
-  first_seq: number | null;
-  last_seq: number | null;
-  reverts_compaction_id: number | null;
-  undone_by: number | null;
-}
-
 const NewSessionSchema = z.object({
   id: z.string({ error: "must be a string" }).trim().min(1, { error: "must not be empty" }).max(200, { error: "must be at most 200 characters" }).optional(),
   platform: z.string({ error: "must be a platform name (string)" }).min(1, { error: "must not be empty" }),
   title: z.string({ error: "must be a string or null" }).nullable().optional(),
   parentSessionId: z.string({ error: "must be a session id or null" }).nullable().optional(),
 });
-
-function toSession(row: SessionRow): SessionRecord {
-  return {
-    id: row.id,
-    platform: row.platform,
-    title: row.title,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    parentSessionId: row.parent_session_id,
-    compressionCount: row.compression_count,
-    lastCompactionInPlace: row.last_compaction_in_place === null ? null : row.last_compaction_in_place === 1,
-  };
-}
-
-function toStored(row: MessageRow): StoredMessage {
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    seq: row.seq,
-    role: row.role,
-    message: JSON.parse(row.message_json) as ChatMessage,
-    text: row.text,
-    tokens: row.tokens,
-    active: row.active === 1,
-    compacted: row.compacted === 1,
-    compactionId: row.compaction_id,
-    createdAt: row.created_at,
-  };
-}
-
-function toCompaction(row: CompactionRow): CompactionRecord {
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    kind: row.kind,
-    at: row.at,
-    inPlace: row.in_place === 1,
-    messagesBefore: row.messages_before,
-    messagesAfter: row.messages_after,
-    summary: row.summary,
-    report: row.report_json === null ? null : JSON.parse(row.report_json),
-    revertsCompactionId: row.reverts_compaction_id,
-    undoneByCompactionId: row.undone_by,
-  };
-}
-
-function reportJson(report: unknown, where: string): string | null {
-  if (report === undefined || report === null) return null;
-  try {
-    return JSON.stringify(report);
-  } catch (error) {
-    throw new SessionStoreError(`${where}: the compaction report cannot be stored as JSON (${(error as Error).message})`);
-  }
-}
 
 const COMPACTION_COLUMNS = "c.*, (SELECT u.id FROM compactions u WHERE u.reverts_compaction_id = c.id) AS undone_by";
 
@@ -200,6 +105,8 @@ export class SqliteSessionStore implements SessionStore {
     if (!inMemory) this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("foreign_keys = ON");
+    // A REPLACE conflict deletes the old row; with recursive triggers that deletion meets the DELETE guards.
+    this.db.pragma("recursive_triggers = ON");
     migrateSessionStore(this.db, path);
     this.now = options.now ?? Date.now;
     const counter = options.tokenCounter;
@@ -302,6 +209,19 @@ export class SqliteSessionStore implements SessionStore {
     })();
   }
 
+  recordCompactionBoundary(sessionId: string, info: CompactionInfo = {}): CompactionRecord {
+    const where = `recordCompactionBoundary('${sessionId}')`;
+    const report = reportJson(info.report, where);
+    return this.db.transaction(() => {
+      const session = this.requireSession(sessionId, where);
+      const at = info.at ?? this.now();
+      const count = this.activeCount(sessionId);
+      const id = Number(this.s.insertCompaction.run(sessionId, "compaction", at, 1, count, count, info.summary ?? null, report, null, null, null).lastInsertRowid);
+      this.s.setCompactionState.run(session.compressionCount + 1, 1, at, sessionId);
+      return this.compaction(id);
+    })();
+  }
+
   archivedMessages(sessionId: string, compactionId?: number): StoredMessage[] {
     this.requireSession(sessionId, "archivedMessages");
     const rows = compactionId === undefined ? this.s.archived.all(sessionId) : this.s.archivedBy.all(sessionId, compactionId);
@@ -327,6 +247,11 @@ export class SqliteSessionStore implements SessionStore {
       if (!last.inPlace) {
         throw new SessionStoreError(
           `${where}: the session was created by rotation from '${session.parentSessionId ?? "?"}'; there is no in-place compaction to undo (continue the parent session for the earlier turns)`,
+        );
+      }
+      if (!last.transcriptRewritten) {
+        throw new SessionStoreError(
+          `${where}: compaction ${last.id} was done by the Codex app-server on its own thread; the local transcript was never rewritten, so there is nothing to undo here`,
         );
       }
       const row = this.s.compaction.get(last.id) as CompactionRow;

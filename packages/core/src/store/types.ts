@@ -71,6 +71,11 @@ export interface CompactionRecord {
   revertsCompactionId: number | null;
   /** For an undo: the compaction that undid this one (null while it is in effect). */
   undoneByCompactionId: number | null;
+  /**
+   * False for a boundary only ({@link SessionStore.recordCompactionBoundary}: a Codex app-server
+   * compaction, the local transcript untouched); true when the entry archived or wrote rows.
+   */
+  transcriptRewritten: boolean;
 }
 
 /** What the caller tells the store about a compaction. */
@@ -143,6 +148,12 @@ export interface SessionStore {
    * `parentSessionId` holding `messages`, and logs the compaction there. The parent is left as it is.
    */
   rotateSession(parentSessionId: string, messages: readonly ChatMessage[], info?: CompactionInfo & { id?: string; title?: string | null }): { session: SessionRecord; compaction: CompactionRecord };
+  /**
+   * Logs a compaction that happened elsewhere (a Codex app-server thread, SPEC §3.5) as a boundary:
+   * no row is archived or written, the active list stays exactly as it is; the session's compression
+   * count goes up and its mode becomes in place. Such an entry cannot be undone locally.
+   */
+  recordCompactionBoundary(sessionId: string, info?: CompactionInfo): CompactionRecord;
   /** Archived rows of the session (of one compaction when `compactionId` is given), in seq order. */
   archivedMessages(sessionId: string, compactionId?: number): StoredMessage[];
   /** The session's compaction log, oldest first. */
@@ -152,7 +163,7 @@ export interface SessionStore {
   /**
    * Reverses the latest in-place compaction still in effect: its archived rows become active again
    * (followed by messages appended since), and the rows it wrote are archived. Undefined when there is
-   * nothing to undo.
+   * nothing to undo; throws when that compaction was a rotation or an app-server boundary.
    */
   undoLastCompaction(sessionId: string): UndoResult | undefined;
   /** Closes the store. */

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createContextHost } from "../../src/host/createContextHost.ts";
+import { createContextHost, mainEndpoint } from "../../src/host/createContextHost.ts";
+import { validateConfigObject } from "../../src/config/load.ts";
 
 describe("start-up notices", () => {
   let previousHome: string | undefined;
@@ -40,5 +41,13 @@ describe("start-up notices", () => {
     const host = await createContextHost({ config: { model: { default: "gpt-5.5", provider: "openrouter" } } as never });
     expect(host.notices).toEqual([]);
     expect(host.engine.thresholdPercent).toBe(0.5);
+  });
+});
+
+describe("the main model's endpoint for summaries", () => {
+  it("sends a local -900k alias as its base model id", () => {
+    expect(mainEndpoint(validateConfigObject({ model: { default: "gpt-5.6-sol-900k", provider: "openai-codex" } }))).toEqual({ model: "gpt-5.6-sol" });
+    expect(mainEndpoint(validateConfigObject({ model: "gpt-5.4-900k" }))).toEqual({ model: "gpt-5.4" });
+    expect(mainEndpoint(validateConfigObject({ model: { default: "claude-sonnet-4", base_url: "http://127.0.0.1:9/v1" } }))).toEqual({ model: "claude-sonnet-4", baseUrl: "http://127.0.0.1:9/v1" });
   });
 });

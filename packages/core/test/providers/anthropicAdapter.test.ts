@@ -139,6 +139,21 @@ describe("toAnthropicMessages — cache markers", () => {
     expect(markedTexts).toEqual(["m5", "m6", "m7"]);
   });
 
+  it("counts and caps markers on text parts nested in tool results (the envelope placement), never more than 4", () => {
+    const messages: ChatMessage[] = [{ role: "system", content: "sys" }, { role: "user", content: "go" }];
+    for (let i = 0; i < 5; i += 1) {
+      messages.push({ role: "assistant", content: null, tool_calls: [{ id: `c${i}`, type: "function", function: { name: "f", arguments: "{}" } }] });
+      messages.push({ role: "tool", tool_call_id: `c${i}`, content: [{ type: "text", text: `r${i}`, cache_control: { type: "ephemeral" } }] });
+    }
+    const params = toAnthropicMessages(messages, { model: MODEL, maxTokens: 64 });
+    const onWire = JSON.stringify(params).split('"cache_control"').length - 1;
+    expect(onWire).toBe(4);
+    expect(countAnthropicCacheMarkers(params)).toBe(4);
+    const results = params.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content)).filter((b): b is ToolResultBlockParam => b.type === "tool_result");
+    const kept = results.filter((r) => Array.isArray(r.content) && r.content.some((c) => "cache_control" in c && c.cache_control)).map((r) => r.tool_use_id);
+    expect(kept).toEqual(["c0", "c2", "c3", "c4"]);
+  });
+
   it("converts data-URL and http images into image blocks", () => {
     const params = toAnthropicMessages(
       [{ role: "user", content: [{ type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0K" } }, { type: "image_url", image_url: { url: "https://example.com/a.jpg" } }] }],

@@ -190,11 +190,63 @@ describe("replayConversation", () => {
   });
 });
 
+describe("replayConversation — peaks", () => {
+  it("counts the messages after the last response in the no-compaction peak as in the peak", async () => {
+    const messages: ChatMessage[] = [
+      { role: "system", content: "You are terse." },
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "hello" },
+      { role: "user", content: "Here is the whole log: " + "lorem ipsum dolor ".repeat(400) },
+    ];
+    const report = await replayConversation(messages, { engine: engine(1_000_000), model: "claude-sonnet-4", provider: "anthropic" });
+    expect(report.totals.compactions).toBe(0);
+    expect(report.totals.peakContextTokens).toBe(report.totals.finalContextTokens);
+    expect(report.totals.noCompactionPeakTokens).toBe(report.totals.peakContextTokens);
+  });
+
+  it("says an overflow without compaction comes after the last request when only the trailing messages overflow", async () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "hello" },
+      { role: "user", content: "lorem ipsum dolor ".repeat(2_000) },
+    ];
+    const report = await replayConversation(messages, { engine: engine(4_000), model: "claude-sonnet-4", provider: "anthropic" });
+    const note = report.notes.find((n) => n.startsWith("without compaction the context would reach"));
+    expect(note).toMatch(/over the 4,000-token window after the last request: the next API call would fail$/);
+  });
+});
+
 describe("providerUsage", () => {
   it("puts the cache split in Anthropic's fields for Claude and sums it into prompt_tokens for others", () => {
     const a = { inputTokens: 100, cacheReadTokens: 70, cacheWriteTokens: 20, uncachedTokens: 10, outputTokens: 5 };
     expect(providerUsage("claude-haiku-4-5", a)).toEqual({ input_tokens: 10, cache_creation_input_tokens: 20, cache_read_input_tokens: 70, output_tokens: 5 });
     expect(providerUsage("gpt-5", a)).toEqual({ prompt_tokens: 100, completion_tokens: 5, total_tokens: 105, prompt_tokens_details: { cached_tokens: 70 } });
+  });
+
+  it("answers a Claude model via OpenRouter in OpenAI chat's shape with cached_tokens and cache_write_tokens", () => {
+    const a = { inputTokens: 100, cacheReadTokens: 70, cacheWriteTokens: 20, uncachedTokens: 10, outputTokens: 5 };
+    expect(providerUsage("anthropic/claude-sonnet-4", a, "openrouter")).toEqual({
+      prompt_tokens: 100,
+      completion_tokens: 5,
+      total_tokens: 105,
+      prompt_tokens_details: { cached_tokens: 70, cache_write_tokens: 20 },
+    });
+    expect(providerUsage("claude-sonnet-4", a, "anthropic")).toEqual({ input_tokens: 10, cache_creation_input_tokens: 20, cache_read_input_tokens: 70, output_tokens: 5 });
+  });
+
+  it("feeds the engine OpenRouter's usage shape when replaying a Claude model via OpenRouter", async () => {
+    const e = engine(16_000);
+    const report = await replayConversation(transcript, { engine: e, model: "anthropic/claude-sonnet-4", provider: "openrouter" });
+    expect(report.totals.cacheReadTokens).toBeGreaterThan(0);
+    e.usages.forEach((usage, i) => {
+      const r = report.requests[i]!;
+      expect(usage).toEqual({
+        prompt_tokens: r.promptTokens,
+        completion_tokens: r.outputTokens,
+        total_tokens: r.promptTokens + r.outputTokens,
+        prompt_tokens_details: { cached_tokens: r.cacheRead, cache_write_tokens: r.cacheWrite },
+      });
+    });
   });
 });
 

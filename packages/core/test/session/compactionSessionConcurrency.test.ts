@@ -1,0 +1,135 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ContextCompressor } from "../../src/compressor/ContextCompressor.ts";
+import { createHostHooks, type SessionCompressEvent } from "../../src/host/hooks.ts";
+import type { ChatMessage } from "../../src/messages/schema.ts";
+import { validateConversation } from "../../src/messages/validate.ts";
+import { CompactionSession } from "../../src/session/CompactionSession.ts";
+import { openSqliteStore, type SqliteSessionStore } from "../../src/store/sqliteStore.ts";
+import { ExtractiveSummarizer } from "../../src/summarizers/extractive.ts";
+import type { SummaryRequest, Summarizer } from "../../src/summarizers/types.ts";
+import { RoughTokenCounter } from "../../src/tokens/counter.ts";
+import { agentRounds, call, result, system, user } from "../compressor/fixtures.ts";
+
+const COMPRESSION = { protect_last_n: 4, threshold_tokens: 4_000 };
+const MODEL = { model: "test-model", contextLength: 200_000 };
+
+let dir: string;
+let store: SqliteSessionStore;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "compaction-session-race-"));
+  store = openSqliteStore(join(dir, "sessions.db"));
+});
+
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * A real extractive summarizer that runs `during` while it is summarizing (a turn arriving meanwhile).
+ * Like many third-party summarizers it does not look at the abort signal.
+ */
+function summarizerThatWaitsFor(during: () => void | Promise<void>): Summarizer {
+  const inner = new ExtractiveSummarizer();
+  return {
+    name: "extractive-with-arrival",
+    async summarize(request: SummaryRequest): Promise<string> {
+      await during();
+      return inner.summarize(request);
+    },
+  };
+}
+
+function compressor(summarizer: Summarizer, compression: Record<string, unknown> = {}): ContextCompressor {
+  return new ContextCompressor({ compression: { ...COMPRESSION, ...compression }, tokenCounter: new RoughTokenCounter(), model: MODEL, summarizer });
+}
+
+describe("CompactionSession: turns that arrive while a compaction runs", () => {
+  it("keeps a tool result that arrived during an in-place compaction right after its call", async () => {
+    const pending = call("terminal", { command: "pytest" });
+    const arrived = result(pending, "8 passed");
+    let session!: CompactionSession;
+    session = new CompactionSession({ engine: compressor(summarizerThatWaitsFor(() => void session.append([arrived]))), store, platform: "cli" });
+    session.append([system("sys"), ...agentRounds(8, 2_000), user("run the tests"), pending]);
+
+    const outcome = await session.maybeCompress({ force: true });
+
+    expect(outcome.outcome).toBe("compressed");
+    const messages = session.messages();
+    expect(messages.slice(-2)).toEqual([pending, arrived]);
+    expect(validateConversation(messages)).toEqual([]);
+    expect(outcome.messagesAfter).toBe(messages.length);
+  });
+
+  it("keeps a user turn that arrived during a rotation in the new session", async () => {
+    const late = user("also update the changelog");
+    let session!: CompactionSession;
+    session = new CompactionSession({ engine: compressor(summarizerThatWaitsFor(() => void session.append([late]))), store, platform: "cli", inPlace: false });
+    const root = session.sessionId;
+    session.append([system("sys"), ...agentRounds(8, 2_000)]);
+
+    const outcome = await session.maybeCompress({ force: true });
+
+    expect(outcome.outcome).toBe("compressed");
+    expect(session.sessionId).not.toBe(root);
+    expect(session.messages().at(-1)).toEqual(late);
+    expect(store.activeMessages(root).at(-1)).toEqual(late);
+  });
+
+  it("brings back the exact list, late turn included, when that compaction is undone", async () => {
+    const late = user("and bump the version");
+    let session!: CompactionSession;
+    session = new CompactionSession({ engine: compressor(summarizerThatWaitsFor(() => void session.append([late]))), store, platform: "cli" });
+    const original = [system("sys"), ...agentRounds(8, 2_000)];
+    session.append(original);
+
+    await session.maybeCompress({ force: true });
+    session.undoLastCompaction();
+
+    expect(session.messages()).toEqual([...original, late]);
+  });
+
+  it("lets only the first of two overlapping compactions write, and says why the second wrote nothing", async () => {
+    const hooks = createHostHooks();
+    const events: SessionCompressEvent[] = [];
+    hooks.sessionCompress.tap("test", (event) => void events.push(event));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const session = new CompactionSession({ engine: compressor(summarizerThatWaitsFor(() => gate)), store, platform: "cli", hooks });
+    session.append([system("sys"), ...agentRounds(8, 2_000)]);
+
+    const first = session.maybeCompress({ force: true });
+    const second = session.maybeCompress({ force: true });
+    release();
+    const outcomes = await Promise.all([first, second]);
+
+    expect(outcomes.map((o) => o.outcome).sort()).toEqual(["aborted", "compressed"]);
+    const skipped = outcomes.find((o) => o.outcome === "aborted")!;
+    expect(skipped.reason).toMatch(/changed while it was being compacted/);
+    expect(skipped.notice).toBe("No messages were dropped — conversation is unchanged");
+    expect(store.compactions(session.sessionId)).toHaveLength(1);
+    expect(events).toHaveLength(1);
+    expect(store.getSession(session.sessionId)!.compressionCount).toBe(1);
+  });
+});
+
+describe("CompactionSession: cancelled compaction", () => {
+  it("writes nothing when the caller cancelled while the engine was still working", async () => {
+    const controller = new AbortController();
+    const session = new CompactionSession({ engine: compressor(summarizerThatWaitsFor(() => controller.abort(new Error("user pressed Ctrl-C")))), store, platform: "cli" });
+    const original: ChatMessage[] = [system("sys"), ...agentRounds(8, 2_000)];
+    session.append(original);
+
+    const outcome = await session.maybeCompress({ force: true, signal: controller.signal });
+
+    expect(outcome).toMatchObject({ outcome: "aborted", notice: "No messages were dropped — conversation is unchanged", compressionCount: 0 });
+    expect(outcome.reason).toMatch(/cancelled/);
+    expect(session.messages()).toEqual(original);
+    expect(store.compactions(session.sessionId)).toEqual([]);
+    expect(session.lastCompactionInPlace).toBeNull();
+  });
+});
