@@ -33,6 +33,9 @@ export function markerPlacement(message: ChatMessage, nativeAnthropic: boolean):
   if (message.role === "tool") {
     if (nativeAnthropic) return "top-level";
     if (isEmpty) return "none";
+  } else if (isEmpty && message.role === "system") {
+    // Anthropic's `system` holds no block for an empty prompt, so the marker would be lost on the wire.
+    return "none";
   } else if (isEmpty) {
     return nativeAnthropic ? "top-level" : "none";
   }
@@ -99,7 +102,7 @@ export function countCacheBreakpoints(messages: readonly ChatMessage[]): number 
 
 /**
  * Applies `system_and_3`: existing markers are stripped first (idempotent), then the system prompt
- * (`messages[0]` when it is a system message) gets breakpoint 1 and the last non-system messages that
+ * (`messages[0]` when it is a non-empty system message) gets breakpoint 1 and the last non-system messages that
  * can carry a marker get the remaining ones, never more than 4 in all. Without a system prompt the
  * rolling window takes all 4. The input is never mutated; unchanged messages are shared.
  */

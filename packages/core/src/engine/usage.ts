@@ -11,7 +11,8 @@ const OpenAIChatUsage = z.looseObject({
   prompt_tokens: count,
   completion_tokens: count.optional(),
   total_tokens: count.optional(),
-  prompt_tokens_details: z.looseObject({ cached_tokens: count.nullish() }).nullish(),
+  // OpenRouter adds cache_write_tokens (Anthropic models behind the OpenAI shape).
+  prompt_tokens_details: z.looseObject({ cached_tokens: count.nullish(), cache_write_tokens: count.nullish() }).nullish(),
 });
 
 const AnthropicUsage = z.looseObject({
@@ -53,7 +54,7 @@ export function normalizeUsage(usage: unknown): NormalizedUsage {
       completionTokens: completion,
       totalTokens: u.total_tokens ?? u.prompt_tokens + completion,
       cacheReadTokens: u.prompt_tokens_details?.cached_tokens ?? 0,
-      cacheWriteTokens: 0,
+      cacheWriteTokens: u.prompt_tokens_details?.cache_write_tokens ?? 0,
     };
   }
   if ("cache_creation_input_tokens" in record || "cache_read_input_tokens" in record) {

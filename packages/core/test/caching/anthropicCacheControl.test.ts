@@ -162,6 +162,21 @@ describe("applyAnthropicCacheControl — content shapes (HERMES.md table)", () =
     }
   });
 
+  it("an empty system prompt carries no breakpoint, native or envelope, so the rolling window takes all 4", () => {
+    for (const native of [true, false]) {
+      const messages: ChatMessage[] = [
+        { role: "system", content: "" },
+        { role: "user", content: "a" },
+        { role: "assistant", content: "b" },
+        { role: "user", content: "c" },
+        { role: "assistant", content: "d" },
+      ];
+      const out = applyAnthropicCacheControl(messages, { nativeAnthropic: native });
+      expect(out[0]).toEqual({ role: "system", content: "" });
+      expect(markedIndexes(out)).toEqual([1, 2, 3, 4]);
+    }
+  });
+
   it("keeps unknown fields of a marked message", () => {
     const out = tail({ role: "user", content: "hi", name: "alice", x_trace: { id: 7 } }, false);
     expect(out).toMatchObject({ name: "alice", x_trace: { id: 7 } });

@@ -8,6 +8,12 @@ describe("normalizeUsage", () => {
     });
   });
 
+  it("reads OpenRouter's cache writes from the OpenAI chat shape", () => {
+    expect(normalizeUsage({ prompt_tokens: 5000, completion_tokens: 20, prompt_tokens_details: { cached_tokens: 3000, cache_write_tokens: 1900 } })).toMatchObject({
+      promptTokens: 5000, cacheReadTokens: 3000, cacheWriteTokens: 1900,
+    });
+  });
+
   it("reads OpenAI Responses usage", () => {
     expect(normalizeUsage({ input_tokens: 900, output_tokens: 50, input_tokens_details: { cached_tokens: 0 } })).toMatchObject({ promptTokens: 900, completionTokens: 50, totalTokens: 950 });
   });
