@@ -108,3 +108,4 @@ export type { SessionStore, SessionRecord, NewSession, StoredMessage, Compaction
 export { CompactionSession } from "./session/CompactionSession.ts";
 export type { CompactionSessionOptions, CompactionSessionHost, MaybeCompressOptions, CompactionResult, CompactionOutcome } from "./session/CompactionSession.ts";
 export { compressionCountWarning, COMPRESSION_WARN_AFTER } from "./session/warnings.ts";
+export { toOpenAIChatMessages } from "./providers/openaiChat.ts";
