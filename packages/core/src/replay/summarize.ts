@@ -3,8 +3,6 @@
  * no-compaction variant into the {@link ReplayReport} (rows, compaction cache effects, totals, notes).
  */
 import type { PrefixCacheReport, RequestCacheAccounting } from "../caching/prefixCacheModel.ts";
-import type { PromptCachingStatus } from "../caching/status.ts";
-import type { CacheTtl } from "../providers/anthropicFacts.ts";
 import type { CompactionEffect, CompactionLayer, FullMissNote, ReplayReport, ReplayRequest, RequestCompaction } from "./types.ts";
 
 /** A request's read share at or above which the cache counts as recovered after a compaction. */
@@ -21,16 +19,7 @@ export interface LoopRecord {
 }
 
 /** Everything {@link buildReplayReport} needs. */
-export interface ReplayParts {
-  engine: string;
-  model: string;
-  provider: string;
-  ttl: CacheTtl;
-  caching: PromptCachingStatus;
-  contextLength: number;
-  thresholdTokens: number;
-  hygieneThresholdTokens: number;
-  timing: "transcript" | "cadence";
+export interface ReplayParts extends Pick<ReplayReport, "engine" | "model" | "provider" | "ttl" | "caching" | "contextLength" | "thresholdTokens" | "hygieneThresholdTokens" | "timing"> {
   records: LoopRecord[];
   replay: PrefixCacheReport;
   noCompaction: PrefixCacheReport;
