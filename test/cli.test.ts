@@ -151,4 +151,10 @@ export function register(ctx: any) { ctx.registerContextEngine(() => new Careles
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("--format must be one of auto, claude-code, swe-agent, openhands, openai");
   });
+
+  it("shows one command's usage for help <command>", async () => {
+    const run = await cli(["help", "simulate"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: context-engine simulate /);
+  });
 });

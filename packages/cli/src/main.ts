@@ -76,7 +76,8 @@ export async function main(argv: string[], io: Partial<Omit<CommandIO, "args">> 
   const stdout = io.stdout ?? ((t: string) => void process.stdout.write(t.endsWith("\n") ? t : t + "\n"));
   const stderr = io.stderr ?? ((t: string) => void process.stderr.write(t.endsWith("\n") ? t : t + "\n"));
   const cwd = io.cwd ?? process.cwd();
-  const [name, ...rest] = argv;
+  // `help <command>` is `<command> --help`.
+  const [name, ...rest] = argv[0] === "help" && argv[1] !== undefined && COMMANDS[argv[1]] ? [argv[1], "--help"] : argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     stdout(helpText());
     return name === undefined ? EXIT_USAGE : EXIT_OK;

@@ -82,6 +82,8 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
         return undefined;
       });
       if (engine) [source, origin] = ["directory", dir];
+      const shadowed = registry.ownerOf(requested);
+      if (engine && shadowed) warn(`Context engine '${requested}' from ${dir} is used; the one offered by ${shadowed} is ignored (directory engines come first)`);
     }
     if (!engine) {
       engine = await hooks.contextEngine.promise(requested, engineContext).catch((error: unknown) => {

@@ -104,3 +104,20 @@ describe("engine resolution edge cases", () => {
     }
   });
 });
+
+describe("a directory engine and a plugin engine with the same name", () => {
+  it("uses the directory engine and says the plugin's is ignored", async () => {
+    const source = (tag: string) => `import { ContextEngine } from ${JSON.stringify(coreIndex)};
+export default class E extends ContextEngine { readonly name = "twin"; readonly tag = ${JSON.stringify(tag)};
+  shouldCompress(t = this.lastPromptTokens) { return t >= this.thresholdTokens; }
+  async compress(m: any[]) { return m; } }
+export function register(ctx: any) { ctx.registerContextEngine(E, "twin"); }\n`;
+    const root = mkdtempSync(join(tmpdir(), "ce-twin-"));
+    mkdirSync(join(root, "plugins/context_engine/twin"), { recursive: true });
+    writeFileSync(join(root, "plugins/context_engine/twin/index.ts"), source("directory").replace(/export function register[^\n]*\n/, ""));
+    writeFileSync(join(root, "p.ts"), source("plugin"));
+    const host = await createContextHost({ config: { context: { engine: "twin" }, plugins: [join(root, "p.ts")] } as never, rootDir: root });
+    expect((host.engine as unknown as { tag: string }).tag).toBe("directory");
+    expect(host.warnings).toEqual([`Context engine 'twin' from ${join(root, "plugins/context_engine/twin")} is used; the one offered by ${join(root, "p.ts")} is ignored (directory engines come first)`]);
+  });
+});
