@@ -1,5 +1,5 @@
 /** Plain-text output helpers for the CLI: aligned tables and one-line message previews. */
-import type { ChatMessage } from "@context-engine/core";
+import { contentText, type ChatMessage } from "@context-engine/core";
 
 /** 1234567 → "1,234,567". */
 export function formatNumber(n: number): string {
@@ -12,16 +12,9 @@ export function table(rows: [string, string][]): string {
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join("\n");
 }
 
-/** The text of a message's content (text parts joined). */
-export function contentText(message: ChatMessage): string {
-  if (typeof message.content === "string") return message.content;
-  if (Array.isArray(message.content)) return message.content.map((p) => (typeof p.text === "string" ? p.text : `[${p.type}]`)).join(" ");
-  return "";
-}
-
 /** `[ 12] assistant   340 tok  I'll run the tests… [calls: terminal]` */
 export function messageLine(index: number, message: ChatMessage, tokens: number): string {
-  const text = contentText(message).replace(/\s+/g, " ").trim();
+  const text = contentText(message.content).replace(/\s+/g, " ").trim();
   const calls = message.tool_calls?.length ? ` [calls: ${message.tool_calls.map((c) => c.function.name).join(", ")}]` : "";
   const preview = text.length > 70 ? text.slice(0, 69) + "…" : text;
   return `[${String(index).padStart(3)}] ${message.role.padEnd(9)} ${String(tokens).padStart(6)} tok  ${preview}${calls}`;

@@ -6,6 +6,7 @@ export { parseMessages, InvalidMessagesError, ChatMessageSchema, ToolCallSchema,
 export type { ChatMessage, ContentPart, ToolCall, Role, MessageIssue } from "./messages/schema.ts";
 export { validateConversation } from "./messages/validate.ts";
 export type { ConversationProblem, ConversationProblemCode, ValidateOptions } from "./messages/validate.ts";
+export { messageText, contentText, searchableText } from "./messages/text.ts";
 export { sanitizeToolPairs, alignBoundaryBackward, alignBoundaryForward, toolCallKey, pendingToolCallsStart, STUB_TOOL_RESULT } from "./messages/toolPairs.ts";
 
 // Engine contract

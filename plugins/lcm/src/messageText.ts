@@ -1,28 +1,9 @@
-/** Pure helpers on single messages: searchable text, identity, and the public ids of stored records. */
+/** Pure helpers on single messages: identity, the public ids of stored records, and snippets. */
 import { createHash } from "node:crypto";
 import type { ChatMessage } from "./core.ts";
 
-/** The text of a content value: a string as is, text parts joined by newlines, other parts by type. */
-export function contentText(content: ChatMessage["content"]): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  const parts: string[] = [];
-  for (const part of content) {
-    const text = (part as { text?: unknown }).text;
-    if (typeof text === "string") parts.push(text);
-    else parts.push(`[${part.type}]`);
-  }
-  return parts.join("\n");
-}
-
-/** Everything searchable in a message: its content, then each tool call as `name(arguments)`. */
-export function searchableText(message: ChatMessage): string {
-  const text = contentText(message.content);
-  const calls = message.tool_calls ?? [];
-  if (calls.length === 0) return text;
-  const rendered = calls.map((c) => `${c.function.name}(${c.function.arguments})`).join("\n");
-  return text ? `${text}\n${rendered}` : rendered;
-}
+// Message text comes from core, so lcm indexes what the compressor and the session store see.
+export { contentText, searchableText } from "./core.ts";
 
 /** JSON with object keys sorted, so equal messages built in a different key order hash the same. */
 export function stableStringify(value: unknown): string {

@@ -1,18 +1,8 @@
 /** Small, allocation-light readers of message content shared by the compressor phases. */
 import type { ChatMessage } from "../messages/schema.ts";
+import { messageText } from "../messages/text.ts";
 
-/** The text of a message: string content as is, text parts joined by newlines, otherwise "". */
-export function messageText(message: ChatMessage): string {
-  const content = message.content;
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  let out = "";
-  for (const part of content) {
-    const text = (part as { text?: unknown }).text;
-    if (typeof text === "string") out = out === "" ? text : `${out}\n${text}`;
-  }
-  return out;
-}
+export { messageText };
 
 /** True when the content holds anything that is not a text part (images, audio, provider blocks). */
 export function hasNonTextParts(message: ChatMessage): boolean {

@@ -152,7 +152,7 @@ export function buildSummaryRequest(input: SummaryRequestInput): SummaryRequest 
   };
   if (input.previousSummary !== undefined && input.previousSummary.trim() !== "") request.previousSummary = input.previousSummary;
   if (input.focusTopic !== undefined && input.focusTopic.trim() !== "") request.focusTopic = input.focusTopic.trim();
-  const asks = (input.head ?? []).filter(isRealUserMessage).map((m) => (typeof m.content === "string" ? m.content : (m.content ?? []).map((p) => (typeof p.text === "string" ? p.text : "")).join(" ")));
+  const asks = (input.head ?? []).filter(isRealUserMessage).map(messageText);
   if (asks.some((a) => a.trim() !== "")) request.goalContext = asks;
   return request;
 }

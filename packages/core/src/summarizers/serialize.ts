@@ -21,19 +21,9 @@ export const SERIALIZED_HEAD_SHARE = 0.45;
 /** Inserted where text was cut out. */
 export const TRUNCATION_MARKER = "\n...[truncated]...\n";
 
-/** The readable text of a message's content: strings as is, text parts joined, other parts named. */
-export function contentText(content: ChatMessage["content"]): string {
-  if (content === null) return "";
-  if (typeof content === "string") return content;
-  return content
-    .map((part) => {
-      const text = (part as { text?: unknown }).text;
-      if (typeof text === "string") return text;
-      if (part.type === "image_url" || part.type === "image" || part.type === "input_image") return "[image]";
-      return `[${part.type}]`;
-    })
-    .join("\n");
-}
+import { contentText } from "../messages/text.ts";
+
+export { contentText };
 
 /** Keeps the first 4,000 and last 1,500 characters of a body over 6,000 characters. */
 export function truncateBody(text: string): string {
