@@ -4,9 +4,22 @@
  * context with a timeout, so even a catastrophic pattern cannot hang the host).
  */
 import { runInNewContext } from "node:vm";
+import type { SqliteStatement } from "../deps.ts";
 import { searchableText } from "../messageText.ts";
 import type { LcmStore, StoredMessage, SummaryRecord } from "./LcmStore.ts";
 import { sessionKey } from "./LcmStore.ts";
+
+/** Prepared search statements per open database, so a tool call does not compile its SQL again. */
+const statements = new WeakMap<object, Map<string, SqliteStatement>>();
+
+function prepared(store: LcmStore, sql: string): SqliteStatement {
+  const db = store.db;
+  let cache = statements.get(db);
+  if (!cache) statements.set(db, (cache = new Map()));
+  let statement = cache.get(sql);
+  if (!statement) cache.set(sql, (statement = db.prepare<unknown[]>(sql)));
+  return statement;
+}
 
 /** Longest regex pattern accepted. */
 export const MAX_REGEX_LENGTH = 512;
@@ -62,12 +75,11 @@ const FAR_FUTURE = 8.64e15;
 /** Full-text search over one session's messages, newest first. */
 export function searchMessagesFullText(store: LcmStore, session: string, pattern: string, window: SearchWindow): SearchHits<StoredMessage> {
   const query = buildFtsQuery(pattern, session);
-  const rows = store.db
-    .prepare(
-      `SELECT m.id FROM lcm_messages_fts f JOIN lcm_messages m ON m.id = f.rowid
+  const rows = prepared(
+    store,
+    `SELECT m.id FROM lcm_messages_fts f JOIN lcm_messages m ON m.id = f.rowid
        WHERE lcm_messages_fts MATCH ? AND m.created_at >= ? AND m.created_at < ? ORDER BY f.rowid DESC LIMIT ?`,
-    )
-    .all(query, window.since ?? 0, window.before ?? FAR_FUTURE, window.limit) as { id: number }[];
+  ).all(query, window.since ?? 0, window.before ?? FAR_FUTURE, window.limit) as { id: number }[];
   const hits = store.getMessages(rows.map((r) => `msg_${r.id}`)).reverse();
   return { hits, truncated: false };
 }
@@ -75,12 +87,11 @@ export function searchMessagesFullText(store: LcmStore, session: string, pattern
 /** Full-text search over one session's summaries, newest first. */
 export function searchSummariesFullText(store: LcmStore, session: string, pattern: string, window: SearchWindow): SearchHits<SummaryRecord> {
   const query = buildFtsQuery(pattern, session);
-  const rows = store.db
-    .prepare(
-      `SELECT s.id FROM lcm_summaries_fts f JOIN lcm_summaries s ON s.rowid = f.rowid
+  const rows = prepared(
+    store,
+    `SELECT s.id FROM lcm_summaries_fts f JOIN lcm_summaries s ON s.rowid = f.rowid
        WHERE lcm_summaries_fts MATCH ? AND s.created_at >= ? AND s.created_at < ? ORDER BY f.rowid DESC LIMIT ?`,
-    )
-    .all(query, window.since ?? 0, window.before ?? FAR_FUTURE, window.limit) as { id: string }[];
+  ).all(query, window.since ?? 0, window.before ?? FAR_FUTURE, window.limit) as { id: string }[];
   return { hits: rows.map((r) => store.getSummary(r.id)!).filter(Boolean), truncated: false };
 }
 
@@ -137,7 +148,8 @@ export function searchRegex(
     out.summaries = found.map((i) => all[i]!);
   }
   if (!scope.messages) return out;
-  const page = store.db.prepare(
+  const page = prepared(
+    store,
     "SELECT id FROM lcm_messages WHERE session = ? AND id < ? AND created_at >= ? AND created_at < ? ORDER BY id DESC LIMIT ?",
   );
   let cursor = Number.MAX_SAFE_INTEGER;
