@@ -7,6 +7,7 @@ export type { ChatMessage, ContentPart, ToolCall, Role, MessageIssue } from "./m
 export { validateConversation } from "./messages/validate.ts";
 export type { ConversationProblem, ConversationProblemCode, ValidateOptions } from "./messages/validate.ts";
 export { messageText, contentText, searchableText } from "./messages/text.ts";
+export { canonicalJson } from "./messages/canonicalJson.ts";
 export { sanitizeToolPairs, alignBoundaryBackward, alignBoundaryForward, toolCallKey, pendingToolCallsStart, STUB_TOOL_RESULT } from "./messages/toolPairs.ts";
 
 // Engine contract

@@ -10,4 +10,4 @@ export type { Summarizer, SummaryRequest } from "@context-engine/core";
 export { ExtractiveSummarizer } from "@context-engine/core";
 export type { TokenCounter } from "@context-engine/core";
 export { RoughTokenCounter } from "@context-engine/core";
-export { contentText, searchableText } from "@context-engine/core";
+export { contentText, searchableText, canonicalJson } from "@context-engine/core";

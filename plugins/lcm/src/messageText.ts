@@ -4,30 +4,11 @@ import type { ChatMessage } from "./core.ts";
 
 // Message text comes from core, so lcm indexes what the compressor and the session store see.
 export { contentText, searchableText } from "./core.ts";
-
-/** JSON with object keys sorted, so equal messages built in a different key order hash the same. */
-export function stableStringify(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) {
-    let out = "[";
-    for (let i = 0; i < value.length; i++) out += (i > 0 ? "," : "") + stableStringify(value[i]);
-    return out + "]";
-  }
-  const record = value as Record<string, unknown>;
-  let out = "{";
-  let first = true;
-  for (const key of Object.keys(record).sort()) {
-    const v = record[key];
-    if (v === undefined) continue;
-    out += (first ? "" : ",") + JSON.stringify(key) + ":" + stableStringify(v);
-    first = false;
-  }
-  return out + "}";
-}
+import { canonicalJson } from "./core.ts";
 
 /** A message's identity: the first 16 bytes of SHA-256 over its key-sorted JSON (role, content, tool fields, extras). */
 export function messageIdentity(message: ChatMessage): Buffer {
-  return createHash("sha256").update(stableStringify(message)).digest().subarray(0, 16);
+  return createHash("sha256").update(canonicalJson(message)).digest().subarray(0, 16);
 }
 
 /** Public id of a stored message. */

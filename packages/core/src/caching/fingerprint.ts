@@ -4,6 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import type { ChatMessage } from "../messages/schema.ts";
+import { canonicalJson } from "../messages/canonicalJson.ts";
 
 const memo = new WeakMap<object, string>();
 
@@ -23,15 +24,6 @@ function normalizedContent(content: unknown): unknown {
   if (typeof content === "string") return [{ type: "text", text: content }];
   if (Array.isArray(content)) return content.map((part) => (typeof part === "string" ? { type: "text", text: part } : withoutMarker(part)));
   return content;
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (isPlainObject(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
 }
 
 /**
