@@ -18,6 +18,7 @@ import type {
 import type { ChatMessage, ContentPart } from "../messages/schema.ts";
 import type { ToolSchema } from "../engine/types.ts";
 import { MAX_CACHE_BREAKPOINTS } from "./anthropicFacts.ts";
+import { toolCallKey } from "../messages/toolPairs.ts";
 
 /** Options of {@link toAnthropicMessages}. */
 export interface AnthropicRequestOptions {
@@ -217,7 +218,7 @@ export function toAnthropicMessages(messages: readonly ChatMessage[], options: A
       role = "assistant";
       blocks = convertContent(message.content, where);
       for (const call of message.tool_calls ?? []) {
-        blocks.push({ type: "tool_use", id: call.call_id ?? call.id, name: call.function.name, input: parseToolArguments(call.function.arguments) });
+        blocks.push({ type: "tool_use", id: toolCallKey(call), name: call.function.name, input: parseToolArguments(call.function.arguments) });
       }
       const last = blocks[blocks.length - 1];
       if (marker && last) setMarker(last, marker);

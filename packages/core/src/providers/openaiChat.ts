@@ -3,6 +3,7 @@
  * importer extras), which the API does not take. This keeps exactly the wire fields of each role.
  */
 import type { ChatMessage } from "../messages/schema.ts";
+import { toolCallKey } from "../messages/toolPairs.ts";
 
 /** Fields the chat-completions API accepts on a message, by role. */
 const WIRE_FIELDS: Record<ChatMessage["role"], readonly string[]> = {
@@ -25,7 +26,7 @@ export function toOpenAIChatMessages(messages: readonly ChatMessage[]): Record<s
       if (value !== undefined) out[field] = value;
     }
     if (message.role === "assistant" && message.tool_calls) {
-      out.tool_calls = message.tool_calls.map((call) => ({ id: call.call_id ?? call.id, type: "function", function: { name: call.function.name, arguments: call.function.arguments } }));
+      out.tool_calls = message.tool_calls.map((call) => ({ id: toolCallKey(call), type: "function", function: { name: call.function.name, arguments: call.function.arguments } }));
     }
     return out;
   });
