@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../src/core.ts";
 import { validateConversation } from "../src/core.ts";
 import type { LcmEngine } from "../src/engine.ts";
-import { conversation, makeEngine, parseResult, tempDir } from "./support.ts";
+import { conversation, makeEngine, parseResult, tempDir, useCompactedEngine } from "./support.ts";
 
 /** Every original message reachable from the context, expanding summaries through lcm_expand pages. */
 async function expandFromContext(engine: LcmEngine): Promise<ChatMessage[]> {
@@ -27,19 +27,11 @@ async function expandFromContext(engine: LcmEngine): Promise<ChatMessage[]> {
 }
 
 describe("the summary DAG", () => {
-  let dir: string;
-  let cleanup: () => void;
-  let engine: LcmEngine;
   const input = conversation(60);
-
-  beforeEach(async () => {
-    ({ dir, cleanup } = tempDir());
-    engine = makeEngine(dir);
-    await engine.compress(input);
-  });
-  afterEach(() => {
-    engine.close();
-    cleanup();
+  const current = useCompactedEngine(input);
+  let engine: LcmEngine;
+  beforeEach(() => {
+    engine = current();
   });
 
   it("compacts a long conversation to condensed summaries of depth 2 and more", () => {

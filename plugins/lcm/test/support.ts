@@ -1,5 +1,6 @@
 /** Shared parts of the lcm tests: temp SQLite files, deterministic conversations, real summarizers. */
 import { mkdtempSync, rmSync } from "node:fs";
+import { afterEach, beforeEach } from "vitest";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChatMessage, Summarizer, SummaryRequest } from "../src/core.ts";
@@ -111,3 +112,24 @@ export class HangingSummarizer implements Summarizer {
 export function parseResult(text: string): any {
   return JSON.parse(text);
 }
+
+/**
+ * Registers beforeEach/afterEach that give each test a fresh engine in a temp folder which has already
+ * compacted `input`; returns a getter for it.
+ */
+export function useCompactedEngine(input: ChatMessage[]): () => LcmEngine {
+  let engine: LcmEngine | undefined;
+  let cleanup = () => {};
+  beforeEach(async () => {
+    const temp = tempDir();
+    cleanup = temp.cleanup;
+    engine = makeEngine(temp.dir);
+    await engine.compress(input);
+  });
+  afterEach(() => {
+    engine?.close();
+    cleanup();
+  });
+  return () => engine!;
+}
+

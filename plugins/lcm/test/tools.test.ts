@@ -1,23 +1,15 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { LcmEngine } from "../src/engine.ts";
-import { CountingSummarizer, conversation, makeEngine, parseResult, tempDir } from "./support.ts";
+import { CountingSummarizer, conversation, makeEngine, parseResult, tempDir, useCompactedEngine } from "./support.ts";
 
 describe("the agent tools", () => {
-  let dir: string;
-  let cleanup: () => void;
-  let engine: LcmEngine;
   const input = conversation(40);
-
-  beforeEach(async () => {
-    ({ dir, cleanup } = tempDir());
-    engine = makeEngine(dir);
-    await engine.compress(input);
-  });
-  afterEach(() => {
-    engine.close();
-    cleanup();
+  const current = useCompactedEngine(input);
+  let engine: LcmEngine;
+  beforeEach(() => {
+    engine = current();
   });
 
   const call = async (name: string, args: unknown) => parseResult(await engine.handleToolCall(name, args));
