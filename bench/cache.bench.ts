@@ -9,11 +9,11 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ContextCompressor } from "../packages/core/src/compressor/ContextCompressor.ts";
-import { importTranscriptFile } from "../packages/core/src/importers/index.ts";
-import type { ChatMessage } from "../packages/core/src/messages/schema.ts";
-import { replayConversation } from "../packages/core/src/replay/replayConversation.ts";
-import type { ReplayReport } from "../packages/core/src/replay/types.ts";
+import { ContextCompressor } from "../packages/core/src/compressor/ContextCompressor.js";
+import { importTranscriptFile } from "../packages/core/src/importers/index.js";
+import type { ChatMessage } from "../packages/core/src/messages/schema.js";
+import { replayConversation } from "../packages/core/src/replay/replayConversation.js";
+import type { ReplayReport } from "../packages/core/src/replay/types.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CORPUS = resolve(root, "../shared/corpus/raw");

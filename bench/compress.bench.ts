@@ -5,10 +5,10 @@
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { ContextCompressor } from "../packages/core/src/compressor/ContextCompressor.ts";
-import type { ChatMessage } from "../packages/core/src/messages/schema.ts";
-import { SUMMARY_SECTIONS, type Summarizer } from "../packages/core/src/summarizers/types.ts";
-import { TiktokenCounter } from "../packages/core/src/tokens/counter.ts";
+import { ContextCompressor } from "../packages/core/src/compressor/ContextCompressor.js";
+import type { ChatMessage } from "../packages/core/src/messages/schema.js";
+import { SUMMARY_SECTIONS, type Summarizer } from "../packages/core/src/summarizers/types.js";
+import { TiktokenCounter } from "../packages/core/src/tokens/counter.js";
 
 /** The upstream Python implementation's time for the same work on these machines. */
 const UPSTREAM_MS = 55;

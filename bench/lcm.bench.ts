@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync, statSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ChatMessage } from "../plugins/lcm/src/core.ts";
-import { LcmEngine } from "../plugins/lcm/src/engine.ts";
+import type { ChatMessage } from "../plugins/lcm/src/core.js";
+import { LcmEngine } from "../plugins/lcm/src/engine.js";
 
 const TOTAL = 100_000;
 const BATCH = 1_000;

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cliBin, bundledTranscript as fixture, repoRoot as root, runCli as cli, tempDir } from "./support/cli.ts";
+import { cliBin, bundledTranscript as fixture, repoRoot as root, runCli as cli, tempDir } from "./support/cli.js";
 
 const COMMANDS = ["engines", "compress", "simulate", "import", "conformance", "config"] as const;
 

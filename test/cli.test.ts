@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { bundledTranscript as fixture, repoRoot as root, runCli as cli, tempDir } from "./support/cli.ts";
+import { bundledTranscript as fixture, repoRoot as root, runCli as cli, tempDir } from "./support/cli.js";
 
 describe("context-engine CLI", () => {
   it("prints help with every command and exits 0", async () => {

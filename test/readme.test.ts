@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createContextHost, parseConfigText, validateConfigObject } from "@context-engine/core";
 import { runConformance } from "@context-engine/core/conformance";
-import { repoRoot, tempDir } from "./support/cli.ts";
+import { repoRoot, tempDir } from "./support/cli.js";
 
 const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
 
@@ -22,10 +22,10 @@ describe("README", () => {
     const [quickStart, ...others] = blocks("Quick start", "sh");
     expect(others).toEqual([]);
     const commands = quickStart!.trim().split("\n");
-    expect(commands).toEqual(["npx pnpm@12.4.2 install --frozen-lockfile && npx pnpm@12.4.2 demo", "npx pnpm@12.4.2 install --frozen-lockfile && npx pnpm@12.4.2 test"]);
+    expect(commands).toEqual(["npx --yes pnpm@12.4.2 install --frozen-lockfile && npx --yes pnpm@12.4.2 demo", "npx --yes pnpm@12.4.2 install --frozen-lockfile && npx --yes pnpm@12.4.2 test"]);
     const scripts = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
     expect(scripts.demo).toMatch(/^context-engine /);
-    expect(scripts.test).toBe("pnpm typecheck && vitest run");
+    expect(scripts.test).toBe("pnpm build && pnpm typecheck && vitest run");
     expect(readFileSync(join(repoRoot, ".ci/run"), "utf8")).toContain(commands[1]);
   });
 

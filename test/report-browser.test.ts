@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundledTranscript as fixture, cliBin as bin, repoRoot as root } from "./support/cli.ts";
+import { bundledTranscript as fixture, cliBin as bin, repoRoot as root } from "./support/cli.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const HAS_CHROMIUM = existsSync(CHROMIUM);

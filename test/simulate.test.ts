@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { bundledTranscript as fixture, runCli as cli, tempDir } from "./support/cli.ts";
+import { bundledTranscript as fixture, runCli as cli, tempDir } from "./support/cli.js";
 
 describe("context-engine simulate", () => {
   it("prints the caching banner first, then the summary table of the replay", async () => {

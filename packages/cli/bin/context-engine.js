@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The context-engine command. The packages ship TypeScript sources; tsx compiles them on the fly.
-import { register } from "tsx/esm/api";
+// The context-engine command: runs the compiled CLI in ../dist (built by `pnpm build`, shipped in the package).
+import { main } from "../dist/main.js";
 
 // A reader that stops early (`context-engine simulate … | head`) closes the pipe: stop quietly, no stack trace.
 process.stdout.on("error", (error) => {
@@ -8,6 +8,4 @@ process.stdout.on("error", (error) => {
   process.exit(process.exitCode ?? 0);
 });
 
-register();
-const { main } = await import("../src/main.ts");
 process.exitCode = await main(process.argv.slice(2));

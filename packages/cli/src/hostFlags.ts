@@ -1,7 +1,7 @@
 /** Builds a host from the common flags `--config`, `--root` and `--engine`. */
 import { resolve } from "node:path";
 import { ENGINE_NAME_PATTERN, createContextHost, loadConfig, validateConfigObject, type ContextHost } from "@context-engine/core";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "./errors.js";
 
 /** The flags shared by commands that need a host. */
 export interface HostFlags {

@@ -2,13 +2,7 @@
  * The `context-engine` command line: dispatches to one command module per subcommand and maps errors to
  * exit codes (0 ok, 1 failure, 2 usage) with one readable line on stderr.
  */
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.ts";
-import { runEngines } from "./commands/engines.ts";
-import { runCompress } from "./commands/compress.ts";
-import { runImport } from "./commands/import.ts";
-import { runConformanceCommand } from "./commands/conformance.ts";
-import { runConfig } from "./commands/config.ts";
-import { runSimulate } from "./commands/simulate.ts";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.js";
 
 /** What a command receives: its own arguments and where to write. */
 export interface CommandIO {
@@ -25,32 +19,33 @@ export interface Command {
   run(io: CommandIO): Promise<number>;
 }
 
+/** Every subcommand; each module is imported only when its command runs, so `--help` starts in milliseconds. */
 const COMMANDS: Record<string, Command> = {
-  engines: { summary: "show which context engine resolves, from where, and any warnings", usage: "context-engine engines [--config config.yaml] [--root dir] [--engine name]", run: runEngines },
+  engines: { summary: "show which context engine resolves, from where, and any warnings", usage: "context-engine engines [--config config.yaml] [--root dir] [--engine name]", run: async (io) => (await import("./commands/engines.js")).runEngines(io) },
   compress: {
     summary: "compress a transcript (OpenAI-format JSON messages) with the resolved engine and print before/after",
     usage: "context-engine compress <transcript.json> [--config config.yaml] [--root dir] [--engine name] [--out compressed.json] [--context-length N] [--focus topic]",
-    run: runCompress,
+    run: async (io) => (await import("./commands/compress.js")).runCompress(io),
   },
   conformance: {
     summary: "run the conformance suite against an engine (a name that resolves, or a plugin path)",
     usage: "context-engine conformance <engine name | plugins/context_engine/<name> | plugin.ts> [--config config.yaml] [--root dir] [--name engine]",
-    run: runConformanceCommand,
+    run: async (io) => (await import("./commands/conformance.js")).runConformanceCommand(io),
   },
   config: {
     summary: "show the effective configuration, get one key, or set a key in config.yaml (validated, comments kept)",
     usage: "context-engine config show | get <key.path> | set <key.path> <value>  [--config config.yaml]",
-    run: runConfig,
+    run: async (io) => (await import("./commands/config.js")).runConfig(io),
   },
   import: {
     summary: "convert a Claude Code, SWE-agent, OpenHands or OpenAI transcript into OpenAI-format messages",
     usage: "context-engine import <file> [--format auto|claude-code|swe-agent|openhands|openai] [-o out.json]",
-    run: runImport,
+    run: async (io) => (await import("./commands/import.js")).runImport(io),
   },
   simulate: {
     summary: "replay a transcript request by request: compactions (gateway and agent layers), prompt caching and cost, with an optional HTML report",
     usage: "context-engine simulate <transcript> [--config config.yaml] [--root dir] [--engine name] [--model m] [--provider p] [--context-length N] [--format f] [--html report.html] [--progress]",
-    run: runSimulate,
+    run: async (io) => (await import("./commands/simulate.js")).runSimulate(io),
   },
 };
 

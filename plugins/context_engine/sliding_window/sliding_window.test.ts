@@ -2,7 +2,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createContextHost, validateConversation, type ChatMessage } from "@context-engine/core";
-import SlidingWindowEngine, { splitTurns } from "./index.ts";
+import SlidingWindowEngine, { splitTurns } from "./index.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 

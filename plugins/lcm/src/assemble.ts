@@ -3,8 +3,8 @@
  * summary in context (each with its id and covered seq range), then the raw tail verbatim; tool pairs
  * repaired. A pure function of the stored state, so identical state gives identical output.
  */
-import { sanitizeToolPairs, STUB_TOOL_RESULT, type ChatMessage } from "./core.ts";
-import type { StoredMessage, SummaryRecord } from "./store/LcmStore.ts";
+import { sanitizeToolPairs, STUB_TOOL_RESULT, type ChatMessage } from "./core.js";
+import type { StoredMessage, SummaryRecord } from "./store/LcmStore.js";
 
 /** First line of the summary block; ingest recognises lcm's own output by it. */
 export const LCM_CONTEXT_HEADER = "[CONTEXT COMPACTION] lcm:";

@@ -3,11 +3,11 @@
  * loop that applies them until the assembled context is at or below its target. A pass is committed
  * only when it makes the context smaller, and at most `maxPasses` run, so it can never loop.
  */
-import { alignBoundaryBackward, type ChatMessage, type Summarizer, type TokenCounter } from "./core.ts";
-import { assembleContext, type LoadedItem } from "./assemble.ts";
-import { searchableText, summaryId } from "./messageText.ts";
-import type { ItemRef, LcmStore, StoredMessage, SummaryKind, SummaryRecord } from "./store/LcmStore.ts";
-import { CompactionAbortedError, summarizeWithLadder, truncationMarker } from "./summarize.ts";
+import { alignBoundaryBackward, type ChatMessage, type Summarizer, type TokenCounter } from "./core.js";
+import { assembleContext, type LoadedItem } from "./assemble.js";
+import { searchableText, summaryId } from "./messageText.js";
+import type { ItemRef, LcmStore, StoredMessage, SummaryKind, SummaryRecord } from "./store/LcmStore.js";
+import { CompactionAbortedError, summarizeWithLadder, truncationMarker } from "./summarize.js";
 
 /**
  * Index in `raw` (the uncompacted messages, oldest first) where the protected tail starts: the last

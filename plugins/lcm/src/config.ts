@@ -2,7 +2,7 @@
  * lcm's own settings (the `lcm:` section of the host config, a loose object the host passes through),
  * validated with zod: one source for types, defaults and error messages.
  */
-import { z } from "./deps.ts";
+import { z } from "./deps.js";
 
 const fraction = (what: string) =>
   z.number({ error: `must be a number between 0 and 1 (${what})` }).gt(0, { error: `must be greater than 0 (${what})` }).lte(1, { error: `must be at most 1 (${what})` });

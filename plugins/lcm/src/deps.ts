@@ -2,7 +2,7 @@
 import BetterSqlite3 from "better-sqlite3";
 
 /** The better-sqlite3 `Database` constructor. */
-export const Database = BetterSqlite3;
+export const Database: typeof BetterSqlite3 = BetterSqlite3;
 /** An open better-sqlite3 database. */
 export type SqliteDatabase = BetterSqlite3.Database;
 /** A prepared better-sqlite3 statement. */

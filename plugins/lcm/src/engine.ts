@@ -16,18 +16,18 @@ import {
   type Summarizer,
   type TokenCounter,
   type ToolSchema,
-} from "./core.ts";
-import { assembleContext, isLcmArtifact, splitSystemPrompt } from "./assemble.ts";
-import { loadContext, runCompaction, type CompactionOutcome } from "./compaction.ts";
-import { parseLcmConfig, type LcmSettings } from "./config.ts";
-import { ingestConversation, type HeldSequence } from "./ingest.ts";
-import { messageIdentity } from "./messageText.ts";
-import { LcmStore, type StoredMessage } from "./store/LcmStore.ts";
-import { CompactionAbortedError } from "./summarize.ts";
-import { dispatchLcmTool } from "./tools/index.ts";
-import { toolErrorResult } from "./tools/result.ts";
-import { lcmToolSchemas } from "./tools/schemas.ts";
-import type { ToolContext } from "./tools/types.ts";
+} from "./core.js";
+import { assembleContext, isLcmArtifact, splitSystemPrompt } from "./assemble.js";
+import { loadContext, runCompaction, type CompactionOutcome } from "./compaction.js";
+import { parseLcmConfig, type LcmSettings } from "./config.js";
+import { ingestConversation, type HeldSequence } from "./ingest.js";
+import { messageIdentity } from "./messageText.js";
+import { LcmStore, type StoredMessage } from "./store/LcmStore.js";
+import { CompactionAbortedError } from "./summarize.js";
+import { dispatchLcmTool } from "./tools/index.js";
+import { toolErrorResult } from "./tools/result.js";
+import { lcmToolSchemas } from "./tools/schemas.js";
+import type { ToolContext } from "./tools/types.js";
 
 /** Options of a standalone {@link LcmEngine}. */
 export interface LcmEngineOptions {

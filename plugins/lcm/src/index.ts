@@ -3,9 +3,9 @@
  * package in config `plugins:` and set `context.engine: lcm`; `register(ctx)` registers the engine factory.
  */
 import { isAbsolute, join, resolve } from "node:path";
-import type { Summarizer, TokenCounter } from "./core.ts";
-import { parseLcmConfig } from "./config.ts";
-import { LcmEngine } from "./engine.ts";
+import type { Summarizer, TokenCounter } from "./core.js";
+import { parseLcmConfig } from "./config.js";
+import { LcmEngine } from "./engine.js";
 
 /** What the factory registered with the host receives. */
 export interface LcmEngineContext {
@@ -63,8 +63,8 @@ export function register(ctx: LcmPluginContext): void {
   ctx.registerContextEngine((engineCtx) => createLcmEngine(engineCtx), LCM_ENGINE_NAME);
 }
 
-export { LcmEngine, type LcmEngineOptions } from "./engine.ts";
-export { LcmConfigSchema, LcmConfigError, parseLcmConfig, type LcmSettings } from "./config.ts";
-export { LcmStore, type StoredMessage, type SummaryRecord, type ItemRef } from "./store/LcmStore.ts";
-export { LCM_CONTEXT_HEADER, LCM_CONTEXT_END, assembleContext } from "./assemble.ts";
-export { LCM_TOOL_NAMES } from "./tools/index.ts";
+export { LcmEngine, type LcmEngineOptions } from "./engine.js";
+export { LcmConfigSchema, LcmConfigError, parseLcmConfig, type LcmSettings } from "./config.js";
+export { LcmStore, type StoredMessage, type SummaryRecord, type ItemRef } from "./store/LcmStore.js";
+export { LCM_CONTEXT_HEADER, LCM_CONTEXT_END, assembleContext } from "./assemble.js";
+export { LCM_TOOL_NAMES } from "./tools/index.js";

@@ -4,10 +4,10 @@
  * incoming list is aligned against those known sequences, so re-sending an overlapping list adds nothing
  * while a message repeated later in the conversation is still stored.
  */
-import type { ChatMessage, TokenCounter } from "./core.ts";
-import { isLcmArtifact } from "./assemble.ts";
-import { messageIdentity } from "./messageText.ts";
-import type { LcmStore, StoredMessage } from "./store/LcmStore.ts";
+import type { ChatMessage, TokenCounter } from "./core.js";
+import { isLcmArtifact } from "./assemble.js";
+import { messageIdentity } from "./messageText.js";
+import type { LcmStore, StoredMessage } from "./store/LcmStore.js";
 
 /** Longest overlap looked for when the incoming list starts at none of the known sequences. */
 export const MAX_FALLBACK_OVERLAP = 4_096;

@@ -1,10 +1,10 @@
 /** Pure helpers on single messages: identity, the public ids of stored records, and snippets. */
 import { createHash } from "node:crypto";
-import type { ChatMessage } from "./core.ts";
+import type { ChatMessage } from "./core.js";
 
 // Message text comes from core, so lcm indexes what the compressor and the session store see.
-export { contentText, searchableText } from "./core.ts";
-import { canonicalJson } from "./core.ts";
+export { contentText, searchableText } from "./core.js";
+import { canonicalJson } from "./core.js";
 
 /** A message's identity: the first 16 bytes of SHA-256 over its key-sorted JSON (role, content, tool fields, extras). */
 export function messageIdentity(message: ChatMessage): Buffer {

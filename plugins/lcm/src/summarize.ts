@@ -4,8 +4,8 @@
  * only accepted when it fits its budget and is smaller than its sources, so a summary always shrinks
  * the context, even when the summarizer throws, hangs or inflates.
  */
-import type { ChatMessage, Summarizer, TokenCounter } from "./core.ts";
-import type { SummaryLevel } from "./store/LcmStore.ts";
+import type { ChatMessage, Summarizer, TokenCounter } from "./core.js";
+import type { SummaryLevel } from "./store/LcmStore.js";
 
 /** Thrown when a summarizer call exceeded its time budget. */
 export class SummaryTimeoutError extends Error {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ChatMessage } from "../src/core.ts";
-import { STUB_TOOL_RESULT, validateConversation } from "../src/core.ts";
-import { CountingSummarizer, HangingSummarizer, InflatingSummarizer, ThrowingSummarizer, conversation, makeEngine, tempDir, toolSteps } from "./support.ts";
+import type { ChatMessage } from "../src/core.js";
+import { STUB_TOOL_RESULT, validateConversation } from "../src/core.js";
+import { CountingSummarizer, HangingSummarizer, InflatingSummarizer, ThrowingSummarizer, conversation, makeEngine, tempDir, toolSteps } from "./support.js";
 
 describe("compaction", () => {
   let dir: string;

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { parseMessages, validateConversation } from "../src/core.ts";
-import { makeEngine, parseResult, tempDir } from "./support.ts";
+import { parseMessages, validateConversation } from "../src/core.js";
+import { makeEngine, parseResult, tempDir } from "./support.js";
 
 const FIXTURE = fileURLToPath(new URL("../../../test/fixtures/python-to-rust-port.json", import.meta.url));
 

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type { ChatMessage } from "../src/core.ts";
-import { validateConversation } from "../src/core.ts";
-import type { LcmEngine } from "../src/engine.ts";
-import { conversation, makeEngine, parseResult, tempDir, useCompactedEngine } from "./support.ts";
+import type { ChatMessage } from "../src/core.js";
+import { validateConversation } from "../src/core.js";
+import type { LcmEngine } from "../src/engine.js";
+import { conversation, makeEngine, parseResult, tempDir, useCompactedEngine } from "./support.js";
 
 /** Every original message reachable from the context, expanding summaries through lcm_expand pages. */
 async function expandFromContext(engine: LcmEngine): Promise<ChatMessage[]> {

@@ -2,9 +2,9 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createContextHost } from "../../../packages/core/src/host/createContextHost.ts";
-import { LcmEngine, register, resolveDbPath } from "../src/index.ts";
-import { conversation, parseResult, tempDir } from "./support.ts";
+import { createContextHost } from "../../../packages/core/src/host/createContextHost.js";
+import { LcmEngine, register, resolveDbPath } from "../src/index.js";
+import { conversation, parseResult, tempDir } from "./support.js";
 
 // the package folder: the host resolves a folder in plugins: through its package.json
 const PLUGIN_DIR = fileURLToPath(new URL("..", import.meta.url));

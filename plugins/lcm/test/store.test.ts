@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { ExtractiveSummarizer } from "../src/core.ts";
-import { LcmConfigError, parseLcmConfig } from "../src/config.ts";
-import type { LcmEngine } from "../src/engine.ts";
-import { LcmStore } from "../src/store/LcmStore.ts";
-import { conversation, makeEngine, tempDir } from "./support.ts";
+import { ExtractiveSummarizer } from "../src/core.js";
+import { LcmConfigError, parseLcmConfig } from "../src/config.js";
+import type { LcmEngine } from "../src/engine.js";
+import { LcmStore } from "../src/store/LcmStore.js";
+import { conversation, makeEngine, tempDir } from "./support.js";
 
 describe("the lcm store", () => {
   let dir: string;

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { afterEach, beforeEach } from "vitest";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ChatMessage, Summarizer, SummaryRequest } from "../src/core.ts";
-import { ExtractiveSummarizer } from "../src/core.ts";
-import { LcmEngine, type LcmEngineOptions } from "../src/engine.ts";
+import type { ChatMessage, Summarizer, SummaryRequest } from "../src/core.js";
+import { ExtractiveSummarizer } from "../src/core.js";
+import { LcmEngine, type LcmEngineOptions } from "../src/engine.js";
 
 /** A fresh temp folder, removed by the returned cleanup. */
 export function tempDir(): { dir: string; cleanup: () => void } {

@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { LcmEngine } from "../src/engine.ts";
-import { CountingSummarizer, conversation, makeEngine, parseResult, tempDir, useCompactedEngine } from "./support.ts";
+import type { LcmEngine } from "../src/engine.js";
+import { CountingSummarizer, conversation, makeEngine, parseResult, tempDir, useCompactedEngine } from "./support.js";
 
 describe("the agent tools", () => {
   const input = conversation(40);

@@ -2,12 +2,12 @@
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { TiktokenCounter, validateConversation } from "@context-engine/core";
-import { parseCommandArgs, parsePositiveInt } from "../args.ts";
-import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.ts";
-import type { CommandIO } from "../main.ts";
-import { loadTranscript } from "../transcript.ts";
-import { HOST_FLAG_OPTIONS, hostFromFlags } from "../hostFlags.ts";
-import { formatNumber, messageLine, table } from "../format.ts";
+import { parseCommandArgs, parsePositiveInt } from "../args.js";
+import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
+import type { CommandIO } from "../main.js";
+import { loadTranscript } from "../transcript.js";
+import { HOST_FLAG_OPTIONS, hostFromFlags } from "../hostFlags.js";
+import { formatNumber, messageLine, table } from "../format.js";
 
 /** Runs `compress`. */
 export async function runCompress(io: CommandIO): Promise<number> {

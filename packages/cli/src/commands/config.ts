@@ -6,9 +6,9 @@ import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { formatConfigYaml, parseConfigText, parseConfigValue, setConfigValue, validateConfigObject } from "@context-engine/core";
-import { parseCommandArgs } from "../args.ts";
-import { EXIT_OK, UsageError } from "../errors.ts";
-import type { CommandIO } from "../main.ts";
+import { parseCommandArgs } from "../args.js";
+import { EXIT_OK, UsageError } from "../errors.js";
+import type { CommandIO } from "../main.js";
 
 /** The file `config` edits: `--config`, else `config.yaml` in the working directory. */
 function configPath(cwd: string, flag: string | undefined): string {

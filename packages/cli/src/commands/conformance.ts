@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { ENGINE_NAME_PATTERN, createContextHost, loadConfig, validateConfigObject, type ContextEngine, type HostConfig } from "@context-engine/core";
 import { runConformance } from "@context-engine/core/conformance";
-import { parseCommandArgs } from "../args.ts";
-import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.ts";
-import type { CommandIO } from "../main.ts";
+import { parseCommandArgs } from "../args.js";
+import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
+import type { CommandIO } from "../main.js";
 
 /** Runs `conformance`. */
 export async function runConformanceCommand(io: CommandIO): Promise<number> {

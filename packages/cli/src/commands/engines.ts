@@ -1,10 +1,10 @@
 /** `context-engine engines`: which engine resolves, from where, what else is on offer, and warnings. */
 import { readdirSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseCommandArgs } from "../args.ts";
-import type { CommandIO } from "../main.ts";
-import { EXIT_OK } from "../errors.ts";
-import { HOST_FLAG_OPTIONS, hostFromFlags } from "../hostFlags.ts";
+import { parseCommandArgs } from "../args.js";
+import type { CommandIO } from "../main.js";
+import { EXIT_OK } from "../errors.js";
+import { HOST_FLAG_OPTIONS, hostFromFlags } from "../hostFlags.js";
 
 /** Lists directory engines under `<root>/plugins/context_engine/`. */
 export function listDirectoryEngines(rootDir: string): string[] {

@@ -2,10 +2,10 @@
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { validateConversation } from "@context-engine/core";
-import { parseCommandArgs } from "../args.ts";
-import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.ts";
-import type { CommandIO } from "../main.ts";
-import { loadTranscript } from "../transcript.ts";
+import { parseCommandArgs } from "../args.js";
+import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
+import type { CommandIO } from "../main.js";
+import { loadTranscript } from "../transcript.js";
 
 const FORMATS = ["auto", "claude-code", "swe-agent", "openhands", "openai", "specstory", "cctrace-xml"];
 

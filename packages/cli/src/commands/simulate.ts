@@ -6,15 +6,15 @@
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { isClaudeModel, knownContextLength, parsePriceTable, promptCachingStatus, replayConversation, type ReplayProgress, type ReplayReport } from "@context-engine/core";
-import { parseCommandArgs, parsePositiveInt } from "../args.ts";
-import { EXIT_OK, UsageError } from "../errors.ts";
-import { table } from "../format.ts";
-import { HOST_FLAG_OPTIONS, hostFromFlags } from "../hostFlags.ts";
-import type { CommandIO } from "../main.ts";
-import { loadTranscript } from "../transcript.ts";
-import { renderReportHtml } from "../report/html.ts";
-import { formatTokens, formatUsd } from "../report/numbers.ts";
-import { summaryRows } from "../report/summary.ts";
+import { parseCommandArgs, parsePositiveInt } from "../args.js";
+import { EXIT_OK, UsageError } from "../errors.js";
+import { table } from "../format.js";
+import { HOST_FLAG_OPTIONS, hostFromFlags } from "../hostFlags.js";
+import type { CommandIO } from "../main.js";
+import { loadTranscript } from "../transcript.js";
+import { renderReportHtml } from "../report/html.js";
+import { formatTokens, formatUsd } from "../report/numbers.js";
+import { summaryRows } from "../report/summary.js";
 
 /** The model replayed when neither `--model` nor the config names one: a Claude model, so prompt caching is on. */
 export const DEFAULT_SIMULATE_MODEL = "claude-sonnet-4";

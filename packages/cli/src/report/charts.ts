@@ -1,7 +1,7 @@
 /** The report's two charts: context tokens per request (thresholds, compactions) and cumulative cost. */
 import type { ReplayReport } from "@context-engine/core";
-import { lineChart, type ChartMarker, type ChartRule } from "./lineChart.ts";
-import { formatCompact, formatTokens, formatUsd } from "./numbers.ts";
+import { lineChart, type ChartMarker, type ChartRule } from "./lineChart.js";
+import { formatCompact, formatTokens, formatUsd } from "./numbers.js";
 
 const WIDTH = 960;
 const HEIGHT = 320;

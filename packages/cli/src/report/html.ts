@@ -4,12 +4,12 @@
  * effect, notes, and every request.
  */
 import type { ReplayReport, ReplayRequest } from "@context-engine/core";
-import { contextChart, costChart } from "./charts.ts";
-import { escapeHtml, jsonForScript } from "./escape.ts";
-import { formatPercent, formatTokens, formatUsd } from "./numbers.ts";
-import { REPORT_SCRIPT } from "./script.ts";
-import { REPORT_STYLE } from "./style.ts";
-import { summaryRows, unpricedNote } from "./summary.ts";
+import { contextChart, costChart } from "./charts.js";
+import { escapeHtml, jsonForScript } from "./escape.js";
+import { formatPercent, formatTokens, formatUsd } from "./numbers.js";
+import { REPORT_SCRIPT } from "./script.js";
+import { REPORT_STYLE } from "./style.js";
+import { summaryRows, unpricedNote } from "./summary.js";
 
 /** What the page says about where the report came from. */
 export interface ReportPageInfo {

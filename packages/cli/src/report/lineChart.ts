@@ -3,7 +3,7 @@
  * reference lines, vertical event markers, axes with round ticks. Returns SVG markup; the page's
  * script adds the hover read-out using the `data-plot` geometry.
  */
-import { escapeHtml } from "./escape.ts";
+import { escapeHtml } from "./escape.js";
 
 /** One line of the chart. */
 export interface ChartSeries {

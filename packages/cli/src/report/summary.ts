@@ -1,6 +1,6 @@
 /** The summary rows shared by the `simulate` table and the HTML page. */
 import type { ReplayReport } from "@context-engine/core";
-import { formatPercent, formatTokens, formatUsd, shareOf } from "./numbers.ts";
+import { formatPercent, formatTokens, formatUsd, shareOf } from "./numbers.js";
 
 /**
  * Why the costs are missing or partial: undefined when every request is priced, else a sentence naming

@@ -4,9 +4,9 @@
  * content shape and on whether the request goes to Anthropic natively or through an envelope such as
  * OpenRouter (HERMES.md table). Copy-on-write: the input is never mutated.
  */
-import type { ChatMessage, ContentPart } from "../messages/schema.ts";
-import { assertCacheTtl, cacheControlMarker, MAX_CACHE_BREAKPOINTS } from "../providers/anthropicFacts.ts";
-import type { CacheControlMarker, CacheTtl } from "../providers/anthropicFacts.ts";
+import type { ChatMessage, ContentPart } from "../messages/schema.js";
+import { assertCacheTtl, cacheControlMarker, MAX_CACHE_BREAKPOINTS } from "../providers/anthropicFacts.js";
+import type { CacheControlMarker, CacheTtl } from "../providers/anthropicFacts.js";
 
 /** Options of {@link applyAnthropicCacheControl}. */
 export interface AnthropicCacheControlOptions {

@@ -3,8 +3,8 @@
  * do not change the cached content, and string content equals a single text part on the wire.
  */
 import { createHash } from "node:crypto";
-import type { ChatMessage } from "../messages/schema.ts";
-import { canonicalJson } from "../messages/canonicalJson.ts";
+import type { ChatMessage } from "../messages/schema.js";
+import { canonicalJson } from "../messages/canonicalJson.js";
 
 const memo = new WeakMap<object, string>();
 

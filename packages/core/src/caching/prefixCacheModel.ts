@@ -9,13 +9,13 @@
  * prefix is shorter than the model's minimum cacheable length caches nothing (no error). A model or
  * account change lands on an empty cache: a full miss, flagged on the request.
  */
-import type { ChatMessage } from "../messages/schema.ts";
-import type { TokenCounter } from "../tokens/types.ts";
-import { CACHE_LOOKBACK_BLOCKS, CACHE_TTL_MS, minimumCacheableTokens } from "../providers/anthropicFacts.ts";
-import type { CacheTtl } from "../providers/anthropicFacts.ts";
-import { lookupModelPrice, requestCostUsd } from "../providers/prices.ts";
-import type { ModelPrice, PriceTable } from "../providers/prices.ts";
-import { messageFingerprint } from "./fingerprint.ts";
+import type { ChatMessage } from "../messages/schema.js";
+import type { TokenCounter } from "../tokens/types.js";
+import { CACHE_LOOKBACK_BLOCKS, CACHE_TTL_MS, minimumCacheableTokens } from "../providers/anthropicFacts.js";
+import type { CacheTtl } from "../providers/anthropicFacts.js";
+import { lookupModelPrice, requestCostUsd } from "../providers/prices.js";
+import type { ModelPrice, PriceTable } from "../providers/prices.js";
+import { messageFingerprint } from "./fingerprint.js";
 
 /** One request as the agent sends it. */
 export interface CacheRequest {

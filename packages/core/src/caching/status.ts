@@ -3,8 +3,8 @@
  * name) behind a provider that accepts `cache_control` (Anthropic direct, or OpenRouter). The CLI
  * prints the banner at start-up.
  */
-import { assertCacheTtl } from "../providers/anthropicFacts.ts";
-import type { CacheTtl } from "../providers/anthropicFacts.ts";
+import { assertCacheTtl } from "../providers/anthropicFacts.js";
+import type { CacheTtl } from "../providers/anthropicFacts.js";
 
 /** Providers that accept `cache_control` markers, as shown in the banner. */
 export type CachingProvider = "Anthropic" | "OpenRouter";

@@ -3,9 +3,9 @@
  * the thread's context, so compaction is delegated to the app-server and the local transcript is never
  * rewritten; the host only records the compaction boundary.
  */
-import type { CompressionConfig } from "../config/schema.ts";
-import type { ModelInfo } from "../engine/types.ts";
-import type { ChatMessage } from "../messages/schema.ts";
+import type { CompressionConfig } from "../config/schema.js";
+import type { ModelInfo } from "../engine/types.js";
+import type { ChatMessage } from "../messages/schema.js";
 
 /** The `api_mode` of Codex app-server sessions. */
 export const CODEX_APP_SERVER_API_MODE = "codex_app_server";

@@ -3,11 +3,11 @@
  * compressing at half of a small window, so the trigger is raised to 85 %. Pure; the one-time notice
  * and its marker file live in autoraiseNotice.ts.
  */
-import type { CompressionConfig } from "../config/schema.ts";
-import type { ModelInfo } from "../engine/types.ts";
-import { computeThresholds, type ThresholdPlan, type ThresholdSettings } from "../compressor/thresholds.ts";
-import { codexModelFamily, hasLargeVariantSuffix, isCodexProvider } from "./models.ts";
-import { autoraiseNoticeState, autoraiseNoticeText } from "./autoraiseNotice.ts";
+import type { CompressionConfig } from "../config/schema.js";
+import type { ModelInfo } from "../engine/types.js";
+import { computeThresholds, type ThresholdPlan, type ThresholdSettings } from "../compressor/thresholds.js";
+import { codexModelFamily, hasLargeVariantSuffix, isCodexProvider } from "./models.js";
+import { autoraiseNoticeState, autoraiseNoticeText } from "./autoraiseNotice.js";
 
 /** The trigger the autoraise raises to, as a share of the window. */
 export const CODEX_AUTORAISE_PERCENT = 0.85;

@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { CodexAutoraiseResult } from "./autoraise.ts";
+import type { CodexAutoraiseResult } from "./autoraise.js";
 
 /** The marker file's name under `$HERMES_HOME`. */
 export const AUTORAISE_MARKER_FILE = ".codex_gpt55_autoraise_notice";

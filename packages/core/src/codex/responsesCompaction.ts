@@ -10,8 +10,8 @@ import type {
   ResponseInputItem,
   ResponseOutputItem,
 } from "openai/resources/responses/responses";
-import type { CompressionConfig } from "../config/schema.ts";
-import { baseModelName, CODEX_PROVIDER } from "./models.ts";
+import type { CompressionConfig } from "../config/schema.js";
+import { baseModelName, CODEX_PROVIDER } from "./models.js";
 
 /** The server threshold is kept this many tokens below the local trigger, so the server compacts first. */
 export const NATIVE_COMPACTION_OFFSET_TOKENS = 8_000;

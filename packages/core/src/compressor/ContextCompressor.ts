@@ -4,23 +4,23 @@
  * summaryLadder (phase 3) and phase4Assemble.
  */
 import { z } from "zod";
-import { AWAITING_REAL_USAGE, ContextEngine, DEFAULT_MODEL } from "../engine/ContextEngine.ts";
-import type { CompressOptions, ModelInfo, NormalizedUsage, UsageReport } from "../engine/types.ts";
-import { CompressionSectionSchema, type CompressionConfig } from "../config/schema.ts";
-import type { ChatMessage } from "../messages/schema.ts";
-import { pendingToolCallsStart, sanitizeToolPairs } from "../messages/toolPairs.ts";
-import { validateConversation, type ConversationProblem } from "../messages/validate.ts";
-import { ExtractiveSummarizer } from "../summarizers/extractive.ts";
-import { cooldownSeconds, type SummaryFailure } from "../summarizers/failures.ts";
-import type { Summarizer } from "../summarizers/types.ts";
-import { defaultTokenCounter } from "../tokens/counter.ts";
-import type { TokenCounter } from "../tokens/types.ts";
-import { assembleCompressed } from "./phase4Assemble.ts";
-import { prepareCompaction } from "./prepareCompaction.ts";
-import { emptyReport, fillCompactionReport, includeInFlightGroup, type CompressionReport } from "./report.ts";
-import { buildSummaryRequest } from "./summaryMessage.ts";
-import { runSummaryLadder } from "./summaryLadder.ts";
-import { codexThresholdPlan } from "../codex/autoraise.ts";
+import { AWAITING_REAL_USAGE, ContextEngine, DEFAULT_MODEL } from "../engine/ContextEngine.js";
+import type { CompressOptions, ModelInfo, NormalizedUsage, UsageReport } from "../engine/types.js";
+import { CompressionSectionSchema, type CompressionConfig } from "../config/schema.js";
+import type { ChatMessage } from "../messages/schema.js";
+import { pendingToolCallsStart, sanitizeToolPairs } from "../messages/toolPairs.js";
+import { validateConversation, type ConversationProblem } from "../messages/validate.js";
+import { ExtractiveSummarizer } from "../summarizers/extractive.js";
+import { cooldownSeconds, type SummaryFailure } from "../summarizers/failures.js";
+import type { Summarizer } from "../summarizers/types.js";
+import { defaultTokenCounter } from "../tokens/counter.js";
+import type { TokenCounter } from "../tokens/types.js";
+import { assembleCompressed } from "./phase4Assemble.js";
+import { prepareCompaction } from "./prepareCompaction.js";
+import { emptyReport, fillCompactionReport, includeInFlightGroup, type CompressionReport } from "./report.js";
+import { buildSummaryRequest } from "./summaryMessage.js";
+import { runSummaryLadder } from "./summaryLadder.js";
+import { codexThresholdPlan } from "../codex/autoraise.js";
 
 /** Options of the built-in compressor. */
 export interface ContextCompressorOptions {
@@ -385,4 +385,4 @@ export class ContextCompressor extends ContextEngine {
   }
 }
 
-export type { CompressionReport } from "./report.ts";
+export type { CompressionReport } from "./report.js";

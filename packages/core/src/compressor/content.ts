@@ -1,6 +1,6 @@
 /** Small, allocation-light readers of message content shared by the compressor phases. */
-import type { ChatMessage } from "../messages/schema.ts";
-import { messageText } from "../messages/text.ts";
+import type { ChatMessage } from "../messages/schema.js";
+import { messageText } from "../messages/text.js";
 
 export { messageText };
 

@@ -3,11 +3,11 @@
  * one-line descriptor, identical older outputs become a pointer to the newer copy, and long tool-call
  * arguments are truncated JSON-aware. Pure: the input is never mutated; untouched messages are reused.
  */
-import type { ChatMessage, ToolCall } from "../messages/schema.ts";
-import { toolCallKey } from "../messages/toolPairs.ts";
-import { contentSize, messageText } from "./content.ts";
-import { describeToolOutput } from "./toolOutputDescriptor.ts";
-import { MAX_TOOL_ARGUMENT_CHARS, truncateToolArguments } from "./toolArguments.ts";
+import type { ChatMessage, ToolCall } from "../messages/schema.js";
+import { toolCallKey } from "../messages/toolPairs.js";
+import { contentSize, messageText } from "./content.js";
+import { describeToolOutput } from "./toolOutputDescriptor.js";
+import { MAX_TOOL_ARGUMENT_CHARS, truncateToolArguments } from "./toolArguments.js";
 
 /** What a cleared tool output starts with (SPEC §4 phase 1). */
 export const PRUNED_TOOL_PLACEHOLDER = "[Old tool output cleared to save context space]";

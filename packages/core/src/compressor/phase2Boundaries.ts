@@ -2,10 +2,10 @@
  * Phase 2: where the protected head ends and the protected tail starts. Everything between is the
  * middle that phase 3 summarizes. Pure; works on indices only.
  */
-import type { ChatMessage } from "../messages/schema.ts";
-import { alignBoundaryBackward, alignBoundaryForward } from "../messages/toolPairs.ts";
-import { isVisibleAssistantReply } from "./content.ts";
-import { isPureSummaryMessage, isRealUserMessage, parseSummaryMessage } from "./summaryMessage.ts";
+import type { ChatMessage } from "../messages/schema.js";
+import { alignBoundaryBackward, alignBoundaryForward } from "../messages/toolPairs.js";
+import { isVisibleAssistantReply } from "./content.js";
+import { isPureSummaryMessage, isRealUserMessage, parseSummaryMessage } from "./summaryMessage.js";
 
 /** The smallest tail the compressor falls back to when the configured floor leaves nothing to compress. */
 export const MIN_TAIL_MESSAGES = 3;

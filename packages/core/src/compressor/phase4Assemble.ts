@@ -2,10 +2,10 @@
  * Phase 4: head (+ the system note on the first compaction), the summary message with a role that keeps
  * user/assistant alternating, then the tail unchanged; dangling tool pairs are repaired at the end.
  */
-import type { ChatMessage } from "../messages/schema.ts";
-import { sanitizeToolPairs } from "../messages/toolPairs.ts";
-import { appendText, prependText } from "./content.ts";
-import { COMPACTION_SYSTEM_NOTE, formatSummaryContent, hasCompactionNote } from "./summaryMessage.ts";
+import type { ChatMessage } from "../messages/schema.js";
+import { sanitizeToolPairs } from "../messages/toolPairs.js";
+import { appendText, prependText } from "./content.js";
+import { COMPACTION_SYSTEM_NOTE, formatSummaryContent, hasCompactionNote } from "./summaryMessage.js";
 
 /** Inputs of {@link assembleCompressed}. */
 export interface AssembleInput {

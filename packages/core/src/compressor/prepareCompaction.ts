@@ -2,12 +2,12 @@
  * The pure preparation of a compaction (phases 1 and 2 plus the progress guarantee): boundaries, the
  * pruned conversation, and the numbers the summary request needs. No I/O, no state.
  */
-import type { ChatMessage } from "../messages/schema.ts";
-import { alignBoundaryBackward } from "../messages/toolPairs.ts";
-import { MIN_TAIL_MESSAGES, planBoundaries, type BoundaryPlan } from "./phase2Boundaries.ts";
-import { pruneOldToolResults } from "./phase1Prune.ts";
-import { findLatestSummary, findLatestSummaryIndex, hasCompactionNote, turnsForSummary } from "./summaryMessage.ts";
-import { summaryTokenBudget } from "./thresholds.ts";
+import type { ChatMessage } from "../messages/schema.js";
+import { alignBoundaryBackward } from "../messages/toolPairs.js";
+import { MIN_TAIL_MESSAGES, planBoundaries, type BoundaryPlan } from "./phase2Boundaries.js";
+import { pruneOldToolResults } from "./phase1Prune.js";
+import { findLatestSummary, findLatestSummaryIndex, hasCompactionNote, turnsForSummary } from "./summaryMessage.js";
+import { summaryTokenBudget } from "./thresholds.js";
 
 /** Settings of {@link prepareCompaction}. */
 export interface PrepareSettings {

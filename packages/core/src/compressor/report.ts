@@ -1,6 +1,6 @@
 /** The `lastCompression` report: what one `compress()` call did, for status lines, logs and tests. */
-import type { SummaryFailure } from "../summarizers/failures.ts";
-import type { PreparedCompaction } from "./prepareCompaction.ts";
+import type { SummaryFailure } from "../summarizers/failures.js";
+import type { PreparedCompaction } from "./prepareCompaction.js";
 
 /** What one `compress()` call did. */
 export interface CompressionReport {

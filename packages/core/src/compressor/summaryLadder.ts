@@ -3,10 +3,10 @@
  * cancellation (or `abort_on_summary_failure`) abort the compaction; anything else falls back to the
  * offline summarizer, whose output is capped and marked as a fallback.
  */
-import { EmptySummaryError, classifySummaryFailure, type SummaryFailure } from "../summarizers/failures.ts";
-import { normalizeSummary } from "../summarizers/prompt.ts";
-import type { SummaryRequest, Summarizer } from "../summarizers/types.ts";
-import { FALLBACK_SUMMARY_MAX_CHARS, cleanSummaryBody } from "./summaryMessage.ts";
+import { EmptySummaryError, classifySummaryFailure, type SummaryFailure } from "../summarizers/failures.js";
+import { normalizeSummary } from "../summarizers/prompt.js";
+import type { SummaryRequest, Summarizer } from "../summarizers/types.js";
+import { FALLBACK_SUMMARY_MAX_CHARS, cleanSummaryBody } from "./summaryMessage.js";
 
 /** The token budget a fallback summary is asked for: {@link FALLBACK_SUMMARY_MAX_CHARS} at about 4 characters a token. */
 export const FALLBACK_SUMMARY_MAX_TOKENS = Math.floor(FALLBACK_SUMMARY_MAX_CHARS / 4);

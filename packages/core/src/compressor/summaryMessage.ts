@@ -2,12 +2,12 @@
  * Phase 3's message side: the compaction framing (prefix, end marker, system note), the summary request
  * for the middle turns, and recognition of a summary message a previous compaction left behind.
  */
-import type { ChatMessage } from "../messages/schema.ts";
-import type { SummaryRequest } from "../summarizers/types.ts";
-import { summaryTokenBudget } from "./thresholds.ts";
-import { messageText } from "./content.ts";
-import { summaryItems } from "../summarizers/extractive.ts";
-import { layoutSections } from "../summarizers/summaryLayout.ts";
+import type { ChatMessage } from "../messages/schema.js";
+import type { SummaryRequest } from "../summarizers/types.js";
+import { summaryTokenBudget } from "./thresholds.js";
+import { messageText } from "./content.js";
+import { summaryItems } from "../summarizers/extractive.js";
+import { layoutSections } from "../summarizers/summaryLayout.js";
 
 /** The tag every compaction summary starts with. */
 export const COMPACTION_TAG = "[CONTEXT COMPACTION]";

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, parse as parseYaml, stringify as stringifyYaml, type Document } from "yaml";
 import { z } from "zod";
-import { HostConfigSchema, type HostConfig } from "./schema.ts";
+import { HostConfigSchema, type HostConfig } from "./schema.js";
 
 /** One configuration problem, located. */
 export interface ConfigIssue {

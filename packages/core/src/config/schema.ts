@@ -3,7 +3,7 @@
  * error messages. Keys keep Hermes' snake_case so a Hermes `config.yaml` loads unchanged.
  */
 import { z } from "zod";
-import { PriceTableSchema } from "../providers/prices.ts";
+import { PriceTableSchema } from "../providers/prices.js";
 
 /** Engine and plugin names: never a path. */
 export const ENGINE_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;

@@ -3,11 +3,11 @@
  * the contract — counters, thresholds, status, tools, and provider-valid output that never loses the
  * system prompt or the latest user message. Run it from code or with `context-engine conformance`.
  */
-import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.ts";
-import { ENGINE_NAME_PATTERN } from "../config/schema.ts";
-import { validateConversation } from "../messages/validate.ts";
-import type { ChatMessage } from "../messages/schema.ts";
-import { conformanceScenarios } from "./scenarios.ts";
+import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.js";
+import { ENGINE_NAME_PATTERN } from "../config/schema.js";
+import { validateConversation } from "../messages/validate.js";
+import type { ChatMessage } from "../messages/schema.js";
+import { conformanceScenarios } from "./scenarios.js";
 
 /** One check's outcome. */
 export interface ConformanceCheck {
@@ -135,4 +135,4 @@ export async function runConformance(factory: Factory): Promise<ConformanceRepor
   return { engine: engineName, passed: checks.length - failed, failed, checks };
 }
 
-export { conformanceScenarios, agentSession } from "./scenarios.ts";
+export { conformanceScenarios, agentSession } from "./scenarios.js";

@@ -1,5 +1,5 @@
 /** Conversations the conformance suite feeds to engines: realistic agent shapes, all provider-valid. */
-import type { ChatMessage } from "../messages/schema.ts";
+import type { ChatMessage } from "../messages/schema.js";
 
 /** A named input conversation. */
 export interface Scenario {

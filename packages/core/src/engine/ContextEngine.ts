@@ -2,11 +2,11 @@
  * The abstract base every context engine extends (SPEC §1, API.md "Engine"). It owns the token
  * counters and the threshold arithmetic; subclasses decide when and how to compress.
  */
-import type { ChatMessage } from "../messages/schema.ts";
-import type { CompressionConfig } from "../config/schema.ts";
-import { computeThresholds, type ThresholdSettings } from "../compressor/thresholds.ts";
-import { normalizeUsage } from "./usage.ts";
-import type { CompressOptions, EngineStatus, ModelInfo, NormalizedUsage, SessionInfo, ToolSchema, UsageReport } from "./types.ts";
+import type { ChatMessage } from "../messages/schema.js";
+import type { CompressionConfig } from "../config/schema.js";
+import { computeThresholds, type ThresholdSettings } from "../compressor/thresholds.js";
+import { normalizeUsage } from "./usage.js";
+import type { CompressOptions, EngineStatus, ModelInfo, NormalizedUsage, SessionInfo, ToolSchema, UsageReport } from "./types.js";
 
 /** The value of `lastPromptTokens` after a compaction, until the next real usage arrives. */
 export const AWAITING_REAL_USAGE = -1;

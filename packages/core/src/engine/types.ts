@@ -1,5 +1,5 @@
 /** Public types of the engine contract (API.md "Engine"). */
-import type { ChatMessage } from "../messages/schema.ts";
+import type { ChatMessage } from "../messages/schema.js";
 
 /** Options of one `compress()` call. */
 export interface CompressOptions {

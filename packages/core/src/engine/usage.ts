@@ -3,7 +3,7 @@
  * Validated with zod so garbage gives a clear error instead of NaN counters.
  */
 import { z } from "zod";
-import type { NormalizedUsage } from "./types.ts";
+import type { NormalizedUsage } from "./types.js";
 
 const count = z.number().int().nonnegative();
 

@@ -4,8 +4,8 @@
  * in place at 85 % of the window — fixed, deliberately above the agent layer's threshold — or when it
  * reaches the hard message limit, so the next API call cannot fail for size.
  */
-import type { ChatMessage } from "../messages/schema.ts";
-import { estimateMessagesTokensRough } from "../tokens/rough.ts";
+import type { ChatMessage } from "../messages/schema.js";
+import { estimateMessagesTokensRough } from "../tokens/rough.js";
 
 /** Share of the context window at which gateway hygiene compacts (fixed, not configurable). */
 export const GATEWAY_HYGIENE_THRESHOLD = 0.85;

@@ -4,23 +4,23 @@
  */
 import { existsSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { BUILTIN_ENGINE } from "./builtin.ts";
-import { loadConfig, validateConfigObject } from "../config/load.ts";
-import type { HostConfig } from "../config/schema.ts";
-import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.ts";
-import type { ModelInfo } from "../engine/types.ts";
-import type { Summarizer } from "../summarizers/types.ts";
-import type { TokenCounter } from "../tokens/types.ts";
-import type { SessionStore } from "../store/types.ts";
-import { createSummarizer } from "../summarizers/resolve.ts";
-import { ContextCompressor } from "../compressor/ContextCompressor.ts";
-import { createHostHooks, type HostHooks } from "./hooks.ts";
-import { findPluginEntry, importPluginModule, readPluginManifest } from "./loadModule.ts";
-import { EngineRegistry, buildEngine } from "./registry.ts";
-import type { EngineContext, EngineSource, PluginContext, PluginModule } from "./types.ts";
-import { modelInfoFromConfig } from "./modelInfo.ts";
-import { takeAutoraiseNotice } from "../codex/autoraiseNotice.ts";
-import { baseModelName } from "../codex/models.ts";
+import { BUILTIN_ENGINE } from "./builtin.js";
+import { loadConfig, validateConfigObject } from "../config/load.js";
+import type { HostConfig } from "../config/schema.js";
+import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.js";
+import type { ModelInfo } from "../engine/types.js";
+import type { Summarizer } from "../summarizers/types.js";
+import type { TokenCounter } from "../tokens/types.js";
+import type { SessionStore } from "../store/types.js";
+import { createSummarizer } from "../summarizers/resolve.js";
+import { ContextCompressor } from "../compressor/ContextCompressor.js";
+import { createHostHooks, type HostHooks } from "./hooks.js";
+import { findPluginEntry, importPluginModule, readPluginManifest } from "./loadModule.js";
+import { EngineRegistry, buildEngine } from "./registry.js";
+import type { EngineContext, EngineSource, PluginContext, PluginModule } from "./types.js";
+import { modelInfoFromConfig } from "./modelInfo.js";
+import { takeAutoraiseNotice } from "../codex/autoraiseNotice.js";
+import { baseModelName } from "../codex/models.js";
 
 /** Options of {@link createContextHost}. */
 export interface ContextHostOptions {

@@ -3,8 +3,8 @@
  * `ctx.hooks`; the host calls them.
  */
 import { AsyncSeriesBailHook, SyncHook } from "tapable";
-import type { ContextEngine } from "../engine/ContextEngine.ts";
-import type { EngineContext, EngineSource } from "./types.ts";
+import type { ContextEngine } from "../engine/ContextEngine.js";
+import type { EngineContext, EngineSource } from "./types.js";
 
 /** Payload of the `session:compress` event (HERMES.md): `old_session_id` is "" for in-place compaction. */
 export interface SessionCompressEvent {

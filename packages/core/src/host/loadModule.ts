@@ -8,7 +8,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { createJiti } from "jiti";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import type { PluginModule } from "./types.ts";
+import type { PluginModule } from "./types.js";
 
 /** Entry files looked for in a plugin directory, in order. */
 export const PLUGIN_ENTRY_FILES = ["index.ts", "index.mts", "index.js", "index.mjs"] as const;
@@ -22,9 +22,18 @@ export const PluginManifestSchema = z.strictObject({
 /** A parsed `plugin.yaml`. */
 export type PluginManifest = z.infer<typeof PluginManifestSchema>;
 
-/** Imports a module (path or package name) as seen from `fromDir`; TypeScript is transpiled by jiti. */
+/**
+ * The host's own public modules. A plugin that imports `@context-engine/core` gets these very objects,
+ * so it extends the host's `ContextEngine` (instanceof holds) and nothing of the core is compiled twice.
+ */
+async function hostModules(): Promise<Record<string, unknown>> {
+  const [core, conformance] = await Promise.all([import("../index.js"), import("../conformance/index.js")]);
+  return { "@context-engine/core": core, "@context-engine/core/conformance": conformance };
+}
+
+/** Imports a module (path or package name) as seen from `fromDir`; TypeScript is transpiled by jiti (cached on disk). */
 export async function importPluginModule(specifier: string, fromDir: string): Promise<PluginModule> {
-  const jiti = createJiti(join(fromDir, "__context_engine_loader__.js"));
+  const jiti = createJiti(join(fromDir, "__context_engine_loader__.js"), { virtualModules: await hostModules() });
   const target = isPathSpecifier(specifier) ? await resolvePathEntry(resolve(fromDir, specifier)) : specifier;
   const mod = await jiti.import<PluginModule>(target);
   if (typeof mod !== "object" || mod === null) throw new Error(`module ${specifier} exports nothing usable`);

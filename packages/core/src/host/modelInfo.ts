@@ -1,7 +1,7 @@
 /** The main model's size from config, with known context windows for common model families. */
-import type { HostConfig } from "../config/schema.ts";
-import type { ModelInfo } from "../engine/types.ts";
-import { routeContextWindow } from "../codex/models.ts";
+import type { HostConfig } from "../config/schema.js";
+import type { ModelInfo } from "../engine/types.js";
+import { routeContextWindow } from "../codex/models.js";
 
 /** Context windows by model-name substring (longest match wins); a fallback when config gives none. */
 export const KNOWN_CONTEXT_WINDOWS: Record<string, number> = {

@@ -2,11 +2,11 @@
  * The engine registry behind `ctx.registerContextEngine`: names registrations, refuses duplicates with a
  * warning (the first wins), and taps the host's `contextEngine` hook so only the configured name is built.
  */
-import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.ts";
-import { ENGINE_NAME_PATTERN } from "../config/schema.ts";
-import type { HostHooks } from "./hooks.ts";
-import { BUILTIN_ENGINE } from "./builtin.ts";
-import type { EngineContext, EngineRegistration } from "./types.ts";
+import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.js";
+import { ENGINE_NAME_PATTERN } from "../config/schema.js";
+import type { HostHooks } from "./hooks.js";
+import { BUILTIN_ENGINE } from "./builtin.js";
+import type { EngineContext, EngineRegistration } from "./types.js";
 
 /** True when `value` is a class (as opposed to a plain factory function). */
 function isClass(value: unknown): value is new (ctx: EngineContext) => unknown {

@@ -1,10 +1,10 @@
 /** Types of the host's plugin surface: what plugins receive and what they register. */
-import type { ContextEngine } from "../engine/ContextEngine.ts";
-import type { HostConfig } from "../config/schema.ts";
-import type { Summarizer } from "../summarizers/types.ts";
-import type { TokenCounter } from "../tokens/types.ts";
-import type { HostHooks } from "./hooks.ts";
-import type { SessionStore } from "../store/types.ts";
+import type { ContextEngine } from "../engine/ContextEngine.js";
+import type { HostConfig } from "../config/schema.js";
+import type { Summarizer } from "../summarizers/types.js";
+import type { TokenCounter } from "../tokens/types.js";
+import type { HostHooks } from "./hooks.js";
+import type { SessionStore } from "../store/types.js";
 
 /** What an engine factory receives: the host's shared parts. */
 export interface EngineContext {

@@ -6,9 +6,9 @@
  * Nothing is invented: a call whose result is missing is removed from `tool_calls` (not given a stub
  * result), and an assistant message left with no content and no calls is dropped.
  */
-import { parseMessages, type ChatMessage, type ToolCall } from "../messages/schema.ts";
-import { isEmptyAssistant, sanitizeToolPairs, toolCallKey } from "../messages/toolPairs.ts";
-import { validateConversation } from "../messages/validate.ts";
+import { parseMessages, type ChatMessage, type ToolCall } from "../messages/schema.js";
+import { isEmptyAssistant, sanitizeToolPairs, toolCallKey } from "../messages/toolPairs.js";
+import { validateConversation } from "../messages/validate.js";
 
 /** A message plus the place it was read from (`file:12`, `file: history[3]`). */
 export interface SourcedMessage {

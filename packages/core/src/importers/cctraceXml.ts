@@ -15,12 +15,12 @@
  *   a list of `{type: "text"}` blocks, their texts are joined. The export keeps no `is_error` flag.
  * - Unknown blocks and records without content are reported with `file:line` and skipped.
  */
-import type { ChatMessage, ToolCall } from "../messages/schema.ts";
-import { assembleConversation, textOfParts, type SourcedMessage } from "./assemble.ts";
-import { tryParseJson } from "./jsonInput.ts";
-import { parseJsonOrPythonLiteral } from "./pythonLiteral.ts";
-import { TranscriptImportError, UNNAMED_INPUT, type ImporterOptions, type ImportResult } from "./types.ts";
-import { childElement, childElements, ownText, parseXml, XmlSyntaxError, type XmlElement } from "./xmlReader.ts";
+import type { ChatMessage, ToolCall } from "../messages/schema.js";
+import { assembleConversation, textOfParts, type SourcedMessage } from "./assemble.js";
+import { tryParseJson } from "./jsonInput.js";
+import { parseJsonOrPythonLiteral } from "./pythonLiteral.js";
+import { TranscriptImportError, UNNAMED_INPUT, type ImporterOptions, type ImportResult } from "./types.js";
+import { childElement, childElements, ownText, parseXml, XmlSyntaxError, type XmlElement } from "./xmlReader.js";
 
 /** The root element name of a cctrace export. */
 export const CCTRACE_ROOT = "claude-session";

@@ -17,10 +17,10 @@
  * - Malformed lines and records give a warning naming `file:line` and are skipped.
  */
 import { z } from "zod";
-import type { ChatMessage, ContentPart, ToolCall } from "../messages/schema.ts";
-import { assembleConversation, textOfParts, type SourcedMessage } from "./assemble.ts";
-import { describeValue, isRecord, parseJsonLines, tryParseJson, zodErrorLine } from "./jsonInput.ts";
-import { TranscriptImportError, UNNAMED_INPUT, type ImporterOptions, type ImportResult } from "./types.ts";
+import type { ChatMessage, ContentPart, ToolCall } from "../messages/schema.js";
+import { assembleConversation, textOfParts, type SourcedMessage } from "./assemble.js";
+import { describeValue, isRecord, parseJsonLines, tryParseJson, zodErrorLine } from "./jsonInput.js";
+import { TranscriptImportError, UNNAMED_INPUT, type ImporterOptions, type ImportResult } from "./types.js";
 
 const MessageRecordSchema = z.looseObject({
   type: z.enum(["user", "assistant"]),

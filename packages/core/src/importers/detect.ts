@@ -4,10 +4,10 @@
  * by its `<claude-session>` root, SpecStory markdown by its header comment or role headers), then
  * the first JSON Lines records.
  */
-import { looksLikeCctraceXml } from "./cctraceXml.ts";
-import { isRecord, parseJsonLines, tryParseJson } from "./jsonInput.ts";
-import { looksLikeSpecStory } from "./specstory.ts";
-import type { TranscriptFormat } from "./types.ts";
+import { looksLikeCctraceXml } from "./cctraceXml.js";
+import { isRecord, parseJsonLines, tryParseJson } from "./jsonInput.js";
+import { looksLikeSpecStory } from "./specstory.js";
+import type { TranscriptFormat } from "./types.js";
 
 const CLAUDE_CODE_TYPES = new Set(["user", "assistant", "system", "summary", "file-history-snapshot", "queue-operation", "progress"]);
 const CHAT_ROLES = new Set(["system", "user", "assistant", "tool", "developer"]);

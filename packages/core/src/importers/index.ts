@@ -1,23 +1,23 @@
 /** Entry points of the transcript importers: import text or a file in any supported format. */
 import { readFile } from "node:fs/promises";
-import { importCctraceXml } from "./cctraceXml.ts";
-import { importClaudeCode } from "./claudeCode.ts";
-import { detectTranscriptFormat } from "./detect.ts";
-import { importOpenAIMessages } from "./openai.ts";
-import { importOpenHands } from "./openhands.ts";
-import { importSpecStory } from "./specstory.ts";
-import { importSweAgent } from "./sweAgent.ts";
-import { TRANSCRIPT_FORMATS, TranscriptImportError, UNNAMED_INPUT, type ImportOptions, type ImportResult, type TranscriptFormat } from "./types.ts";
+import { importCctraceXml } from "./cctraceXml.js";
+import { importClaudeCode } from "./claudeCode.js";
+import { detectTranscriptFormat } from "./detect.js";
+import { importOpenAIMessages } from "./openai.js";
+import { importOpenHands } from "./openhands.js";
+import { importSpecStory } from "./specstory.js";
+import { importSweAgent } from "./sweAgent.js";
+import { TRANSCRIPT_FORMATS, TranscriptImportError, UNNAMED_INPUT, type ImportOptions, type ImportResult, type TranscriptFormat } from "./types.js";
 
-export { importCctraceXml } from "./cctraceXml.ts";
-export { importClaudeCode } from "./claudeCode.ts";
-export { detectTranscriptFormat } from "./detect.ts";
-export { importOpenAIMessages } from "./openai.ts";
-export { importOpenHands, importOpenHandsRecords, type OpenHandsImportOptions, type OpenHandsRecordResult } from "./openhands.ts";
-export { importSpecStory } from "./specstory.ts";
-export { importSweAgent } from "./sweAgent.ts";
-export { parsePythonLiteral, PythonLiteralError } from "./pythonLiteral.ts";
-export { TRANSCRIPT_FORMATS, TranscriptImportError, type ImportOptions, type ImportResult, type ImporterOptions, type TranscriptFormat } from "./types.ts";
+export { importCctraceXml } from "./cctraceXml.js";
+export { importClaudeCode } from "./claudeCode.js";
+export { detectTranscriptFormat } from "./detect.js";
+export { importOpenAIMessages } from "./openai.js";
+export { importOpenHands, importOpenHandsRecords, type OpenHandsImportOptions, type OpenHandsRecordResult } from "./openhands.js";
+export { importSpecStory } from "./specstory.js";
+export { importSweAgent } from "./sweAgent.js";
+export { parsePythonLiteral, PythonLiteralError } from "./pythonLiteral.js";
+export { TRANSCRIPT_FORMATS, TranscriptImportError, type ImportOptions, type ImportResult, type ImporterOptions, type TranscriptFormat } from "./types.js";
 
 /**
  * Imports a transcript into OpenAI chat messages that pass `validateConversation()`. The format is

@@ -1,6 +1,6 @@
 /** Reading JSON and JSON Lines input with errors that name the file and line. */
 import { z } from "zod";
-import { TranscriptImportError } from "./types.ts";
+import { TranscriptImportError } from "./types.js";
 
 /** One non-empty line of a JSON Lines file: its 1-based number and parsed value (or why it failed). */
 export type JsonLine = { line: number; value: unknown; error?: undefined } | { line: number; value?: undefined; error: string };

@@ -5,10 +5,10 @@
  * `tool_calls` lists are dropped; everything else is kept as is, then checked with `parseMessages`.
  */
 import { z } from "zod";
-import { InvalidMessagesError, parseMessages, type ChatMessage } from "../messages/schema.ts";
-import { assembleConversation } from "./assemble.ts";
-import { describeValue, isRecord, parseJsonDocument, zodErrorLine } from "./jsonInput.ts";
-import { TranscriptImportError, UNNAMED_INPUT, type ImporterOptions, type ImportResult } from "./types.ts";
+import { InvalidMessagesError, parseMessages, type ChatMessage } from "../messages/schema.js";
+import { assembleConversation } from "./assemble.js";
+import { describeValue, isRecord, parseJsonDocument, zodErrorLine } from "./jsonInput.js";
+import { TranscriptImportError, UNNAMED_INPUT, type ImporterOptions, type ImportResult } from "./types.js";
 
 const LogSchema = z.looseObject({
   messages: z.array(z.unknown()),

@@ -14,10 +14,10 @@
  * - A call with no observation (typically the final `finish`) is left out of `tool_calls` and reported.
  */
 import { z } from "zod";
-import type { ChatMessage, ContentPart, ToolCall } from "../messages/schema.ts";
-import { assembleConversation, textOfParts, type SourcedMessage } from "./assemble.ts";
-import { describeValue, isRecord, parseJsonLines, tryParseJson, zodErrorLine } from "./jsonInput.ts";
-import { TranscriptImportError, UNNAMED_INPUT, type ImporterOptions, type ImportResult } from "./types.ts";
+import type { ChatMessage, ContentPart, ToolCall } from "../messages/schema.js";
+import { assembleConversation, textOfParts, type SourcedMessage } from "./assemble.js";
+import { describeValue, isRecord, parseJsonLines, tryParseJson, zodErrorLine } from "./jsonInput.js";
+import { TranscriptImportError, UNNAMED_INPUT, type ImporterOptions, type ImportResult } from "./types.js";
 
 const ResponseMessageSchema = z.looseObject({
   content: z.union([z.string(), z.array(z.unknown()), z.null()]).optional(),

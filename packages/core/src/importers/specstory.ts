@@ -17,12 +17,12 @@
  *   before the first user section (e.g. "Resumed from … via SpecStory") are left out and reported.
  * - Header times are kept as `timestamp` (ISO 8601) for replays.
  */
-import type { ChatMessage } from "../messages/schema.ts";
-import { assembleConversation, type SourcedMessage } from "./assemble.ts";
-import { readSpecStorySections, type SpecStorySection, type SpecStoryToolBlock } from "./specstoryMarkdown.ts";
-import { TranscriptImportError, UNNAMED_INPUT, type ImporterOptions, type ImportResult } from "./types.ts";
+import type { ChatMessage } from "../messages/schema.js";
+import { assembleConversation, type SourcedMessage } from "./assemble.js";
+import { readSpecStorySections, type SpecStorySection, type SpecStoryToolBlock } from "./specstoryMarkdown.js";
+import { TranscriptImportError, UNNAMED_INPUT, type ImporterOptions, type ImportResult } from "./types.js";
 
-export { looksLikeSpecStory } from "./specstoryMarkdown.ts";
+export { looksLikeSpecStory } from "./specstoryMarkdown.js";
 
 /** The prefix of the tool call ids the SpecStory importer synthesizes (`specstory_1`, …). */
 export const SPECSTORY_CALL_ID_PREFIX = "specstory_";

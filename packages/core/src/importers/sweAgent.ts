@@ -7,11 +7,11 @@
  * Extra SWE-agent fields (`thought`, `action`, `agent`, `message_type`, `is_demo`) are not copied.
  */
 import { z } from "zod";
-import type { ChatMessage, ToolCall } from "../messages/schema.ts";
-import { assembleConversation, textOfParts, type SourcedMessage } from "./assemble.ts";
-import { describeValue, parseJsonDocument, zodErrorLine } from "./jsonInput.ts";
-import { parseJsonOrPythonLiteral } from "./pythonLiteral.ts";
-import { TranscriptImportError, UNNAMED_INPUT, type ImporterOptions, type ImportResult } from "./types.ts";
+import type { ChatMessage, ToolCall } from "../messages/schema.js";
+import { assembleConversation, textOfParts, type SourcedMessage } from "./assemble.js";
+import { describeValue, parseJsonDocument, zodErrorLine } from "./jsonInput.js";
+import { parseJsonOrPythonLiteral } from "./pythonLiteral.js";
+import { TranscriptImportError, UNNAMED_INPUT, type ImporterOptions, type ImportResult } from "./types.js";
 
 const HistoryEntrySchema = z.looseObject({
   role: z.string(),

@@ -1,5 +1,5 @@
 /** Shared shapes of the transcript importers (real agent transcripts → OpenAI chat messages). */
-import type { ChatMessage } from "../messages/schema.ts";
+import type { ChatMessage } from "../messages/schema.js";
 
 /** The transcript formats the importers understand. */
 export type TranscriptFormat = "claude-code" | "swe-agent" | "openhands" | "openai" | "specstory" | "cctrace-xml";

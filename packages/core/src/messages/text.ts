@@ -1,5 +1,5 @@
 /** Reading the text of messages: one place for every engine, summarizer, store and the CLI. */
-import type { ChatMessage } from "./schema.ts";
+import type { ChatMessage } from "./schema.js";
 
 const IMAGE_PART_TYPES = new Set(["image_url", "image", "input_image"]);
 

@@ -5,7 +5,7 @@
  * The pairing rule both providers enforce: the results of an assistant's tool calls sit in the
  * contiguous run of `tool` messages directly after that assistant message, one result per call.
  */
-import type { ChatMessage, ToolCall } from "./schema.ts";
+import type { ChatMessage, ToolCall } from "./schema.js";
 
 /** The stub text inserted for a tool call whose result was removed. */
 export const STUB_TOOL_RESULT = "[Tool result removed during context compaction]";

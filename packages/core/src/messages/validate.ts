@@ -1,6 +1,6 @@
 /** Provider rules (Anthropic and OpenAI) checked in code: every compressed output must pass them. */
-import type { ChatMessage } from "./schema.ts";
-import { isEmptyAssistant, pendingToolCallsStart, toolCallKey, toolRunOwners } from "./toolPairs.ts";
+import type { ChatMessage } from "./schema.js";
+import { isEmptyAssistant, pendingToolCallsStart, toolCallKey, toolRunOwners } from "./toolPairs.js";
 
 /** Kinds of rule violations {@link validateConversation} reports. */
 export type ConversationProblemCode =

@@ -15,10 +15,10 @@ import type {
   ToolResultBlockParam,
   ToolUseBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
-import type { ChatMessage, ContentPart } from "../messages/schema.ts";
-import type { ToolSchema } from "../engine/types.ts";
-import { MAX_CACHE_BREAKPOINTS } from "./anthropicFacts.ts";
-import { toolCallKey } from "../messages/toolPairs.ts";
+import type { ChatMessage, ContentPart } from "../messages/schema.js";
+import type { ToolSchema } from "../engine/types.js";
+import { MAX_CACHE_BREAKPOINTS } from "./anthropicFacts.js";
+import { toolCallKey } from "../messages/toolPairs.js";
 
 /** Options of {@link toAnthropicMessages}. */
 export interface AnthropicRequestOptions {

@@ -2,8 +2,8 @@
  * OpenAI chat-completions request messages: our messages keep unknown fields (timestamps, `is_error`,
  * importer extras), which the API does not take. This keeps exactly the wire fields of each role.
  */
-import type { ChatMessage } from "../messages/schema.ts";
-import { toolCallKey } from "../messages/toolPairs.ts";
+import type { ChatMessage } from "../messages/schema.js";
+import { toolCallKey } from "../messages/toolPairs.js";
 
 /** Fields the chat-completions API accepts on a message, by role. */
 const WIRE_FIELDS: Record<ChatMessage["role"], readonly string[]> = {

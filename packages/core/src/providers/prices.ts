@@ -3,9 +3,9 @@
  * looked up by substring (longest key wins), overridable by a user table.
  */
 import { z } from "zod";
-import { CACHE_READ_MULTIPLIER, CACHE_WRITE_MULTIPLIER, longestSubstringMatch, normalizeModelId } from "./anthropicFacts.ts";
-import type { CacheTtl } from "./anthropicFacts.ts";
-import { baseModelName } from "../codex/models.ts";
+import { CACHE_READ_MULTIPLIER, CACHE_WRITE_MULTIPLIER, longestSubstringMatch, normalizeModelId } from "./anthropicFacts.js";
+import type { CacheTtl } from "./anthropicFacts.js";
+import { baseModelName } from "../codex/models.js";
 
 /** USD per million tokens of one model. */
 export interface ModelPrice {

@@ -8,21 +8,21 @@
  * provider's shape, and the prefix-cache model prices it. The same requests without compaction are
  * priced too, for comparison.
  */
-import type { ChatMessage } from "../messages/schema.ts";
-import type { ContextEngine } from "../engine/ContextEngine.ts";
-import type { UsageReport } from "../engine/types.ts";
-import { applyAnthropicCacheControl, stripCacheControl } from "../caching/anthropicCacheControl.ts";
-import { simulatePrefixCache } from "../caching/prefixCacheModel.ts";
-import type { CacheRequest, PrefixCacheOptions, RequestCacheAccounting } from "../caching/prefixCacheModel.ts";
-import { cachingProvider, isClaudeModel, promptCachingStatus } from "../caching/status.ts";
-import type { PromptCachingStatus } from "../caching/status.ts";
-import { CACHE_LOOKBACK_BLOCKS, MAX_CACHE_BREAKPOINTS } from "../providers/anthropicFacts.ts";
-import { gatewayHygiene, hygieneAfterMessage, hygieneThresholdTokens } from "../gateway/hygiene.ts";
-import { defaultTokenCounter } from "../tokens/counter.ts";
-import type { TokenCounter } from "../tokens/types.ts";
-import { buildReplayReport, type LoopRecord } from "./summarize.ts";
-import { DEFAULT_REPLAY_START_MS, DEFAULT_REQUEST_CADENCE_MS, requestTimestamps } from "./timestamps.ts";
-import type { CompactionLayer, ReplayOptions, ReplayReport, ReplaySwitch } from "./types.ts";
+import type { ChatMessage } from "../messages/schema.js";
+import type { ContextEngine } from "../engine/ContextEngine.js";
+import type { UsageReport } from "../engine/types.js";
+import { applyAnthropicCacheControl, stripCacheControl } from "../caching/anthropicCacheControl.js";
+import { simulatePrefixCache } from "../caching/prefixCacheModel.js";
+import type { CacheRequest, PrefixCacheOptions, RequestCacheAccounting } from "../caching/prefixCacheModel.js";
+import { cachingProvider, isClaudeModel, promptCachingStatus } from "../caching/status.js";
+import type { PromptCachingStatus } from "../caching/status.js";
+import { CACHE_LOOKBACK_BLOCKS, MAX_CACHE_BREAKPOINTS } from "../providers/anthropicFacts.js";
+import { gatewayHygiene, hygieneAfterMessage, hygieneThresholdTokens } from "../gateway/hygiene.js";
+import { defaultTokenCounter } from "../tokens/counter.js";
+import type { TokenCounter } from "../tokens/types.js";
+import { buildReplayReport, type LoopRecord } from "./summarize.js";
+import { DEFAULT_REPLAY_START_MS, DEFAULT_REQUEST_CADENCE_MS, requestTimestamps } from "./timestamps.js";
+import type { CompactionLayer, ReplayOptions, ReplayReport, ReplaySwitch } from "./types.js";
 
 /**
  * Earlier requests the online cache accounting (the usage fed back during the replay) looks at. Each

@@ -2,8 +2,8 @@
  * Pure: turns what the replay loop recorded and the prefix-cache accounting of the replay and of its
  * no-compaction variant into the {@link ReplayReport} (rows, compaction cache effects, totals, notes).
  */
-import type { PrefixCacheReport, RequestCacheAccounting } from "../caching/prefixCacheModel.ts";
-import type { CompactionEffect, CompactionLayer, FullMissNote, ReplayReport, ReplayRequest, RequestCompaction } from "./types.ts";
+import type { PrefixCacheReport, RequestCacheAccounting } from "../caching/prefixCacheModel.js";
+import type { CompactionEffect, CompactionLayer, FullMissNote, ReplayReport, ReplayRequest, RequestCompaction } from "./types.js";
 
 /** A request's read share at or above which the cache counts as recovered after a compaction. */
 export const RECOVERED_READ_SHARE = 0.8;

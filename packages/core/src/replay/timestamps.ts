@@ -2,7 +2,7 @@
  * When each replayed request is sent: from the transcript's `timestamp` fields when its messages carry
  * them (the prefix cache expires by time), else a fixed cadence.
  */
-import type { ChatMessage } from "../messages/schema.ts";
+import type { ChatMessage } from "../messages/schema.js";
 
 /** Default time between requests when the transcript has no timestamps. */
 export const DEFAULT_REQUEST_CADENCE_MS = 20_000;

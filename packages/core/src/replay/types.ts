@@ -1,10 +1,10 @@
 /** Public types of the replay report: options, one row per request, compactions and totals. */
-import type { ContextEngine } from "../engine/ContextEngine.ts";
-import type { FullMissReason } from "../caching/prefixCacheModel.ts";
-import type { PromptCachingStatus } from "../caching/status.ts";
-import type { CacheTtl } from "../providers/anthropicFacts.ts";
-import type { PriceTable } from "../providers/prices.ts";
-import type { TokenCounter } from "../tokens/types.ts";
+import type { ContextEngine } from "../engine/ContextEngine.js";
+import type { FullMissReason } from "../caching/prefixCacheModel.js";
+import type { PromptCachingStatus } from "../caching/status.js";
+import type { CacheTtl } from "../providers/anthropicFacts.js";
+import type { PriceTable } from "../providers/prices.js";
+import type { TokenCounter } from "../tokens/types.js";
 
 /** A model or credential change from one request on (SPEC §5 rule 5: the next request misses entirely). */
 export interface ReplaySwitch {

@@ -12,16 +12,16 @@ import {
   type AppServerAutoMode,
   type AppServerCompactionBoundary,
   type AppServerThread,
-} from "../codex/appServer.ts";
-import type { CompressionReport } from "../compressor/report.ts";
-import { findLatestSummary } from "../compressor/summaryMessage.ts";
-import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.ts";
-import { HYGIENE_ABORT_NOTICE } from "../gateway/hygiene.ts";
-import type { HostConfig } from "../config/schema.ts";
-import type { HostHooks, SessionCompressEvent } from "../host/hooks.ts";
-import type { ChatMessage } from "../messages/schema.ts";
-import type { CompactionRecord, SessionRecord, SessionStore, StoredMessage, UndoResult } from "../store/types.ts";
-import { compressionCountWarning } from "./warnings.ts";
+} from "../codex/appServer.js";
+import type { CompressionReport } from "../compressor/report.js";
+import { findLatestSummary } from "../compressor/summaryMessage.js";
+import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.js";
+import { HYGIENE_ABORT_NOTICE } from "../gateway/hygiene.js";
+import type { HostConfig } from "../config/schema.js";
+import type { HostHooks, SessionCompressEvent } from "../host/hooks.js";
+import type { ChatMessage } from "../messages/schema.js";
+import type { CompactionRecord, SessionRecord, SessionStore, StoredMessage, UndoResult } from "../store/types.js";
+import { compressionCountWarning } from "./warnings.js";
 
 /** What {@link CompactionSession} needs from a host (a `ContextHost` fits). */
 export interface CompactionSessionHost {

@@ -1,6 +1,6 @@
 /** The session store's SQLite rows and their mapping to the public records (see types.ts). */
-import type { ChatMessage } from "../messages/schema.ts";
-import { SessionStoreError, type CompactionKind, type CompactionRecord, type SessionRecord, type StoredMessage } from "./types.ts";
+import type { ChatMessage } from "../messages/schema.js";
+import { SessionStoreError, type CompactionKind, type CompactionRecord, type SessionRecord, type StoredMessage } from "./types.js";
 
 /** A `sessions` row. */
 export interface SessionRow {

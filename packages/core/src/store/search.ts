@@ -5,7 +5,7 @@
  */
 import type BetterSqlite3 from "better-sqlite3";
 import { z } from "zod";
-import { SearchQueryError, SessionStoreError, type SearchHit, type SearchOptions } from "./types.ts";
+import { SearchQueryError, SessionStoreError, type SearchHit, type SearchOptions } from "./types.js";
 
 /** Hits returned when `limit` is not given. */
 export const DEFAULT_SEARCH_LIMIT = 20;

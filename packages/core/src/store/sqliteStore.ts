@@ -6,15 +6,16 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { z } from "zod";
-import { parseMessages, type ChatMessage } from "../messages/schema.ts";
-import { estimateMessageTokensRough } from "../tokens/rough.ts";
-import type { TokenCounter } from "../tokens/types.ts";
-import { searchableMessageText } from "./messageText.ts";
-import { migrateSessionStore } from "./schema.ts";
-import { reportJson, toCompaction, toSession, toStored, type CompactionRow, type MessageRow, type SessionRow } from "./rows.ts";
-import { prepareSearch } from "./search.ts";
+import { parseMessages, type ChatMessage } from "../messages/schema.js";
+import { estimateMessageTokensRough } from "../tokens/rough.js";
+import type { TokenCounter } from "../tokens/types.js";
+import { sqliteDriver } from "./driver.js";
+import { searchableMessageText } from "./messageText.js";
+import { migrateSessionStore } from "./schema.js";
+import { reportJson, toCompaction, toSession, toStored, type CompactionRow, type MessageRow, type SessionRow } from "./rows.js";
+import { prepareSearch } from "./search.js";
 import {
   SessionStoreError,
   type CompactionInfo,
@@ -26,7 +27,7 @@ import {
   type SessionStore,
   type StoredMessage,
   type UndoResult,
-} from "./types.ts";
+} from "./types.js";
 
 /** Options of {@link openSqliteStore}. */
 export interface SqliteStoreOptions {
@@ -95,10 +96,11 @@ export class SqliteSessionStore implements SessionStore {
     readonly path: string,
     options: SqliteStoreOptions = {},
   ) {
+    const Driver = sqliteDriver();
     const inMemory = path === ":memory:" || path === "";
     try {
       if (!inMemory) mkdirSync(dirname(path), { recursive: true });
-      this.db = new Database(path);
+      this.db = new Driver(path);
     } catch (error) {
       throw new SessionStoreError(`cannot open session store ${path}: ${(error as Error).message}`);
     }

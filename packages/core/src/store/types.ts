@@ -3,7 +3,7 @@
  * active/compacted flags, the compaction log, full-text search over active and archived turns, and
  * undo. Nothing is ever deleted: compaction archives rows, undo restores them.
  */
-import type { ChatMessage } from "../messages/schema.ts";
+import type { ChatMessage } from "../messages/schema.js";
 
 /** One conversation. */
 export interface SessionRecord {

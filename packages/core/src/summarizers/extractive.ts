@@ -1,12 +1,12 @@
 /** The offline, deterministic summarizer: fills the SPEC §4 template from the turns themselves. */
-import { LATER_ASK_PREFIX, extractSections } from "./extractiveSections.ts";
-import { EMPTY_SECTION_ITEM, normalizeSummary, splitSummarySections } from "./prompt.ts";
-import { redactSecrets } from "./redact.ts";
-import { dedupe } from "./extractiveText.ts";
-import { layoutSections } from "./summaryLayout.ts";
-import type { KeepEnd, SectionItems, SummaryHeading } from "./summaryLayout.ts";
-import { SUMMARY_SECTIONS } from "./types.ts";
-import type { SummaryRequest, Summarizer } from "./types.ts";
+import { LATER_ASK_PREFIX, extractSections } from "./extractiveSections.js";
+import { EMPTY_SECTION_ITEM, normalizeSummary, splitSummarySections } from "./prompt.js";
+import { redactSecrets } from "./redact.js";
+import { dedupe } from "./extractiveText.js";
+import { layoutSections } from "./summaryLayout.js";
+import type { KeepEnd, SectionItems, SummaryHeading } from "./summaryLayout.js";
+import { SUMMARY_SECTIONS } from "./types.js";
+import type { SummaryRequest, Summarizer } from "./types.js";
 
 /** Characters per token assumed when fitting the summary into `maxTokens`. */
 export const EXTRACTIVE_CHARS_PER_TOKEN = 4;

@@ -1,8 +1,8 @@
 /** Reads template sections straight out of conversation turns (the ExtractiveSummarizer's extraction step). Pure. */
-import type { ChatMessage, ToolCall } from "../messages/schema.ts";
-import { toolCallKey } from "../messages/toolPairs.ts";
-import { contentText } from "./serialize.ts";
-import type { SectionItems } from "./summaryLayout.ts";
+import type { ChatMessage, ToolCall } from "../messages/schema.js";
+import { toolCallKey } from "../messages/toolPairs.js";
+import { contentText } from "./serialize.js";
+import type { SectionItems } from "./summaryLayout.js";
 import {
   dedupe,
   describeOutcome,
@@ -15,7 +15,7 @@ import {
   isSubstantive,
   sentences,
   shorten,
-} from "./extractiveText.ts";
+} from "./extractiveText.js";
 
 /** Marks a message that is itself a compaction summary. */
 export const COMPACTION_MARKER = "[CONTEXT COMPACTION]";

@@ -1,10 +1,10 @@
 /** A summarizer backed by any OpenAI-compatible chat-completions endpoint, through the `openai` SDK. */
 import OpenAI from "openai";
-import { buildSummaryPrompt, normalizeSummary } from "./prompt.ts";
-import { redactSecrets } from "./redact.ts";
-import { serializeTurns } from "./serialize.ts";
-import { EmptySummaryError, InvalidSummaryResponseError, classifySummaryFailure } from "./failures.ts";
-import type { SummaryRequest, Summarizer } from "./types.ts";
+import { buildSummaryPrompt, normalizeSummary } from "./prompt.js";
+import { redactSecrets } from "./redact.js";
+import { serializeTurns } from "./serialize.js";
+import { EmptySummaryError, InvalidSummaryResponseError, classifySummaryFailure } from "./failures.js";
+import type { SummaryRequest, Summarizer } from "./types.js";
 
 /** Default request timeout: 120 s (the `auxiliary.compression.timeout` default). */
 export const DEFAULT_SUMMARY_TIMEOUT_MS = 120_000;

@@ -1,6 +1,6 @@
 /** The summary prompt (first and iterative) and the normalization of whatever a model returns. */
-import { SUMMARY_SECTIONS } from "./types.ts";
-import type { SummaryRequest } from "./types.ts";
+import { SUMMARY_SECTIONS } from "./types.js";
+import type { SummaryRequest } from "./types.js";
 
 /** The placeholder an empty section gets. */
 export const EMPTY_SECTION_ITEM = "- (none)";

@@ -1,8 +1,8 @@
 /** Picks the summarizer from `auxiliary.compression`, the main model and the environment. */
-import type { AuxiliaryCompressionConfig } from "../config/schema.ts";
-import { ExtractiveSummarizer } from "./extractive.ts";
-import { OpenAICompatibleSummarizer } from "./openaiCompatible.ts";
-import type { Summarizer } from "./types.ts";
+import type { AuxiliaryCompressionConfig } from "../config/schema.js";
+import { ExtractiveSummarizer } from "./extractive.js";
+import { OpenAICompatibleSummarizer } from "./openaiCompatible.js";
+import type { Summarizer } from "./types.js";
 
 /** OpenRouter's OpenAI-compatible endpoint. */
 export const OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1";

@@ -3,10 +3,10 @@
  * `[USER]: …`, `[ASSISTANT]: …` + `[Tool calls: name(args)]`, `[TOOL RESULT <id>]: …`, `[SYSTEM]: …`.
  * Long bodies are truncated, the whole transcript is capped, and secrets are redacted.
  */
-import type { ChatMessage } from "../messages/schema.ts";
-import { redactSecrets } from "./redact.ts";
+import type { ChatMessage } from "../messages/schema.js";
+import { redactSecrets } from "./redact.js";
 
-export { redactSecrets } from "./redact.ts";
+export { redactSecrets } from "./redact.js";
 
 /** A body longer than this is truncated. */
 export const MAX_BODY_CHARS = 6_000;
@@ -21,7 +21,7 @@ export const SERIALIZED_HEAD_SHARE = 0.45;
 /** Inserted where text was cut out. */
 export const TRUNCATION_MARKER = "\n...[truncated]...\n";
 
-import { contentText } from "../messages/text.ts";
+import { contentText } from "../messages/text.js";
 
 export { contentText };
 

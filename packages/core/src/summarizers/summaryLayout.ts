@@ -1,7 +1,7 @@
 /** Lays out template sections as markdown within a character budget: trims sections evenly, never drops a heading. */
-import { EMPTY_SECTION_ITEM } from "./prompt.ts";
-import { SUMMARY_SECTIONS } from "./types.ts";
-import { shorten } from "./extractiveText.ts";
+import { EMPTY_SECTION_ITEM } from "./prompt.js";
+import { SUMMARY_SECTIONS } from "./types.js";
+import { shorten } from "./extractiveText.js";
 
 /** A template heading. */
 export type SummaryHeading = (typeof SUMMARY_SECTIONS)[number];

@@ -1,5 +1,5 @@
 /** The summarizer contract: turns the middle of a conversation into the SPEC §4 template. */
-import type { ChatMessage } from "../messages/schema.ts";
+import type { ChatMessage } from "../messages/schema.js";
 
 /** What an engine hands a summarizer. */
 export interface SummaryRequest {

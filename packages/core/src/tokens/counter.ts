@@ -4,9 +4,9 @@
  */
 import { createRequire } from "node:module";
 import type { Tiktoken, TiktokenBPE } from "js-tiktoken/lite";
-import type { ChatMessage } from "../messages/schema.ts";
-import { estimateMessageTokensRough, estimateTokensRough, IMAGE_TOKENS, MESSAGE_ENVELOPE_TOKENS, messageTokenParts } from "./rough.ts";
-import type { TokenCounter } from "./types.ts";
+import type { ChatMessage } from "../messages/schema.js";
+import { estimateMessageTokensRough, estimateTokensRough, IMAGE_TOKENS, MESSAGE_ENVELOPE_TOKENS, messageTokenParts } from "./rough.js";
+import type { TokenCounter } from "./types.js";
 
 /** What a memo entry was computed from; a message whose content or calls were reassigned is recounted. */
 interface MemoEntry {

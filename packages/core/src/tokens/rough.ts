@@ -1,5 +1,5 @@
 /** The rough estimator used when no real usage exists: about four characters a token. */
-import type { ChatMessage, ContentPart } from "../messages/schema.ts";
+import type { ChatMessage, ContentPart } from "../messages/schema.js";
 
 /** Tokens an image part is counted as. */
 export const IMAGE_TOKENS = 1_500;

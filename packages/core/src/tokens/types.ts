@@ -1,5 +1,5 @@
 /** The token-counting contract. */
-import type { ChatMessage } from "../messages/schema.ts";
+import type { ChatMessage } from "../messages/schema.js";
 
 /** Counts tokens of text and of whole conversations. */
 export interface TokenCounter {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { applyAnthropicCacheControl, countCacheBreakpoints, markerPlacement, stripCacheControl } from "../../src/caching/anthropicCacheControl.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
+import { applyAnthropicCacheControl, countCacheBreakpoints, markerPlacement, stripCacheControl } from "../../src/caching/anthropicCacheControl.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
 
 const EPHEMERAL = { type: "ephemeral" };
 const EPHEMERAL_1H = { type: "ephemeral", ttl: "1h" };

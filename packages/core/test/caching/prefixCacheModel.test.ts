@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { applyAnthropicCacheControl, stripCacheControl } from "../../src/caching/anthropicCacheControl.ts";
-import { breakpointTtl, simulatePrefixCache, totalsOf } from "../../src/caching/prefixCacheModel.ts";
-import type { CacheRequest } from "../../src/caching/prefixCacheModel.ts";
-import { messageFingerprint } from "../../src/caching/fingerprint.ts";
-import type { CacheTtl } from "../../src/providers/anthropicFacts.ts";
-import { lookupModelPrice, requestCostUsd } from "../../src/providers/prices.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
-import type { TokenCounter } from "../../src/tokens/types.ts";
+import { applyAnthropicCacheControl, stripCacheControl } from "../../src/caching/anthropicCacheControl.js";
+import { breakpointTtl, simulatePrefixCache, totalsOf } from "../../src/caching/prefixCacheModel.js";
+import type { CacheRequest } from "../../src/caching/prefixCacheModel.js";
+import { messageFingerprint } from "../../src/caching/fingerprint.js";
+import type { CacheTtl } from "../../src/providers/anthropicFacts.js";
+import { lookupModelPrice, requestCostUsd } from "../../src/providers/prices.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
+import type { TokenCounter } from "../../src/tokens/types.js";
 
 const SONNET = "claude-sonnet-4-5";
 const MINUTE = 60_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cachingProvider, isClaudeModel, promptCachingStatus } from "../../src/caching/status.ts";
+import { cachingProvider, isClaudeModel, promptCachingStatus } from "../../src/caching/status.js";
 
 describe("promptCachingStatus", () => {
   it("is enabled for a Claude model via OpenRouter, with the exact banner", () => {

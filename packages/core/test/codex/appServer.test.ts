@@ -8,8 +8,8 @@ import {
   recordAppServerCompaction,
   type AppServerCompactionBoundary,
   type AppServerThread,
-} from "../../src/codex/appServer.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
+} from "../../src/codex/appServer.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
 
 const transcript: ChatMessage[] = [
   { role: "system", content: "You are codex." },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { codexAutoraise, codexThresholdPlan, isCodexAutoraiseEligible } from "../../src/codex/autoraise.ts";
-import { ContextCompressor } from "../../src/compressor/ContextCompressor.ts";
-import { DEFAULT_THRESHOLD_SETTINGS } from "../../src/engine/ContextEngine.ts";
+import { codexAutoraise, codexThresholdPlan, isCodexAutoraiseEligible } from "../../src/codex/autoraise.js";
+import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import { DEFAULT_THRESHOLD_SETTINGS } from "../../src/engine/ContextEngine.js";
 
 const codex = (model: string, percent = 0.5, enabled = true) => codexAutoraise({ model, provider: "openai-codex", percent, enabled });
 

@@ -10,7 +10,7 @@ import {
   parseAutoraiseNoticeState,
   shouldShowAutoraiseNotice,
   takeAutoraiseNotice,
-} from "../../src/codex/autoraiseNotice.ts";
+} from "../../src/codex/autoraiseNotice.js";
 
 let home: string;
 beforeEach(() => {

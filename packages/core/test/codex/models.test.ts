@@ -5,9 +5,9 @@ import {
   codexModelFamily,
   resolveCodexModel,
   routeContextWindow,
-} from "../../src/codex/models.ts";
-import { knownContextLength, modelInfoFromConfig } from "../../src/host/modelInfo.ts";
-import { HostConfigSchema } from "../../src/config/schema.ts";
+} from "../../src/codex/models.js";
+import { knownContextLength, modelInfoFromConfig } from "../../src/host/modelInfo.js";
+import { HostConfigSchema } from "../../src/config/schema.js";
 
 describe("resolveCodexModel", () => {
   it.each([

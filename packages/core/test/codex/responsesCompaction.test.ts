@@ -12,7 +12,7 @@ import {
   replayItemsFor,
   sendWithNativeCompaction,
   type AssistantReplayMetadata,
-} from "../../src/codex/responsesCompaction.ts";
+} from "../../src/codex/responsesCompaction.js";
 
 const on = { codex_responses_native: true, codex_responses_compact_threshold: 200_000 };
 const fieldFor = (model: string, baseUrl: string | undefined, provider?: string) =>

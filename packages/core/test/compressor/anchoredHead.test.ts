@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { ContextCompressor } from "../../src/compressor/ContextCompressor.ts";
-import { messageText } from "../../src/compressor/content.ts";
-import { withCompactionNote } from "../../src/compressor/phase4Assemble.ts";
-import { formatSummaryContent, parseSummaryMessage } from "../../src/compressor/summaryMessage.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
-import { validateConversation } from "../../src/messages/validate.ts";
-import { longOutput, roughCounter, system, toolTurn, user } from "./fixtures.ts";
+import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import { messageText } from "../../src/compressor/content.js";
+import { withCompactionNote } from "../../src/compressor/phase4Assemble.js";
+import { formatSummaryContent, parseSummaryMessage } from "../../src/compressor/summaryMessage.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
+import { validateConversation } from "../../src/messages/validate.js";
+import { longOutput, roughCounter, system, toolTurn, user } from "./fixtures.js";
 
 const ASK = "Build the inventory service and keep it listening on port 8123";
 

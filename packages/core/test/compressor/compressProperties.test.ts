@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ContextCompressor } from "../../src/compressor/ContextCompressor.ts";
-import { messageText } from "../../src/compressor/content.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
-import { validateConversation } from "../../src/messages/validate.ts";
-import { roughCounter } from "./fixtures.ts";
+import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import { messageText } from "../../src/compressor/content.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
+import { validateConversation } from "../../src/messages/validate.js";
+import { roughCounter } from "./fixtures.js";
 
 interface StepShape {
   calls: number;

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { ContextCompressor } from "../../src/compressor/ContextCompressor.ts";
-import { PRUNED_TOOL_PLACEHOLDER } from "../../src/compressor/phase1Prune.ts";
-import { COMPACTION_SYSTEM_NOTE, SUMMARY_END_MARKER, SUMMARY_PREFIX, parseSummaryMessage } from "../../src/compressor/summaryMessage.ts";
-import { AWAITING_REAL_USAGE } from "../../src/engine/ContextEngine.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
-import { validateConversation } from "../../src/messages/validate.ts";
-import { ExtractiveSummarizer } from "../../src/summarizers/extractive.ts";
-import type { SummaryRequest, Summarizer } from "../../src/summarizers/types.ts";
-import { SUMMARY_SECTIONS } from "../../src/summarizers/types.ts";
-import { FASTAPI_SYSTEM, agentRounds, assistant, fastApiConversation, longOutput, roughCounter, system, toolTurn, user } from "./fixtures.ts";
+import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import { PRUNED_TOOL_PLACEHOLDER } from "../../src/compressor/phase1Prune.js";
+import { COMPACTION_SYSTEM_NOTE, SUMMARY_END_MARKER, SUMMARY_PREFIX, parseSummaryMessage } from "../../src/compressor/summaryMessage.js";
+import { AWAITING_REAL_USAGE } from "../../src/engine/ContextEngine.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
+import { validateConversation } from "../../src/messages/validate.js";
+import { ExtractiveSummarizer } from "../../src/summarizers/extractive.js";
+import type { SummaryRequest, Summarizer } from "../../src/summarizers/types.js";
+import { SUMMARY_SECTIONS } from "../../src/summarizers/types.js";
+import { FASTAPI_SYSTEM, agentRounds, assistant, fastApiConversation, longOutput, roughCounter, system, toolTurn, user } from "./fixtures.js";
 
 /** A summarizer that returns a fixed template and records what it was asked. */
 function templateSummarizer(): Summarizer & { requests: SummaryRequest[] } {

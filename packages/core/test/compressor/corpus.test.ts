@@ -3,10 +3,10 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ContextCompressor } from "../../src/compressor/ContextCompressor.ts";
-import { parseMessages } from "../../src/messages/schema.ts";
-import { validateConversation } from "../../src/messages/validate.ts";
-import { roughCounter } from "./fixtures.ts";
+import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import { parseMessages } from "../../src/messages/schema.js";
+import { validateConversation } from "../../src/messages/validate.js";
+import { roughCounter } from "./fixtures.js";
 
 const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), "../../../../test/fixtures");
 const files = existsSync(fixturesDir) ? readdirSync(fixturesDir).filter((f) => f.endsWith(".json")).sort() : [];

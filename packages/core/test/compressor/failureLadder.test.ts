@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ContextCompressor } from "../../src/compressor/ContextCompressor.ts";
-import { SUMMARY_PREFIX, parseSummaryMessage } from "../../src/compressor/summaryMessage.ts";
-import { validateConversation } from "../../src/messages/validate.ts";
-import { OpenAICompatibleSummarizer } from "../../src/summarizers/openaiCompatible.ts";
-import { SUMMARY_SECTIONS } from "../../src/summarizers/types.ts";
-import { startOpenAIFixtureServer, type FixtureServer } from "../../../../test/support/openaiFixtureServer.ts";
-import { fastApiConversation, roughCounter } from "./fixtures.ts";
+import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import { SUMMARY_PREFIX, parseSummaryMessage } from "../../src/compressor/summaryMessage.js";
+import { validateConversation } from "../../src/messages/validate.js";
+import { OpenAICompatibleSummarizer } from "../../src/summarizers/openaiCompatible.js";
+import { SUMMARY_SECTIONS } from "../../src/summarizers/types.js";
+import { startOpenAIFixtureServer, type FixtureServer } from "../../../../test/support/openaiFixtureServer.js";
+import { fastApiConversation, roughCounter } from "./fixtures.js";
 
 const SPEC_EXAMPLE = { protect_last_n: 5, target_ratio: 0.1, threshold_tokens: 15_000 };
 const LLM_SUMMARY = SUMMARY_SECTIONS.map((h) => `${h}\n- from the model`).join("\n");

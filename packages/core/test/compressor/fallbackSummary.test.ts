@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { ContextCompressor } from "../../src/compressor/ContextCompressor.ts";
-import { FALLBACK_SUMMARY_MAX_CHARS, parseSummaryMessage } from "../../src/compressor/summaryMessage.ts";
-import { runSummaryLadder } from "../../src/compressor/summaryLadder.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
-import type { SummaryRequest, Summarizer } from "../../src/summarizers/types.ts";
-import { SUMMARY_SECTIONS } from "../../src/summarizers/types.ts";
-import { assistant, roughCounter, system, toolTurn, user } from "./fixtures.ts";
+import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import { FALLBACK_SUMMARY_MAX_CHARS, parseSummaryMessage } from "../../src/compressor/summaryMessage.js";
+import { runSummaryLadder } from "../../src/compressor/summaryLadder.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
+import type { SummaryRequest, Summarizer } from "../../src/summarizers/types.js";
+import { SUMMARY_SECTIONS } from "../../src/summarizers/types.js";
+import { assistant, roughCounter, system, toolTurn, user } from "./fixtures.js";
 
 const failing: Summarizer = {
   name: "failing",

@@ -1,6 +1,6 @@
 /** Conversation builders for the compressor tests (synthetic, deterministic). */
-import type { ChatMessage } from "../../src/messages/schema.ts";
-import { RoughTokenCounter } from "../../src/tokens/counter.ts";
+import type { ChatMessage } from "../../src/messages/schema.js";
+import { RoughTokenCounter } from "../../src/tokens/counter.js";
 
 /** The rough estimator (chars / 4): predictable counts for boundary tests. */
 export const roughCounter = new RoughTokenCounter();

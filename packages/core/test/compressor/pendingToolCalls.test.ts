@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ContextCompressor } from "../../src/compressor/ContextCompressor.ts";
-import { pendingToolCallsStart, STUB_TOOL_RESULT } from "../../src/messages/toolPairs.ts";
-import { validateConversation } from "../../src/messages/validate.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
+import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import { pendingToolCallsStart, STUB_TOOL_RESULT } from "../../src/messages/toolPairs.js";
+import { validateConversation } from "../../src/messages/validate.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
 
 function longSession(): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: "system", content: "You are an agent." }, { role: "user", content: "Build the project." }];

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { DUPLICATE_TOOL_OUTPUT_POINTER, PRUNED_TOOL_PLACEHOLDER, pruneOldToolResults } from "../../src/compressor/phase1Prune.ts";
-import { describeToolOutput, visibleExitCode } from "../../src/compressor/toolOutputDescriptor.ts";
-import { truncateToolArguments } from "../../src/compressor/toolArguments.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
-import { call, longOutput, result, system, toolTurn, user } from "./fixtures.ts";
+import { DUPLICATE_TOOL_OUTPUT_POINTER, PRUNED_TOOL_PLACEHOLDER, pruneOldToolResults } from "../../src/compressor/phase1Prune.js";
+import { describeToolOutput, visibleExitCode } from "../../src/compressor/toolOutputDescriptor.js";
+import { truncateToolArguments } from "../../src/compressor/toolArguments.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
+import { call, longOutput, result, system, toolTurn, user } from "./fixtures.js";
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null) {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { planBoundaries, type BoundaryOptions } from "../../src/compressor/phase2Boundaries.ts";
-import { formatSummaryContent } from "../../src/compressor/summaryMessage.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
-import { estimateMessageTokensRough } from "../../src/tokens/rough.ts";
-import { agentRounds, assistant, fastApiConversation, longOutput, system, toolTurn, user } from "./fixtures.ts";
+import { planBoundaries, type BoundaryOptions } from "../../src/compressor/phase2Boundaries.js";
+import { formatSummaryContent } from "../../src/compressor/summaryMessage.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
+import { estimateMessageTokensRough } from "../../src/tokens/rough.js";
+import { agentRounds, assistant, fastApiConversation, longOutput, system, toolTurn, user } from "./fixtures.js";
 
 const base: BoundaryOptions = {
   protectFirstN: 3,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assembleCompressed, chooseSummaryPlacement } from "../../src/compressor/phase4Assemble.ts";
+import { assembleCompressed, chooseSummaryPlacement } from "../../src/compressor/phase4Assemble.js";
 import {
   COMPACTION_SYSTEM_NOTE,
   SUMMARY_END_MARKER,
@@ -7,10 +7,10 @@ import {
   buildSummaryRequest,
   parseSummaryMessage,
   turnsForSummary,
-} from "../../src/compressor/summaryMessage.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
-import { STUB_TOOL_RESULT } from "../../src/messages/toolPairs.ts";
-import { assistant, call, system, user } from "./fixtures.ts";
+} from "../../src/compressor/summaryMessage.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
+import { STUB_TOOL_RESULT } from "../../src/messages/toolPairs.js";
+import { assistant, call, system, user } from "./fixtures.js";
 
 const SUMMARY = "## Goal\n- ship it";
 

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, parseConfigText, setConfigValue } from "../../src/config/load.ts";
-import { computeThresholds } from "../../src/compressor/thresholds.ts";
+import { ConfigError, loadConfig, parseConfigText, setConfigValue } from "../../src/config/load.js";
+import { computeThresholds } from "../../src/compressor/thresholds.js";
 
 function tempFile(name: string, text: string): string {
   const dir = mkdtempSync(join(tmpdir(), "ce-config-"));

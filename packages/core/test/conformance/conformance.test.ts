@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { runConformance } from "../../src/conformance/index.ts";
-import { ContextEngine } from "../../src/engine/ContextEngine.ts";
-import { ContextCompressor } from "../../src/compressor/ContextCompressor.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
+import { runConformance } from "../../src/conformance/index.js";
+import { ContextEngine } from "../../src/engine/ContextEngine.js";
+import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
 
 /** An engine that breaks the contract: it mutates its input and drops tool results, leaving orphan calls. */
 class CarelessEngine extends ContextEngine {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ContextEngine } from "../../src/engine/ContextEngine.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
+import { ContextEngine } from "../../src/engine/ContextEngine.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
 
 class EchoEngine extends ContextEngine {
   readonly name = "echo";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeUsage, InvalidUsageError } from "../../src/engine/usage.ts";
+import { normalizeUsage, InvalidUsageError } from "../../src/engine/usage.js";
 
 describe("normalizeUsage", () => {
   it("reads OpenAI chat usage with cached prompt tokens", () => {

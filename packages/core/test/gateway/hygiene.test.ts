@@ -4,9 +4,9 @@ import {
   hygieneAfterMessage,
   hygieneThresholdTokens,
   HYGIENE_ABORT_NOTICE,
-} from "../../src/gateway/hygiene.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
-import { estimateMessagesTokensRough } from "../../src/tokens/rough.ts";
+} from "../../src/gateway/hygiene.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
+import { estimateMessagesTokensRough } from "../../src/tokens/rough.js";
 
 /** `count` alternating user/assistant messages of `chars` characters each. */
 function history(count: number, chars = 40): ChatMessage[] {

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createContextHost, mainEndpoint } from "../../src/host/createContextHost.ts";
-import { validateConfigObject } from "../../src/config/load.ts";
+import { createContextHost, mainEndpoint } from "../../src/host/createContextHost.js";
+import { validateConfigObject } from "../../src/config/load.js";
 
 describe("start-up notices", () => {
   let previousHome: string | undefined;

@@ -1,12 +1,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createContextHost } from "../../src/host/createContextHost.ts";
-import { loadConfig } from "../../src/config/load.ts";
-
-const coreIndex = resolve(dirname(fileURLToPath(import.meta.url)), "../../src/index.ts");
+import { createContextHost } from "../../src/host/createContextHost.js";
+import { loadConfig } from "../../src/config/load.js";
 
 /** A temp project root with files written from a map of relative paths. */
 function project(files: Record<string, string>): string {
@@ -20,7 +17,7 @@ function project(files: Record<string, string>): string {
 
 /** TypeScript source of an engine class extending the real ContextEngine. */
 function engineSource(name: string): string {
-  return `import { ContextEngine, type ChatMessage } from ${JSON.stringify(coreIndex)};
+  return `import { ContextEngine, type ChatMessage } from "@context-engine/core";
 export class Engine extends ContextEngine {
   readonly name: string = ${JSON.stringify(name)};
   shouldCompress(t: number = this.lastPromptTokens): boolean { return t >= this.thresholdTokens; }
@@ -107,7 +104,7 @@ describe("engine resolution edge cases", () => {
 
 describe("a directory engine and a plugin engine with the same name", () => {
   it("uses the directory engine and says the plugin's is ignored", async () => {
-    const source = (tag: string) => `import { ContextEngine } from ${JSON.stringify(coreIndex)};
+    const source = (tag: string) => `import { ContextEngine } from "@context-engine/core";
 export default class E extends ContextEngine { readonly name = "twin"; readonly tag = ${JSON.stringify(tag)};
   shouldCompress(t = this.lastPromptTokens) { return t >= this.thresholdTokens; }
   async compress(m: any[]) { return m; } }

@@ -1,12 +1,10 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createContextHost } from "../../src/host/createContextHost.ts";
-import { ConfigError } from "../../src/config/load.ts";
-
-const coreIndex = resolve(dirname(fileURLToPath(import.meta.url)), "../../src/index.ts");
+import { createContextHost } from "../../src/host/createContextHost.js";
+import { ConfigError } from "../../src/config/load.js";
+import { ContextEngine } from "../../src/engine/ContextEngine.js";
 
 /** A temp project root with files written from a map of relative paths. */
 function project(files: Record<string, string>): string {
@@ -20,7 +18,7 @@ function project(files: Record<string, string>): string {
 
 /** TypeScript source of an engine class extending the real ContextEngine. */
 function engineSource(name: string, extra = ""): string {
-  return `import { ContextEngine, type ChatMessage } from ${JSON.stringify(coreIndex)};
+  return `import { ContextEngine, type ChatMessage } from "@context-engine/core";
 export class Engine extends ContextEngine {
   readonly name: string = ${JSON.stringify(name)};
   private readonly tag: string = "typed";
@@ -50,6 +48,25 @@ describe("engine resolution", () => {
     expect(host.engineOrigin).toBe(join(root, "plugins/context_engine/tiny"));
     expect(await host.engine.compress([{ role: "user", content: "a" }, { role: "user", content: "b" }])).toEqual([{ role: "user", content: "b" }]);
     expect(host.warnings).toEqual([]);
+  });
+
+  it("gives TypeScript engines from a folder and from plugins: the host's own ContextEngine class, with no node_modules beside them", async () => {
+    const plugin = engineSource("listed") + "export function register(ctx: any) { ctx.registerContextEngine(() => new Engine(), 'listed'); }\n";
+    const root = project({
+      "plugins/context_engine/tiny/index.ts": engineSource("tiny") + "export default Engine;\n",
+      "listed.ts": plugin,
+      "conf.ts": 'import { runConformance } from "@context-engine/core/conformance";\nimport * as core from "@context-engine/core";\nexport const shared = { runConformance, core };\nexport function register() {}\n',
+    });
+    const fromFolder = await createContextHost({ config: { context: { engine: "tiny" } } as never, rootDir: root });
+    const fromList = await createContextHost({ config: { context: { engine: "listed" }, plugins: ["./listed.ts"] } as never, rootDir: root });
+    for (const host of [fromFolder, fromList]) {
+      expect(host.warnings).toEqual([]);
+      expect(host.engine).toBeInstanceOf(ContextEngine);
+      expect(Object.getPrototypeOf(Object.getPrototypeOf(host.engine)).constructor).toBe(ContextEngine);
+    }
+    const { importPluginModule } = await import("../../src/host/loadModule.js");
+    const mod = (await importPluginModule("./conf.ts", root)) as unknown as { shared: { core: { ContextEngine: unknown } } };
+    expect(mod.shared.core.ContextEngine).toBe(ContextEngine);
   });
 
   it("accepts a directory engine that registers itself through register(ctx)", async () => {

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { importCctraceXml } from "../../src/importers/cctraceXml.ts";
-import { detectTranscriptFormat, importTranscript, importTranscriptFile, TranscriptImportError } from "../../src/importers/index.ts";
-import { CORPUS_DIR, countRoles, countToolCalls, expectValidConversation, HAS_CORPUS, rawFixture } from "./helpers.ts";
+import { importCctraceXml } from "../../src/importers/cctraceXml.js";
+import { detectTranscriptFormat, importTranscript, importTranscriptFile, TranscriptImportError } from "../../src/importers/index.js";
+import { CORPUS_DIR, countRoles, countToolCalls, expectValidConversation, HAS_CORPUS, rawFixture } from "./helpers.js";
 
 const EXCERPT = "cctrace/conversation_full.excerpt.xml";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { importClaudeCode } from "../../src/importers/claudeCode.ts";
-import { TranscriptImportError } from "../../src/importers/types.ts";
-import { countRoles, countToolCalls, expectValidConversation, rawFixture } from "./helpers.ts";
+import { importClaudeCode } from "../../src/importers/claudeCode.js";
+import { TranscriptImportError } from "../../src/importers/types.js";
+import { countRoles, countToolCalls, expectValidConversation, rawFixture } from "./helpers.js";
 
 const jsonl = (...records: unknown[]) => records.map((r) => JSON.stringify(r)).join("\n") + "\n";
 const user = (content: unknown, extra: object = {}) => ({ type: "user", message: { role: "user", content }, ...extra });

@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { importOpenHandsRecords, importTranscriptFile } from "../../src/importers/index.ts";
-import { CORPUS_DIR, countRoles, countToolCalls, expectValidConversation, HAS_CORPUS } from "./helpers.ts";
+import { importOpenHandsRecords, importTranscriptFile } from "../../src/importers/index.js";
+import { CORPUS_DIR, countRoles, countToolCalls, expectValidConversation, HAS_CORPUS } from "./helpers.js";
 
 interface Expected {
   format: string;

@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
-import { parseMessages, type ChatMessage } from "../../src/messages/schema.ts";
-import { validateConversation } from "../../src/messages/validate.ts";
+import { parseMessages, type ChatMessage } from "../../src/messages/schema.js";
+import { validateConversation } from "../../src/messages/validate.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { detectTranscriptFormat, importTranscript, importTranscriptFile, TranscriptImportError } from "../../src/importers/index.ts";
-import { parseMessages } from "../../src/messages/schema.ts";
-import { expectValidConversation, FIXTURES_DIR, rawFixture } from "./helpers.ts";
+import { detectTranscriptFormat, importTranscript, importTranscriptFile, TranscriptImportError } from "../../src/importers/index.js";
+import { parseMessages } from "../../src/messages/schema.js";
+import { expectValidConversation, FIXTURES_DIR, rawFixture } from "./helpers.js";
 
 const RAW_FORMATS: [string, string][] = [
   ["claude-code-log/test/test_data/edge_cases.jsonl", "claude-code"],

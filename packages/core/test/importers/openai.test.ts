@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { importOpenAIMessages } from "../../src/importers/openai.ts";
-import { TranscriptImportError } from "../../src/importers/types.ts";
-import { countRoles, expectValidConversation, rawFixture } from "./helpers.ts";
+import { importOpenAIMessages } from "../../src/importers/openai.js";
+import { TranscriptImportError } from "../../src/importers/types.js";
+import { countRoles, expectValidConversation, rawFixture } from "./helpers.js";
 
 const FNCALL = "openhands-sdk/tests/fixtures/llm_data/fncall-llm-message.json";
 const LITELLM = "openhands-sdk/tests/fixtures/llm_data/llm-logs/litellm_proxy__anthropic__claude-sonnet-4-20250514-1757015046.707.json";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { importOpenHands, importOpenHandsRecords } from "../../src/importers/openhands.ts";
-import { TranscriptImportError } from "../../src/importers/types.ts";
-import { countRoles, expectValidConversation, rawFixture } from "./helpers.ts";
+import { importOpenHands, importOpenHandsRecords } from "../../src/importers/openhands.js";
+import { TranscriptImportError } from "../../src/importers/types.js";
+import { countRoles, expectValidConversation, rawFixture } from "./helpers.js";
 
 const BASIC = "openhands/tests/runtime/trajs/basic.json";
 const basicEvents = () => JSON.parse(rawFixture(BASIC)) as Record<string, unknown>[];

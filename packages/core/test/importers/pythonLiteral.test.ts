@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseJsonOrPythonLiteral, parsePythonLiteral, PythonLiteralError } from "../../src/importers/pythonLiteral.ts";
+import { parseJsonOrPythonLiteral, parsePythonLiteral, PythonLiteralError } from "../../src/importers/pythonLiteral.js";
 
 describe("parsePythonLiteral", () => {
   it("reads a repr() list of tool-call dicts with single-quoted strings holding JSON", () => {

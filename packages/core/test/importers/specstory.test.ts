@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { detectTranscriptFormat, importTranscript, importTranscriptFile, TranscriptImportError } from "../../src/importers/index.ts";
-import { importSpecStory } from "../../src/importers/specstory.ts";
-import { CORPUS_DIR, countRoles, countToolCalls, expectValidConversation, HAS_CORPUS, rawFixture } from "./helpers.ts";
+import { detectTranscriptFormat, importTranscript, importTranscriptFile, TranscriptImportError } from "../../src/importers/index.js";
+import { importSpecStory } from "../../src/importers/specstory.js";
+import { CORPUS_DIR, countRoles, countToolCalls, expectValidConversation, HAS_CORPUS, rawFixture } from "./helpers.js";
 
 const HISTORY = "specstory/specstory-cli/.specstory/history";
 const CLAUDE = `${HISTORY}/2026-01-28_13-10-29Z-take-a-look-at.md`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { importSweAgent } from "../../src/importers/sweAgent.ts";
-import { TranscriptImportError } from "../../src/importers/types.ts";
-import { countRoles, expectValidConversation, rawFixture } from "./helpers.ts";
+import { importSweAgent } from "../../src/importers/sweAgent.js";
+import { TranscriptImportError } from "../../src/importers/types.js";
+import { countRoles, expectValidConversation, rawFixture } from "./helpers.js";
 
 const SIMPLE = "swe-agent/trajectories/demonstrations/function_calling_simple.traj";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { childElement, childElements, decodeXmlEntities, ownText, parseXml, XmlSyntaxError } from "../../src/importers/xmlReader.ts";
+import { childElement, childElements, decodeXmlEntities, ownText, parseXml, XmlSyntaxError } from "../../src/importers/xmlReader.js";
 
 describe("parseXml", () => {
   it("decodes the five predefined entities and decimal and hex character references", () => {

@@ -1,5 +1,5 @@
 /** Small message builders shared by the messages tests. */
-import type { ChatMessage, ToolCall } from "../../src/messages/schema.ts";
+import type { ChatMessage, ToolCall } from "../../src/messages/schema.js";
 
 export const system = (content = "You are helpful."): ChatMessage => ({ role: "system", content });
 export const user = (content: string): ChatMessage => ({ role: "user", content });

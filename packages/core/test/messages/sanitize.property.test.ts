@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ChatMessage, ToolCall } from "../../src/messages/schema.ts";
-import { isEmptyAssistant, sanitizeToolPairs, STUB_TOOL_RESULT } from "../../src/messages/toolPairs.ts";
-import { validateConversation, type ConversationProblemCode } from "../../src/messages/validate.ts";
+import type { ChatMessage, ToolCall } from "../../src/messages/schema.js";
+import { isEmptyAssistant, sanitizeToolPairs, STUB_TOOL_RESULT } from "../../src/messages/toolPairs.js";
+import { validateConversation, type ConversationProblemCode } from "../../src/messages/validate.js";
 
 /** Problems sanitizing must always remove. */
 const PAIRING_CODES: ConversationProblemCode[] = [

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import type { ChatMessage } from "../../src/messages/schema.ts";
+import type { ChatMessage } from "../../src/messages/schema.js";
 import {
   alignBoundaryBackward,
   alignBoundaryForward,
   sanitizeToolPairs,
   STUB_TOOL_RESULT,
   toolCallKey,
-} from "../../src/messages/toolPairs.ts";
-import { validateConversation } from "../../src/messages/validate.ts";
-import { call, calls, result, say, system, user } from "./builders.ts";
+} from "../../src/messages/toolPairs.js";
+import { validateConversation } from "../../src/messages/validate.js";
+import { call, calls, result, say, system, user } from "./builders.js";
 
 const roles = (messages: ChatMessage[]) => messages.map((m) => (m.role === "tool" ? `tool:${m.tool_call_id}` : m.role));
 

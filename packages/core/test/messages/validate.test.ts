@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ChatMessage } from "../../src/messages/schema.ts";
-import { validateConversation, type ConversationProblemCode } from "../../src/messages/validate.ts";
-import { call, calls, result, say, system, user } from "./builders.ts";
+import type { ChatMessage } from "../../src/messages/schema.js";
+import { validateConversation, type ConversationProblemCode } from "../../src/messages/validate.js";
+import { call, calls, result, say, system, user } from "./builders.js";
 
 const codes = (messages: ChatMessage[], strictAlternation = false) =>
   validateConversation(messages, { strictAlternation }).map((p) => [p.code, p.index] as [ConversationProblemCode, number]);

@@ -4,9 +4,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlockParam, MessageCreateParamsNonStreaming, ToolResultBlockParam, ToolUseBlockParam } from "@anthropic-ai/sdk/resources/messages";
-import { AnthropicAdapterError, countAnthropicCacheMarkers, parseToolArguments, toAnthropicMessages } from "../../src/providers/anthropicAdapter.ts";
-import { applyAnthropicCacheControl } from "../../src/caching/anthropicCacheControl.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
+import { AnthropicAdapterError, countAnthropicCacheMarkers, parseToolArguments, toAnthropicMessages } from "../../src/providers/anthropicAdapter.js";
+import { applyAnthropicCacheControl } from "../../src/caching/anthropicCacheControl.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
 
 const MODEL = "claude-sonnet-4-5";
 const EPHEMERAL = { type: "ephemeral" };

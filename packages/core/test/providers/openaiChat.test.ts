@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { toOpenAIChatMessages } from "../../src/providers/openaiChat.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
+import { toOpenAIChatMessages } from "../../src/providers/openaiChat.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
 
 describe("toOpenAIChatMessages", () => {
   const messages: ChatMessage[] = [

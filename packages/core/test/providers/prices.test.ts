@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { anthropicPrice, DEFAULT_PRICES, lookupModelPrice, parsePriceTable, requestCostUsd } from "../../src/providers/prices.ts";
-import { DEFAULT_MINIMUM_CACHEABLE_TOKENS, minimumCacheableTokens } from "../../src/providers/anthropicFacts.ts";
+import { anthropicPrice, DEFAULT_PRICES, lookupModelPrice, parsePriceTable, requestCostUsd } from "../../src/providers/prices.js";
+import { DEFAULT_MINIMUM_CACHEABLE_TOKENS, minimumCacheableTokens } from "../../src/providers/anthropicFacts.js";
 
 describe("price table", () => {
   it("derives Anthropic cache prices from the input price: write 1.25× (5m) / 2× (1h), read 0.1×", () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { ContextCompressor } from "../../src/compressor/ContextCompressor.ts";
-import type { UsageReport, NormalizedUsage } from "../../src/engine/types.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
-import { HYGIENE_ABORT_NOTICE } from "../../src/gateway/hygiene.ts";
-import { providerUsage, replayConversation, responseIndexes } from "../../src/replay/replayConversation.ts";
-import type { CompressionConfig } from "../../src/config/schema.ts";
-import type { Summarizer } from "../../src/summarizers/types.ts";
+import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import type { UsageReport, NormalizedUsage } from "../../src/engine/types.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
+import { HYGIENE_ABORT_NOTICE } from "../../src/gateway/hygiene.js";
+import { providerUsage, replayConversation, responseIndexes } from "../../src/replay/replayConversation.js";
+import type { CompressionConfig } from "../../src/config/schema.js";
+import type { Summarizer } from "../../src/summarizers/types.js";
 
 const SYSTEM_PROMPT = [
   "You are a careful coding agent working in a Python repository.",

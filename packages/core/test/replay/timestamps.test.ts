@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ChatMessage } from "../../src/messages/schema.ts";
-import { messageTimestampMs, requestTimestamps } from "../../src/replay/timestamps.ts";
+import type { ChatMessage } from "../../src/messages/schema.js";
+import { messageTimestampMs, requestTimestamps } from "../../src/replay/timestamps.js";
 
 const msg = (role: ChatMessage["role"], timestamp?: unknown): ChatMessage => ({ role, content: "x", ...(timestamp === undefined ? {} : { timestamp }) }) as ChatMessage;
 

@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { appServerThread, type AppServerRpcClient } from "../../src/codex/appServer.ts";
-import { ContextCompressor } from "../../src/compressor/ContextCompressor.ts";
-import { createHostHooks, type SessionCompressEvent } from "../../src/host/hooks.ts";
-import { CompactionSession } from "../../src/session/CompactionSession.ts";
-import { openSqliteStore, type SqliteSessionStore } from "../../src/store/sqliteStore.ts";
-import { ExtractiveSummarizer } from "../../src/summarizers/extractive.ts";
-import { RoughTokenCounter } from "../../src/tokens/counter.ts";
-import { agentRounds, system } from "../compressor/fixtures.ts";
+import { appServerThread, type AppServerRpcClient } from "../../src/codex/appServer.js";
+import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import { createHostHooks, type SessionCompressEvent } from "../../src/host/hooks.js";
+import { CompactionSession } from "../../src/session/CompactionSession.js";
+import { openSqliteStore, type SqliteSessionStore } from "../../src/store/sqliteStore.js";
+import { ExtractiveSummarizer } from "../../src/summarizers/extractive.js";
+import { RoughTokenCounter } from "../../src/tokens/counter.js";
+import { agentRounds, system } from "../compressor/fixtures.js";
 
 const APP_SERVER_MODEL = { model: "gpt-5.5", contextLength: 272_000, provider: "openai-codex", apiMode: "codex_app_server" };
 

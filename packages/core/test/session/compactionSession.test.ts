@@ -3,17 +3,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ContextCompressor } from "../../src/compressor/ContextCompressor.ts";
-import { ContextEngine } from "../../src/engine/ContextEngine.ts";
-import { createContextHost } from "../../src/host/createContextHost.ts";
-import { createHostHooks, type SessionCompressEvent } from "../../src/host/hooks.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
-import { CompactionSession } from "../../src/session/CompactionSession.ts";
-import { openSqliteStore, type SqliteSessionStore } from "../../src/store/sqliteStore.ts";
-import { ExtractiveSummarizer } from "../../src/summarizers/extractive.ts";
-import type { Summarizer } from "../../src/summarizers/types.ts";
-import { RoughTokenCounter } from "../../src/tokens/counter.ts";
-import { agentRounds, system } from "../compressor/fixtures.ts";
+import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import { ContextEngine } from "../../src/engine/ContextEngine.js";
+import { createContextHost } from "../../src/host/createContextHost.js";
+import { createHostHooks, type SessionCompressEvent } from "../../src/host/hooks.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
+import { CompactionSession } from "../../src/session/CompactionSession.js";
+import { openSqliteStore, type SqliteSessionStore } from "../../src/store/sqliteStore.js";
+import { ExtractiveSummarizer } from "../../src/summarizers/extractive.js";
+import type { Summarizer } from "../../src/summarizers/types.js";
+import { RoughTokenCounter } from "../../src/tokens/counter.js";
+import { agentRounds, system } from "../compressor/fixtures.js";
 
 /** Small budgets so a few rounds of tool output are worth compressing. */
 const COMPRESSION = { protect_last_n: 4, threshold_tokens: 4_000 };

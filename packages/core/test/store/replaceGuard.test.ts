@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ChatMessage } from "../../src/messages/schema.ts";
-import { SESSION_STORE_MIGRATIONS, SESSION_STORE_SCHEMA_VERSION } from "../../src/store/schema.ts";
-import { openSqliteStore } from "../../src/store/sqliteStore.ts";
+import type { ChatMessage } from "../../src/messages/schema.js";
+import { SESSION_STORE_MIGRATIONS, SESSION_STORE_SCHEMA_VERSION } from "../../src/store/schema.js";
+import { openSqliteStore } from "../../src/store/sqliteStore.js";
 
 const user = (content: string): ChatMessage => ({ role: "user", content });
 

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { InvalidMessagesError, type ChatMessage } from "../../src/messages/schema.ts";
-import { SESSION_STORE_SCHEMA_VERSION } from "../../src/store/schema.ts";
-import { openSqliteStore, type SqliteSessionStore } from "../../src/store/sqliteStore.ts";
-import { SearchQueryError, SessionStoreError } from "../../src/store/types.ts";
+import { InvalidMessagesError, type ChatMessage } from "../../src/messages/schema.js";
+import { SESSION_STORE_SCHEMA_VERSION } from "../../src/store/schema.js";
+import { openSqliteStore, type SqliteSessionStore } from "../../src/store/sqliteStore.js";
+import { SearchQueryError, SessionStoreError } from "../../src/store/types.js";
 
 const system: ChatMessage = { role: "system", content: "You are a coding agent." };
 const user = (content: string): ChatMessage => ({ role: "user", content });

@@ -1,5 +1,5 @@
 /** A realistic little coding conversation shared by the summarizer tests: failing pytest, edited files. */
-import type { ChatMessage } from "../../src/messages/schema.ts";
+import type { ChatMessage } from "../../src/messages/schema.js";
 
 function call(id: string, name: string, args: Record<string, unknown>) {
   return { id, type: "function" as const, function: { name, arguments: JSON.stringify(args) } };

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ExtractiveSummarizer } from "../../src/summarizers/extractive.ts";
-import { normalizeSummary, splitSummarySections } from "../../src/summarizers/prompt.ts";
-import { SUMMARY_SECTIONS } from "../../src/summarizers/types.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
-import { FASTAPI_CONVERSATION } from "./conversation.ts";
+import { ExtractiveSummarizer } from "../../src/summarizers/extractive.js";
+import { normalizeSummary, splitSummarySections } from "../../src/summarizers/prompt.js";
+import { SUMMARY_SECTIONS } from "../../src/summarizers/types.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
+import { FASTAPI_CONVERSATION } from "./conversation.js";
 
 const summarizer = new ExtractiveSummarizer();
 

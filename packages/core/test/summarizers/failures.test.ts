@@ -5,7 +5,7 @@ import {
   InvalidSummaryResponseError,
   classifySummaryFailure,
   cooldownSeconds,
-} from "../../src/summarizers/failures.ts";
+} from "../../src/summarizers/failures.js";
 
 const headers = new Headers();
 

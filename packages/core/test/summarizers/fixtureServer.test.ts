@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import OpenAI from "openai";
-import { startOpenAIFixtureServer } from "../../../../test/support/openaiFixtureServer.ts";
+import { startOpenAIFixtureServer } from "../../../../test/support/openaiFixtureServer.js";
 
 describe("the OpenAI fixture server", () => {
   it("answers in the chat-completions shape and records the request", async () => {

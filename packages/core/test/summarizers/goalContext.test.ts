@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ExtractiveSummarizer } from "../../src/summarizers/extractive.ts";
-import { buildSummaryPrompt } from "../../src/summarizers/prompt.ts";
-import { ContextCompressor } from "../../src/compressor/ContextCompressor.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
-import type { SummaryRequest, Summarizer } from "../../src/summarizers/types.ts";
+import { ExtractiveSummarizer } from "../../src/summarizers/extractive.js";
+import { buildSummaryPrompt } from "../../src/summarizers/prompt.js";
+import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
+import type { SummaryRequest, Summarizer } from "../../src/summarizers/types.js";
 
 const middle: ChatMessage[] = [
   { role: "assistant", content: "Running the tests.", tool_calls: [{ id: "c1", type: "function", function: { name: "terminal", arguments: '{"command":"pytest"}' } }] },

@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startOpenAIFixtureServer } from "../../../../test/support/openaiFixtureServer.ts";
-import type { FixtureServer } from "../../../../test/support/openaiFixtureServer.ts";
-import { OpenAICompatibleSummarizer } from "../../src/summarizers/openaiCompatible.ts";
-import type { OpenAICompatibleSummarizerOptions } from "../../src/summarizers/openaiCompatible.ts";
-import { EmptySummaryError, classifySummaryFailure } from "../../src/summarizers/failures.ts";
-import type { SummaryFailure } from "../../src/summarizers/failures.ts";
-import { SUMMARY_SECTIONS } from "../../src/summarizers/types.ts";
-import type { SummaryRequest } from "../../src/summarizers/types.ts";
-import { FASTAPI_CONVERSATION } from "./conversation.ts";
+import { startOpenAIFixtureServer } from "../../../../test/support/openaiFixtureServer.js";
+import type { FixtureServer } from "../../../../test/support/openaiFixtureServer.js";
+import { OpenAICompatibleSummarizer } from "../../src/summarizers/openaiCompatible.js";
+import type { OpenAICompatibleSummarizerOptions } from "../../src/summarizers/openaiCompatible.js";
+import { EmptySummaryError, classifySummaryFailure } from "../../src/summarizers/failures.js";
+import type { SummaryFailure } from "../../src/summarizers/failures.js";
+import { SUMMARY_SECTIONS } from "../../src/summarizers/types.js";
+import type { SummaryRequest } from "../../src/summarizers/types.js";
+import { FASTAPI_CONVERSATION } from "./conversation.js";
 
 let server: FixtureServer;
 

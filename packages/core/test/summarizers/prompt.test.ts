@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildSummaryPrompt, normalizeSummary } from "../../src/summarizers/prompt.ts";
-import { SUMMARY_SECTIONS } from "../../src/summarizers/types.ts";
+import { buildSummaryPrompt, normalizeSummary } from "../../src/summarizers/prompt.js";
+import { SUMMARY_SECTIONS } from "../../src/summarizers/types.js";
 
 function headingPositions(text: string): number[] {
   return SUMMARY_SECTIONS.map((heading) => text.search(new RegExp(`^${heading.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m")));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { redactSecrets } from "../../src/summarizers/redact.ts";
-import { serializeTurns } from "../../src/summarizers/serialize.ts";
+import { redactSecrets } from "../../src/summarizers/redact.js";
+import { serializeTurns } from "../../src/summarizers/serialize.js";
 
 describe("redactSecrets", () => {
   it.each([

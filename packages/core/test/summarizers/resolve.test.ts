@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuxiliaryCompressionSchema } from "../../src/config/schema.ts";
-import { ExtractiveSummarizer } from "../../src/summarizers/extractive.ts";
-import { OpenAICompatibleSummarizer } from "../../src/summarizers/openaiCompatible.ts";
-import { createSummarizer } from "../../src/summarizers/resolve.ts";
-import { startOpenAIFixtureServer } from "../../../../test/support/openaiFixtureServer.ts";
-import type { FixtureServer } from "../../../../test/support/openaiFixtureServer.ts";
+import { AuxiliaryCompressionSchema } from "../../src/config/schema.js";
+import { ExtractiveSummarizer } from "../../src/summarizers/extractive.js";
+import { OpenAICompatibleSummarizer } from "../../src/summarizers/openaiCompatible.js";
+import { createSummarizer } from "../../src/summarizers/resolve.js";
+import { startOpenAIFixtureServer } from "../../../../test/support/openaiFixtureServer.js";
+import type { FixtureServer } from "../../../../test/support/openaiFixtureServer.js";
 
 const aux = (input: Record<string, unknown> = {}) => AuxiliaryCompressionSchema.parse(input);
 const request = { messages: [{ role: "user" as const, content: "summarize me" }], maxTokens: 2_000 };

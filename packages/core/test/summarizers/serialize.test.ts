@@ -8,8 +8,8 @@ import {
   serializeMessage,
   serializeTurns,
   truncateBody,
-} from "../../src/summarizers/serialize.ts";
-import type { ChatMessage } from "../../src/messages/schema.ts";
+} from "../../src/summarizers/serialize.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
 
 /** A string of `length` characters whose every position is recognisable. */
 function numbered(length: number): string {

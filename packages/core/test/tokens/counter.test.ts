@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ChatMessage } from "../../src/messages/schema.ts";
+import type { ChatMessage } from "../../src/messages/schema.js";
 import {
   countWithEncoding,
   defaultTokenCounter,
@@ -7,8 +7,8 @@ import {
   o200kEncoding,
   RoughTokenCounter,
   TiktokenCounter,
-} from "../../src/tokens/counter.ts";
-import { estimateMessagesTokensRough, IMAGE_TOKENS, MESSAGE_ENVELOPE_TOKENS } from "../../src/tokens/rough.ts";
+} from "../../src/tokens/counter.js";
+import { estimateMessagesTokensRough, IMAGE_TOKENS, MESSAGE_ENVELOPE_TOKENS } from "../../src/tokens/rough.js";
 
 /** A real TiktokenCounter that records every text it is asked to encode. */
 class RecordingTiktokenCounter extends TiktokenCounter {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { ChatMessage } from "../../src/messages/schema.ts";
+import type { ChatMessage } from "../../src/messages/schema.js";
 import {
   estimateMessagesTokensRough,
   estimateMessageTokensRough,
   estimateTokensRough,
   IMAGE_TOKENS,
   MESSAGE_ENVELOPE_TOKENS,
-} from "../../src/tokens/rough.ts";
+} from "../../src/tokens/rough.js";
 
 describe("estimateTokensRough", () => {
   it("is ceil(chars / 4)", () => {

@@ -7,10 +7,10 @@ import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { dirname } from "node:path";
-import type { ChatMessage } from "../core.ts";
-import { Database, type SqliteDatabase, type SqliteStatement } from "../deps.ts";
-import { messageId, parseMessageId, searchableText } from "../messageText.ts";
-import { LCM_SCHEMA_SQL, LCM_SCHEMA_VERSION } from "./schema.ts";
+import type { ChatMessage } from "../core.js";
+import { Database, type SqliteDatabase, type SqliteStatement } from "../deps.js";
+import { messageId, parseMessageId, searchableText } from "../messageText.js";
+import { LCM_SCHEMA_SQL, LCM_SCHEMA_VERSION } from "./schema.js";
 
 /** A message as stored: the original message verbatim plus its place in the session. */
 export interface StoredMessage {

@@ -4,10 +4,10 @@
  * context with a timeout, so even a catastrophic pattern cannot hang the host).
  */
 import { runInNewContext } from "node:vm";
-import type { SqliteStatement } from "../deps.ts";
-import { searchableText } from "../messageText.ts";
-import type { LcmStore, StoredMessage, SummaryRecord } from "./LcmStore.ts";
-import { sessionKey } from "./LcmStore.ts";
+import type { SqliteStatement } from "../deps.js";
+import { searchableText } from "../messageText.js";
+import type { LcmStore, StoredMessage, SummaryRecord } from "./LcmStore.js";
+import { sessionKey } from "./LcmStore.js";
 
 /** Prepared search statements per open database, so a tool call does not compile its SQL again. */
 const statements = new WeakMap<object, Map<string, SqliteStatement>>();

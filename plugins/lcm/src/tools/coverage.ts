@@ -3,7 +3,7 @@
  * the session's seq range, so only the summaries in context are read: a record no context summary
  * covers is raw in context itself.
  */
-import type { LcmStore, SummaryRecord } from "../store/LcmStore.ts";
+import type { LcmStore, SummaryRecord } from "../store/LcmStore.js";
 
 /** The current context of a session, indexed for coverage questions. */
 export class ContextCoverage {

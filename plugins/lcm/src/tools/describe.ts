@@ -1,8 +1,8 @@
 /** `lcm_describe`: a summary's metadata and lineage, a message's place, or the session overview. */
-import { isSummaryId, parseMessageId } from "../messageText.ts";
-import { ContextCoverage } from "./coverage.ts";
-import { ToolError } from "./result.ts";
-import type { ToolContext } from "./types.ts";
+import { isSummaryId, parseMessageId } from "../messageText.js";
+import { ContextCoverage } from "./coverage.js";
+import { ToolError } from "./result.js";
+import type { ToolContext } from "./types.js";
 
 const LEVEL_NAMES = { 1: "normal", 2: "aggressive", 3: "deterministic_fallback" } as const;
 

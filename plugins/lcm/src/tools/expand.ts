@@ -1,8 +1,8 @@
 /** `lcm_expand`: a leaf's source messages verbatim, or a condensed node's children, paged by tokens. */
-import { isSummaryId, parseMessageId } from "../messageText.ts";
-import type { StoredMessage, SummaryRecord } from "../store/LcmStore.ts";
-import { ToolError } from "./result.ts";
-import type { ToolContext } from "./types.ts";
+import { isSummaryId, parseMessageId } from "../messageText.js";
+import type { StoredMessage, SummaryRecord } from "../store/LcmStore.js";
+import { ToolError } from "./result.js";
+import type { ToolContext } from "./types.js";
 
 /** One page of an expansion. */
 export interface ExpansionPage {

@@ -3,15 +3,15 @@
  * `ids`, expands it down to the original messages within a token budget, and has the summarizer model
  * answer `prompt` from them.
  */
-import type { ChatMessage } from "../core.ts";
-import type { z } from "../deps.ts";
-import { isSummaryId } from "../messageText.ts";
-import type { StoredMessage } from "../store/LcmStore.ts";
-import { withTimeout } from "../summarize.ts";
-import { runGrep } from "./grep.ts";
-import { ToolError } from "./result.ts";
-import type { ExpandQueryArgsSchema } from "./schemas.ts";
-import type { ToolContext } from "./types.ts";
+import type { ChatMessage } from "../core.js";
+import type { z } from "../deps.js";
+import { isSummaryId } from "../messageText.js";
+import type { StoredMessage } from "../store/LcmStore.js";
+import { withTimeout } from "../summarize.js";
+import { runGrep } from "./grep.js";
+import { ToolError } from "./result.js";
+import type { ExpandQueryArgsSchema } from "./schemas.js";
+import type { ToolContext } from "./types.js";
 
 /** The original messages under `id` (a summary, walked down its lineage, or a message), in order. */
 export function originalMessagesUnder(ctx: ToolContext, id: string): StoredMessage[] {

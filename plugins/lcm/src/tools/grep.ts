@@ -1,12 +1,12 @@
 /** `lcm_grep`: search the whole stored history of the session, compacted turns included. */
-import { searchableText, snippetAround } from "../messageText.ts";
-import type { StoredMessage, SummaryRecord } from "../store/LcmStore.ts";
-import { fullTextTerms, searchMessagesFullText, searchRegex, searchSummariesFullText } from "../store/search.ts";
-import { ContextCoverage } from "./coverage.ts";
-import { parseTime } from "./result.ts";
-import type { z } from "../deps.ts";
-import type { GrepArgsSchema } from "./schemas.ts";
-import type { ToolContext } from "./types.ts";
+import { searchableText, snippetAround } from "../messageText.js";
+import type { StoredMessage, SummaryRecord } from "../store/LcmStore.js";
+import { fullTextTerms, searchMessagesFullText, searchRegex, searchSummariesFullText } from "../store/search.js";
+import { ContextCoverage } from "./coverage.js";
+import { parseTime } from "./result.js";
+import type { z } from "../deps.js";
+import type { GrepArgsSchema } from "./schemas.js";
+import type { ToolContext } from "./types.js";
 
 /** One `lcm_grep` match. */
 export interface GrepMatch {

@@ -1,13 +1,13 @@
 /** The tool dispatcher: validates arguments with zod and never throws into the host. */
-import { z } from "../deps.ts";
-import { SearchError } from "../store/search.ts";
-import { runDescribe } from "./describe.ts";
-import { runExpand } from "./expand.ts";
-import { runExpandQuery } from "./expandQuery.ts";
-import { runGrep } from "./grep.ts";
-import { ToolError, toolErrorResult, toolResult } from "./result.ts";
-import { DescribeArgsSchema, ExpandArgsSchema, ExpandQueryArgsSchema, GrepArgsSchema } from "./schemas.ts";
-import type { ToolContext } from "./types.ts";
+import { z } from "../deps.js";
+import { SearchError } from "../store/search.js";
+import { runDescribe } from "./describe.js";
+import { runExpand } from "./expand.js";
+import { runExpandQuery } from "./expandQuery.js";
+import { runGrep } from "./grep.js";
+import { ToolError, toolErrorResult, toolResult } from "./result.js";
+import { DescribeArgsSchema, ExpandArgsSchema, ExpandQueryArgsSchema, GrepArgsSchema } from "./schemas.js";
+import type { ToolContext } from "./types.js";
 
 /** Names of the tools lcm offers. */
 export const LCM_TOOL_NAMES = ["lcm_grep", "lcm_describe", "lcm_expand", "lcm_expand_query"] as const;

@@ -1,6 +1,6 @@
 /** Argument schemas of the agent-facing tools: zod validates, and the JSON schemas are generated from them. */
-import type { ToolSchema } from "../core.ts";
-import { z } from "../deps.ts";
+import type { ToolSchema } from "../core.js";
+import { z } from "../deps.js";
 
 const timeBound = z.union([z.string(), z.number()]).optional();
 

@@ -1,6 +1,6 @@
 /** What every tool handler gets. */
-import type { Summarizer, TokenCounter } from "../core.ts";
-import type { LcmStore } from "../store/LcmStore.ts";
+import type { Summarizer, TokenCounter } from "../core.js";
+import type { LcmStore } from "../store/LcmStore.js";
 
 /** The engine state a tool call runs against. */
 export interface ToolContext {
