@@ -1,0 +1,171 @@
+/**
+ * The packages as a user gets them: packed, installed from the tarballs into a project outside the
+ * workspace, then used from plain ESM, CommonJS, a strict NodeNext type check and a TypeScript engine.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PUBLISHED_PACKAGES, installProject, packAll, run, workspacePackage, writeFiles, type PublishedPackage } from "./project.js";
+
+const INSTALL_TIMEOUT = 600_000;
+let tarballs: Record<PublishedPackage, string>;
+let project: string;
+const made: string[] = [];
+
+/** Runs `node <script>` in the consumer project and returns its stdout. */
+function node(script: string, cwd = project): string {
+  return run(process.execPath, [script], cwd);
+}
+
+/** Every file in a tarball, without the leading `package/`. */
+function tarballFiles(tarball: string): string[] {
+  return execFileSync("tar", ["tzf", tarball], { encoding: "utf8" }).trim().split("\n").map((f) => f.replace(/^package\//, ""));
+}
+
+/** A TypeScript directory engine as a plugin author writes it (the README's example). */
+const MY_ENGINE = `import { ContextEngine, sanitizeToolPairs, type ChatMessage, type CompressOptions } from "@context-engine/core";
+
+export default class MyEngine extends ContextEngine {
+  readonly name = "my_engine";
+
+  shouldCompress(promptTokens = this.lastPromptTokens): boolean {
+    return promptTokens >= this.thresholdTokens;
+  }
+
+  async compress(messages: ChatMessage[], _options: CompressOptions = {}): Promise<ChatMessage[]> {
+    this.compressionCount++;
+    return sanitizeToolPairs(messages.slice(-1));
+  }
+}
+`;
+
+describe("the published packages, installed into a project of one's own", () => {
+  beforeAll(() => {
+    tarballs = packAll();
+    project = installProject(
+      { ...tarballs, "better-sqlite3": workspacePackage("better-sqlite3", PUBLISHED_PACKAGES["@context-engine/lcm"]) },
+      { typescript: workspacePackage("typescript"), "@types/node": workspacePackage("@types/node") },
+    );
+    made.push(project, dirname(tarballs["@context-engine/core"]));
+  }, INSTALL_TIMEOUT);
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("ships dist, README and LICENSE only, and every export and bin it names is in the tarball", () => {
+    for (const name of Object.keys(PUBLISHED_PACKAGES) as PublishedPackage[]) {
+      const files = tarballFiles(tarballs[name]);
+      const outside = files.filter((f) => !/^(dist\/.+\.(js|d\.ts|map)|README\.md|LICENSE|package\.json|bin\/[\w-]+\.js)$/.test(f));
+      expect(outside, name).toEqual([]);
+      expect(files, name).toEqual(expect.arrayContaining(["README.md", "LICENSE"]));
+      const manifest = JSON.parse(readFileSync(join(project, "node_modules", name, "package.json"), "utf8")) as {
+        exports: Record<string, string | Record<string, string>>;
+        bin?: Record<string, string>;
+      };
+      for (const [subpath, target] of Object.entries(manifest.exports)) {
+        if (typeof target === "string") continue;
+        expect(Object.keys(target), `${name} ${subpath}`).toEqual(["types", "import", "default"]);
+        for (const file of Object.values(target)) expect(files, `${name} ${subpath}`).toContain(file.replace(/^\.\//, ""));
+      }
+      for (const bin of Object.values(manifest.bin ?? {})) expect(files).toContain(bin.replace(/^\.\//, ""));
+    }
+  });
+
+  it("imports every package from a plain ESM script and opens the SQLite store", () => {
+    writeFiles(project, {
+      "esm.mjs": `import { createContextHost, ContextEngine, openSqliteStore } from "@context-engine/core";
+import { runConformance } from "@context-engine/core/conformance";
+import * as lcm from "@context-engine/lcm";
+import { main } from "@context-engine/cli";
+const host = await createContextHost({ rootDir: process.cwd() });
+const store = openSqliteStore(":memory:");
+const session = store.createSession({ platform: "cli" });
+store.appendMessages(session.id, [{ role: "user", content: "hello from a consumer" }]);
+console.log(JSON.stringify({ engine: host.engine.name, base: host.engine instanceof ContextEngine, conformance: typeof runConformance, lcm: typeof lcm.register, cli: typeof main, hits: store.search("consumer").length }));
+store.close();
+`,
+    });
+    expect(JSON.parse(node("esm.mjs"))).toEqual({ engine: "compressor", base: true, conformance: "function", lcm: "function", cli: "function", hits: 1 });
+  });
+
+  it("loads every package with require() from CommonJS", () => {
+    writeFiles(project, {
+      "cjs.cjs": `const core = require("@context-engine/core");
+const { runConformance } = require("@context-engine/core/conformance");
+const lcm = require("@context-engine/lcm");
+const messages = core.parseMessages([{ role: "user", content: "hi" }]);
+console.log(JSON.stringify({ host: typeof core.createContextHost, conformance: typeof runConformance, lcm: typeof lcm.register, valid: core.validateConversation(messages).length === 0 }));
+`,
+    });
+    expect(JSON.parse(node("cjs.cjs"))).toEqual({ host: "function", conformance: "function", lcm: "function", valid: true });
+  });
+
+  it("type-checks a consumer and its TypeScript engine with tsc --init's strict NodeNext config, skipLibCheck removed", () => {
+    writeFiles(project, {
+      "plugins/context_engine/my_engine/index.ts": MY_ENGINE,
+      "src/app.ts": `import { createContextHost, openSqliteStore, CompactionSession, type ChatMessage, type ContextHost } from "@context-engine/core";
+import { runConformance } from "@context-engine/core/conformance";
+import { register } from "@context-engine/lcm";
+const host: ContextHost = await createContextHost({ config: "config.yaml" });
+for (const warning of host.warnings) console.warn(warning);
+let history: ChatMessage[] = [{ role: "user", content: "hi" }];
+if (host.engine.shouldCompress()) history = await host.engine.compress(history);
+const session = new CompactionSession({ host, store: openSqliteStore("state.db"), platform: "cli" });
+console.log(history.length, typeof runConformance, typeof register, typeof session.append);
+`,
+    });
+    const tsc = join(project, "node_modules/typescript/bin/tsc");
+    run(process.execPath, [tsc, "--init"], project);
+    const config = readFileSync(join(project, "tsconfig.json"), "utf8");
+    expect(config).toMatch(/"module": "nodenext"/);
+    expect(config).toMatch(/"strict": true/);
+    writeFileSync(join(project, "tsconfig.json"), config.replace(/^.*"skipLibCheck".*$/m, ""));
+    expect(readFileSync(join(project, "tsconfig.json"), "utf8")).not.toMatch(/skipLibCheck|allowImportingTsExtensions/);
+    expect(run(process.execPath, [tsc, "--noEmit", "-p", "."], project)).toBe("");
+  });
+
+  it("resolves a TypeScript directory engine that extends the host's own ContextEngine", () => {
+    writeFiles(project, {
+      "plugins/context_engine/my_engine/index.ts": MY_ENGINE,
+      "engine.mjs": `import { createContextHost, ContextEngine } from "@context-engine/core";
+const started = performance.now();
+const host = await createContextHost({ config: { context: { engine: "my_engine" } }, rootDir: process.cwd() });
+const loadMs = performance.now() - started;
+const out = await host.engine.compress([{ role: "user", content: "a" }, { role: "user", content: "b" }]);
+console.log(JSON.stringify({ name: host.engine.name, source: host.engineSource, shared: host.engine instanceof ContextEngine, warnings: host.warnings, out, loadMs }));
+`,
+    });
+    const cold = JSON.parse(node("engine.mjs")) as Record<string, unknown>;
+    const warm = JSON.parse(node("engine.mjs")) as Record<string, unknown>;
+    for (const result of [cold, warm]) {
+      expect({ ...result, loadMs: undefined }).toEqual({ name: "my_engine", source: "directory", shared: true, warnings: [], out: [{ role: "user", content: "b" }], loadMs: undefined });
+    }
+    console.log(`directory engine load: cold ${Math.round(cold.loadMs as number)} ms, warm ${Math.round(warm.loadMs as number)} ms`);
+  });
+
+  it("runs the installed context-engine command", () => {
+    const help = run(join(project, "node_modules/.bin/context-engine"), ["--help"], project);
+    expect(help).toMatch(/^context-engine — /);
+    const engines = run(join(project, "node_modules/.bin/context-engine"), ["engines", "--engine", "my_engine"], project);
+    expect(engines).toMatch(/active:\s+my_engine — directory/);
+  });
+
+  it("installs @context-engine/core alone with nothing native, and says what to install when a store is opened", () => {
+    const coreOnly = installProject({ "@context-engine/core": tarballs["@context-engine/core"] });
+    made.push(coreOnly);
+    const nativeFiles = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile() && (e.name.endsWith(".node") || e.name === "binding.gyp")).map((e) => join(e.parentPath, e.name));
+    expect(existsSync(join(coreOnly, "node_modules/better-sqlite3"))).toBe(false);
+    expect(nativeFiles(join(coreOnly, "node_modules"))).toEqual([]);
+    writeFiles(coreOnly, {
+      "store.mjs": `import { openSqliteStore, SessionStoreError } from "@context-engine/core";
+try { openSqliteStore("state.db"); console.log("opened"); } catch (error) { console.log(JSON.stringify({ store: error instanceof SessionStoreError, message: error.message })); }
+`,
+    });
+    const result = JSON.parse(node("store.mjs", coreOnly)) as { store: boolean; message: string };
+    expect(result.store).toBe(true);
+    expect(result.message).toMatch(/needs the better-sqlite3 package .*npm install better-sqlite3@12/);
+  }, INSTALL_TIMEOUT);
+});
