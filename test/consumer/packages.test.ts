@@ -145,6 +145,17 @@ console.log(JSON.stringify({ name: host.engine.name, source: host.engineSource, 
     console.log(`directory engine load: cold ${Math.round(cold.loadMs as number)} ms, warm ${Math.round(warm.loadMs as number)} ms`);
   });
 
+  it("selects the lcm engine by its package name from a config.yaml and offers its tools", () => {
+    writeFiles(project, {
+      "lcm/config.yaml": 'context:\n  engine: lcm\nplugins:\n  - "@context-engine/lcm"\n',
+      "lcm/run.mjs": `import { createContextHost } from "@context-engine/core";
+const host = await createContextHost({ config: "config.yaml", rootDir: process.cwd() });
+console.log(JSON.stringify({ name: host.engine.name, source: host.engineSource, tools: host.engine.getToolSchemas().map((t) => t.name ?? t.function?.name).sort(), warnings: host.warnings }));
+`,
+    });
+    expect(JSON.parse(node("run.mjs", join(project, "lcm")))).toEqual({ name: "lcm", source: "plugin", tools: ["lcm_describe", "lcm_expand", "lcm_grep"], warnings: [] });
+  });
+
   it("runs the installed context-engine command", () => {
     const help = run(join(project, "node_modules/.bin/context-engine"), ["--help"], project);
     expect(help).toMatch(/^context-engine — /);
