@@ -120,6 +120,6 @@ export function register(ctx: any) { ctx.registerContextEngine(() => new Keep(),
     const [flag, file, none] = await Promise.all([cli(["engines", "--engine", "sliding_window"]), cli(["engines", "--config", join(dir, "config.yaml")]), cli(["engines"])]);
     expect(flag.stdout).toMatch(/^requested:\s+sliding_window \(--engine\)$/m);
     expect(file.stdout).toMatch(new RegExp(`^requested:\\s+compressor \\(context\\.engine of ${join(dir, "config.yaml").replace(/[.]/g, "\\.")}\\)$`, "m"));
-    expect(none.stdout).toMatch(/^requested:\s+compressor \(default, no --config\)$/m);
+    expect(none.stdout).toMatch(/^requested:\s+compressor \(default, no config.yaml\)$/m);
   });
 });

@@ -1,7 +1,7 @@
 /** The README, read as a newcomer reads it: its commands, its config block and its engine snippet work. */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createContextHost, parseConfigText, validateConfigObject } from "@context-engine/core";
 import { runConformance } from "@context-engine/core/conformance";
 import { repoRoot, tempDir } from "./support/cli.js";
@@ -45,6 +45,23 @@ describe("README", () => {
       expect(config.warnings).toEqual([]);
       const host = await createContextHost({ config, rootDir: tempDir("ce-readme-lcm-") });
       expect([host.engine.name, host.engineSource, host.warnings]).toEqual(["lcm", "plugin", []]);
+    }
+  });
+
+  it("shows a host snippet that prints host.warnings, so an unknown context.engine is seen", async () => {
+    const [snippet] = blocks("Using it in an agent", "ts");
+    const setup = snippet!.slice(0, snippet!.indexOf("\n// an incoming user message"));
+    expect(setup).toContain("const { engine } = host;");
+    const dir = tempDir("ce-readme-agent-");
+    writeFileSync(join(dir, "config.yaml"), "context:\n  engine: nothere\n");
+    const core = join(repoRoot, "packages/core/src/index.ts");
+    writeFileSync(join(dir, "agent.ts"), setup.replace('"@context-engine/core"', JSON.stringify(core)).replace('"config.yaml"', JSON.stringify(join(dir, "config.yaml"))));
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      await import(join(dir, "agent.ts"));
+      expect(warn.mock.calls).toEqual([["Context engine 'nothere' not found — falling back to built-in compressor"]]);
+    } finally {
+      warn.mockRestore();
     }
   });
 

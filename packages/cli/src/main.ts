@@ -21,15 +21,15 @@ export interface Command {
 
 /** Every subcommand; each module is imported only when its command runs, so `--help` starts in milliseconds. */
 const COMMANDS: Record<string, Command> = {
-  engines: { summary: "show which context engine resolves, from where, and any warnings", usage: "context-engine engines [--config config.yaml] [--root dir] [--engine name]", run: async (io) => (await import("./commands/engines.js")).runEngines(io) },
+  engines: { summary: "show which context engine resolves, from where, and any warnings", usage: "context-engine engines [--config config.yaml] [--root dir] [--engine name] [--strict]", run: async (io) => (await import("./commands/engines.js")).runEngines(io) },
   compress: {
     summary: "compress a transcript (OpenAI-format JSON messages) with the resolved engine and print before/after",
-    usage: "context-engine compress <transcript.json> [--config config.yaml] [--root dir] [--engine name] [--out compressed.json] [--context-length N] [--focus topic]",
+    usage: "context-engine compress <transcript.json> [--config config.yaml] [--root dir] [--engine name] [--strict] [--out compressed.json] [--context-length N] [--focus topic]",
     run: async (io) => (await import("./commands/compress.js")).runCompress(io),
   },
   conformance: {
     summary: "run the conformance suite against an engine (a name that resolves, or a plugin path)",
-    usage: "context-engine conformance <engine name | plugins/context_engine/<name> | plugin.ts> [--config config.yaml] [--root dir] [--name engine]",
+    usage: "context-engine conformance <engine name | plugins/context_engine/<name> | plugin.ts> [--config config.yaml] [--root dir] [--name engine] [--strict]",
     run: async (io) => (await import("./commands/conformance.js")).runConformanceCommand(io),
   },
   config: {
@@ -44,7 +44,7 @@ const COMMANDS: Record<string, Command> = {
   },
   simulate: {
     summary: "replay a transcript request by request: compactions (gateway and agent layers), prompt caching and cost, with an optional HTML report",
-    usage: "context-engine simulate <transcript> [--config config.yaml] [--root dir] [--engine name] [--model m] [--provider p] [--context-length N] [--format f] [--html report.html] [--progress]",
+    usage: "context-engine simulate <transcript> [--config config.yaml] [--root dir] [--engine name] [--strict] [--model m] [--provider p] [--context-length N] [--format f] [--html report.html] [--progress]",
     run: async (io) => (await import("./commands/simulate.js")).runSimulate(io),
   },
 };
@@ -62,6 +62,7 @@ export function helpText(): string {
     ...lines,
     "",
     "Run `context-engine <command> --help` for a command's options.",
+    "Config: --config <file>, else ./config.yaml when present, else the defaults; paths in it are relative to its folder.",
     "Exit codes: 0 ok, 1 failure, 2 usage error.",
   ].join("\n");
 }

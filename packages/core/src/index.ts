@@ -19,11 +19,12 @@ export { normalizeUsage, InvalidUsageError } from "./engine/usage.js";
 // Config
 export { loadConfig, parseConfigText, validateConfigObject, setConfigValue, parseConfigValue, formatConfigYaml, ConfigError } from "./config/load.js";
 export type { ConfigIssue } from "./config/load.js";
+export { unknownConfigKeyMessage } from "./config/keys.js";
 export { HostConfigSchema, ENGINE_NAME_PATTERN } from "./config/schema.js";
 export type { HostConfig, CompressionConfig, AuxiliaryCompressionConfig } from "./config/schema.js";
 
 // Host, resolution and plugins
-export { createContextHost } from "./host/createContextHost.js";
+export { createContextHost, hostRootDir } from "./host/createContextHost.js";
 export type { ContextHost, ContextHostOptions } from "./host/createContextHost.js";
 export { BUILTIN_ENGINE } from "./host/builtin.js";
 export { createHostHooks } from "./host/hooks.js";

@@ -5,15 +5,11 @@
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { formatConfigYaml, parseConfigText, parseConfigValue, setConfigValue, validateConfigObject } from "@context-engine/core";
+import { formatConfigYaml, parseConfigText, parseConfigValue, setConfigValue, unknownConfigKeyMessage, validateConfigObject } from "@context-engine/core";
 import { parseCommandArgs } from "../args.js";
 import { EXIT_OK, UsageError } from "../errors.js";
 import type { CommandIO } from "../main.js";
-
-/** The file `config` edits: `--config`, else `config.yaml` in the working directory. */
-function configPath(cwd: string, flag: string | undefined): string {
-  return resolve(cwd, flag ?? "config.yaml");
-}
+import { configFile } from "../hostFlags.js";
 
 /** Reads `key.path` out of a parsed object. */
 function getPath(value: unknown, keyPath: string): unknown {
@@ -29,7 +25,8 @@ function getPath(value: unknown, keyPath: string): unknown {
 export async function runConfig(io: CommandIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(io.args, { config: { type: "string", short: "c" } });
   const [action, key, rawValue, ...extra] = positionals;
-  const path = configPath(io.cwd, values.config);
+  // The same file every command reads; `set` creates ./config.yaml when there is none.
+  const path = configFile(io.cwd, values.config) ?? resolve(io.cwd, "config.yaml");
   // An explicit --config must exist for show/get (set creates it); the default config.yaml may be absent.
   if (values.config !== undefined && action !== "set" && !existsSync(path)) throw new Error(`config file not found: ${path}`);
   const text = existsSync(path) ? await readFile(path, "utf8") : "";
@@ -47,11 +44,11 @@ export async function runConfig(io: CommandIO): Promise<number> {
     return EXIT_OK;
   }
   if (action === "set" && key !== undefined && rawValue !== undefined && extra.length === 0) {
+    const unknown = unknownConfigKeyMessage(key);
+    if (unknown) throw new UsageError(unknown);
     const value = parseConfigValue(rawValue);
     const updated = setConfigValue(text, key, value);
-    const config = parseConfigText(updated, path); // throws with the key path and line before anything is written
-    const unknown = (config.warnings ?? []).filter((w) => w.includes(`unknown key ${key} `));
-    if (unknown.length > 0) throw new UsageError(`${key} is not a configuration key`);
+    parseConfigText(updated, path); // throws with the key path and line before anything is written
     await writeFile(path, updated);
     io.stdout(`${path}: ${key} = ${JSON.stringify(value)}`);
     return EXIT_OK;

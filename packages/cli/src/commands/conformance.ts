@@ -2,20 +2,21 @@
 import { existsSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
-import { ENGINE_NAME_PATTERN, createContextHost, loadConfig, validateConfigObject, type ContextEngine, type HostConfig } from "@context-engine/core";
+import { ENGINE_NAME_PATTERN, createContextHost, type ContextEngine, type HostConfig } from "@context-engine/core";
 import { runConformance } from "@context-engine/core/conformance";
 import { parseCommandArgs } from "../args.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
 import type { CommandIO } from "../main.js";
+import { configFromFlags, rootDirFromFlags } from "../hostFlags.js";
 
 /** Runs `conformance`. */
 export async function runConformanceCommand(io: CommandIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs(io.args, { root: { type: "string" }, name: { type: "string" }, config: { type: "string", short: "c" } });
+  const { values, positionals } = parseCommandArgs(io.args, { root: { type: "string" }, name: { type: "string" }, config: { type: "string", short: "c" }, strict: { type: "boolean" } });
   const target = positionals[0];
   if (!target || positionals.length > 1) throw new UsageError("expects one engine name or plugin path");
-  const rootDir = resolve(io.cwd, values.root ?? ".");
-  const base = values.config ? await loadConfig(resolve(io.cwd, values.config)) : validateConfigObject({});
-  const factory = await engineFactory(target, rootDir, io.cwd, base, values.name);
+  const config = await configFromFlags(io.cwd, values);
+  const base = values.strict ? { ...config, strict: true } : config;
+  const factory = await engineFactory(target, rootDirFromFlags(io.cwd, values, base), io.cwd, base, values.name);
   const report = await runConformance(factory);
   const lines = report.checks.map((c) => `${c.ok ? "✓" : "✗"} ${c.name}${c.detail ? `\n    ${c.detail}` : ""}`);
   io.stdout([`conformance of '${report.engine}'`, ...lines, "", `${report.passed} passed, ${report.failed} failed`].join("\n"));

@@ -1,6 +1,6 @@
-/** `context-engine engines`: which engine resolves, from where, what else is on offer, and warnings. */
+/** `context-engine engines`: which config file was read, which engine resolves, from where, what else is on offer, and warnings. */
 import { readdirSync, existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parseCommandArgs } from "../args.js";
 import type { CommandIO } from "../main.js";
 import { EXIT_OK } from "../errors.js";
@@ -16,9 +16,10 @@ export function listDirectoryEngines(rootDir: string): string[] {
 /** Runs `engines`. */
 export async function runEngines(io: CommandIO): Promise<number> {
   const { values } = parseCommandArgs(io.args, HOST_FLAG_OPTIONS);
-  const rootDir = resolve(io.cwd, values.root ?? ".");
   const host = await hostFromFlags(io.cwd, values, io.stderr);
+  const rootDir = host.rootDir;
   const lines = [
+    `config:     ${host.config.sourcePath ?? "defaults, no config.yaml"}`,
     `requested:  ${host.requestedEngine} (${requestedFrom(values.engine, host.config.sourcePath)})`,
     `active:     ${host.engine.name} — ${host.engineSource} (${host.engineOrigin})`,
     `model:      ${host.model.model}, ${host.model.contextLength.toLocaleString("en-US")} tokens, threshold ${host.engine.thresholdTokens.toLocaleString("en-US")} (${Math.round(host.engine.thresholdPercent * 100)} %)`,
@@ -35,5 +36,5 @@ export async function runEngines(io: CommandIO): Promise<number> {
 /** Where the requested name came from: the `--engine` flag, the config file (set or defaulted there), or the default. */
 function requestedFrom(flag: string | undefined, sourcePath: string | undefined): string {
   if (flag !== undefined) return "--engine";
-  return sourcePath ? `context.engine of ${sourcePath}` : "default, no --config";
+  return sourcePath ? `context.engine of ${sourcePath}` : "default, no config.yaml";
 }

@@ -2,12 +2,13 @@
  * Loading `config.yaml`: YAML → zod-validated {@link HostConfig}. Errors name the key path, the allowed
  * values and the file line; unknown keys are warnings (a Hermes config with keys we don't use still loads).
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, parse as parseYaml, stringify as stringifyYaml, type Document } from "yaml";
 import { z } from "zod";
 import { HostConfigSchema, type HostConfig } from "./schema.js";
+import { PLUGIN_SECTIONS, isMapSchema, objectShape } from "./shape.js";
 
 /** One configuration problem, located. */
 export interface ConfigIssue {
@@ -29,9 +30,6 @@ export class ConfigError extends Error {
     this.source = source;
   }
 }
-
-/** Top-level sections that belong to the shipped plugins: kept for them and accepted silently. */
-const QUIET_TOP_LEVEL = new Set(["lcm", "sliding_window"]);
 
 /**
  * Reads configuration from a file path, or parses the string as YAML text when it is not an existing
@@ -143,6 +141,24 @@ function lineOf(doc: Document, counter: LineCounter, path: PropertyKey[]): numbe
   return line;
 }
 
+/**
+ * The line of `keyPath` in the config file at `sourcePath`, for errors found after loading (strict mode);
+ * undefined when the file cannot be read, lacks the key, or holds a value other than `expected` there.
+ */
+export function locateConfigKey(sourcePath: string, keyPath: PropertyKey[], expected?: unknown): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(sourcePath, "utf8");
+  } catch {
+    return undefined;
+  }
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter });
+  if (doc.errors.length > 0) return undefined;
+  if (expected !== undefined && String(doc.getIn(keyPath as unknown[])).trim() !== String(expected)) return undefined;
+  return lineOf(doc, counter, keyPath);
+}
+
 /** Key paths present in `raw` that the schema does not know. */
 function unknownKeys(raw: Record<string, unknown>, schema: z.ZodType, prefix = ""): string[] {
   const shape = objectShape(schema);
@@ -152,41 +168,12 @@ function unknownKeys(raw: Record<string, unknown>, schema: z.ZodType, prefix = "
     const path = prefix ? `${prefix}.${key}` : key;
     const child = shape[key];
     if (!child) {
-      if (!(prefix === "" && QUIET_TOP_LEVEL.has(key))) out.push(path);
+      if (!(prefix === "" && PLUGIN_SECTIONS.has(key))) out.push(path);
       continue;
     }
     if (typeof value === "object" && value !== null && !Array.isArray(value)) out.push(...unknownKeys(value as Record<string, unknown>, child, path));
   }
   return out;
-}
-
-/** The object shape behind wrappers (default, prefault, optional, nullable, pipe); undefined for non-objects and records. */
-function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
-  const inner = innermost(schema);
-  return inner instanceof z.ZodObject ? (inner.shape as Record<string, z.ZodType>) : undefined;
-}
-
-/** True when `schema` describes a map (a section object or a record such as `prices:`). */
-function isMapSchema(schema: z.ZodType): boolean {
-  const inner = innermost(schema);
-  return inner instanceof z.ZodObject || inner instanceof z.ZodRecord;
-}
-
-/** The schema behind wrappers; for a union, its object option (or undefined when it has none). */
-function innermost(schema: z.ZodType): z.ZodType | undefined {
-  let current: z.ZodType = schema;
-  for (let i = 0; i < 8; i++) {
-    if (current instanceof z.ZodObject || current instanceof z.ZodRecord) return current;
-    const def = (current as unknown as { _zod: { def: { innerType?: z.ZodType; in?: z.ZodType; options?: z.ZodType[] } } })._zod.def;
-    if (def.innerType) current = def.innerType;
-    else if (def.in) current = def.in;
-    else if (def.options) {
-      const obj = def.options.find((o) => o instanceof z.ZodObject);
-      if (!obj) return undefined;
-      current = obj;
-    } else return current;
-  }
-  return current;
 }
 
 /** Sets `key.path` to `value` in a YAML text, keeping comments and layout (`context-engine config set`). */

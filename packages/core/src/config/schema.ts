@@ -97,6 +97,8 @@ export const HostConfigSchema = z.looseObject({
   prompt_caching: PromptCachingSchema,
   /** USD per million tokens by model-name substring, searched before the built-in price table. */
   prices: PriceTableSchema.default({}),
+  /** Strict mode: an unknown `context.engine` or a plugin that fails to load is an error, not a warning. */
+  strict: bool.default(false),
 });
 
 /** Parsed, defaulted configuration. `sourcePath` is the file it came from, when any. */

@@ -1,6 +1,7 @@
 /**
  * The host: reads config, loads plugins, and resolves `context.engine` in SPEC §1's order —
  * `plugins/context_engine/<name>/`, then the engines registered by `plugins:`, then the built-in compressor.
+ * Paths follow one rule: relative to the config file's folder (the working directory without a file).
  */
 import { existsSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
@@ -19,6 +20,7 @@ import { findPluginEntry, importPluginModule, readPluginManifest } from "./loadM
 import { EngineRegistry, buildEngine } from "./registry.js";
 import type { EngineContext, EngineSource, PluginContext, PluginModule } from "./types.js";
 import { modelInfoFromConfig } from "./modelInfo.js";
+import { HostProblems } from "./problems.js";
 import { takeAutoraiseNotice } from "../codex/autoraiseNotice.js";
 import { baseModelName } from "../codex/models.js";
 
@@ -26,8 +28,13 @@ import { baseModelName } from "../codex/models.js";
 export interface ContextHostOptions {
   /** A parsed config object, or a path to config.yaml (or YAML text). */
   config?: HostConfig | string;
-  /** Where `plugins/context_engine/<name>/` is looked up (default: cwd). */
+  /** Where `plugins/context_engine/<name>/` is looked up (default: {@link hostRootDir}, the config file's folder, else cwd). */
   rootDir?: string;
+  /**
+   * Strict mode (default: the config's `strict`): an engine that is not found or fails, and a `plugins:`
+   * entry that fails to load, throw a {@link ConfigError} naming the key and line instead of warning.
+   */
+  strict?: boolean;
   summarizer?: Summarizer;
   tokenCounter?: TokenCounter;
   store?: SessionStore;
@@ -41,6 +48,8 @@ export interface ContextHost {
   engineSource: EngineSource;
   hooks: HostHooks;
   config: HostConfig;
+  /** The folder `plugins/context_engine/<name>/` was looked up in and plugins keep their state under. */
+  rootDir: string;
   /** Everything that went wrong without stopping the host (fallbacks, plugin load errors, unknown keys). */
   warnings: string[];
   /** The engine name that was asked for. */
@@ -55,13 +64,19 @@ export interface ContextHost {
   notices: string[];
 }
 
+/** The folder a host resolves directory engines and plugin state from: the config file's folder, else `cwd`. */
+export function hostRootDir(config: Pick<HostConfig, "sourcePath">, cwd: string = process.cwd()): string {
+  return config.sourcePath ? dirname(resolve(config.sourcePath)) : resolve(cwd);
+}
+
 /** Creates a host: loads configuration and plugins, and resolves the context engine. */
 export async function createContextHost(options: ContextHostOptions = {}): Promise<ContextHost> {
   const config = await resolveConfig(options.config);
-  const rootDir = resolve(options.rootDir ?? process.cwd());
+  const rootDir = options.rootDir !== undefined ? resolve(options.rootDir) : hostRootDir(config);
   const configDir = config.sourcePath ? dirname(config.sourcePath) : rootDir;
-  const warnings = [...(config.warnings ?? [])];
-  const warn = (message: string) => void warnings.push(message);
+  const problems = new HostProblems([...(config.warnings ?? [])], options.strict ?? config.strict, config.sourcePath);
+  const { warnings, warn } = problems;
+  const engineKey = ["context", "engine"];
   const hooks = createHostHooks();
   const model = options.model ?? modelInfoFromConfig(config);
   const summarizer = options.summarizer ?? createSummarizer(config.auxiliary.compression, mainEndpoint(config)).summarizer;
@@ -69,7 +84,7 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
   const registry = new EngineRegistry(hooks, engineContext);
   const requested = config.context.engine.trim() || BUILTIN_ENGINE;
 
-  await loadListedPlugins(config.plugins, configDir, { config, rootDir, hooks, warn }, registry);
+  await loadListedPlugins(config.plugins, configDir, { config, rootDir, hooks, warn }, registry, problems);
 
   let engine: ContextEngine | undefined;
   let source: EngineSource = "builtin";
@@ -78,7 +93,8 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
     const dir = join(rootDir, "plugins", "context_engine", requested);
     if (existsSync(dir)) {
       engine = await loadDirectoryEngine(dir, requested, engineContext, hooks).catch((error: unknown) => {
-        warn(`Context engine '${requested}' in ${dir} failed to load: ${errorText(error)}`);
+        const text = `Context engine '${requested}' in ${dir} failed to load: ${errorText(error)}`;
+        problems.fail(engineKey, requested, text, text);
         return undefined;
       });
       if (engine) [source, origin] = ["directory", dir];
@@ -87,21 +103,27 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
     }
     if (!engine) {
       engine = await hooks.contextEngine.promise(requested, engineContext).catch((error: unknown) => {
-        warn(`Context engine '${requested}' from ${registry.ownerOf(requested) ?? "a plugin"} failed to start: ${errorText(error)}`);
+        const text = `Context engine '${requested}' from ${registry.ownerOf(requested) ?? "a plugin"} failed to start: ${errorText(error)}`;
+        problems.fail(engineKey, requested, text, text);
         return undefined;
       });
       if (engine) [source, origin] = ["plugin", registry.ownerOf(requested) ?? "plugin"];
     }
-    if (!engine) warn(`Context engine '${requested}' not found — falling back to built-in compressor`);
+    if (!engine) {
+      const offered = registry.names().join(", ") || "none";
+      problems.fail(engineKey, requested, `no context engine '${requested}' (not in ${dir}, not offered by plugins: (${offered})); strict mode does not fall back to the built-in compressor`, `Context engine '${requested}' not found — falling back to built-in compressor`);
+    }
   }
   if (engine) {
     try {
       engine.updateModel(model);
     } catch (error) {
-      warn(`Context engine '${requested}' failed to size itself for ${model.model}: ${errorText(error)} — falling back to built-in compressor`);
+      const text = `Context engine '${requested}' failed to size itself for ${model.model}: ${errorText(error)}`;
+      problems.fail(engineKey, requested, text, `${text} — falling back to built-in compressor`);
       [engine, source, origin] = [undefined, "builtin", "built-in"];
     }
   }
+  problems.throwIfAny();
   if (!engine) engine = new ContextCompressor({ compression: config.compression, summarizer, tokenCounter: options.tokenCounter, model });
   hooks.engineResolved.call(engine, source);
   const notices: string[] = [];
@@ -109,7 +131,7 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
     ? takeAutoraiseNotice({ text: engine.autoraiseNotice, state: engine.autoraiseNoticeState }, { engineSource: source })
     : undefined;
   if (autoraise) notices.push(autoraise);
-  return { engine, engineSource: source, hooks, config, warnings, requestedEngine: requested, engineOrigin: origin, registeredEngines: registry.names(), summarizer, model, notices };
+  return { engine, engineSource: source, hooks, config, rootDir, warnings, requestedEngine: requested, engineOrigin: origin, registeredEngines: registry.names(), summarizer, model, notices };
 }
 
 async function resolveConfig(config: HostConfig | string | undefined): Promise<HostConfig> {
@@ -122,18 +144,22 @@ async function resolveConfig(config: HostConfig | string | undefined): Promise<H
   return { ...validated, ...(sourcePath ? { sourcePath } : {}), warnings: warnings ? [...warnings] : (validated.warnings ?? []) };
 }
 
+/** Loads each `plugins:` entry and runs its register(ctx); a failure is a warning, or an issue at `plugins.<i>` under strict. */
 async function loadListedPlugins(
   specifiers: string[],
   configDir: string,
   base: Omit<PluginContext, "registerContextEngine">,
   registry: EngineRegistry,
+  problems: HostProblems,
 ): Promise<void> {
-  for (const specifier of specifiers) {
+  for (const [index, specifier] of specifiers.entries()) {
     const pending: Promise<void>[] = [];
+    /** `rest` follows the plugin's name: "Plugin ./x.ts<rest>" as a warning, "plugin ./x.ts<rest>" as a strict issue. */
+    const fail = (rest: string) => problems.fail(["plugins", index], specifier, `plugin ${specifier}${rest}`, `Plugin ${specifier}${rest}`);
     const ctx: PluginContext = {
       ...base,
       registerContextEngine: (engine, name) => {
-        pending.push(registry.register(specifier, engine, name).catch((error: unknown) => base.warn(`Plugin ${specifier}: ${errorText(error)}`)));
+        pending.push(registry.register(specifier, engine, name).catch((error: unknown) => fail(`: ${errorText(error)}`)));
       },
     };
     try {
@@ -141,9 +167,9 @@ async function loadListedPlugins(
       if (typeof mod.register === "function") await mod.register(ctx);
       else if (isContextEngine(mod.default)) throw new Error(`export a class or factory (not an instance) so each host gets its own engine`);
       else if (typeof mod.default === "function") ctx.registerContextEngine(mod.default as never);
-      else base.warn(`Plugin ${specifier} exports neither register(ctx) nor a default engine`);
+      else fail(" exports neither register(ctx) nor a default engine");
     } catch (error) {
-      base.warn(`Plugin ${specifier} failed to load: ${errorText(error)}`);
+      fail(` failed to load: ${errorText(error)}`);
     }
     await Promise.all(pending);
   }

@@ -1,0 +1,120 @@
+/** The CLI's one config rule (`--config`, else ./config.yaml, else defaults; paths from the file's folder), strict mode and `config set` keys. */
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { bundledTranscript as fixture, repoRoot as root, runCli as cli, tempDir } from "./support/cli.js";
+
+/** A folder `proj/` holding config.yaml (`yaml`) and a copy of the sliding_window directory engine. */
+function projectWithEngine(yaml: string): { dir: string; proj: string } {
+  const dir = tempDir("ce-cli-config-");
+  const proj = join(dir, "proj");
+  mkdirSync(join(proj, "plugins/context_engine"), { recursive: true });
+  cpSync(join(root, "plugins/context_engine/sliding_window"), join(proj, "plugins/context_engine/sliding_window"), { recursive: true, filter: (src) => !src.includes("node_modules") });
+  writeFileSync(join(proj, "config.yaml"), yaml);
+  return { dir, proj };
+}
+
+/** The stderr lines of a run. */
+function stderrLines(stderr: string): string[] {
+  return stderr.trimEnd().split("\n");
+}
+
+describe("context-engine config discovery", () => {
+  it("reads ./config.yaml from the working directory when no --config is given, and says so", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "config.yaml"), "compression:\n  threshold: 0.7\n");
+    const run = await cli(["engines"], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^config:\\s+${join(dir, "config.yaml").replace(/[.]/g, "\\.")}$`, "m"));
+    expect(run.stdout).toMatch(/threshold 140,000 \(70 %\)/);
+  });
+
+  it("says it uses the defaults when there is neither --config nor ./config.yaml", async () => {
+    const run = await cli(["engines"], tempDir());
+    expect(run.stdout).toMatch(/^config:\s+defaults, no config\.yaml$/m);
+  });
+
+  it("reads ./config.yaml in every command that builds a host", async () => {
+    const dir = tempDir();
+    const bad = join(dir, "config.yaml");
+    writeFileSync(bad, "compression:\n  tail_mode: greedy\n");
+    const runs = await Promise.all([
+      cli(["engines"], dir),
+      cli(["compress", fixture], dir),
+      cli(["simulate", fixture], dir),
+      cli(["conformance", "compressor"], dir),
+      cli(["config", "get", "compression.threshold"], dir),
+    ]);
+    for (const run of runs) {
+      expect([run.code, stderrLines(run.stderr)]).toEqual([1, [expect.stringContaining(`${bad}:2 compression.tail_mode: must be "lean" or "legacy"`)]]);
+    }
+  });
+
+  it("resolves directory engines from the config file's folder, not the working directory", async () => {
+    const { dir, proj } = projectWithEngine("context:\n  engine: sliding_window\n");
+    const run = await cli(["engines", "--config", "proj/config.yaml"], dir);
+    expect(run.stdout).toMatch(new RegExp(`^active:\\s+sliding_window — directory \\(${join(proj, "plugins/context_engine/sliding_window")}\\)$`, "m"));
+    const conformance = await cli(["conformance", "sliding_window", "--config", "proj/config.yaml"], dir);
+    expect([conformance.code, conformance.stderr]).toEqual([0, ""]);
+  });
+
+  it("lets --root override the config file's folder for directory engines", async () => {
+    const { dir } = projectWithEngine("context:\n  engine: sliding_window\n");
+    const run = await cli(["engines", "--config", "proj/config.yaml", "--root", "."], dir);
+    expect(run.stdout).toMatch(/^active:\s+compressor — builtin/m);
+    expect(run.stdout).toContain("Context engine 'sliding_window' not found — falling back to built-in compressor");
+  });
+});
+
+describe("context-engine strict mode", () => {
+  it("exits 1 with one stderr line naming the file and line of context.engine for an unknown engine under strict: true", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "config.yaml"), "strict: true\ncontext:\n  engine: nothere\n");
+    const run = await cli(["engines"], dir);
+    expect(run.code).toBe(1);
+    expect(stderrLines(run.stderr)).toEqual([expect.stringContaining(`${join(dir, "config.yaml")}:3 context.engine: no context engine 'nothere'`)]);
+  });
+
+  it("refuses an unknown engine under --strict in every command that builds a host, with one stderr line and exit 1", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "config.yaml"), "context:\n  engine: nothere\n");
+    const runs = await Promise.all([cli(["engines", "--strict"], dir), cli(["compress", fixture, "--strict"], dir), cli(["simulate", fixture, "--strict"], dir)]);
+    for (const run of runs) {
+      expect([run.code, stderrLines(run.stderr)]).toEqual([1, [expect.stringContaining(`${join(dir, "config.yaml")}:2 context.engine: no context engine 'nothere'`)]]);
+    }
+    const flag = await cli(["engines", "--strict", "--engine", "zzz"], dir);
+    expect([flag.code, stderrLines(flag.stderr)]).toEqual([1, [expect.stringMatching(/^context-engine engines: --engine zzz: no context engine 'zzz'/)]]);
+  });
+
+  it("names the plugin and its line when a plugin fails to load under --strict", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "config.yaml"), "plugins:\n  - ./missing-plugin.ts\n");
+    const runs = await Promise.all([cli(["engines", "--strict"], dir), cli(["conformance", "compressor", "--strict"], dir)]);
+    for (const run of runs) {
+      expect([run.code, stderrLines(run.stderr)]).toEqual([1, [expect.stringContaining(`${join(dir, "config.yaml")}:2 plugins.0: plugin ./missing-plugin.ts failed to load`)]]);
+    }
+    const relaxed = await cli(["engines"], dir);
+    expect(relaxed.code).toBe(0);
+    expect(relaxed.stdout).toContain("Plugin ./missing-plugin.ts failed to load");
+  });
+});
+
+describe("context-engine config set", () => {
+  it("refuses a misspelled key with exit 2, naming it and the nearest known key, without writing", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "config.yaml"), "compression:\n  threshold: 0.5\n");
+    const run = await cli(["config", "set", "compresion.threshold", "0.4"], dir);
+    expect(run.code).toBe(2);
+    expect(stderrLines(run.stderr)).toEqual(["context-engine config: compresion.threshold is not a configuration key — did you mean compression.threshold? (see `context-engine config --help`)"]);
+    expect(readFileSync(join(dir, "config.yaml"), "utf8")).toBe("compression:\n  threshold: 0.5\n");
+  });
+
+  it("passes keys of a plugin section such as lcm: through, as loading does, and refuses a misspelled section", async () => {
+    const dir = tempDir();
+    const set = await cli(["config", "set", "lcm.fresh_tail", "16"], dir);
+    expect(set.code).toBe(0);
+    expect(readFileSync(join(dir, "config.yaml"), "utf8")).toBe("lcm:\n  fresh_tail: 16\n");
+    const typo = await cli(["config", "set", "lcmm.fresh_tail", "16"], dir);
+    expect([typo.code, typo.stderr]).toEqual([2, expect.stringContaining("did you mean lcm.fresh_tail?")]);
+  });
+});
