@@ -3,10 +3,13 @@
  * `pnpm pack` of every package, then `npm install` of the tarballs into a temp folder.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { repoRoot } from "../support/cli.js";
+import { writeFiles } from "../support/files.js";
+
+export { writeFiles };
 
 /** The workspace packages that are published, by folder. */
 export const PUBLISHED_PACKAGES = { "@context-engine/core": "packages/core", "@context-engine/cli": "packages/cli", "@context-engine/lcm": "plugins/lcm" } as const;
@@ -46,14 +49,6 @@ export function packAll(): Record<PublishedPackage, string> {
 /** The workspace's installed copy of a package as `fromFolder` sees it (its real folder), reused so the consumer compiles nothing. */
 export function workspacePackage(name: string, fromFolder = "."): string {
   return realpathSync(join(repoRoot, fromFolder, "node_modules", name));
-}
-
-/** Writes `files` (relative path → text) under `root`. */
-export function writeFiles(root: string, files: Record<string, string>): void {
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    writeFileSync(join(root, rel), text);
-  }
 }
 
 /**

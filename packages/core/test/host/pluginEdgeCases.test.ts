@@ -1,19 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempProject } from "../../../../test/support/files.js";
 import { createContextHost } from "../../src/host/createContextHost.js";
 import { loadConfig } from "../../src/config/load.js";
 
 /** A temp project root with files written from a map of relative paths. */
-function project(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "ce-host-edge-"));
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    writeFileSync(join(root, rel), text);
-  }
-  return root;
-}
+const project = (files: Record<string, string>): string => tempProject(files, "ce-host-edge-");
 
 /** TypeScript source of an engine class extending the real ContextEngine. */
 function engineSource(name: string): string {
@@ -109,10 +101,7 @@ export default class E extends ContextEngine { readonly name = "twin"; readonly 
   shouldCompress(t = this.lastPromptTokens) { return t >= this.thresholdTokens; }
   async compress(m: any[]) { return m; } }
 export function register(ctx: any) { ctx.registerContextEngine(E, "twin"); }\n`;
-    const root = mkdtempSync(join(tmpdir(), "ce-twin-"));
-    mkdirSync(join(root, "plugins/context_engine/twin"), { recursive: true });
-    writeFileSync(join(root, "plugins/context_engine/twin/index.ts"), source("directory").replace(/export function register[^\n]*\n/, ""));
-    writeFileSync(join(root, "p.ts"), source("plugin"));
+    const root = tempProject({ "plugins/context_engine/twin/index.ts": source("directory").replace(/export function register[^\n]*\n/, ""), "p.ts": source("plugin") }, "ce-twin-");
     const host = await createContextHost({ config: { context: { engine: "twin" }, plugins: [join(root, "p.ts")] } as never, rootDir: root });
     expect((host.engine as unknown as { tag: string }).tag).toBe("directory");
     expect(host.warnings).toEqual([`Context engine 'twin' from ${join(root, "plugins/context_engine/twin")} is used; the one offered by ${join(root, "p.ts")} is ignored (directory engines come first)`]);

@@ -1,20 +1,12 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempProject } from "../../../../test/support/files.js";
 import { createContextHost } from "../../src/host/createContextHost.js";
 import { ConfigError } from "../../src/config/load.js";
 import { ContextEngine } from "../../src/engine/ContextEngine.js";
 
 /** A temp project root with files written from a map of relative paths. */
-function project(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "ce-host-"));
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    writeFileSync(join(root, rel), text);
-  }
-  return root;
-}
+const project = (files: Record<string, string>): string => tempProject(files, "ce-host-");
 
 /** TypeScript source of an engine class extending the real ContextEngine. */
 function engineSource(name: string, extra = ""): string {

@@ -1,19 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempProject } from "../../../../test/support/files.js";
 import { createContextHost, hostRootDir } from "../../src/host/createContextHost.js";
 import { ConfigError, loadConfig } from "../../src/config/load.js";
 
-/** A temp folder with files written from a map of relative paths. */
-function project(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "ce-strict-"));
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    writeFileSync(join(root, rel), text);
-  }
-  return root;
-}
+/** A temp project root with files written from a map of relative paths. */
+const project = (files: Record<string, string>): string => tempProject(files, "ce-strict-");
 
 /** The error a promise rejects with. */
 async function rejection(promise: Promise<unknown>): Promise<Error> {
