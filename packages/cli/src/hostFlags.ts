@@ -22,9 +22,5 @@ export async function hostFromFlags(cwd: string, flags: HostFlags, announce?: (l
   return host;
 }
 
-/** parseArgs options for {@link HostFlags}. */
-export const HOST_FLAG_OPTIONS = {
-  config: { type: "string", short: "c" },
-  root: { type: "string" },
-  engine: { type: "string", short: "e" },
-} as const;
+/** parseArgs options for {@link HostFlags}, declared with their help text in commandFlags.ts. */
+export { HOST_FLAG_OPTIONS } from "./commandFlags.js";

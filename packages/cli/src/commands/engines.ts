@@ -4,7 +4,8 @@ import { join, resolve } from "node:path";
 import { parseCommandArgs } from "../args.js";
 import type { CommandIO } from "../main.js";
 import { EXIT_OK } from "../errors.js";
-import { HOST_FLAG_OPTIONS, hostFromFlags } from "../hostFlags.js";
+import { ENGINES_FLAGS } from "../commandFlags.js";
+import { hostFromFlags } from "../hostFlags.js";
 
 /** Lists directory engines under `<root>/plugins/context_engine/`. */
 export function listDirectoryEngines(rootDir: string): string[] {
@@ -15,7 +16,7 @@ export function listDirectoryEngines(rootDir: string): string[] {
 
 /** Runs `engines`. */
 export async function runEngines(io: CommandIO): Promise<number> {
-  const { values } = parseCommandArgs(io.args, HOST_FLAG_OPTIONS);
+  const { values } = parseCommandArgs(io.args, ENGINES_FLAGS);
   const rootDir = resolve(io.cwd, values.root ?? ".");
   const host = await hostFromFlags(io.cwd, values, io.stderr);
   const lines = [

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { importCctraceXml } from "./cctraceXml.js";
 import { importClaudeCode } from "./claudeCode.js";
 import { detectTranscriptFormat } from "./detect.js";
+import { malformedJsonDocument } from "./jsonInput.js";
 import { importOpenAIMessages } from "./openai.js";
 import { importOpenHands } from "./openhands.js";
 import { importSpecStory } from "./specstory.js";
@@ -32,6 +33,8 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
   }
   const format: TranscriptFormat | undefined = requested === "auto" ? detectTranscriptFormat(text, options.fileName) : requested;
   if (format === undefined) {
+    const malformed = malformedJsonDocument(text);
+    if (malformed !== undefined) throw new TranscriptImportError(`${fileName}: ${malformed}`);
     throw new TranscriptImportError(
       `${fileName}: cannot detect the transcript format (supported: ${TRANSCRIPT_FORMATS.join(", ")}); pass the format explicitly`,
     );

@@ -1,4 +1,4 @@
-/** Shared shapes of the transcript importers (real agent transcripts → OpenAI chat messages). */
+/** Shared shapes of the transcript importers (real agent transcripts → OpenAI chat messages); also the `@context-engine/core/formats` entry, light enough for `--help`. */
 import type { ChatMessage } from "../messages/schema.js";
 
 /** The transcript formats the importers understand. */
