@@ -11,15 +11,16 @@ export interface LoadedTranscript {
 }
 
 /**
- * Loads `file` (relative to `cwd`): a JSON array of messages directly, anything else through the
- * importers. Problems in the content name the file as given on the command line.
+ * Loads `file` (relative to `cwd`): a JSON array of messages directly (so AI SDK messages are refused
+ * with the converter to use), anything else through the importers; with `convert`, everything goes
+ * through the importers (format detection included). Problems name the file as given on the command line.
  */
-export async function loadTranscript(cwd: string, file: string, format = "auto"): Promise<LoadedTranscript> {
+export async function loadTranscript(cwd: string, file: string, format = "auto", convert = false): Promise<LoadedTranscript> {
   const path = resolve(cwd, file);
   const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
     throw new Error(error.code === "ENOENT" ? `transcript not found: ${path}` : `cannot read ${path}: ${error.message}`);
   });
-  if (format === "auto" || format === "openai") {
+  if (!convert && (format === "auto" || format === "openai")) {
     const direct = tryOpenAIMessages(text);
     if (direct !== undefined) return { messages: parseMessages(direct, file), format: "openai", warnings: [] };
   }

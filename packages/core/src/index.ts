@@ -78,7 +78,7 @@ export { toAnthropicMessages, AnthropicAdapterError } from "./providers/anthropi
 export type { AnthropicRequestOptions } from "./providers/anthropicAdapter.js";
 
 // Transcript importers
-export { importTranscript, importTranscriptFile, detectTranscriptFormat, importClaudeCode, importSweAgent, importOpenHands, importOpenAIMessages, importSpecStory, importCctraceXml, TRANSCRIPT_FORMATS, TranscriptImportError } from "./importers/index.js";
+export { importTranscript, importTranscriptFile, detectTranscriptFormat, importClaudeCode, importSweAgent, importOpenHands, importOpenAIMessages, importSpecStory, importCctraceXml, importAiSdkMessages, TRANSCRIPT_FORMATS, TranscriptImportError } from "./importers/index.js";
 export type { ImportOptions, ImportResult, TranscriptFormat } from "./importers/index.js";
 
 // Gateway session hygiene

@@ -14,7 +14,7 @@ export async function runImport(io: CommandIO): Promise<number> {
   const file = positionals[0];
   if (!file || positionals.length > 1) throw new UsageError("expects exactly one transcript file");
   if (!FORMAT_CHOICES.includes(values.format)) throw new UsageError(`--format must be one of ${FORMAT_CHOICES.join(", ")}`);
-  const transcript = await loadTranscript(io.cwd, file, values.format);
+  const transcript = await loadTranscript(io.cwd, file, values.format, true);
   for (const warning of transcript.warnings) io.stderr(`warning: ${warning}`);
   const problems = validateConversation(transcript.messages);
   const json = JSON.stringify(transcript.messages, null, 2) + "\n";

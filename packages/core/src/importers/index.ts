@@ -1,5 +1,6 @@
 /** Entry points of the transcript importers: import text or a file in any supported format. */
 import { readFile } from "node:fs/promises";
+import { importAiSdkMessages } from "./aiSdk.js";
 import { importCctraceXml } from "./cctraceXml.js";
 import { importClaudeCode } from "./claudeCode.js";
 import { detectTranscriptFormat } from "./detect.js";
@@ -10,6 +11,7 @@ import { importSpecStory } from "./specstory.js";
 import { importSweAgent } from "./sweAgent.js";
 import { TRANSCRIPT_FORMATS, TranscriptImportError, UNNAMED_INPUT, type ImportOptions, type ImportResult, type TranscriptFormat } from "./types.js";
 
+export { importAiSdkMessages } from "./aiSdk.js";
 export { importCctraceXml } from "./cctraceXml.js";
 export { importClaudeCode } from "./claudeCode.js";
 export { detectTranscriptFormat } from "./detect.js";
@@ -53,6 +55,8 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
       return importSpecStory(text, importerOptions);
     case "cctrace-xml":
       return importCctraceXml(text, importerOptions);
+    case "ai-sdk":
+      return importAiSdkMessages(text, importerOptions);
   }
 }
 
