@@ -5,11 +5,11 @@ import { describe, expect, it } from "vitest";
 import { validateConversation, type ChatMessage } from "@context-engine/core";
 import { repoRoot, runCli, tempDir } from "./support/cli.js";
 
-const aiSdkFile = join(repoRoot, "test/fixtures/ai-sdk-messages.json");
+const aiSdkFile = join(repoRoot, "test/fixtures/ai-sdk/multi-step-tools.json");
 
 describe("context-engine on Vercel AI SDK messages", () => {
   it("refuses to compress AI SDK messages with one line naming the message, the part and the converter, exit 1", async () => {
-    const run = await runCli(["compress", "test/fixtures/ai-sdk-messages.json"]);
+    const run = await runCli(["compress", "test/fixtures/ai-sdk/multi-step-tools.json"]);
     expect(run.code).toBe(1);
     expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(run.stderr).toContain("messages[1].content[1]: AI SDK 'image' part — convert AI SDK ModelMessage[] with importAiSdkMessages() or `context-engine import --format ai-sdk`");

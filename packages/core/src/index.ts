@@ -33,7 +33,7 @@ export { modelInfoFromConfig, knownContextLength } from "./host/modelInfo.js";
 
 // Thresholds
 export { resolveModelThreshold, effectiveThresholdPercent, computeThresholds, summaryTokenBudget, clampTargetRatio } from "./compressor/thresholds.js";
-export type { ThresholdSettings, ThresholdPlan } from "./compressor/thresholds.js";
+export type { ThresholdSettings, ThresholdPlan, ThresholdRule } from "./compressor/thresholds.js";
 
 // Built-in compressor
 export { ContextCompressor, PAUSE_AFTER_STREAK } from "./compressor/ContextCompressor.js";

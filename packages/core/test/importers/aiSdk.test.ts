@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { detectTranscriptFormat, importAiSdkMessages, importTranscript, TRANSCRIPT_FORMATS } from "../../src/importers/index.js";
 import { expectValidConversation, FIXTURES_DIR } from "./helpers.js";
 
-const text = readFileSync(resolve(FIXTURES_DIR, "ai-sdk-messages.json"), "utf8");
+const text = readFileSync(resolve(FIXTURES_DIR, "ai-sdk/multi-step-tools.json"), "utf8");
 
 describe("importAiSdkMessages", () => {
   it("turns a multi-step AI SDK tool conversation into messages that pass validateConversation", () => {
