@@ -1,6 +1,8 @@
 /**
- * `pnpm bench`: runs every benchmark in this folder (files named *.bench.ts exporting `run()`), one after
- * another, and prints their figures. Benchmarks print figures and ratios; they never assert timings.
+ * `pnpm bench [name]`: runs every benchmark in this folder (files named *.bench.ts exporting `run()`), or
+ * only those whose name contains `name`, one after another, and prints their figures. Benchmarks print
+ * figures and ratios; they never assert timings. A name that matches no benchmark is a usage error
+ * (exit 2) listing the known names.
  */
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -8,7 +10,13 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv[2];
-const files = readdirSync(here).filter((f) => f.endsWith(".bench.ts") && (!only || f.includes(only))).sort();
+const all = readdirSync(here).filter((f) => f.endsWith(".bench.ts")).sort();
+const files = all.filter((f) => !only || f.includes(only));
+if (files.length === 0) {
+  const known = all.map((f) => f.replace(/\.bench\.ts$/, "")).join(", ");
+  process.stderr.write(`bench: unknown benchmark '${only}' (known: ${known})\n`);
+  process.exit(2);
+}
 for (const file of files) {
   const mod = (await import(pathToFileURL(join(here, file)).href)) as { run?: () => Promise<void> | void };
   if (typeof mod.run !== "function") throw new Error(`${file} does not export run()`);

@@ -54,10 +54,5 @@ function blameEngineFlag(error: unknown, engine: string): unknown {
   return issue?.path === "context.engine" ? new ConfigError([issue], "--engine", `--engine ${engine}: ${issue.message}`) : error;
 }
 
-/** parseArgs options for {@link HostFlags}. */
-export const HOST_FLAG_OPTIONS = {
-  config: { type: "string", short: "c" },
-  root: { type: "string" },
-  engine: { type: "string", short: "e" },
-  strict: { type: "boolean" },
-} as const;
+/** parseArgs options for {@link HostFlags}, declared with their help text in commandFlags.ts. */
+export { HOST_FLAG_OPTIONS } from "./commandFlags.js";

@@ -2,7 +2,10 @@
  * The `context-engine` command line: dispatches to one command module per subcommand and maps errors to
  * exit codes (0 ok, 1 failure, 2 usage) with one readable line on stderr.
  */
+import { TRANSCRIPT_FORMATS } from "@context-engine/core/formats";
+import { COMMAND_FLAGS } from "./commandFlags.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.js";
+import { flagHelp, type FlagSpecs } from "./flags.js";
 
 /** What a command receives: its own arguments and where to write. */
 export interface CommandIO {
@@ -12,42 +15,60 @@ export interface CommandIO {
   cwd: string;
 }
 
-/** A subcommand. */
+/** A subcommand: its help (usage, summary, flags — the flags it parses) and how to run it. */
 export interface Command {
   summary: string;
   usage: string;
+  flags: FlagSpecs;
   run(io: CommandIO): Promise<number>;
 }
 
 /** Every subcommand; each module is imported only when its command runs, so `--help` starts in milliseconds. */
-const COMMANDS: Record<string, Command> = {
-  engines: { summary: "show which context engine resolves, from where, and any warnings", usage: "context-engine engines [--config config.yaml] [--root dir] [--engine name] [--strict]", run: async (io) => (await import("./commands/engines.js")).runEngines(io) },
+const COMMANDS: Record<keyof typeof COMMAND_FLAGS, Command> & Record<string, Command> = {
+  engines: {
+    summary: "show which context engine resolves, from where, and any warnings",
+    usage: "context-engine engines [options]",
+    flags: COMMAND_FLAGS.engines,
+    run: async (io) => (await import("./commands/engines.js")).runEngines(io),
+  },
   compress: {
-    summary: "compress a transcript (OpenAI-format JSON messages) with the resolved engine and print before/after",
-    usage: "context-engine compress <transcript.json> [--config config.yaml] [--root dir] [--engine name] [--strict] [--out compressed.json] [--context-length N] [--focus topic]",
+    summary: "compress a transcript (OpenAI-format JSON messages, or any format import reads) with the resolved engine and print before/after",
+    usage: "context-engine compress <transcript> [options]",
+    flags: COMMAND_FLAGS.compress,
     run: async (io) => (await import("./commands/compress.js")).runCompress(io),
   },
   conformance: {
     summary: "run the conformance suite against an engine (a name that resolves, or a plugin path)",
-    usage: "context-engine conformance <engine name | plugins/context_engine/<name> | plugin.ts> [--config config.yaml] [--root dir] [--name engine] [--strict]",
+    usage: "context-engine conformance <engine name | plugins/context_engine/<name> | plugin.ts> [options]",
+    flags: COMMAND_FLAGS.conformance,
     run: async (io) => (await import("./commands/conformance.js")).runConformanceCommand(io),
   },
   config: {
     summary: "show the effective configuration, get one key, or set a key in config.yaml (validated, comments kept)",
-    usage: "context-engine config show | get <key.path> | set <key.path> <value>  [--config config.yaml]",
+    usage: "context-engine config show | get <key.path> | set <key.path> <value>  [options]",
+    flags: COMMAND_FLAGS.config,
     run: async (io) => (await import("./commands/config.js")).runConfig(io),
   },
   import: {
-    summary: "convert a Claude Code, SWE-agent, OpenHands or OpenAI transcript into OpenAI-format messages",
-    usage: "context-engine import <file> [--format auto|claude-code|swe-agent|openhands|openai] [-o out.json]",
+    summary: `convert a transcript (${TRANSCRIPT_FORMATS.join(", ")}) into OpenAI-format messages`,
+    usage: "context-engine import <file> [options]",
+    flags: COMMAND_FLAGS.import,
     run: async (io) => (await import("./commands/import.js")).runImport(io),
   },
   simulate: {
     summary: "replay a transcript request by request: compactions (gateway and agent layers), prompt caching and cost, with an optional HTML report",
-    usage: "context-engine simulate <transcript> [--config config.yaml] [--root dir] [--engine name] [--strict] [--model m] [--provider p] [--context-length N] [--format f] [--html report.html] [--progress]",
+    usage: "context-engine simulate <transcript> [options]",
+    flags: COMMAND_FLAGS.simulate,
     run: async (io) => (await import("./commands/simulate.js")).runSimulate(io),
   },
 };
+
+/** A command's `--help` text: usage, summary and one line per flag. */
+export function commandHelpText(name: string): string {
+  const command = COMMANDS[name];
+  if (!command) throw new Error(`unknown command '${name}'`);
+  return `Usage: ${command.usage}\n\n${command.summary}\n\n${flagHelp(command.flags)}`;
+}
 
 /** The `--help` text. */
 export function helpText(): string {
@@ -88,7 +109,7 @@ export async function main(argv: string[], io: Partial<Omit<CommandIO, "args">> 
     return EXIT_USAGE;
   }
   if (rest.includes("--help") || rest.includes("-h")) {
-    stdout(`Usage: ${command.usage}\n\n${command.summary}`);
+    stdout(commandHelpText(name));
     return EXIT_OK;
   }
   try {

@@ -1,5 +1,6 @@
 /** Reading a transcript file for CLI commands: OpenAI-format JSON, or any format the importers know. */
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { importTranscript, parseMessages, type ChatMessage } from "@context-engine/core";
 
 /** A loaded transcript and how it was read. */
@@ -9,16 +10,21 @@ export interface LoadedTranscript {
   warnings: string[];
 }
 
-/** Loads `path`: a JSON array of messages (or `{messages: [...]}`) directly, anything else through the importers. */
-export async function loadTranscript(path: string, format = "auto"): Promise<LoadedTranscript> {
+/**
+ * Loads `file` (relative to `cwd`): a JSON array of messages directly (so AI SDK messages are refused
+ * with the converter to use), anything else through the importers; with `convert`, everything goes
+ * through the importers (format detection included). Problems name the file as given on the command line.
+ */
+export async function loadTranscript(cwd: string, file: string, format = "auto", convert = false): Promise<LoadedTranscript> {
+  const path = resolve(cwd, file);
   const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
     throw new Error(error.code === "ENOENT" ? `transcript not found: ${path}` : `cannot read ${path}: ${error.message}`);
   });
-  if (format === "auto" || format === "openai") {
+  if (!convert && (format === "auto" || format === "openai")) {
     const direct = tryOpenAIMessages(text);
-    if (direct !== undefined) return { messages: parseMessages(direct, path), format: "openai", warnings: [] };
+    if (direct !== undefined) return { messages: parseMessages(direct, file), format: "openai", warnings: [] };
   }
-  const imported = importTranscript(text, { format: format as never, fileName: path });
+  const imported = importTranscript(text, { format: format as never, fileName: file });
   return { messages: imported.messages, format: imported.format, warnings: imported.warnings };
 }
 

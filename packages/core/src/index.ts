@@ -34,7 +34,7 @@ export { modelInfoFromConfig, knownContextLength } from "./host/modelInfo.js";
 
 // Thresholds
 export { resolveModelThreshold, effectiveThresholdPercent, computeThresholds, summaryTokenBudget, clampTargetRatio } from "./compressor/thresholds.js";
-export type { ThresholdSettings, ThresholdPlan } from "./compressor/thresholds.js";
+export type { ThresholdSettings, ThresholdPlan, ThresholdRule } from "./compressor/thresholds.js";
 
 // Built-in compressor
 export { ContextCompressor, PAUSE_AFTER_STREAK } from "./compressor/ContextCompressor.js";
@@ -79,7 +79,7 @@ export { toAnthropicMessages, AnthropicAdapterError } from "./providers/anthropi
 export type { AnthropicRequestOptions } from "./providers/anthropicAdapter.js";
 
 // Transcript importers
-export { importTranscript, importTranscriptFile, detectTranscriptFormat, importClaudeCode, importSweAgent, importOpenHands, importOpenAIMessages, importSpecStory, importCctraceXml, TRANSCRIPT_FORMATS, TranscriptImportError } from "./importers/index.js";
+export { importTranscript, importTranscriptFile, detectTranscriptFormat, importClaudeCode, importSweAgent, importOpenHands, importOpenAIMessages, importSpecStory, importCctraceXml, importAiSdkMessages, TRANSCRIPT_FORMATS, TranscriptImportError } from "./importers/index.js";
 export type { ImportOptions, ImportResult, TranscriptFormat } from "./importers/index.js";
 
 // Gateway session hygiene

@@ -6,23 +6,17 @@ import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
 import type { CommandIO } from "../main.js";
 import { loadTranscript } from "../transcript.js";
-import { HOST_FLAG_OPTIONS, hostFromFlags } from "../hostFlags.js";
+import { COMPRESS_FLAGS } from "../commandFlags.js";
+import { hostFromFlags } from "../hostFlags.js";
 import { formatNumber, messageLine, table } from "../format.js";
 
 /** Runs `compress`. */
 export async function runCompress(io: CommandIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs(io.args, {
-    ...HOST_FLAG_OPTIONS,
-    out: { type: "string", short: "o" },
-    format: { type: "string" },
-    "context-length": { type: "string" },
-    focus: { type: "string" },
-    quiet: { type: "boolean", short: "q" },
-  });
+  const { values, positionals } = parseCommandArgs(io.args, COMPRESS_FLAGS);
   const file = positionals[0];
   if (!file || positionals.length > 1) throw new UsageError("expects exactly one transcript file");
   const contextLength = parsePositiveInt(values["context-length"], "--context-length");
-  const transcript = await loadTranscript(resolve(io.cwd, file), values.format);
+  const transcript = await loadTranscript(io.cwd, file, values.format);
   const host = await hostFromFlags(io.cwd, values, io.stderr);
   if (contextLength) host.engine.updateModel({ ...host.model, contextLength });
   for (const warning of [...transcript.warnings, ...host.warnings]) io.stderr(`warning: ${warning}`);

@@ -7,6 +7,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { formatConfigYaml, parseConfigText, parseConfigValue, setConfigValue, unknownConfigKeyMessage, validateConfigObject } from "@context-engine/core";
 import { parseCommandArgs } from "../args.js";
+import { CONFIG_FLAGS } from "../commandFlags.js";
 import { EXIT_OK, UsageError } from "../errors.js";
 import type { CommandIO } from "../main.js";
 import { configFile } from "../hostFlags.js";
@@ -23,7 +24,7 @@ function getPath(value: unknown, keyPath: string): unknown {
 
 /** Runs `config`. */
 export async function runConfig(io: CommandIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs(io.args, { config: { type: "string", short: "c" } });
+  const { values, positionals } = parseCommandArgs(io.args, CONFIG_FLAGS);
   const [action, key, rawValue, ...extra] = positionals;
   // The same file every command reads; `set` creates ./config.yaml when there is none.
   const path = configFile(io.cwd, values.config) ?? resolve(io.cwd, "config.yaml");

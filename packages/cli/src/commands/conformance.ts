@@ -5,13 +5,14 @@ import { basename, join, resolve } from "node:path";
 import { ENGINE_NAME_PATTERN, createContextHost, type ContextEngine, type HostConfig } from "@context-engine/core";
 import { runConformance } from "@context-engine/core/conformance";
 import { parseCommandArgs } from "../args.js";
+import { CONFORMANCE_FLAGS } from "../commandFlags.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
 import type { CommandIO } from "../main.js";
 import { configFromFlags, rootDirFromFlags } from "../hostFlags.js";
 
 /** Runs `conformance`. */
 export async function runConformanceCommand(io: CommandIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs(io.args, { root: { type: "string" }, name: { type: "string" }, config: { type: "string", short: "c" }, strict: { type: "boolean" } });
+  const { values, positionals } = parseCommandArgs(io.args, CONFORMANCE_FLAGS);
   const target = positionals[0];
   if (!target || positionals.length > 1) throw new UsageError("expects one engine name or plugin path");
   const config = await configFromFlags(io.cwd, values);

@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { parseCommandArgs } from "../args.js";
 import type { CommandIO } from "../main.js";
 import { EXIT_OK } from "../errors.js";
-import { HOST_FLAG_OPTIONS, hostFromFlags } from "../hostFlags.js";
+import { ENGINES_FLAGS } from "../commandFlags.js";
+import { hostFromFlags } from "../hostFlags.js";
+import { triggerReason } from "../report/trigger.js";
 
 /** Lists directory engines under `<root>/plugins/context_engine/`. */
 export function listDirectoryEngines(rootDir: string): string[] {
@@ -15,14 +17,14 @@ export function listDirectoryEngines(rootDir: string): string[] {
 
 /** Runs `engines`. */
 export async function runEngines(io: CommandIO): Promise<number> {
-  const { values } = parseCommandArgs(io.args, HOST_FLAG_OPTIONS);
+  const { values } = parseCommandArgs(io.args, ENGINES_FLAGS);
   const host = await hostFromFlags(io.cwd, values, io.stderr);
   const rootDir = host.rootDir;
   const lines = [
     `config:     ${host.config.sourcePath ?? "defaults, no config.yaml"}`,
     `requested:  ${host.requestedEngine} (${requestedFrom(values.engine, host.config.sourcePath)})`,
     `active:     ${host.engine.name} — ${host.engineSource} (${host.engineOrigin})`,
-    `model:      ${host.model.model}, ${host.model.contextLength.toLocaleString("en-US")} tokens, threshold ${host.engine.thresholdTokens.toLocaleString("en-US")} (${Math.round(host.engine.thresholdPercent * 100)} %)`,
+    `model:      ${host.model.model}, ${host.model.contextLength.toLocaleString("en-US")} tokens, threshold ${host.engine.thresholdTokens.toLocaleString("en-US")} (${triggerReason(host.engine)})`,
     `summarizer: ${host.summarizer.name ?? "custom"}`,
     `directory engines (${join(rootDir, "plugins", "context_engine")}): ${listDirectoryEngines(rootDir).join(", ") || "none"}`,
     `plugin engines (config plugins:): ${host.registeredEngines.join(", ") || "none"}`,

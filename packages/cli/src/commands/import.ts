@@ -3,19 +3,18 @@ import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { validateConversation } from "@context-engine/core";
 import { parseCommandArgs } from "../args.js";
+import { FORMAT_CHOICES, IMPORT_FLAGS } from "../commandFlags.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
 import type { CommandIO } from "../main.js";
 import { loadTranscript } from "../transcript.js";
 
-const FORMATS = ["auto", "claude-code", "swe-agent", "openhands", "openai", "specstory", "cctrace-xml"];
-
 /** Runs `import`. */
 export async function runImport(io: CommandIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs(io.args, { format: { type: "string", default: "auto" }, out: { type: "string", short: "o" } });
+  const { values, positionals } = parseCommandArgs(io.args, IMPORT_FLAGS);
   const file = positionals[0];
   if (!file || positionals.length > 1) throw new UsageError("expects exactly one transcript file");
-  if (!FORMATS.includes(values.format)) throw new UsageError(`--format must be one of ${FORMATS.join(", ")}`);
-  const transcript = await loadTranscript(resolve(io.cwd, file), values.format);
+  if (!FORMAT_CHOICES.includes(values.format)) throw new UsageError(`--format must be one of ${FORMAT_CHOICES.join(", ")}`);
+  const transcript = await loadTranscript(io.cwd, file, values.format, true);
   for (const warning of transcript.warnings) io.stderr(`warning: ${warning}`);
   const problems = validateConversation(transcript.messages);
   const json = JSON.stringify(transcript.messages, null, 2) + "\n";

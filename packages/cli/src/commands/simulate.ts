@@ -9,7 +9,8 @@ import { isClaudeModel, knownContextLength, parsePriceTable, promptCachingStatus
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { EXIT_OK, UsageError } from "../errors.js";
 import { table } from "../format.js";
-import { HOST_FLAG_OPTIONS, hostFromFlags } from "../hostFlags.js";
+import { SIMULATE_FLAGS } from "../commandFlags.js";
+import { hostFromFlags } from "../hostFlags.js";
 import type { CommandIO } from "../main.js";
 import { loadTranscript } from "../transcript.js";
 import { renderReportHtml } from "../report/html.js";
@@ -24,19 +25,11 @@ export const PROGRESS_MIN_REQUESTS = 20;
 
 /** Runs `simulate`. */
 export async function runSimulate(io: CommandIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs(io.args, {
-    ...HOST_FLAG_OPTIONS,
-    model: { type: "string", short: "m" },
-    provider: { type: "string", short: "p" },
-    "context-length": { type: "string" },
-    format: { type: "string" },
-    html: { type: "string" },
-    progress: { type: "boolean" },
-  });
+  const { values, positionals } = parseCommandArgs(io.args, SIMULATE_FLAGS);
   const file = positionals[0];
   if (!file || positionals.length > 1) throw new UsageError("expects exactly one transcript file");
   const contextLength = parsePositiveInt(values["context-length"], "--context-length");
-  const transcript = await loadTranscript(resolve(io.cwd, file), values.format);
+  const transcript = await loadTranscript(io.cwd, file, values.format);
   const host = await hostFromFlags(io.cwd, values, io.stderr);
 
   const configured = host.model.model !== "unknown" ? host.model.model : undefined;

@@ -2,6 +2,7 @@
 import type { ReplayReport } from "@context-engine/core";
 import { lineChart, type ChartMarker, type ChartRule } from "./lineChart.js";
 import { formatCompact, formatTokens, formatUsd } from "./numbers.js";
+import { triggerPercent } from "./trigger.js";
 
 const WIDTH = 960;
 const HEIGHT = 320;
@@ -36,8 +37,8 @@ export function contextChart(report: ReplayReport): RenderedChart {
   const dataMax = Math.max(1, ...context, ...plain);
   const same = report.thresholdTokens === report.hygieneThresholdTokens;
   const candidates: ChartRule[] = [
-    { id: "agent-threshold", label: `${same ? "agent & gateway" : "agent"} ${formatCompact(report.thresholdTokens)}`, value: report.thresholdTokens, className: "r-agent" },
-    ...(same ? [] : [{ id: "gateway-threshold", label: `gateway 85 % ${formatCompact(report.hygieneThresholdTokens)}`, value: report.hygieneThresholdTokens, className: "r-gateway" }]),
+    { id: "agent-threshold", label: `${same ? "agent & gateway" : "agent"} ${triggerPercent(report.thresholdTokens, report.contextLength)} ${formatCompact(report.thresholdTokens)}`, value: report.thresholdTokens, className: "r-agent" },
+    ...(same ? [] : [{ id: "gateway-threshold", label: `gateway ${triggerPercent(report.hygieneThresholdTokens, report.contextLength)} ${formatCompact(report.hygieneThresholdTokens)}`, value: report.hygieneThresholdTokens, className: "r-gateway" }]),
     { id: "context-window", label: `window ${formatCompact(report.contextLength)}`, value: report.contextLength, className: "r-window" },
   ];
   const fits = (r: ChartRule) => r.value <= dataMax * RULE_OFF_CHART_FACTOR;

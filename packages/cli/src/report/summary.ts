@@ -1,6 +1,7 @@
 /** The summary rows shared by the `simulate` table and the HTML page. */
 import type { ReplayReport } from "@context-engine/core";
 import { formatPercent, formatTokens, formatUsd, shareOf } from "./numbers.js";
+import { triggerPercent, triggerReason } from "./trigger.js";
 
 /**
  * Why the costs are missing or partial: undefined when every request is priced, else a sentence naming
@@ -25,7 +26,6 @@ export function summaryRows(report: ReplayReport, info: { transcript: string; en
         ["vs no caching", `${formatUsd(t.noCachingCostUsd)} — the replay costs ${formatPercent(shareOf(t.costUsd, t.noCachingCostUsd))} of it`],
         ["vs no compaction", `${formatUsd(t.noCompactionCostUsd)} — the replay costs ${formatPercent(shareOf(t.costUsd, t.noCompactionCostUsd))} of it`],
       ];
-  const same = report.thresholdTokens === report.hygieneThresholdTokens;
   const aborted = t.abortedCompactions > 0 ? `; ${t.abortedCompactions} attempt${t.abortedCompactions === 1 ? "" : "s"} left the conversation unchanged` : "";
   return [
     ["transcript", info.transcript],
@@ -33,9 +33,8 @@ export function summaryRows(report: ReplayReport, info: { transcript: string; en
     ["model", `${report.model} via ${report.provider}, ${formatTokens(report.contextLength)}-token window`],
     [
       "thresholds",
-      same
-        ? `agent and gateway hygiene both at ${formatTokens(report.thresholdTokens)} tokens (85 % of the window)`
-        : `agent ${formatTokens(report.thresholdTokens)} tokens, gateway hygiene ${formatTokens(report.hygieneThresholdTokens)} tokens (85 %)`,
+      `agent trigger ${formatTokens(report.thresholdTokens)} tokens (${triggerReason(report)}); ` +
+        `gateway hygiene ${formatTokens(report.hygieneThresholdTokens)} tokens (${triggerPercent(report.hygieneThresholdTokens, report.contextLength)})`,
     ],
     ["requests", `${formatTokens(t.requests)} (times ${report.timing === "transcript" ? "from the transcript's timestamps" : "at a fixed cadence: the transcript has no timestamps"})`],
     ["compactions", `${t.compactions} (agent ${t.compactionsByLayer.agent}, gateway ${t.compactionsByLayer.gateway})${aborted}`],

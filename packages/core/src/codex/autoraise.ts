@@ -81,7 +81,8 @@ export function codexThresholdPlan(
     enabled: compression?.codex_gpt55_autoraise ?? true,
   });
   if (!autoraise.raised) return { plan: base, autoraise, notice: undefined };
-  const plan = { ...computeThresholds(model, { ...settings, threshold: autoraise.to, modelThresholds: {} }), overrideKey: base.overrideKey };
+  const raised = computeThresholds(model, { ...settings, threshold: autoraise.to, modelThresholds: {} });
+  const plan: ThresholdPlan = { ...raised, overrideKey: base.overrideKey, rule: raised.rule === "threshold" ? "codex-autoraise" : raised.rule };
   const showNotice = compression?.codex_gpt55_autoraise_notice ?? true;
   const notice = showNotice
     ? { text: autoraiseNoticeText(model.model, autoraise, plan.thresholdTokens), state: autoraiseNoticeState(model.model, autoraise) }

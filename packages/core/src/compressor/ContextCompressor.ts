@@ -124,6 +124,7 @@ export class ContextCompressor extends ContextEngine {
     const codex = codexThresholdPlan(model, this.thresholdSettings, this.compression);
     this.thresholdPercent = codex.plan.thresholdPercent;
     this.thresholdTokens = codex.plan.thresholdTokens;
+    this.thresholdRule = codex.plan.rule;
     this.autoraiseNotice = codex.notice?.text;
     this.autoraiseNoticeState = codex.notice?.state;
     const plan = codex.plan;

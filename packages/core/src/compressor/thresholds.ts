@@ -51,10 +51,19 @@ export interface ThresholdSettings {
   targetRatio: number;
 }
 
+/**
+ * What set a trigger: the global `threshold`, a `model_thresholds` override, the small-context floor
+ * raising that override to 75 %, the 85 % rule for windows no larger than the 64,000-token minimum
+ * (`small-window`), the minimum itself, the `threshold_tokens` cap, or the Codex gpt-5.5 autoraise.
+ */
+export type ThresholdRule = "threshold" | "model-threshold" | "small-context-floor" | "small-window" | "minimum-trigger" | "token-cap" | "codex-autoraise";
+
 /** The computed trigger and budgets for one model. */
 export interface ThresholdPlan {
   thresholdPercent: number;
   thresholdTokens: number;
+  /** Which rule set `thresholdTokens`. */
+  rule: ThresholdRule;
   tailTokenBudget: number;
   maxSummaryTokens: number;
   /** The `model_thresholds` key that matched, if any. */
@@ -79,14 +88,22 @@ export function computeThresholds(
   const percent = effectiveThresholdPercent(model.contextLength, match?.value ?? settings.threshold, match !== undefined);
   const window = Math.max(1, model.contextLength - Math.max(0, model.maxTokens ?? 0));
   let thresholdTokens = Math.floor(window * percent);
-  if (MINIMUM_TRIGGER_TOKENS >= window) thresholdTokens = Math.floor(window * DEGENERATE_TRIGGER_PERCENT);
-  else thresholdTokens = Math.max(thresholdTokens, MINIMUM_TRIGGER_TOKENS);
-  if (settings.thresholdTokensCap != null && settings.thresholdTokensCap > 0) {
-    thresholdTokens = Math.min(thresholdTokens, settings.thresholdTokensCap);
+  let rule: ThresholdRule = match === undefined ? "threshold" : percent > match.value ? "small-context-floor" : "model-threshold";
+  if (MINIMUM_TRIGGER_TOKENS >= window) {
+    thresholdTokens = Math.floor(window * DEGENERATE_TRIGGER_PERCENT);
+    rule = "small-window";
+  } else if (thresholdTokens < MINIMUM_TRIGGER_TOKENS) {
+    thresholdTokens = MINIMUM_TRIGGER_TOKENS;
+    rule = "minimum-trigger";
+  }
+  if (settings.thresholdTokensCap != null && settings.thresholdTokensCap > 0 && settings.thresholdTokensCap < thresholdTokens) {
+    thresholdTokens = settings.thresholdTokensCap;
+    rule = "token-cap";
   }
   return {
     thresholdPercent: percent,
     thresholdTokens,
+    rule,
     tailTokenBudget: Math.floor(thresholdTokens * clampTargetRatio(settings.targetRatio)),
     maxSummaryTokens: Math.floor(Math.min(model.contextLength * 0.05, SUMMARY_TOKENS_CEILING)),
     overrideKey: match?.key,

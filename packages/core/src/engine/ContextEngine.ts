@@ -4,7 +4,7 @@
  */
 import type { ChatMessage } from "../messages/schema.js";
 import type { CompressionConfig } from "../config/schema.js";
-import { computeThresholds, type ThresholdSettings } from "../compressor/thresholds.js";
+import { computeThresholds, type ThresholdRule, type ThresholdSettings } from "../compressor/thresholds.js";
 import { normalizeUsage } from "./usage.js";
 import type { CompressOptions, EngineStatus, ModelInfo, NormalizedUsage, SessionInfo, ToolSchema, UsageReport } from "./types.js";
 
@@ -46,6 +46,8 @@ export abstract class ContextEngine {
   contextLength = DEFAULT_MODEL.contextLength;
   thresholdTokens = 0;
   thresholdPercent = DEFAULT_THRESHOLD_SETTINGS.threshold;
+  /** Which rule set `thresholdTokens` (the small-context floor, the minimum trigger, …). */
+  thresholdRule: ThresholdRule = "threshold";
   lastPromptTokens = 0;
   lastCompletionTokens = 0;
   lastTotalTokens = 0;
@@ -90,6 +92,7 @@ export abstract class ContextEngine {
     const plan = computeThresholds(model, this.thresholdSettings);
     this.thresholdPercent = plan.thresholdPercent;
     this.thresholdTokens = plan.thresholdTokens;
+    this.thresholdRule = plan.rule;
   }
 
   /** Tools the engine offers to the agent (default none). */

@@ -1,9 +1,10 @@
 /**
  * Recognizes a transcript's format from its content, with the file extension as a tie-breaker
- * (`.traj` → SWE-agent). Whole-document JSON is looked at first, then the text formats (cctrace XML
- * by its `<claude-session>` root, SpecStory markdown by its header comment or role headers), then
- * the first JSON Lines records.
+ * (`.traj` → SWE-agent). Whole-document JSON is looked at first (chat messages with a Vercel AI SDK
+ * part are `ai-sdk`), then the text formats (cctrace XML by its `<claude-session>` root, SpecStory
+ * markdown by its header comment or role headers), then the first JSON Lines records.
  */
+import { firstAiSdkPart } from "../messages/aiSdkShape.js";
 import { looksLikeCctraceXml } from "./cctraceXml.js";
 import { isRecord, parseJsonLines, tryParseJson } from "./jsonInput.js";
 import { looksLikeSpecStory } from "./specstory.js";
@@ -25,12 +26,18 @@ function isClaudeCodeRecord(value: unknown): boolean {
   return value.type === "user" || value.type === "assistant" ? isRecord(value.message) : true;
 }
 
+/** Chat-like messages of which at least one carries a Vercel AI SDK part (`tool-call`, `tool-result`, …). */
+function isAiSdkConversation(list: unknown[]): boolean {
+  return list.every(isChatMessage) && list.some((m) => firstAiSdkPart(m) !== undefined);
+}
+
 /** The format of one parsed JSON document, if it is recognizable. */
 function formatOfDocument(value: unknown): TranscriptFormat | undefined {
   if (Array.isArray(value)) {
     const sample = value.slice(0, 20);
     if (sample.some(isOpenHandsEvent)) return "openhands";
     if (sample.some(isClaudeCodeRecord)) return "claude-code";
+    if (isAiSdkConversation(value)) return "ai-sdk";
     if (sample.length > 0 && sample.every(isChatMessage)) return "openai";
     return undefined;
   }
@@ -42,7 +49,7 @@ function formatOfDocument(value: unknown): TranscriptFormat | undefined {
     if (sample.some(isChatMessage)) return "swe-agent";
     return undefined;
   }
-  if (Array.isArray(value.messages)) return "openai";
+  if (Array.isArray(value.messages)) return isAiSdkConversation(value.messages) ? "ai-sdk" : "openai";
   if (isClaudeCodeRecord(value)) return "claude-code";
   return undefined;
 }

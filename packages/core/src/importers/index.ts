@@ -1,14 +1,17 @@
 /** Entry points of the transcript importers: import text or a file in any supported format. */
 import { readFile } from "node:fs/promises";
+import { importAiSdkMessages } from "./aiSdk.js";
 import { importCctraceXml } from "./cctraceXml.js";
 import { importClaudeCode } from "./claudeCode.js";
 import { detectTranscriptFormat } from "./detect.js";
+import { malformedJsonDocument } from "./jsonInput.js";
 import { importOpenAIMessages } from "./openai.js";
 import { importOpenHands } from "./openhands.js";
 import { importSpecStory } from "./specstory.js";
 import { importSweAgent } from "./sweAgent.js";
 import { TRANSCRIPT_FORMATS, TranscriptImportError, UNNAMED_INPUT, type ImportOptions, type ImportResult, type TranscriptFormat } from "./types.js";
 
+export { importAiSdkMessages } from "./aiSdk.js";
 export { importCctraceXml } from "./cctraceXml.js";
 export { importClaudeCode } from "./claudeCode.js";
 export { detectTranscriptFormat } from "./detect.js";
@@ -32,6 +35,8 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
   }
   const format: TranscriptFormat | undefined = requested === "auto" ? detectTranscriptFormat(text, options.fileName) : requested;
   if (format === undefined) {
+    const malformed = malformedJsonDocument(text);
+    if (malformed !== undefined) throw new TranscriptImportError(`${fileName}: ${malformed}`);
     throw new TranscriptImportError(
       `${fileName}: cannot detect the transcript format (supported: ${TRANSCRIPT_FORMATS.join(", ")}); pass the format explicitly`,
     );
@@ -50,6 +55,8 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
       return importSpecStory(text, importerOptions);
     case "cctrace-xml":
       return importCctraceXml(text, importerOptions);
+    case "ai-sdk":
+      return importAiSdkMessages(text, importerOptions);
   }
 }
 

@@ -1,11 +1,11 @@
-/** Shared shapes of the transcript importers (real agent transcripts → OpenAI chat messages). */
+/** Shared shapes of the transcript importers (real agent transcripts → OpenAI chat messages); also the `@context-engine/core/formats` entry, light enough for `--help`. */
 import type { ChatMessage } from "../messages/schema.js";
 
 /** The transcript formats the importers understand. */
-export type TranscriptFormat = "claude-code" | "swe-agent" | "openhands" | "openai" | "specstory" | "cctrace-xml";
+export type TranscriptFormat = "claude-code" | "swe-agent" | "openhands" | "openai" | "specstory" | "cctrace-xml" | "ai-sdk";
 
 /** Every format name, for CLI validation and error texts. */
-export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = ["claude-code", "swe-agent", "openhands", "openai", "specstory", "cctrace-xml"];
+export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = ["claude-code", "swe-agent", "openhands", "openai", "specstory", "cctrace-xml", "ai-sdk"];
 
 /** Options every importer accepts. */
 export interface ImporterOptions {

@@ -3,6 +3,7 @@
  * Unknown fields are preserved untouched (loose objects), so provider extras survive a round trip.
  */
 import { z } from "zod";
+import { AI_SDK_CONVERSION_HINT, firstAiSdkPart } from "./aiSdkShape.js";
 
 /** One part of a multi-part content list (`{type: "text", text}`, images, provider blocks). */
 export const ContentPartSchema = z.looseObject({ type: z.string() });
@@ -59,7 +60,8 @@ function formatPath(path: PropertyKey[]): string {
 
 /**
  * Validates `input` as a list of chat messages. Returns new message objects (unknown fields kept);
- * throws {@link InvalidMessagesError} naming the index and field of every problem.
+ * throws {@link InvalidMessagesError} naming the index and field of every problem. Vercel AI SDK
+ * parts (`tool-call`, `tool-result`, …) are rejected with the converter to use.
  */
 export function parseMessages(input: unknown, source?: string): ChatMessage[] {
   if (!Array.isArray(input)) {
@@ -68,6 +70,11 @@ export function parseMessages(input: unknown, source?: string): ChatMessage[] {
   const out: ChatMessage[] = [];
   const issues: MessageIssue[] = [];
   input.forEach((raw, index) => {
+    const aiSdk = firstAiSdkPart(raw);
+    if (aiSdk !== undefined) {
+      issues.push({ index, path: `content[${aiSdk.index}]`, message: `AI SDK '${aiSdk.type}' part — ${AI_SDK_CONVERSION_HINT}` });
+      return;
+    }
     const parsed = ChatMessageSchema.safeParse(raw);
     if (parsed.success) {
       out.push(parsed.data);

@@ -243,6 +243,7 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
     caching: statusOf(model),
     contextLength: engine.contextLength,
     thresholdTokens: engine.thresholdTokens,
+    thresholdRule: engine.thresholdRule,
     hygieneThresholdTokens: hygieneThresholdTokens(engine.contextLength),
     timing: timing.source,
     records,

@@ -19,7 +19,7 @@ export interface LoopRecord {
 }
 
 /** Everything {@link buildReplayReport} needs. */
-export interface ReplayParts extends Pick<ReplayReport, "engine" | "model" | "provider" | "ttl" | "caching" | "contextLength" | "thresholdTokens" | "hygieneThresholdTokens" | "timing"> {
+export interface ReplayParts extends Pick<ReplayReport, "engine" | "model" | "provider" | "ttl" | "caching" | "contextLength" | "thresholdTokens" | "thresholdRule" | "hygieneThresholdTokens" | "timing"> {
   records: LoopRecord[];
   replay: PrefixCacheReport;
   noCompaction: PrefixCacheReport;
@@ -143,6 +143,7 @@ export function buildReplayReport(parts: ReplayParts): ReplayReport {
     caching: parts.caching,
     contextLength: parts.contextLength,
     thresholdTokens: parts.thresholdTokens,
+    ...(parts.thresholdRule === undefined ? {} : { thresholdRule: parts.thresholdRule }),
     hygieneThresholdTokens: parts.hygieneThresholdTokens,
     timing: parts.timing,
     requests,

@@ -5,6 +5,7 @@ import type { PromptCachingStatus } from "../caching/status.js";
 import type { CacheTtl } from "../providers/anthropicFacts.js";
 import type { PriceTable } from "../providers/prices.js";
 import type { TokenCounter } from "../tokens/types.js";
+import type { ThresholdRule } from "../compressor/thresholds.js";
 
 /** A model or credential change from one request on (SPEC §5 rule 5: the next request misses entirely). */
 export interface ReplaySwitch {
@@ -165,6 +166,8 @@ export interface ReplayReport {
   contextLength: number;
   /** The agent layer's trigger and gateway hygiene's (85 %). */
   thresholdTokens: number;
+  /** Which rule set the agent trigger, when the engine says (engines built on `ContextEngine` do). */
+  thresholdRule?: ThresholdRule | undefined;
   hygieneThresholdTokens: number;
   /** "transcript" when request times come from message timestamps, else "cadence". */
   timing: "transcript" | "cadence";

@@ -40,6 +40,18 @@ describe("importTranscript", () => {
     expect(() => importTranscript("[]", { format: "markdown" as never, fileName: "a.md" })).toThrow(/^a\.md: unknown format "markdown"/);
   });
 
+  it("reports malformed JSON as invalid JSON at line:col instead of an undetectable format", () => {
+    expect(() => importTranscript('[{"role": "user", "content": "hi"},', { fileName: "t.json" })).toThrow(/^t\.json: invalid JSON at 1:36: Unexpected end of JSON input$/);
+    const badToken = '[\n  {"role": "user", "content": "hi"},\n  {"role": "assistant", content: "yo"}\n]';
+    expect(() => importTranscript(badToken, { fileName: "t.json" })).toThrow(/^t\.json: invalid JSON at 3:25: Expected double-quoted property name$/);
+    expect(() => importTranscript('{"messages": [}', { fileName: "t.json", format: "openai" })).toThrow(/^t\.json: invalid JSON at 1:15: /);
+  });
+
+  it("keeps reporting JSON Lines errors per line", () => {
+    const lines = '{"type": "summary", "summary": "s"}\n{broken\n';
+    expect(() => importTranscript(lines, { fileName: "x.jsonl" })).not.toThrow(/invalid JSON at/);
+  });
+
   it("takes a .traj extension as a hint when the content says nothing", () => {
     expect(detectTranscriptFormat('{"history": []}', "run.traj")).toBe("swe-agent");
     expect(detectTranscriptFormat('{"history": []}', "run.json")).toBeUndefined();

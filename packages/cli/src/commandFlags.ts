@@ -1,0 +1,74 @@
+/**
+ * The flags of every `context-engine` command (see flags.ts): what each command parses and what its
+ * `--help` lists. Imports nothing heavy, so `--help` starts fast; the transcript formats come from the
+ * small `@context-engine/core/formats` entry, not the core barrel.
+ */
+import { TRANSCRIPT_FORMATS } from "@context-engine/core/formats";
+import { defineFlags } from "./flags.js";
+
+/** Every `--format` value a transcript-reading command accepts: `auto` and each importer format. */
+export const FORMAT_CHOICES: readonly string[] = ["auto", ...TRANSCRIPT_FORMATS];
+
+const FORMAT_FLAG = { type: "string", value: "format", description: `transcript format: ${FORMAT_CHOICES.join(", ")}`, defaultText: "auto, detected from the content" } as const;
+const CONTEXT_LENGTH_FLAG = { type: "string", value: "N", description: "the model's context window in tokens" } as const;
+
+/** The flags shared by commands that need a host: `--config`, `--root` and `--engine`. */
+export const HOST_FLAG_OPTIONS = defineFlags({
+  config: { type: "string", short: "c", value: "file", description: "configuration file (YAML)", defaultText: "./config.yaml when present, else the built-in defaults" },
+  root: { type: "string", value: "dir", description: "folder whose plugins/context_engine/ holds directory engines", defaultText: "the config file's folder, else the working directory" },
+  engine: { type: "string", short: "e", value: "name", description: "engine to use instead of the config's context.engine" },
+  strict: { type: "boolean", description: "an engine or plugin that cannot be used is an error (exit 1), not a fallback with a warning (strict: true)" },
+});
+
+/** `engines` flags. */
+export const ENGINES_FLAGS = HOST_FLAG_OPTIONS;
+
+/** `compress` flags. */
+export const COMPRESS_FLAGS = defineFlags({
+  ...HOST_FLAG_OPTIONS,
+  out: { type: "string", short: "o", value: "file", description: "also write the compressed messages there as JSON" },
+  format: FORMAT_FLAG,
+  "context-length": { ...CONTEXT_LENGTH_FLAG, defaultText: "the configured model's" },
+  focus: { type: "string", value: "topic", description: "topic the summary should keep in focus" },
+  quiet: { type: "boolean", short: "q", description: "print the before/after table only, not the compressed messages" },
+});
+
+/** `simulate` flags. */
+export const SIMULATE_FLAGS = defineFlags({
+  ...HOST_FLAG_OPTIONS,
+  model: { type: "string", short: "m", value: "model", description: "model to replay with", defaultText: "the configured model, else claude-sonnet-4" },
+  provider: { type: "string", short: "p", value: "name", description: "provider of the model (decides prompt caching)", defaultText: "anthropic for Claude models, else openai" },
+  "context-length": { ...CONTEXT_LENGTH_FLAG, defaultText: "the model's known window" },
+  format: FORMAT_FLAG,
+  html: { type: "string", value: "file", description: "also write the self-contained HTML report there" },
+  progress: { type: "boolean", description: "show the progress bar even when stderr is not a terminal or the replay is short" },
+});
+
+/** `import` flags. */
+export const IMPORT_FLAGS = defineFlags({
+  format: { type: "string", default: "auto", value: "format", description: `transcript format: ${FORMAT_CHOICES.join(", ")} (auto detects it from the content)` },
+  out: { type: "string", short: "o", value: "file", description: "write the messages there instead of stdout" },
+});
+
+/** `conformance` flags. */
+export const CONFORMANCE_FLAGS = defineFlags({
+  root: HOST_FLAG_OPTIONS.root,
+  name: { type: "string", value: "engine", description: "which engine of a plugin file that registers several", defaultText: "the first it registers" },
+  config: HOST_FLAG_OPTIONS.config,
+  strict: HOST_FLAG_OPTIONS.strict,
+});
+
+/** `config` flags. */
+export const CONFIG_FLAGS = defineFlags({
+  config: { type: "string", short: "c", value: "file", description: "configuration file to show or edit", defaultText: "./config.yaml" },
+});
+
+/** Each command's flags by command name: what main.ts prints for `<command> --help`. */
+export const COMMAND_FLAGS = {
+  engines: ENGINES_FLAGS,
+  compress: COMPRESS_FLAGS,
+  conformance: CONFORMANCE_FLAGS,
+  config: CONFIG_FLAGS,
+  import: IMPORT_FLAGS,
+  simulate: SIMULATE_FLAGS,
+} as const;
