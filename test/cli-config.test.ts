@@ -26,7 +26,7 @@ describe("context-engine config discovery", () => {
     const run = await cli(["engines"], dir);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`^config:\\s+${join(dir, "config.yaml").replace(/[.]/g, "\\.")}$`, "m"));
-    expect(run.stdout).toMatch(/threshold 140,000 \(70 %\)/);
+    expect(run.stdout).toMatch(/threshold 140,000 \(70 %: compression\.threshold\)/);
   });
 
   it("says it uses the defaults when there is neither --config nor ./config.yaml", async () => {
