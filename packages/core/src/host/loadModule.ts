@@ -27,8 +27,8 @@ export type PluginManifest = z.infer<typeof PluginManifestSchema>;
  * so it extends the host's `ContextEngine` (instanceof holds) and nothing of the core is compiled twice.
  */
 async function hostModules(): Promise<Record<string, unknown>> {
-  const [core, conformance] = await Promise.all([import("../index.js"), import("../conformance/index.js")]);
-  return { "@context-engine/core": core, "@context-engine/core/conformance": conformance };
+  const [core, conformance, formats] = await Promise.all([import("../index.js"), import("../conformance/index.js"), import("../importers/types.js")]);
+  return { "@context-engine/core": core, "@context-engine/core/conformance": conformance, "@context-engine/core/formats": formats };
 }
 
 /** Imports a module (path or package name) as seen from `fromDir`; TypeScript is transpiled by jiti (cached on disk). */
