@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { dirname } from "node:path";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../support/cli.js";
 import { PUBLISHED_PACKAGES, installProject, packAll, run, workspacePackage, writeFiles, type PublishedPackage } from "./project.js";
 
 const INSTALL_TIMEOUT = 600_000;
@@ -102,8 +103,13 @@ console.log(JSON.stringify({ host: typeof core.createContextHost, conformance: t
     expect(JSON.parse(node("cjs.cjs"))).toEqual({ host: "function", conformance: "function", lcm: "function", valid: true });
   });
 
-  it("type-checks a consumer and its TypeScript engine with tsc --init's strict NodeNext config, skipLibCheck removed", () => {
+  it("type-checks a consumer, the README's own-project snippet and a TypeScript engine with tsc --init's strict NodeNext config, skipLibCheck removed", () => {
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("\n## Use it in your own project\n"), readme.indexOf("\n## Command line\n"));
+    const snippet = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(snippet).toContain('from "@context-engine/core"');
     writeFiles(project, {
+      "src/readme.ts": snippet!,
       "plugins/context_engine/my_engine/index.ts": MY_ENGINE,
       "src/app.ts": `import { createContextHost, openSqliteStore, CompactionSession, type ChatMessage, type ContextHost } from "@context-engine/core";
 import { runConformance } from "@context-engine/core/conformance";
