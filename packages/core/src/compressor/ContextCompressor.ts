@@ -16,6 +16,7 @@ import type { Summarizer } from "../summarizers/types.js";
 import { defaultTokenCounter } from "../tokens/counter.js";
 import type { TokenCounter } from "../tokens/types.js";
 import { assembleCompressed } from "./phase4Assemble.js";
+import { lazyMessageTokens, type MessageTokens } from "./messageTokens.js";
 import { prepareCompaction } from "./prepareCompaction.js";
 import { emptyReport, fillCompactionReport, includeInFlightGroup, type CompressionReport } from "./report.js";
 import { buildSummaryRequest } from "./summaryMessage.js";
@@ -189,13 +190,14 @@ export class ContextCompressor extends ContextEngine {
     this.awaitingUsageAfterCompaction = false;
   }
 
-  private tokensPerMessage(messages: readonly ChatMessage[]): number[] {
+  /** Counts of `messages` for one compaction: exact on demand (tail walk, head, output), estimated elsewhere. */
+  private tokensPerMessage(messages: readonly ChatMessage[]): MessageTokens {
     const counter = this.tokenCounter as TokenCounter & { countMessage?: (message: ChatMessage) => number };
-    if (typeof counter.countMessage === "function") return messages.map((message) => counter.countMessage!(message));
-    return messages.map((message) => counter.countMessages([message]));
+    const countOne = typeof counter.countMessage === "function" ? (m: ChatMessage) => counter.countMessage!(m) : (m: ChatMessage) => counter.countMessages([m]);
+    return lazyMessageTokens(messages, countOne);
   }
 
-  private prepare(messages: readonly ChatMessage[], tokens: readonly number[]) {
+  private prepare(messages: readonly ChatMessage[], tokens: MessageTokens) {
     return prepareCompaction(messages, tokens, {
       protectFirstN: this.compression.protect_first_n,
       protectLastN: this.compression.protect_last_n,
@@ -252,8 +254,9 @@ export class ContextCompressor extends ContextEngine {
       this.fallbackStreak = 0;
     }
     const tokens = this.tokensPerMessage(messages);
-    const estimatedBefore = tokens.reduce((a, b) => a + b, 0);
-    const tokensBefore = options.currentTokens ?? estimatedBefore;
+    const prepared = this.prepare(messages, tokens);
+    // Reported usage when the caller has it; else exact where counted, the calibrated estimate elsewhere.
+    const tokensBefore = options.currentTokens ?? tokens.estimateSum(0, messages.length);
     const report = emptyReport(this.now(), force, messages.length, tokensBefore, this.compressionCount);
     const finish = (result: ChatMessage[]): ChatMessage[] => {
       report.durationMs = performance.now() - startedMs;
@@ -268,7 +271,6 @@ export class ContextCompressor extends ContextEngine {
     };
 
     if (options.signal?.aborted) return unchanged("aborted", "compaction cancelled before it started");
-    const prepared = this.prepare(messages, tokens);
     const { plan } = prepared;
     report.headMessages = plan.headEnd;
     report.tailMessages = messages.length - plan.tailStart;
@@ -323,7 +325,7 @@ export class ContextCompressor extends ContextEngine {
     const output = this.ensureValid(messages, assembled.messages);
     if (output === undefined) return unchanged("invalid_output", "the compacted conversation broke provider rules; kept the original");
     const tokensAfter = this.tokenCounter.countMessages(output);
-    if (tokensAfter >= estimatedBefore) {
+    if (tokensAfter >= tokensBeforeForComparison(tokens, tokensAfter)) {
       this.countIneffective();
       return unchanged("nothing_to_compress", "the summary would not make the conversation smaller; kept the original");
     }
@@ -387,3 +389,12 @@ export class ContextCompressor extends ContextEngine {
 }
 
 export type { CompressionReport } from "./report.js";
+
+/**
+ * The size before compaction to judge `tokensAfter` against: the estimate when the result is clearly
+ * smaller (under half of it), else the exact count, so a close call is never decided by an estimate.
+ */
+function tokensBeforeForComparison(tokens: MessageTokens, tokensAfter: number): number {
+  const estimate = tokens.estimateSum(0, tokens.length);
+  return tokensAfter * 2 < estimate ? estimate : tokens.exactSum(0, tokens.length);
+}

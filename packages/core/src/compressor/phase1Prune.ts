@@ -57,24 +57,17 @@ function callsBefore(messages: readonly ChatMessage[], end: number): Map<string,
 
 /**
  * Indices (below `end`) of large tool outputs whose exact content appears again in a later tool result.
- * Outputs are bucketed by length first, so only same-length candidates are compared (no hashing of
- * every output's full text).
  */
 function olderDuplicates(messages: readonly ChatMessage[], end: number, minChars: number): Set<number> {
-  const byLength = new Map<number, string[]>();
+  // A Set hashes each output once: linear, where comparing same-length outputs pairwise was quadratic.
+  const seen = new Set<string>();
   const duplicates = new Set<number>();
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
     const content = message.content;
     if (message.role !== "tool" || typeof content !== "string" || content.length <= minChars) continue;
-    const later = byLength.get(content.length);
-    if (later === undefined) {
-      byLength.set(content.length, [content]);
-    } else if (i < end && later.includes(content)) {
-      duplicates.add(i);
-    } else {
-      later.push(content);
-    }
+    if (i < end && seen.has(content)) duplicates.add(i);
+    else seen.add(content);
   }
   return duplicates;
 }

@@ -8,6 +8,7 @@ import { MIN_TAIL_MESSAGES, planBoundaries, type BoundaryPlan } from "./phase2Bo
 import { pruneOldToolResults } from "./phase1Prune.js";
 import { findLatestSummary, findLatestSummaryIndex, hasCompactionNote, turnsForSummary } from "./summaryMessage.js";
 import { summaryTokenBudget } from "./thresholds.js";
+import { knownMessageTokens, type MessageTokens } from "./messageTokens.js";
 
 /** Settings of {@link prepareCompaction}. */
 export interface PrepareSettings {
@@ -36,7 +37,7 @@ export interface PreparedCompaction {
    */
   tail: ChatMessage[];
   isFirstCompaction: boolean;
-  /** Tokens of the original middle (sets the summary budget). */
+  /** Tokens of the original middle (sets the summary budget; estimated where not counted). */
   contentTokens: number;
   /** The newest summary an earlier compaction left in the conversation, if any. */
   previousSummaryInMessages?: string | undefined;
@@ -52,12 +53,6 @@ export interface PreparedCompaction {
 /** True when no earlier compaction left its system note or a summary message in `messages`. */
 export function isFirstCompaction(messages: readonly ChatMessage[]): boolean {
   return !hasCompactionNote(messages[0]) && findLatestSummaryIndex(messages) === -1;
-}
-
-function sum(tokens: readonly number[], from: number, to: number): number {
-  let total = 0;
-  for (let i = from; i < to; i++) total += tokens[i]!;
-  return total;
 }
 
 /** Index from which the newest tool-result group (and its assistant) is kept verbatim; -1 when the tail has none. */
@@ -90,9 +85,11 @@ function pruneFor(messages: readonly ChatMessage[], plan: BoundaryPlan, clearTai
  * large tool outputs inside the tail are cleared too, except the newest tool group. When neither step
  * can help (nothing to compress and nothing cleared, or still at the threshold with nothing to clear),
  * an anchor that pins the whole rest into the tail is kept at the end of the head instead, so the turns
- * after it are summarized. `tokens[i]` is the token count of `messages[i]`.
+ * after it are summarized. `tokens` gives the count of `messages[i]`: head and tail are counted exactly,
+ * the middle (summarized away) only estimated — pass a `lazyMessageTokens` view to count no more.
  */
-export function prepareCompaction(messages: readonly ChatMessage[], tokens: readonly number[], settings: PrepareSettings): PreparedCompaction {
+export function prepareCompaction(messages: readonly ChatMessage[], counts: readonly number[] | MessageTokens, settings: PrepareSettings): PreparedCompaction {
+  const tokens = Array.isArray(counts) ? knownMessageTokens(counts) : (counts as MessageTokens);
   const latestSummary = findLatestSummaryIndex(messages);
   const first = latestSummary === -1 && !hasCompactionNote(messages[0]);
   const boundaryOptions = {
@@ -101,11 +98,11 @@ export function prepareCompaction(messages: readonly ChatMessage[], tokens: read
     tailTokenBudget: settings.tailTokenBudget,
     minTailUserMessages: settings.minTailUserMessages,
     isFirstCompaction: first,
-    countTokens: (_message: ChatMessage, index: number) => tokens[index]!,
+    countTokens: (_message: ChatMessage, index: number) => tokens.exact(index),
   };
   const n = messages.length;
   const predicted = (p: BoundaryPlan) =>
-    sum(tokens, 0, p.headEnd) + sum(tokens, p.tailStart, n) + summaryTokenBudget(sum(tokens, p.headEnd, p.tailStart), settings.maxSummaryTokens);
+    tokens.exactSum(0, p.headEnd) + tokens.exactSum(p.tailStart, n) + summaryTokenBudget(tokens.estimateSum(p.headEnd, p.tailStart), settings.maxSummaryTokens);
   const hasTurns = (p: BoundaryPlan) => turnsForSummary(messages.slice(p.headEnd, p.tailStart)).length > 0;
 
   let plan = planBoundaries(messages, boundaryOptions);
@@ -138,7 +135,7 @@ export function prepareCompaction(messages: readonly ChatMessage[], tokens: read
     head: turnsForSummary(pruned.slice(0, plan.headEnd)),
     tail: latestSummary >= plan.tailStart ? turnsForSummary(pruned.slice(plan.tailStart)) : pruned.slice(plan.tailStart),
     isFirstCompaction: first,
-    contentTokens: sum(tokens, plan.headEnd, plan.tailStart),
+    contentTokens: tokens.estimateSum(plan.headEnd, plan.tailStart),
     previousSummaryInMessages: latestSummary === -1 ? undefined : findLatestSummary(messages),
     hasContent: turnsForSummary(middle).length > 0,
     cleared: phase1.cleared,

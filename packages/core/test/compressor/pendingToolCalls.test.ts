@@ -52,7 +52,9 @@ describe("tool calls still in flight", () => {
     expect(report.aborted).toBe(false);
     expect(report.messagesBefore).toBe(input.length);
     expect(report.messagesAfter).toBe(output.length);
-    expect(report.tokensBefore).toBe(engine.tokenCounter.countMessages(input));
+    // Before: exact for what was counted (head, tail), the calibrated estimate for the summarized middle.
+    const exactBefore = engine.tokenCounter.countMessages(input);
+    expect(Math.abs(report.tokensBefore - exactBefore) / exactBefore).toBeLessThan(0.1);
     expect(report.tokensAfter).toBe(engine.tokenCounter.countMessages(output));
     expect(report.headMessages + report.droppedMessages + report.tailMessages).toBe(input.length);
   });

@@ -1,0 +1,81 @@
+/**
+ * Token counts of one compaction's messages, counted only where they decide something: the tail walk
+ * and the head are counted exactly, message by message, on demand; the middle — about to be summarized
+ * and thrown away — is estimated from characters, scaled by the exact/rough ratio of the messages that
+ * were counted. A cold compaction of a long session therefore tokenizes the tail, not the whole history.
+ */
+import type { ChatMessage } from "../messages/schema.js";
+import { estimateMessageTokensRough } from "../tokens/rough.js";
+
+/** Token counts of a fixed message list, exact where asked for and estimated elsewhere. */
+export interface MessageTokens {
+  /** Number of messages. */
+  readonly length: number;
+  /** Exact tokens of message `index` (counted once, then remembered). */
+  exact(index: number): number;
+  /** Exact tokens of `[from, to)`. */
+  exactSum(from: number, to: number): number;
+  /** Tokens of `[from, to)`: exact where already counted, elsewhere the calibrated rough estimate. */
+  estimateSum(from: number, to: number): number;
+}
+
+/** The exact/rough ratio is trusted only within these bounds (a few odd messages must not skew it). */
+const MIN_CALIBRATION = 0.25;
+const MAX_CALIBRATION = 4;
+/** Rough tokens the exact sample must cover before its ratio replaces 1. */
+const MIN_CALIBRATION_SAMPLE = 200;
+
+/**
+ * A {@link MessageTokens} over `messages` that calls `countExact` at most once per message, and only for
+ * the messages whose exact count is asked for.
+ */
+export function lazyMessageTokens(messages: readonly ChatMessage[], countExact: (message: ChatMessage) => number): MessageTokens {
+  const exact = new Array<number | undefined>(messages.length);
+  const rough = new Array<number | undefined>(messages.length);
+  let sampleExact = 0;
+  let sampleRough = 0;
+  const roughAt = (i: number): number => (rough[i] ??= estimateMessageTokensRough(messages[i]!));
+  const exactAt = (i: number): number => {
+    let tokens = exact[i];
+    if (tokens === undefined) {
+      tokens = countExact(messages[i]!);
+      exact[i] = tokens;
+      sampleExact += tokens;
+      sampleRough += roughAt(i);
+    }
+    return tokens;
+  };
+  const calibration = (): number => {
+    if (sampleRough < MIN_CALIBRATION_SAMPLE) return 1;
+    return Math.min(MAX_CALIBRATION, Math.max(MIN_CALIBRATION, sampleExact / sampleRough));
+  };
+  return {
+    length: messages.length,
+    exact: exactAt,
+    exactSum(from, to) {
+      let total = 0;
+      for (let i = from; i < to; i++) total += exactAt(i);
+      return total;
+    },
+    estimateSum(from, to) {
+      let known = 0;
+      let unknownRough = 0;
+      for (let i = from; i < to; i++) {
+        const tokens = exact[i];
+        if (tokens === undefined) unknownRough += roughAt(i);
+        else known += tokens;
+      }
+      return known + Math.round(unknownRough * calibration());
+    },
+  };
+}
+
+/** A {@link MessageTokens} over counts that are already known (every sum is exact). */
+export function knownMessageTokens(tokens: readonly number[]): MessageTokens {
+  const sum = (from: number, to: number): number => {
+    let total = 0;
+    for (let i = from; i < to; i++) total += tokens[i]!;
+    return total;
+  };
+  return { length: tokens.length, exact: (i) => tokens[i]!, exactSum: sum, estimateSum: sum };
+}

@@ -1,0 +1,86 @@
+/** A cold compaction tokenizes what decides something (head, tail walk, summary, output), not the middle it drops. */
+import { describe, expect, it } from "vitest";
+import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import { knownMessageTokens, lazyMessageTokens } from "../../src/compressor/messageTokens.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
+import { MemoizedTokenCounter, TiktokenCounter } from "../../src/tokens/counter.js";
+import { estimateMessageTokensRough } from "../../src/tokens/rough.js";
+import { system, toolTurn, user } from "./fixtures.js";
+
+/** An exact-enough counter (3 characters a token) that records every text it is asked to count. */
+class RecordingCounter extends MemoizedTokenCounter {
+  readonly counted: string[] = [];
+  count(text: string): number {
+    this.counted.push(text);
+    return Math.ceil(text.length / 3);
+  }
+}
+
+/** A long agent run: each tool output carries a unique marker so a count of it can be recognised. */
+function longRun(steps: number): ChatMessage[] {
+  const messages: ChatMessage[] = [system("You are a coding agent."), user("Make every module pass its tests.")];
+  for (let i = 0; i < steps; i++) messages.push(...toolTurn("terminal", { command: `pytest tests/test_${i}.py` }, `MARK-${i}-END ` + `test_${i} PASSED in 0.01s\n`.repeat(60)));
+  messages.push(user("Now summarize which modules failed."));
+  return messages;
+}
+
+describe("cold compaction token counting", () => {
+  it("never tokenizes the tool outputs of the middle it summarizes away", async () => {
+    const counter = new RecordingCounter();
+    const engine = new ContextCompressor({ tokenCounter: counter, model: { model: "m", contextLength: 200_000 } });
+    const input = longRun(400);
+    const output = await engine.compress(input, { force: true });
+    expect(engine.lastCompression!.aborted).toBe(false);
+    const kept = new Set(output.map((m) => (typeof m.content === "string" ? /MARK-(\d+)-END/.exec(m.content)?.[1] : undefined)).filter(Boolean));
+    const countedMarks = new Set(counter.counted.map((t) => /^MARK-(\d+)-END/.exec(t)?.[1]).filter(Boolean));
+    expect(kept.size).toBeGreaterThan(0);
+    expect(countedMarks.size).toBeLessThan(kept.size + 2);
+    for (const mark of countedMarks) expect(Number(mark)).toBeGreaterThanOrEqual(Math.min(...[...kept].map(Number)) - 1);
+  });
+
+  it("reports the size before compaction within a few percent of an exact count of everything", async () => {
+    const input = longRun(300);
+    const engine = new ContextCompressor({ tokenCounter: new TiktokenCounter(), model: { model: "m", contextLength: 200_000 } });
+    await engine.compress(input, { force: true });
+    const exact = new TiktokenCounter().countMessages(input);
+    expect(Math.abs(engine.lastCompression!.tokensBefore - exact) / exact).toBeLessThan(0.05);
+  });
+
+  it("takes the caller's reported usage as the size before compaction when given", async () => {
+    const engine = new ContextCompressor({ tokenCounter: new RecordingCounter(), model: { model: "m", contextLength: 200_000 } });
+    await engine.compress(longRun(200), { force: true, currentTokens: 123_456 });
+    expect(engine.lastCompression!.tokensBefore).toBe(123_456);
+  });
+});
+
+describe("lazyMessageTokens", () => {
+  const messages: ChatMessage[] = Array.from({ length: 10 }, (_, i) => user(`message ${i} `.repeat(40)));
+
+  it("counts a message only when its exact count is asked for, and only once", () => {
+    const asked: ChatMessage[] = [];
+    const tokens = lazyMessageTokens(messages, (m) => (asked.push(m), 100));
+    expect(asked).toEqual([]);
+    expect(tokens.exact(9) + tokens.exact(9) + tokens.exactSum(8, 10)).toBe(400);
+    expect(asked).toEqual([messages[9], messages[8]]);
+  });
+
+  it("estimates uncounted messages from characters scaled by the exact/rough ratio of the counted ones", () => {
+    const rough = estimateMessageTokensRough(messages[0]!);
+    const tokens = lazyMessageTokens(messages, (m) => 2 * estimateMessageTokensRough(m));
+    expect(tokens.estimateSum(0, 10)).toBe(10 * rough);
+    tokens.exactSum(7, 10);
+    expect(tokens.estimateSum(0, 10)).toBe(3 * 2 * rough + Math.round(7 * rough * 2));
+  });
+
+  it("bounds the calibration so a few odd messages cannot scale the estimate without limit", () => {
+    const tokens = lazyMessageTokens(messages, () => 1_000_000);
+    tokens.exactSum(8, 10);
+    const rough = estimateMessageTokensRough(messages[0]!);
+    expect(tokens.estimateSum(0, 8)).toBe(Math.round(8 * rough * 4));
+  });
+
+  it("sums known counts exactly", () => {
+    const tokens = knownMessageTokens([1, 2, 3, 4]);
+    expect([tokens.exact(2), tokens.exactSum(1, 3), tokens.estimateSum(0, 4), tokens.length]).toEqual([3, 5, 10, 4]);
+  });
+});
