@@ -23,6 +23,8 @@ export interface MessageRow {
   message_json: string;
   text: string;
   tokens: number;
+  /** The counting that produced `tokens` (schema v3; NULL when unknown). */
+  tokens_by: string | null;
   active: number;
   compacted: number;
   compaction_id: number | null;

@@ -109,10 +109,22 @@ ${refuseCollision(
 ${refuseCollision("sessions", "EXISTS (SELECT 1 FROM sessions WHERE id = new.id)", "a session with this id exists; sessions are never replaced")}
 `;
 
+/**
+ * v3: `messages.tokens_by` names the counting that produced `tokens` (a counter's `countingId`; NULL
+ * when unknown), so a reloaded message's stored count is reused only by a counter that counts the same.
+ */
+const V3 = `
+ALTER TABLE messages ADD COLUMN tokens_by TEXT;
+CREATE TRIGGER messages_tokens_by_fixed BEFORE UPDATE OF tokens_by ON messages
+WHEN new.tokens_by IS NOT old.tokens_by
+BEGIN SELECT RAISE(ABORT, 'messages: UPDATE refused — only active, compacted and compaction_id may change'); END;
+`;
+
 /** Every schema step, oldest first. Append new steps; never edit a released one. */
 export const SESSION_STORE_MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2 },
+  { version: 3, sql: V3 },
 ];
 
 /** The `user_version` a fully migrated database has. */

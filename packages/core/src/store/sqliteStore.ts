@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import type Database from "better-sqlite3";
 import { z } from "zod";
 import { parseMessages, type ChatMessage } from "../messages/schema.js";
+import { MemoizedTokenCounter, MESSAGE_COUNTING_VERSION } from "../tokens/counter.js";
 import { estimateMessageTokensRough } from "../tokens/rough.js";
 import type { TokenCounter } from "../tokens/types.js";
 import { sqliteDriver } from "./driver.js";
@@ -31,7 +32,12 @@ import {
 
 /** Options of {@link openSqliteStore}. */
 export interface SqliteStoreOptions {
-  /** Counts each stored message's tokens (default: the rough chars/4 estimate). */
+  /**
+   * Counts each stored message's tokens (default: the rough estimate). When it is a
+   * {@link MemoizedTokenCounter}, messages read back (`activeMessages`, `activeRows`, `archivedMessages`)
+   * are remembered by it with their stored counts, if they were stored under its `countingId`, so a
+   * reloaded session is not tokenized again.
+   */
   tokenCounter?: TokenCounter;
   /** Clock in epoch ms (default `Date.now`). */
   now?: () => number;
@@ -59,10 +65,10 @@ function prepareStatements(db: Database.Database) {
     setCompactionState: p("UPDATE sessions SET compression_count = ?, last_compaction_in_place = ?, updated_at = ? WHERE id = ?"),
     lastSeq: p("SELECT COALESCE(MAX(seq), 0) AS n FROM messages WHERE session_id = ?"),
     insertMessage: p(
-      "INSERT INTO messages (session_id, seq, role, message_json, text, tokens, active, compacted, compaction_id, created_at) VALUES (?, ?, ?, ?, ?, ?, 1, 0, NULL, ?)",
+      "INSERT INTO messages (session_id, seq, role, message_json, text, tokens, tokens_by, active, compacted, compaction_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 0, NULL, ?)",
     ),
     activeRows: p("SELECT * FROM messages WHERE session_id = ? AND active = 1 ORDER BY seq"),
-    activeJson: p("SELECT message_json FROM messages WHERE session_id = ? AND active = 1 ORDER BY seq"),
+    activeJson: p("SELECT message_json, tokens, tokens_by FROM messages WHERE session_id = ? AND active = 1 ORDER BY seq"),
     activeCount: p("SELECT COUNT(*) AS n FROM messages WHERE session_id = ? AND active = 1"),
     archived: p("SELECT * FROM messages WHERE session_id = ? AND active = 0 ORDER BY seq"),
     archivedBy: p("SELECT * FROM messages WHERE session_id = ? AND active = 0 AND compaction_id = ? ORDER BY seq"),
@@ -88,6 +94,10 @@ export class SqliteSessionStore implements SessionStore {
   readonly db: Database.Database;
   private readonly now: () => number;
   private readonly countTokens: (message: ChatMessage) => number;
+  /** The `countingId` stored with each count (null for a counter whose counts must not be reused). */
+  private readonly countingId: string | null;
+  /** The counter that remembers reloaded messages with their stored counts, when there is one. */
+  private readonly memo: MemoizedTokenCounter | undefined;
   private readonly runSearch: (query: string, options?: SearchOptions) => SearchHit[];
   private readonly s: ReturnType<typeof prepareStatements>;
 
@@ -113,6 +123,8 @@ export class SqliteSessionStore implements SessionStore {
     this.now = options.now ?? Date.now;
     const counter = options.tokenCounter;
     this.countTokens = counter ? (m) => counter.countMessages([m]) : estimateMessageTokensRough;
+    this.memo = counter instanceof MemoizedTokenCounter && counter.countingId !== undefined ? counter : undefined;
+    this.countingId = counter === undefined ? MESSAGE_COUNTING_VERSION.rough : (this.memo?.countingId ?? null);
     this.runSearch = prepareSearch(this.db);
     this.s = prepareStatements(this.db);
   }
@@ -158,12 +170,13 @@ export class SqliteSessionStore implements SessionStore {
 
   activeMessages(sessionId: string): ChatMessage[] {
     this.requireSession(sessionId, "activeMessages");
-    return (this.s.activeJson.all(sessionId) as { message_json: string }[]).map((r) => JSON.parse(r.message_json) as ChatMessage);
+    const rows = this.s.activeJson.all(sessionId) as Pick<MessageRow, "message_json" | "tokens" | "tokens_by">[];
+    return rows.map((row) => this.remembered(JSON.parse(row.message_json) as ChatMessage, row));
   }
 
   activeRows(sessionId: string): StoredMessage[] {
     this.requireSession(sessionId, "activeRows");
-    return (this.s.activeRows.all(sessionId) as MessageRow[]).map(toStored);
+    return (this.s.activeRows.all(sessionId) as MessageRow[]).map((row) => this.storedRecord(row));
   }
 
   archiveAndReplace(sessionId: string, newActiveMessages: readonly ChatMessage[], info: CompactionInfo = {}): CompactionRecord {
@@ -227,7 +240,7 @@ export class SqliteSessionStore implements SessionStore {
   archivedMessages(sessionId: string, compactionId?: number): StoredMessage[] {
     this.requireSession(sessionId, "archivedMessages");
     const rows = compactionId === undefined ? this.s.archived.all(sessionId) : this.s.archivedBy.all(sessionId, compactionId);
-    return (rows as MessageRow[]).map(toStored);
+    return (rows as MessageRow[]).map((row) => this.storedRecord(row));
   }
 
   compactions(sessionId: string): CompactionRecord[] {
@@ -277,10 +290,22 @@ export class SqliteSessionStore implements SessionStore {
     let seq = this.lastSeq(sessionId);
     const ids = messages.map((message) => {
       seq += 1;
-      const info = this.s.insertMessage.run(sessionId, seq, message.role, JSON.stringify(message), searchableMessageText(message), this.countTokens(message), at);
+      const info = this.s.insertMessage.run(sessionId, seq, message.role, JSON.stringify(message), searchableMessageText(message), this.countTokens(message), this.countingId, at);
       return Number(info.lastInsertRowid);
     });
     return { ids };
+  }
+
+  /** `message` after the counter (if any) has remembered its stored count, when counted the same way. */
+  private remembered(message: ChatMessage, row: Pick<MessageRow, "tokens" | "tokens_by">): ChatMessage {
+    if (this.memo !== undefined && row.tokens_by === this.memo.countingId) this.memo.remember(message, row.tokens);
+    return message;
+  }
+
+  private storedRecord(row: MessageRow): StoredMessage {
+    const stored = toStored(row);
+    this.remembered(stored.message, row);
+    return stored;
   }
 
   private lastSeq(sessionId: string): number {

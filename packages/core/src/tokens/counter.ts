@@ -1,12 +1,20 @@
 /**
- * Token counters: js-tiktoken (o200k_base, loaded lazily and once) and the rough estimator, both with
- * per-message memoization so re-counting a conversation after one new message costs O(that message).
+ * Token counters: exact o200k_base (see o200k.ts, loaded lazily and once) and the rough estimator, both
+ * with per-message memoization so re-counting a conversation after one new message costs O(that
+ * message), and a content cache so a re-parsed message costs lookups only.
  */
-import { createRequire } from "node:module";
-import type { Tiktoken, TiktokenBPE } from "js-tiktoken/lite";
 import type { ChatMessage } from "../messages/schema.js";
+import { TokenContentCache, type TokenContentCacheLimits } from "./contentCache.js";
+import { countO200k } from "./o200k.js";
 import { estimateMessageTokensRough, estimateTokensRough, IMAGE_TOKENS, MESSAGE_ENVELOPE_TOKENS, messageTokenParts } from "./rough.js";
 import type { TokenCounter } from "./types.js";
+
+/**
+ * The {@link MemoizedTokenCounter.countingId} of the built-in counters; the number after the slash
+ * changes whenever what a message counts changes (v2: reasoning/replay fields, whole tool-call
+ * envelopes, tool call ids, CJK-aware rough rates).
+ */
+export const MESSAGE_COUNTING_VERSION = { exact: "o200k_base/2", rough: "rough/2" } as const;
 
 /** What a memo entry was computed from; a message whose content or calls were reassigned is recounted. */
 interface MemoEntry {
@@ -17,13 +25,28 @@ interface MemoEntry {
 
 /**
  * A {@link TokenCounter} whose `countMessages` sums per-message counts memoized by message object
- * (a WeakMap, so dropped messages are collected). Messages are treated as immutable: an entry is
+ * (a WeakMap, so dropped messages are collected) and, below that, by text: a bounded LRU
+ * {@link TokenContentCache} from text segment to count, so fresh objects with known content (a
+ * re-parsed transcript) are not tokenized again. Messages are treated as immutable: a memo entry is
  * reused while the message's `content` and `tool_calls` are the same values as when it was counted.
- * A message counts its text (content, tool-call names and arguments), {@link IMAGE_TOKENS} per image,
- * and {@link MESSAGE_ENVELOPE_TOKENS}.
+ * A message counts every segment of `messageTokenParts` (content, reasoning and replay fields, tool-call
+ * envelopes and arguments, a tool message's call id and name), {@link IMAGE_TOKENS} per image, and
+ * {@link MESSAGE_ENVELOPE_TOKENS}.
  */
 export abstract class MemoizedTokenCounter implements TokenCounter {
   readonly #memo = new WeakMap<ChatMessage, MemoEntry>();
+  /** Counts by text segment (bounded; see {@link TokenContentCacheLimits}). */
+  readonly contentCache: TokenContentCache;
+  /**
+   * Names how this counter counts a message (for example `o200k_base/2`), so a count stored with a
+   * message (the session store's `tokens`) is reused only by a counter that would compute the same
+   * number; undefined for counters whose counts must not be reused.
+   */
+  readonly countingId: string | undefined = undefined;
+
+  constructor(cacheLimits: TokenContentCacheLimits = {}) {
+    this.contentCache = new TokenContentCache(cacheLimits);
+  }
 
   /** Tokens of `text`. */
   abstract count(text: string): number;
@@ -35,17 +58,24 @@ export abstract class MemoizedTokenCounter implements TokenCounter {
       return cached.tokens;
     }
     const tokens = this.measureMessage(message);
-    this.#memo.set(message, { content: message.content, toolCalls: message.tool_calls, tokens });
+    this.remember(message, tokens);
     return tokens;
   }
 
-  /** Counts one message without the memo: text segments through {@link count}, plus images and envelope. */
+  /** Records `tokens` as `message`'s count (e.g. read back from a store) so counting it costs a lookup. */
+  remember(message: ChatMessage, tokens: number): void {
+    this.#memo.set(message, { content: message.content, toolCalls: message.tool_calls, tokens });
+  }
+
+  /** Counts one message without the memo: text segments through the content cache, plus images and envelope. */
   protected measureMessage(message: ChatMessage): number {
     const { texts, images } = messageTokenParts(message);
     let tokens = images * IMAGE_TOKENS + MESSAGE_ENVELOPE_TOKENS;
-    for (const text of texts) tokens += text.length === 0 ? 0 : this.count(text);
+    for (const text of texts) tokens += text.length === 0 ? 0 : this.contentCache.through(text, this.#count);
     return tokens;
   }
+
+  readonly #count = (text: string): number => this.count(text);
 
   /** Sum of {@link countMessage} over `messages`. */
   countMessages(messages: ChatMessage[]): number {
@@ -56,48 +86,22 @@ export abstract class MemoizedTokenCounter implements TokenCounter {
 }
 
 /**
- * Longest run of non-whitespace (or of whitespace) encoded in one piece. js-tiktoken's byte-pair merge
- * is quadratic in a piece's length (a 10,000-letter run takes seconds), so longer runs are cut into
- * pieces of this size; ordinary text has no such runs, and a cut changes a count by about one token.
+ * Exact counts under OpenAI's o200k_base encoding, identical to tiktoken's (checked against js-tiktoken
+ * in the tests), computed from gpt-tokenizer's vocabulary with a byte-pair merge that stays
+ * O(n log n) on any input (see o200k.ts); memoized per message object and per text.
  */
-export const MAX_ENCODE_RUN = 64;
-const LONG_RUN = new RegExp(`\\S{${MAX_ENCODE_RUN}}|\\s{${MAX_ENCODE_RUN}}`, "g");
-
-let o200k: Tiktoken | undefined;
-
-/** The o200k_base encoding, loaded on first use and shared by the whole process. */
-export function o200kEncoding(): Tiktoken {
-  if (o200k === undefined) {
-    const require = createRequire(import.meta.url);
-    const { Tiktoken: TiktokenClass } = require("js-tiktoken/lite") as typeof import("js-tiktoken/lite");
-    const ranks = require("js-tiktoken/ranks/o200k_base") as TiktokenBPE;
-    o200k = new TiktokenClass(ranks);
-  }
-  return o200k;
-}
-
-/** Tokens of `text` under `encoding`; special-token strings count as plain text, long runs are cut. */
-export function countWithEncoding(encoding: Tiktoken, text: string): number {
-  const encode = (piece: string) => (piece.length === 0 ? 0 : encoding.encode(piece, [], []).length);
-  let start = 0;
-  let total = 0;
-  for (const match of text.matchAll(LONG_RUN)) {
-    const end = match.index + match[0].length;
-    total += encode(text.slice(start, end));
-    start = end;
-  }
-  return total + encode(text.slice(start));
-}
-
-/** Exact-ish counts with tiktoken's o200k_base encoding; counts are memoized per message object. */
 export class TiktokenCounter extends MemoizedTokenCounter {
+  override readonly countingId: string | undefined = MESSAGE_COUNTING_VERSION.exact;
+
   count(text: string): number {
-    return countWithEncoding(o200kEncoding(), text);
+    return countO200k(text);
   }
 }
 
 /** The rough estimator as a {@link TokenCounter} (no encoding to load), memoized per message object. */
 export class RoughTokenCounter extends MemoizedTokenCounter {
+  override readonly countingId: string | undefined = MESSAGE_COUNTING_VERSION.rough;
+
   count(text: string): number {
     return estimateTokensRough(text);
   }

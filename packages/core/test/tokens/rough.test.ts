@@ -6,7 +6,9 @@ import {
   estimateTokensRough,
   IMAGE_TOKENS,
   MESSAGE_ENVELOPE_TOKENS,
+  messageTokenParts,
 } from "../../src/tokens/rough.js";
+import { TiktokenCounter } from "../../src/tokens/counter.js";
 
 describe("estimateTokensRough", () => {
   it("is ceil(chars / 4)", () => {
@@ -52,7 +54,7 @@ describe("estimateMessagesTokensRough", () => {
     expect(estimateMessageTokensRough(message)).toBe(Math.ceil(JSON.stringify(part).length / 4) + MESSAGE_ENVELOPE_TOKENS);
   });
 
-  it("counts each tool call's name and arguments", () => {
+  it("counts each tool call's whole envelope (id, type, name, framing) and its arguments", () => {
     const message: ChatMessage = {
       role: "assistant",
       content: "ok",
@@ -61,7 +63,8 @@ describe("estimateMessagesTokensRough", () => {
         { id: "c2", type: "function", function: { name: "read_file", arguments: '{"path":"a.ts"}' } },
       ],
     };
-    const chars = 2 + "terminal".length + '{"cmd":"ls -la"}'.length + "read_file".length + '{"path":"a.ts"}'.length;
+    const envelope = (id: string, name: string) => `{"id":"${id}","type":"function","function":{"name":"${name}","arguments":""}}`.length;
+    const chars = 2 + envelope("c1", "terminal") + '{"cmd":"ls -la"}'.length + envelope("c2", "read_file") + '{"path":"a.ts"}'.length;
     expect(estimateMessageTokensRough(message)).toBe(Math.ceil(chars / 4) + MESSAGE_ENVELOPE_TOKENS);
   });
 
@@ -71,7 +74,58 @@ describe("estimateMessagesTokensRough", () => {
       { role: "user", content: "x".repeat(3) },
       { role: "tool", tool_call_id: "c1", content: "x".repeat(100) },
     ];
-    expect(estimateMessagesTokensRough(messages)).toBe(2 + 1 + 25 + 3 * MESSAGE_ENVELOPE_TOKENS);
+    expect(estimateMessagesTokensRough(messages)).toBe(2 + 1 + Math.ceil((100 + "c1".length) / 4) + 3 * MESSAGE_ENVELOPE_TOKENS);
     expect(estimateMessagesTokensRough([])).toBe(0);
+  });
+});
+
+describe("what a message counts (messageTokenParts)", () => {
+  const texts = (message: ChatMessage) => messageTokenParts(message).texts;
+
+  it.each(["reasoning_content", "reasoning", "encrypted_content"])("counts the replayed string field %s", (field) => {
+    expect(texts({ role: "assistant", content: "ok", [field]: "step one, then two" } as ChatMessage)).toContain("step one, then two");
+  });
+
+  it.each(["reasoning_details", "thinking"])("counts the structured replay field %s as its JSON", (field) => {
+    const value = [{ type: "reasoning.encrypted", data: "gAAAAB…", signature: "sig" }];
+    expect(texts({ role: "assistant", content: "ok", [field]: value } as ChatMessage)).toContain(JSON.stringify(value));
+  });
+
+  it("counts a thinking content block with its signature", () => {
+    const block = { type: "thinking", thinking: "let me check", signature: "EqQBCkYIBxgCKkB" };
+    expect(texts({ role: "assistant", content: [block] })).toEqual([JSON.stringify(block)]);
+  });
+
+  it("counts a tool message's tool_call_id and name", () => {
+    expect(texts({ role: "tool", tool_call_id: "call_42", name: "terminal", content: "done" })).toEqual(["done", "call_42", "terminal"]);
+  });
+
+  it("counts a tool call's id, type and call_id in its envelope", () => {
+    const message: ChatMessage = { role: "assistant", content: null, tool_calls: [{ id: "c1", call_id: "fc_9", type: "function", function: { name: "t", arguments: "{}" } }] };
+    const [envelope, args] = texts(message);
+    expect(JSON.parse(envelope!)).toEqual({ id: "c1", call_id: "fc_9", type: "function", function: { name: "t", arguments: "" } });
+    expect(args).toBe("{}");
+  });
+});
+
+describe("rough estimate of non-Latin scripts", () => {
+  const exact = new TiktokenCounter();
+  const samples = {
+    Chinese: "上下文引擎是大型语言模型代理的插件宿主。它在对话变得太长时压缩历史记录，同时保留最近的消息和重要的决定。每个会话都存储在本地数据库中，可以搜索和撤销。",
+    Japanese: "コンテキストエンジンは大規模言語モデルのエージェントのためのプラグインホストです。会話が長くなりすぎると、最近のメッセージと重要な決定を残しながら履歴を圧縮します。",
+    Korean: "컨텍스트 엔진은 대규모 언어 모델 에이전트를 위한 플러그인 호스트입니다. 대화가 너무 길어지면 최근 메시지와 중요한 결정을 유지하면서 기록을 압축합니다.",
+    Thai: "เอนจินบริบทเป็นโฮสต์ปลั๊กอินสำหรับเอเจนต์ของโมเดลภาษาขนาดใหญ่ เมื่อการสนทนายาวเกินไป มันจะบีบอัดประวัติ",
+  };
+
+  it.each(Object.entries(samples).map(([script, text]) => ({ script, text })))("estimates $script text within 30% of the exact count", ({ text }) => {
+    const message: ChatMessage = { role: "user", content: text };
+    const rough = estimateMessageTokensRough(message);
+    const real = exact.countMessages([message]);
+    expect(Math.abs(rough - real) / real).toBeLessThan(0.3);
+  });
+
+  it("keeps (chars + 3) // 4 for accented Latin text", () => {
+    const text = "Die Kontext-Engine komprimiert den Verlauf, wenn das Gespräch zu lang wird. Voilà, ça marche.";
+    expect(estimateTokensRough(text)).toBe(Math.floor((text.length + 3) / 4));
   });
 });

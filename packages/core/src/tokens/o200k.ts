@@ -1,0 +1,154 @@
+/**
+ * Exact o200k_base token counts (identical to tiktoken), from gpt-tokenizer's vocabulary and split
+ * pattern, loaded lazily on first use. The byte-pair merge is our own: gpt-tokenizer's (like
+ * js-tiktoken's) rescans the whole piece after every merge, which is quadratic in a piece's length
+ * (100,000 repeated letters take seconds), while {@link countPieceTokens} uses a heap and is
+ * O(n log n) with the same merge order, so no input needs cutting and every count stays exact.
+ */
+import { createRequire } from "node:module";
+
+/** The o200k vocabulary as seen by the merge: token bytes (one char per byte, latin1) → rank. */
+export interface O200kTables {
+  /** Rank of every token keyed by its bytes as a latin1 string. */
+  ranks: Map<string, number>;
+  /** tiktoken's o200k pre-tokenizer (global, unicode). */
+  split: RegExp;
+}
+
+let tables: O200kTables | undefined;
+
+/** The o200k tables, built on first use from gpt-tokenizer's data (about 0.2 s) and shared by the process. */
+export function o200kTables(): O200kTables {
+  if (tables === undefined) {
+    const require = createRequire(import.meta.url);
+    const vocabulary = (require("gpt-tokenizer/bpeRanks/o200k_base") as { default: (string | number[])[] }).default;
+    const { O200K_TOKEN_SPLIT_REGEX } = require("gpt-tokenizer/encodingParams/constants") as { O200K_TOKEN_SPLIT_REGEX: RegExp };
+    const ranks = new Map<string, number>();
+    vocabulary.forEach((token, rank) => {
+      ranks.set(typeof token === "string" ? latin1Bytes(token) : String.fromCharCode(...token), rank);
+    });
+    tables = { ranks, split: new RegExp(O200K_TOKEN_SPLIT_REGEX.source, "gu") };
+  }
+  return tables;
+}
+
+/** `text`'s UTF-8 bytes, one char per byte; ASCII text is returned as is. */
+function latin1Bytes(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) > 0x7f) return Buffer.from(text, "utf8").toString("latin1");
+  }
+  return text;
+}
+
+/** Pieces counted once and remembered (cleared when full), so repeated words cost one lookup. */
+const PIECE_CACHE_ENTRIES = 65_536;
+const pieceCache = new Map<string, number>();
+
+/** Exact o200k_base tokens of `text`; special-token strings (`<|endoftext|>`) count as plain text. */
+export function countO200k(text: string): number {
+  if (text.length === 0) return 0;
+  const { ranks, split } = o200kTables();
+  let total = 0;
+  split.lastIndex = 0;
+  for (let match = split.exec(text); match !== null; match = split.exec(text)) {
+    const bytes = latin1Bytes(match[0]);
+    if (ranks.has(bytes)) {
+      total += 1; // the piece is one token (the common case)
+      continue;
+    }
+    let count = pieceCache.get(bytes);
+    if (count === undefined) {
+      count = countPieceTokens(bytes, ranks);
+      if (pieceCache.size >= PIECE_CACHE_ENTRIES) pieceCache.clear();
+      pieceCache.set(bytes, count);
+    }
+    total += count;
+  }
+  return total;
+}
+
+/**
+ * Tokens of one pre-tokenized piece (`bytes`: its UTF-8 bytes, one char per byte) under tiktoken's
+ * byte-pair merge: repeatedly merge the adjacent pair of lowest rank (leftmost on ties) until no pair
+ * is a token. Pairs wait in a binary heap keyed by (rank, position); a popped entry whose pair has
+ * changed since it was pushed is skipped.
+ */
+export function countPieceTokens(bytes: string, ranks: Map<string, number>): number {
+  const n = bytes.length;
+  if (n <= 1 || ranks.has(bytes)) return n === 0 ? 0 : 1;
+  // Parts are linked by their start offsets; next[i] is the start of the part after the one at i.
+  const next = new Int32Array(n);
+  const prev = new Int32Array(n);
+  const pairRank = new Float64Array(n); // rank of (part at i + following part), Infinity when none
+  const width = n + 1;
+  const heap: number[] = [];
+  const rankOf = (start: number): number => {
+    const mid = next[start]!;
+    if (mid >= n) return Infinity;
+    return ranks.get(bytes.slice(start, next[mid])) ?? Infinity;
+  };
+  const push = (start: number) => {
+    const rank = pairRank[start]!;
+    if (rank !== Infinity) heapPush(heap, rank * width + start);
+  };
+  for (let i = 0; i < n; i++) {
+    next[i] = i + 1;
+    prev[i] = i - 1;
+  }
+  for (let i = 0; i < n; i++) {
+    pairRank[i] = rankOf(i);
+    push(i);
+  }
+  let parts = n;
+  while (heap.length > 0) {
+    const key = heapPop(heap);
+    const start = key % width;
+    const rank = (key - start) / width;
+    if (pairRank[start] !== rank) continue; // stale: the part was merged away or its pair changed
+    const absorbed = next[start]!;
+    const after = next[absorbed]!;
+    next[start] = after;
+    if (after < n) prev[after] = start;
+    pairRank[absorbed] = Infinity;
+    parts -= 1;
+    pairRank[start] = rankOf(start);
+    push(start);
+    const before = prev[start]!;
+    if (before >= 0) {
+      pairRank[before] = rankOf(before);
+      push(before);
+    }
+  }
+  return parts;
+}
+
+function heapPush(heap: number[], key: number): void {
+  let i = heap.length;
+  heap.push(key);
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (heap[parent]! <= key) break;
+    heap[i] = heap[parent]!;
+    i = parent;
+  }
+  heap[i] = key;
+}
+
+function heapPop(heap: number[]): number {
+  const top = heap[0]!;
+  const last = heap.pop()!;
+  const size = heap.length;
+  if (size === 0) return top;
+  let i = 0;
+  for (;;) {
+    const left = 2 * i + 1;
+    if (left >= size) break;
+    const right = left + 1;
+    const child = right < size && heap[right]! < heap[left]! ? right : left;
+    if (heap[child]! >= last) break;
+    heap[i] = heap[child]!;
+    i = child;
+  }
+  heap[i] = last;
+  return top;
+}
