@@ -98,7 +98,8 @@ describe("compaction", () => {
   }
 
   it("keeps compacting after the user message it kept raw is no longer the newest", async () => {
-    const engine = makeEngine(dir);
+    // 4,200 tokens (target 1,575): the fresh tail's tool-call envelopes and ids now count, as sent.
+    const engine = makeEngine(dir, { contextLength: 4_200 });
     const task = (ask: string, from: number): ChatMessage[] => [{ role: "user", content: ask }, ...toolSteps(40, from), { role: "assistant", content: `Finished: ${ask}` }];
     const first = [{ role: "system" as const, content: "You are a careful coding agent." }, ...task("Do the long task.", 0)];
     await engine.compress(first);
