@@ -90,7 +90,7 @@ async function coldCompressMs(json: string, runs = COLD_RUNS): Promise<number> {
   return median(times);
 }
 
-/** A 1 MB tool output without whitespace (base64-like), inside a short session. */
+/** A 1 MB tool output without whitespace (base64-like), followed by 40 short turns. */
 function bigMessageTranscript(): ChatMessage[] {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   let blob = "";
@@ -101,7 +101,7 @@ function bigMessageTranscript(): ChatMessage[] {
     { role: "assistant", content: null, tool_calls: [{ id: "call_blob", type: "function", function: { name: "read_file", arguments: '{"path":"blob.b64"}' } }] },
     { role: "tool", tool_call_id: "call_blob", content: blob },
   ];
-  for (let i = 0; i < 6; i++) messages.push({ role: "assistant", content: `Step ${i}: looked at part ${i} of the blob.` }, { role: "user", content: `Go on with part ${i + 1}.` });
+  for (let i = 0; i < 20; i++) messages.push({ role: "assistant", content: `Step ${i}: looked at part ${i} of the blob.` }, { role: "user", content: `Go on with part ${i + 1}.` });
   return messages;
 }
 

@@ -192,9 +192,10 @@ export class ContextCompressor extends ContextEngine {
 
   /** Counts of `messages` for one compaction: exact on demand (tail walk, head, output), estimated elsewhere. */
   private tokensPerMessage(messages: readonly ChatMessage[]): MessageTokens {
-    const counter = this.tokenCounter as TokenCounter & { countMessage?: (message: ChatMessage) => number };
+    const counter = this.tokenCounter as TokenCounter & { countMessage?: (message: ChatMessage) => number; exceeds?: (message: ChatMessage, limit: number) => boolean };
     const countOne = typeof counter.countMessage === "function" ? (m: ChatMessage) => counter.countMessage!(m) : (m: ChatMessage) => counter.countMessages([m]);
-    return lazyMessageTokens(messages, countOne);
+    const exceeds = typeof counter.exceeds === "function" ? (m: ChatMessage, limit: number) => counter.exceeds!(m, limit) : undefined;
+    return lazyMessageTokens(messages, countOne, exceeds);
   }
 
   private prepare(messages: readonly ChatMessage[], tokens: MessageTokens) {

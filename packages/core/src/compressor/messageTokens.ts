@@ -13,6 +13,8 @@ export interface MessageTokens {
   readonly length: number;
   /** Exact tokens of message `index` (counted once, then remembered). */
   exact(index: number): number;
+  /** Exact tokens of message `index` when they are at most `limit`; undefined when it has more. */
+  within(index: number, limit: number): number | undefined;
   /** Exact tokens of `[from, to)`. */
   exactSum(from: number, to: number): number;
   /** Tokens of `[from, to)`: exact where already counted, elsewhere the calibrated rough estimate. */
@@ -27,9 +29,14 @@ const MIN_CALIBRATION_SAMPLE = 200;
 
 /**
  * A {@link MessageTokens} over `messages` that calls `countExact` at most once per message, and only for
- * the messages whose exact count is asked for.
+ * the messages whose exact count is asked for. `exceeds` (optional) decides "more than `limit` tokens"
+ * more cheaply than a count, for {@link MessageTokens.within}.
  */
-export function lazyMessageTokens(messages: readonly ChatMessage[], countExact: (message: ChatMessage) => number): MessageTokens {
+export function lazyMessageTokens(
+  messages: readonly ChatMessage[],
+  countExact: (message: ChatMessage) => number,
+  exceeds?: (message: ChatMessage, limit: number) => boolean,
+): MessageTokens {
   const exact = new Array<number | undefined>(messages.length);
   const rough = new Array<number | undefined>(messages.length);
   let sampleExact = 0;
@@ -52,6 +59,11 @@ export function lazyMessageTokens(messages: readonly ChatMessage[], countExact: 
   return {
     length: messages.length,
     exact: exactAt,
+    within(i, limit) {
+      if (exact[i] === undefined && exceeds?.(messages[i]!, limit) === true) return undefined;
+      const tokens = exactAt(i);
+      return tokens <= limit ? tokens : undefined;
+    },
     exactSum(from, to) {
       let total = 0;
       for (let i = from; i < to; i++) total += exactAt(i);
@@ -77,5 +89,6 @@ export function knownMessageTokens(tokens: readonly number[]): MessageTokens {
     for (let i = from; i < to; i++) total += tokens[i]!;
     return total;
   };
-  return { length: tokens.length, exact: (i) => tokens[i]!, exactSum: sum, estimateSum: sum };
+  const within = (i: number, limit: number) => (tokens[i]! <= limit ? tokens[i]! : undefined);
+  return { length: tokens.length, exact: (i) => tokens[i]!, within, exactSum: sum, estimateSum: sum };
 }

@@ -25,6 +25,11 @@ export interface BoundaryOptions {
   /** Tokens of one message (memoized by the caller). */
   countTokens: (message: ChatMessage, index: number) => number;
   /**
+   * Optional: tokens of message `index` when at most `limit`, undefined when more — lets the tail walk
+   * stop at a huge message without counting it. Without it, {@link countTokens} is used.
+   */
+  tokensWithin?: (index: number, limit: number) => number | undefined;
+  /**
    * Progress guarantee: an anchor that would leave nothing to compress is kept verbatim at the end of
    * the head instead of the tail (default false: anchors are always in the tail).
    */
@@ -102,8 +107,9 @@ function countedTailStart(messages: readonly ChatMessage[], headEnd: number, opt
   let budgetCount = 0;
   let used = 0;
   for (let i = n - 1; i >= headEnd; i--) {
-    const tokens = options.countTokens(messages[i]!, i);
-    if (used + tokens > options.tailTokenBudget) break;
+    const remaining = options.tailTokenBudget - used;
+    const tokens = options.tokensWithin ? options.tokensWithin(i, remaining) : options.countTokens(messages[i]!, i);
+    if (tokens === undefined || tokens > remaining) break;
     used += tokens;
     budgetCount++;
   }

@@ -99,6 +99,7 @@ export function prepareCompaction(messages: readonly ChatMessage[], counts: read
     minTailUserMessages: settings.minTailUserMessages,
     isFirstCompaction: first,
     countTokens: (_message: ChatMessage, index: number) => tokens.exact(index),
+    tokensWithin: (index: number, limit: number) => tokens.within(index, limit),
   };
   const n = messages.length;
   const predicted = (p: BoundaryPlan) =>

@@ -5,7 +5,7 @@
  */
 import type { ChatMessage } from "../messages/schema.js";
 import { TokenContentCache, type TokenContentCacheLimits } from "./contentCache.js";
-import { countO200k } from "./o200k.js";
+import { countO200k, o200kPiecesUpTo } from "./o200k.js";
 import { estimateMessageTokensRough, estimateTokensRough, IMAGE_TOKENS, MESSAGE_ENVELOPE_TOKENS, messageTokenParts } from "./rough.js";
 import type { TokenCounter } from "./types.js";
 
@@ -95,6 +95,21 @@ export class TiktokenCounter extends MemoizedTokenCounter {
 
   count(text: string): number {
     return countO200k(text);
+  }
+
+  /**
+   * True when `message` has more than `limit` tokens. A message whose pre-tokenizer pieces alone pass
+   * the limit is decided without merging a byte (a 1 MB blob that cannot fit a tail budget costs a
+   * scan of its first `limit` pieces); otherwise it is counted exactly (and memoized).
+   */
+  exceeds(message: ChatMessage, limit: number): boolean {
+    const { texts, images } = messageTokenParts(message);
+    let floor = images * IMAGE_TOKENS + MESSAGE_ENVELOPE_TOKENS;
+    for (const text of texts) {
+      if (floor > limit) return true;
+      floor += o200kPiecesUpTo(text, limit - floor + 1);
+    }
+    return floor > limit || this.countMessage(message) > limit;
   }
 }
 

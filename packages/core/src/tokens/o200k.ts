@@ -51,7 +51,12 @@ export function countO200k(text: string): number {
   let total = 0;
   split.lastIndex = 0;
   for (let match = split.exec(text); match !== null; match = split.exec(text)) {
-    const bytes = latin1Bytes(match[0]);
+    const piece = match[0];
+    if (piece.length === 1 && piece.charCodeAt(0) < 0x80) {
+      total += 1; // every single byte is a token: no lookup
+      continue;
+    }
+    const bytes = latin1Bytes(piece);
     if (ranks.has(bytes)) {
       total += 1; // the piece is one token (the common case)
       continue;
@@ -68,6 +73,18 @@ export function countO200k(text: string): number {
 }
 
 /**
+ * The number of o200k pre-tokenizer pieces in `text`, counting no further than `cap`: a lower bound of
+ * its token count (every piece is at least one token) that costs a regex scan and no merging.
+ */
+export function o200kPiecesUpTo(text: string, cap: number): number {
+  const { split } = o200kTables();
+  let pieces = 0;
+  split.lastIndex = 0;
+  while (pieces < cap && split.exec(text) !== null) pieces += 1;
+  return pieces;
+}
+
+/**
  * Tokens of one pre-tokenized piece (`bytes`: its UTF-8 bytes, one char per byte) under tiktoken's
  * byte-pair merge: repeatedly merge the adjacent pair of lowest rank (leftmost on ties) until no pair
  * is a token. Pairs wait in a binary heap keyed by (rank, position); a popped entry whose pair has
@@ -76,6 +93,7 @@ export function countO200k(text: string): number {
 export function countPieceTokens(bytes: string, ranks: Map<string, number>): number {
   const n = bytes.length;
   if (n <= 1 || ranks.has(bytes)) return n === 0 ? 0 : 1;
+  if (n <= SHORT_PIECE_BYTES) return countShortPiece(bytes, ranks);
   // Parts are linked by their start offsets; next[i] is the start of the part after the one at i.
   const next = new Int32Array(n);
   const prev = new Int32Array(n);
@@ -120,6 +138,43 @@ export function countPieceTokens(bytes: string, ranks: Map<string, number>): num
     }
   }
   return parts;
+}
+
+/** Pieces up to this many bytes merge by a plain scan (no heap or typed arrays to allocate). */
+const SHORT_PIECE_BYTES = 24;
+const shortStarts: number[] = [];
+const shortRanks: number[] = [];
+
+/**
+ * The same merge as {@link countPieceTokens} for a short piece: scan for the lowest-rank adjacent pair
+ * (leftmost on ties), merge it, update its two neighbours' ranks; quadratic, but n is small.
+ */
+function countShortPiece(bytes: string, ranks: Map<string, number>): number {
+  const n = bytes.length;
+  const starts = shortStarts; // starts[i] = start of part i; starts[parts] = n
+  const pairRanks = shortRanks; // pairRanks[i] = rank of parts i and i+1 merged
+  starts.length = 0;
+  pairRanks.length = 0;
+  for (let i = 0; i <= n; i++) starts.push(i);
+  for (let i = 0; i < n - 1; i++) pairRanks.push(ranks.get(bytes.slice(i, i + 2)) ?? Infinity);
+  let parts = n;
+  for (;;) {
+    let best = Infinity;
+    let at = -1;
+    for (let i = 0; i < parts - 1; i++) {
+      if (pairRanks[i]! < best) {
+        best = pairRanks[i]!;
+        at = i;
+      }
+    }
+    if (at === -1) return parts;
+    starts.splice(at + 1, 1);
+    pairRanks.splice(at, 1);
+    parts -= 1;
+    // After the merge, part `at` spans starts[at]..starts[at+1]; refresh the pairs that touch it.
+    if (at < parts - 1) pairRanks[at] = ranks.get(bytes.slice(starts[at]!, starts[at + 2]!)) ?? Infinity;
+    if (at > 0) pairRanks[at - 1] = ranks.get(bytes.slice(starts[at - 1]!, starts[at + 1]!)) ?? Infinity;
+  }
 }
 
 function heapPush(heap: number[], key: number): void {

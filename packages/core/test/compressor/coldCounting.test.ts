@@ -84,3 +84,38 @@ describe("lazyMessageTokens", () => {
     expect([tokens.exact(2), tokens.exactSum(1, 3), tokens.estimateSum(0, 4), tokens.length]).toEqual([3, 5, 10, 4]);
   });
 });
+
+/** The exact counter, recording the length of every text it tokenizes. */
+class RecordingExactCounter extends TiktokenCounter {
+  readonly lengths: number[] = [];
+  override count(text: string): number {
+    this.lengths.push(text.length);
+    return super.count(text);
+  }
+}
+
+describe("a huge message at the edge of the tail", () => {
+  const blob = Array.from({ length: 250_000 }, (_, i) => "QmFzZTY0+/"[(i * 7) % 10]).join("");
+
+  it("stops the tail walk at a 250 KB tool output without tokenizing it", async () => {
+    const [call, output] = toolTurn("read_file", { path: "blob.b64" }, blob);
+    const turns: ChatMessage[] = [];
+    for (let i = 0; i < 20; i++) turns.push({ role: "assistant", content: `Looked at part ${i}.` }, user(`Go on with part ${i + 1}.`));
+    const input = [system("You are a coding agent."), user("Decode the attachment."), call!, output!, ...turns];
+    const counter = new RecordingExactCounter();
+    const engine = new ContextCompressor({ tokenCounter: counter, model: { model: "m", contextLength: 64_000 } });
+    const compressed = await engine.compress(input, { force: true });
+    expect(engine.lastCompression!.aborted).toBe(false);
+    expect(compressed.some((m) => m.content === blob)).toBe(false);
+    expect(Math.max(...counter.lengths)).toBeLessThan(blob.length);
+  });
+
+  it("says a message exceeds a limit exactly when its exact count does", () => {
+    const counter = new TiktokenCounter();
+    const messages: ChatMessage[] = [user(blob), user("short"), user("word ".repeat(500)), { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "t", arguments: JSON.stringify({ data: blob.slice(0, 3_000) }) } }] }];
+    for (const message of messages) {
+      const exact = new TiktokenCounter().countMessage(message);
+      for (const limit of [0, 5, exact - 1, exact, exact + 1, 20_000]) expect(counter.exceeds(message, limit), `limit ${limit}`).toBe(exact > limit);
+    }
+  });
+});
