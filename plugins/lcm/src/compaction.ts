@@ -211,8 +211,15 @@ function planKey(plan: PassPlan): string {
  */
 export async function runCompaction(input: CompactionInput): Promise<CompactionOutcome> {
   const health: { failed: boolean; lastError?: string } = { failed: false };
-  const measure = (items: readonly LoadedItem[]) => input.counter.countMessages(assembleContext(input.system, items));
   let items = loadContext(input.store, input.session);
+  // stored messages are measured by their stored counts; only summary blocks and stubs are counted
+  const storedTokens = new Map<ChatMessage, number>();
+  for (const item of items) if (item.type === "message") storedTokens.set(item.stored.message, item.stored.tokens);
+  const measure = (loaded: readonly LoadedItem[]) => {
+    let total = 0;
+    for (const m of assembleContext(input.system, loaded)) total += storedTokens.get(m) ?? input.counter.countMessages([m]);
+    return total;
+  };
   let tokens = measure(items);
   const outcome: CompactionOutcome = { passes: 0, tokensBefore: tokens, tokensAfter: tokens, created: [], fallbacks: 0 };
   const rejected = new Set<string>();

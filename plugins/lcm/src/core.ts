@@ -11,3 +11,5 @@ export { ExtractiveSummarizer } from "@context-engine/core";
 export type { TokenCounter } from "@context-engine/core";
 export { RoughTokenCounter } from "@context-engine/core";
 export { contentText, searchableText, canonicalJson } from "@context-engine/core";
+export { queryTerms, literalFtsQuery, queryCutNote, MAX_QUERY_TERMS } from "@context-engine/core";
+export type { QueryTerms } from "@context-engine/core";

@@ -20,7 +20,8 @@ import {
 import { assembleContext, isLcmArtifact, splitSystemPrompt } from "./assemble.js";
 import { loadContext, runCompaction, type CompactionOutcome } from "./compaction.js";
 import { parseLcmConfig, type LcmSettings } from "./config.js";
-import { ingestConversation, type HeldSequence } from "./ingest.js";
+import { heldSequence, type HeldSequence } from "./held.js";
+import { ingestConversation, type IngestResult } from "./ingest.js";
 import { messageIdentity } from "./messageText.js";
 import { LcmStore, type StoredMessage } from "./store/LcmStore.js";
 import { CompactionAbortedError } from "./summarize.js";
@@ -125,15 +126,15 @@ export class LcmEngine extends ContextEngine {
   ingest(messages: ChatMessage[], session: string = this.sessionId): StoredMessage[] {
     // the store is append-only: a malformed message must be refused before it is stored for good
     parseMessages(messages, "LcmEngine.ingest");
-    return this.ingestValid(messages, session);
+    return this.ingestValid(messages, session).stored;
   }
 
   /** {@link ingest} of an already validated list. */
-  private ingestValid(messages: ChatMessage[], session: string): StoredMessage[] {
+  private ingestValid(messages: ChatMessage[], session: string): IngestResult {
     const { conversation } = splitSystemPrompt(messages);
-    const result = ingestConversation(this.store, session, conversation, this.tokenCounter, () => this.heldBy(session), this.now());
+    const result = ingestConversation(this.store, session, conversation, this.tokenCounter, () => this.heldBy(session), this.now(), this.held.get(session));
     this.held.set(session, result.held);
-    return result.stored;
+    return result;
   }
 
   /**
@@ -155,8 +156,9 @@ export class LcmEngine extends ContextEngine {
   /** The body of {@link compress}, run while `running` counts it. */
   private async ingestAndCompact(messages: ChatMessage[], options: CompressOptions): Promise<ChatMessage[]> {
     const session = this.sessionId;
-    this.ingestValid(messages, session);
-    const tokens = options.currentTokens ?? this.tokenCounter.countMessages(messages);
+    const ingested = this.ingestValid(messages, session);
+    // stored and held messages are not counted again: only the system prompt and lcm's own artifacts are
+    const tokens = options.currentTokens ?? ingested.tokens + this.tokenCounter.countMessages(messages.filter((m) => m.role === "system" || isLcmArtifact(m)));
     if (!options.force && tokens < this.thresholdTokens) return messages;
     const { system } = splitSystemPrompt(messages);
     let outcome: CompactionOutcome;
@@ -198,8 +200,8 @@ export class LcmEngine extends ContextEngine {
         fallbackSummaries: outcome.fallbacks,
       });
     }
-    const output = this.assemble(system, session);
-    this.held.set(session, { ids: output.filter((m) => m.role !== "system" && !isLcmArtifact(m)).map(messageIdentity), complete: true });
+    const { output, held } = this.assembleHeld(system, session);
+    this.held.set(session, held);
     return output;
   }
 
@@ -275,8 +277,18 @@ export class LcmEngine extends ContextEngine {
 
   /** What the host holds for `session`, when unknown: the identities of the current assembled context. */
   private heldBy(session: string): HeldSequence {
-    const known = this.held.get(session);
-    if (known) return known;
-    return { ids: this.assemble([], session).filter((m) => !isLcmArtifact(m)).map(messageIdentity), complete: true };
+    return this.held.get(session) ?? this.assembleHeld([], session).held;
+  }
+
+  /** The assembled context of `session` and what the host holds once it has it (stored identities and counts, nothing hashed). */
+  private assembleHeld(system: ChatMessage[], session: string): { output: ChatMessage[]; held: HeldSequence } {
+    const items = loadContext(this.store, session);
+    const output = assembleContext(system, items);
+    const stored = new Map<ChatMessage, StoredMessage>();
+    for (const item of items) if (item.type === "message") stored.set(item.stored.message, item.stored);
+    const messages = output.slice(system.length).filter((m) => !isLcmArtifact(m));
+    const ids = messages.map((m) => stored.get(m)?.identity ?? messageIdentity(m));
+    const tokens = messages.map((m) => stored.get(m)?.tokens ?? this.tokenCounter.countMessages([m]));
+    return { output, held: heldSequence(messages, ids, tokens, true) };
   }
 }

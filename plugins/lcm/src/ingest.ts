@@ -5,8 +5,9 @@
  * while a message repeated later in the conversation is still stored.
  */
 import type { ChatMessage, TokenCounter } from "./core.js";
+export type { HeldSequence } from "./held.js";
 import { isLcmArtifact } from "./assemble.js";
-import { messageIdentity } from "./messageText.js";
+import { heldSequence, identify, type HeldSequence } from "./held.js";
 import type { LcmStore, StoredMessage } from "./store/LcmStore.js";
 
 /** Longest overlap looked for when the incoming list starts at none of the known sequences. */
@@ -65,18 +66,16 @@ export interface IngestResult {
   stored: StoredMessage[];
   /** Identities of the incoming conversation without lcm's artifacts: what the host now holds. */
   held: HeldSequence;
+  /** Tokens of the incoming conversation without lcm's artifacts (stored counts where known). */
+  tokens: number;
 }
 
-/** What the host was last known to hold, and whether that reaches the last stored message. */
-export interface HeldSequence {
-  ids: readonly Buffer[];
-  complete: boolean;
-}
 
 /**
  * Stores the new part of `conversation` (the messages after the system prompt) in `session`. lcm's own
  * artifacts (its summary block, stub tool results) are never stored. `lastHeld` is what the host was
- * last known to hold (lcm's previous output, or the previous input), when known.
+ * last known to hold (lcm's previous output, or the previous input), when known; `previous` the same
+ * when already in memory, so messages equal to its own take their identities and counts without hashing.
  */
 export function ingestConversation(
   store: LcmStore,
@@ -85,9 +84,10 @@ export function ingestConversation(
   counter: TokenCounter,
   lastHeld: () => HeldSequence,
   now: number,
+  previous?: HeldSequence,
 ): IngestResult {
   const items = conversation.filter((m) => !isLcmArtifact(m));
-  const held = items.map(messageIdentity);
+  const { ids: held, tokens } = identify(items, previous, counter);
   const lastSeq = store.lastSeq(session);
   let alignment: Alignment = { skip: 0, reachesEnd: true };
   if (lastSeq > 0) {
@@ -105,6 +105,9 @@ export function ingestConversation(
     alignment = alignIncoming(held, known, () => store.identitiesFrom(session, lastSeq - window + 1));
   }
   const skip = alignment.skip;
-  const fresh = items.slice(skip).map((message, i) => ({ message, tokens: counter.countMessages([message]), identity: held[skip + i]! }));
-  return { stored: store.appendMessages(session, fresh, now), held: { ids: held, complete: fresh.length > 0 || alignment.reachesEnd } };
+  const fresh = items.slice(skip).map((message, i) => ({ message, tokens: tokens[skip + i]!, identity: held[skip + i]! }));
+  const stored = store.appendMessages(session, fresh, now);
+  let total = 0;
+  for (const n of tokens) total += n;
+  return { stored, held: heldSequence(items, held, tokens, fresh.length > 0 || alignment.reachesEnd), tokens: total };
 }

@@ -1,10 +1,12 @@
 /**
  * `session_search` over the store: FTS5 over active AND archived turns (archived ones say so), best
- * match first, with a snippet. The query uses FTS5 syntax; one FTS5 cannot parse becomes a
- * {@link SearchQueryError} that quotes it and says how to fix it.
+ * match first, with a snippet. The query uses FTS5 syntax; text FTS5 cannot parse (`pg-dump`, `a|b`,
+ * an unclosed quote) is searched for as its words, and a query with more than `MAX_QUERY_TERMS` (64)
+ * distinct words as its first ones, so any text is accepted and the cost stays bounded.
  */
 import type BetterSqlite3 from "better-sqlite3";
 import { z } from "zod";
+import { literalFtsQuery, queryCutNote, queryTerms } from "./ftsQuery.js";
 import { SearchQueryError, SessionStoreError, type SearchHit, type SearchOptions } from "./types.js";
 
 /** Hits returned when `limit` is not given. */
@@ -52,16 +54,28 @@ function isQueryError(error: unknown): error is Error {
   return code === "SQLITE_ERROR" && /fts5|syntax error|no such column|unterminated|unknown special query/i.test(error.message);
 }
 
-/** SQLite's FTS5 parse error, said in the words of someone who typed the query. */
-export function explainFtsError(message: string): string {
-  const column = /no such column: (\S+)/.exec(message);
-  if (column) return `FTS5 read "${column[1]}" as a column name (a "-" or ":" outside double quotes is an operator)`;
-  if (/syntax error near ""/.test(message)) return "FTS5 syntax error at the end of the query (an unfinished AND / OR / NOT, NEAR or parenthesis)";
-  const near = /syntax error near "(.*)"/.exec(message);
-  if (near) return `FTS5 syntax error near "${near[1]}"`;
-  if (/unterminated string/.test(message)) return "a double-quoted phrase is not closed";
-  if (/unknown special query/.test(message)) return "the query has no search term (a lone * is not one)";
-  return message;
+/** How a user query is run: as FTS5 syntax, or as its words quoted (see {@link queryTerms}). */
+export interface SearchQueryPlan {
+  /** The query as written (FTS5 syntax), tried first; undefined when it has too many words to run as is. */
+  raw: string | undefined;
+  /** The words quoted: what runs when `raw` is undefined or FTS5 cannot parse it; undefined without words. */
+  literal: string | undefined;
+  /** Distinct words the query held, and how many of them the literal form searches. */
+  termsGiven: number;
+  termsUsed: number;
+  /** Set when words were dropped. */
+  note: string | undefined;
+}
+
+/**
+ * The plan for `query`: FTS5 syntax is honoured while the query has at most `MAX_QUERY_TERMS` (64)
+ * distinct words; a longer one runs as its first words quoted, so its cost stays bounded.
+ */
+export function planSearchQuery(query: string): SearchQueryPlan {
+  const q = queryTerms(query);
+  const literal = q.terms.length > 0 ? literalFtsQuery(q) : undefined;
+  const cut = q.given > q.terms.length;
+  return { raw: cut ? undefined : query, literal, termsGiven: q.given, termsUsed: q.terms.length, note: queryCutNote(q) };
 }
 
 /** Prepares the search statement once; the returned function runs one search. */
@@ -72,12 +86,18 @@ export function prepareSearch(db: BetterSqlite3.Database): (query: string, optio
     const parsed = SearchOptionsSchema.safeParse(options);
     if (!parsed.success) throw new SessionStoreError(`Invalid search options:\n${z.prettifyError(parsed.error)}`);
     const { sessionId, includeArchived, limit } = parsed.data;
-    let rows: HitRow[];
-    try {
-      rows = statement.all({ query, sessionId: sessionId ?? null, includeArchived: includeArchived ? 1 : 0, limit }) as HitRow[];
-    } catch (error) {
-      if (isQueryError(error)) throw new SearchQueryError(query, explainFtsError(error.message));
-      throw error;
+    const plan = planSearchQuery(query);
+    const run = (match: string) => statement.all({ query: match, sessionId: sessionId ?? null, includeArchived: includeArchived ? 1 : 0, limit }) as HitRow[];
+    let rows: HitRow[] = [];
+    for (const match of [plan.raw, plan.literal]) {
+      if (match === undefined) continue;
+      try {
+        rows = run(match);
+        break;
+      } catch (error) {
+        // text FTS5 cannot parse is searched for as its words; a query with no words finds nothing
+        if (!isQueryError(error)) throw error;
+      }
     }
     return rows.map((r) => ({
       messageId: r.id,

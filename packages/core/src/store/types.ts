@@ -158,7 +158,7 @@ export interface SessionStore {
   archivedMessages(sessionId: string, compactionId?: number): StoredMessage[];
   /** The session's compaction log, oldest first. */
   compactions(sessionId: string): CompactionRecord[];
-  /** FTS5 search over active and archived turns; a malformed query throws {@link SearchQueryError}. */
+  /** FTS5 search over active and archived turns; any text is accepted (see `planSearchQuery`), an empty query throws {@link SearchQueryError}. */
   search(query: string, options?: SearchOptions): SearchHit[];
   /**
    * Reverses the latest in-place compaction still in effect: its archived rows become active again

@@ -21,6 +21,8 @@ export interface StoredMessage {
   role: string;
   message: ChatMessage;
   tokens: number;
+  /** The first 16 bytes of SHA-256 over the message's key-sorted JSON (see `messageIdentity`). */
+  identity: Buffer;
   createdAt: number;
 }
 
@@ -76,6 +78,7 @@ interface MessageRow {
   message_json: string | Buffer;
   content_text: string | Buffer | null;
   tokens: number;
+  identity: Buffer;
   created_at: number;
 }
 
@@ -115,7 +118,7 @@ export function unpackText(value: string | Buffer): string {
 function decodeMessage(row: MessageRow): StoredMessage {
   const message = JSON.parse(unpackText(row.message_json)) as ChatMessage;
   if (row.content_text !== null) message.content = unpackText(row.content_text);
-  return { id: messageId(row.id), rowId: row.id, session: row.session, seq: row.seq, role: row.role, message, tokens: row.tokens, createdAt: row.created_at };
+  return { id: messageId(row.id), rowId: row.id, session: row.session, seq: row.seq, role: row.role, message, tokens: row.tokens, identity: row.identity, createdAt: row.created_at };
 }
 
 function decodeSummary(row: SummaryRow): SummaryRecord {
@@ -239,7 +242,7 @@ export class LcmStore {
         const rowId = Number(info.lastInsertRowid);
         this.s.insertMessageFts!.run(rowId, searchableText(m.message), skey);
         this.s.insertItem!.run(session, ord++, "message", messageId(rowId));
-        out.push({ id: messageId(rowId), rowId, session, seq, role: m.message.role, message: m.message, tokens: m.tokens, createdAt });
+        out.push({ id: messageId(rowId), rowId, session, seq, role: m.message.role, message: m.message, tokens: m.tokens, identity: m.identity, createdAt });
       }
       return out;
     })();

@@ -4,6 +4,7 @@
  * context with a timeout, so even a catastrophic pattern cannot hang the host).
  */
 import { runInNewContext } from "node:vm";
+import { literalFtsQuery, queryTerms, type QueryTerms } from "../core.js";
 import type { SqliteStatement } from "../deps.js";
 import { searchableText } from "../messageText.js";
 import type { LcmStore, StoredMessage, SummaryRecord } from "./LcmStore.js";
@@ -50,24 +51,32 @@ export interface SearchHits<T> {
   truncated: boolean;
 }
 
-/** The words of a full-text pattern: whitespace-separated chunks that contain a letter or digit. */
-export function fullTextTerms(pattern: string): string[] {
-  return pattern.split(/\s+/).filter((chunk) => /[\p{L}\p{N}]/u.test(chunk));
+/**
+ * The words of a full-text pattern: distinct whitespace-separated chunks that hold a letter or digit, at
+ * most `MAX_QUERY_TERMS` of them; `OR` between them makes any word match (see core's `queryTerms`).
+ */
+export function fullTextTerms(pattern: string): QueryTerms {
+  return queryTerms(pattern);
 }
 
 /**
- * An FTS5 query for `pattern` in one session: every chunk a quoted phrase (a trailing `*` keeps prefix
- * search), all required. Throws {@link SearchError} when nothing searchable is left.
+ * An FTS5 query for `pattern` in one session: every word a quoted phrase (a trailing `*` keeps prefix
+ * search), all required unless `OR` joins them. Throws {@link SearchError} when nothing searchable is left.
  */
 export function buildFtsQuery(pattern: string, session: string): string {
   const terms = fullTextTerms(pattern);
-  if (terms.length === 0) throw new SearchError("invalid_pattern", `pattern ${JSON.stringify(pattern)} has no words to search for`);
-  const phrases = terms.map((t) => {
-    const prefix = t.endsWith("*");
-    const body = (prefix ? t.slice(0, -1) : t).replace(/"/g, '""');
-    return `"${body}"${prefix ? "*" : ""}`;
-  });
-  return `text : (${phrases.join(" ")}) AND skey : ${sessionKey(session)}`;
+  if (terms.terms.length === 0) throw new SearchError("invalid_pattern", `pattern ${JSON.stringify(pattern)} has no words to search for`);
+  return `text : (${literalFtsQuery(terms)}) AND skey : ${sessionKey(session)}`;
+}
+
+/** Rows of an FTS5 statement; a query FTS5 still refuses (a word its tokenizer drops entirely) finds nothing. */
+function matchRows<R>(statement: SqliteStatement, params: unknown[]): R[] {
+  try {
+    return statement.all(...params) as R[];
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "SQLITE_ERROR" && /fts5|syntax error/i.test((error as Error).message)) return [];
+    throw error;
+  }
 }
 
 const FAR_FUTURE = 8.64e15;
@@ -75,11 +84,12 @@ const FAR_FUTURE = 8.64e15;
 /** Full-text search over one session's messages, newest first. */
 export function searchMessagesFullText(store: LcmStore, session: string, pattern: string, window: SearchWindow): SearchHits<StoredMessage> {
   const query = buildFtsQuery(pattern, session);
-  const rows = prepared(
+  const statement = prepared(
     store,
     `SELECT m.id FROM lcm_messages_fts f JOIN lcm_messages m ON m.id = f.rowid
        WHERE lcm_messages_fts MATCH ? AND m.created_at >= ? AND m.created_at < ? ORDER BY f.rowid DESC LIMIT ?`,
-  ).all(query, window.since ?? 0, window.before ?? FAR_FUTURE, window.limit) as { id: number }[];
+  );
+  const rows = matchRows<{ id: number }>(statement, [query, window.since ?? 0, window.before ?? FAR_FUTURE, window.limit]);
   const hits = store.getMessages(rows.map((r) => `msg_${r.id}`)).reverse();
   return { hits, truncated: false };
 }
@@ -87,11 +97,12 @@ export function searchMessagesFullText(store: LcmStore, session: string, pattern
 /** Full-text search over one session's summaries, newest first. */
 export function searchSummariesFullText(store: LcmStore, session: string, pattern: string, window: SearchWindow): SearchHits<SummaryRecord> {
   const query = buildFtsQuery(pattern, session);
-  const rows = prepared(
+  const statement = prepared(
     store,
     `SELECT s.id FROM lcm_summaries_fts f JOIN lcm_summaries s ON s.rowid = f.rowid
        WHERE lcm_summaries_fts MATCH ? AND s.created_at >= ? AND s.created_at < ? ORDER BY f.rowid DESC LIMIT ?`,
-  ).all(query, window.since ?? 0, window.before ?? FAR_FUTURE, window.limit) as { id: string }[];
+  );
+  const rows = matchRows<{ id: string }>(statement, [query, window.since ?? 0, window.before ?? FAR_FUTURE, window.limit]);
   return { hits: rows.map((r) => store.getSummary(r.id)!).filter(Boolean), truncated: false };
 }
 

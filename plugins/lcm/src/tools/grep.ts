@@ -1,4 +1,5 @@
 /** `lcm_grep`: search the whole stored history of the session, compacted turns included. */
+import { queryCutNote } from "../core.js";
 import { searchableText, snippetAround } from "../messageText.js";
 import type { StoredMessage, SummaryRecord } from "../store/LcmStore.js";
 import { fullTextTerms, searchMessagesFullText, searchRegex, searchSummariesFullText } from "../store/search.js";
@@ -41,7 +42,8 @@ export function runGrep(ctx: ToolContext, args: z.output<typeof GrepArgsSchema>)
     if (wantSummaries) summaries = searchSummariesFullText(ctx.store, ctx.session, args.pattern, window).hits;
   }
   const coverage = new ContextCoverage(ctx.store, ctx.session);
-  const terms = args.mode === "regex" ? [] : fullTextTerms(args.pattern).map((t) => t.replace(/\*$/, ""));
+  const query = args.mode === "regex" ? undefined : fullTextTerms(args.pattern);
+  const terms = query ? query.terms.map((t) => t.replace(/\*+$/, "")) : [];
   const snippet = (text: string) => (args.mode === "regex" ? regexSnippet(text, args.pattern) : snippetAround(text, terms));
   const matches: (GrepMatch & { at: number })[] = [
     ...messages.map((m) => ({
@@ -69,5 +71,7 @@ export function runGrep(ctx: ToolContext, args: z.output<typeof GrepArgsSchema>)
   ];
   matches.sort((a, b) => b.at - a.at || (b.seq ?? b.covers![1]) - (a.seq ?? a.covers![1]));
   const kept = matches.slice(0, args.limit).map(({ at: _at, ...rest }) => rest);
-  return { pattern: args.pattern, mode: args.mode, scope: args.scope, count: kept.length, truncated, matches: kept };
+  const note = query ? queryCutNote(query) : undefined;
+  const cut = note === undefined || !query ? {} : { query_cut: { words_given: query.given, words_searched: query.terms.length, note } };
+  return { pattern: args.pattern, mode: args.mode, scope: args.scope, count: kept.length, truncated, ...cut, matches: kept };
 }

@@ -6,7 +6,7 @@ const timeBound = z.union([z.string(), z.number()]).optional();
 
 /** `lcm_grep` arguments. */
 export const GrepArgsSchema = z.strictObject({
-  pattern: z.string().min(1).describe("Words to find (full_text; a trailing * matches a prefix) or a JavaScript regex (regex, case-insensitive)"),
+  pattern: z.string().min(1).describe("Words to find (full_text: all of them, or any of them when joined by OR; a trailing * matches a prefix; at most 64 distinct words) or a JavaScript regex (regex, case-insensitive)"),
   mode: z.enum(["full_text", "regex"]).default("full_text"),
   scope: z.enum(["messages", "summaries", "both"]).default("both"),
   since: timeBound.describe("Only records created at or after this time (ISO 8601 or epoch milliseconds)"),

@@ -1,0 +1,68 @@
+/**
+ * What the host holds: the identities (and token counts) of the conversation it was last known to hold,
+ * with the messages they were computed from. A gateway hands the engine freshly parsed copies of the
+ * same messages every turn; each incoming message equal to the held one at its position takes that
+ * one's identity and count, so only new messages are hashed and counted.
+ */
+import type { ChatMessage, TokenCounter } from "./core.js";
+import { messageIdentity } from "./messageText.js";
+
+/** What the host was last known to hold, and whether that reaches the last stored message. */
+export interface HeldSequence {
+  ids: readonly Buffer[];
+  complete: boolean;
+  /** The messages `ids` were computed from (same positions), when known. */
+  messages?: readonly ChatMessage[] | undefined;
+  /** Their token counts (same positions), when known. */
+  tokens?: readonly number[] | undefined;
+}
+
+/**
+ * True when `a` and `b` have the same key-sorted JSON (what {@link messageIdentity} hashes): same values,
+ * same keys with defined values, whatever their order. May say false for some equal values (a NaN, an
+ * undefined array element); callers then hash, which is slower but still right.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  // for-in allocates no key arrays; messages are plain objects (their prototype adds no enumerable keys)
+  let defined = 0;
+  for (const key in x) {
+    const value = x[key];
+    if (value === undefined) continue;
+    defined++;
+    if (!sameJson(value, y[key])) return false;
+  }
+  for (const key in y) if (y[key] !== undefined) defined--;
+  return defined === 0;
+}
+
+/** Identities and token counts of `items`, reusing those of `previous` where the message at a position is unchanged. */
+export function identify(items: readonly ChatMessage[], previous: HeldSequence | undefined, counter: TokenCounter): { ids: Buffer[]; tokens: number[] } {
+  const ids: Buffer[] = new Array<Buffer>(items.length);
+  const tokens: number[] = new Array<number>(items.length);
+  const known = previous?.messages && previous.tokens ? previous : undefined;
+  for (let i = 0; i < items.length; i++) {
+    const message = items[i]!;
+    if (known && i < known.messages!.length && sameJson(message, known.messages![i])) {
+      ids[i] = known.ids[i]!;
+      tokens[i] = known.tokens![i]!;
+    } else {
+      ids[i] = messageIdentity(message);
+      tokens[i] = counter.countMessages([message]);
+    }
+  }
+  return { ids, tokens };
+}
+
+/** The held sequence of `items` with their identities and counts. */
+export function heldSequence(items: readonly ChatMessage[], ids: readonly Buffer[], tokens: readonly number[], complete: boolean): HeldSequence {
+  return { ids, complete, messages: items, tokens };
+}
