@@ -21,6 +21,18 @@ export interface MessageTokens {
   estimateSum(from: number, to: number): number;
 }
 
+/** Rough counts by message object (the compressor sees the same objects turn after turn). */
+const roughMemo = new WeakMap<ChatMessage, { content: ChatMessage["content"]; toolCalls: ChatMessage["tool_calls"]; tokens: number }>();
+
+/** {@link estimateMessageTokensRough}, remembered per message object while its content and calls are unchanged. */
+function roughTokens(message: ChatMessage): number {
+  const known = roughMemo.get(message);
+  if (known !== undefined && known.content === message.content && known.toolCalls === message.tool_calls) return known.tokens;
+  const tokens = estimateMessageTokensRough(message);
+  roughMemo.set(message, { content: message.content, toolCalls: message.tool_calls, tokens });
+  return tokens;
+}
+
 /** The exact/rough ratio is trusted only within these bounds (a few odd messages must not skew it). */
 const MIN_CALIBRATION = 0.25;
 const MAX_CALIBRATION = 4;
@@ -41,7 +53,7 @@ export function lazyMessageTokens(
   const rough = new Array<number | undefined>(messages.length);
   let sampleExact = 0;
   let sampleRough = 0;
-  const roughAt = (i: number): number => (rough[i] ??= estimateMessageTokensRough(messages[i]!));
+  const roughAt = (i: number): number => (rough[i] ??= roughTokens(messages[i]!));
   const exactAt = (i: number): number => {
     let tokens = exact[i];
     if (tokens === undefined) {
@@ -60,7 +72,8 @@ export function lazyMessageTokens(
     length: messages.length,
     exact: exactAt,
     within(i, limit) {
-      if (exact[i] === undefined && exceeds?.(messages[i]!, limit) === true) return undefined;
+      // Only a message whose estimate is far past the limit is worth the cheaper "exceeds" check first.
+      if (exact[i] === undefined && exceeds !== undefined && roughAt(i) * MIN_CALIBRATION > limit && exceeds(messages[i]!, limit)) return undefined;
       const tokens = exactAt(i);
       return tokens <= limit ? tokens : undefined;
     },

@@ -55,19 +55,28 @@ function callsBefore(messages: readonly ChatMessage[], end: number): Map<string,
   return calls;
 }
 
+/** Characters from each end of an output that, with its length, group look-alike outputs. */
+const FINGERPRINT_CHARS = 48;
+/** Distinct look-alikes kept per group (a later duplicate of one beyond them is cleared, just not labelled). */
+const MAX_LOOKALIKES = 16;
+
 /**
  * Indices (below `end`) of large tool outputs whose exact content appears again in a later tool result.
  */
 function olderDuplicates(messages: readonly ChatMessage[], end: number, minChars: number): Set<number> {
-  // A Set hashes each output once: linear, where comparing same-length outputs pairwise was quadratic.
-  const seen = new Set<string>();
+  // Outputs are grouped by a short fingerprint (length and both ends), so only look-alikes are compared
+  // in full: no hashing of every output, and no pairwise comparison of merely same-length ones.
+  const groups = new Map<string, string[]>();
   const duplicates = new Set<number>();
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
     const content = message.content;
     if (message.role !== "tool" || typeof content !== "string" || content.length <= minChars) continue;
-    if (i < end && seen.has(content)) duplicates.add(i);
-    else seen.add(content);
+    const key = `${content.length}:${content.slice(0, FINGERPRINT_CHARS)}${content.slice(-FINGERPRINT_CHARS)}`;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [content]);
+    else if (i < end && group.includes(content)) duplicates.add(i);
+    else if (group.length < MAX_LOOKALIKES) group.push(content);
   }
   return duplicates;
 }

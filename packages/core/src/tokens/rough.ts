@@ -36,8 +36,12 @@ export interface MessageTokenParts {
  * 2 per Thai char — o200k spends 0.57–0.82 tokens on such a char (measured on sample text,
  * `pnpm bench tokens`), where chars/4 would undercount CJK about 3×.
  */
+/** Any character from Thai up (CJK, Hangul, kana, surrogates): only such text needs the per-char pass. */
+const BEYOND_LATIN = /[\u0e00-\uffff]/;
+
 function roughQuarters(text: string): number {
   let quarters = text.length;
+  if (!BEYOND_LATIN.test(text)) return quarters; // a native scan: Latin text costs no JS loop
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x0e00) continue;
