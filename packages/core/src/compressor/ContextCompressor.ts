@@ -190,12 +190,12 @@ export class ContextCompressor extends ContextEngine {
     this.awaitingUsageAfterCompaction = false;
   }
 
-  /** Counts of `messages` for one compaction: exact on demand (tail walk, head, output), estimated elsewhere. */
-  private tokensPerMessage(messages: readonly ChatMessage[]): MessageTokens {
+  /** Counts of `messages` for one compaction: exact on demand (tail walk, head, output), estimated elsewhere (calibrated against `reportedTotal` when the caller has usage). */
+  private tokensPerMessage(messages: readonly ChatMessage[], reportedTotal?: number): MessageTokens {
     const counter = this.tokenCounter as TokenCounter & { countMessage?: (message: ChatMessage) => number; exceeds?: (message: ChatMessage, limit: number) => boolean };
     const countOne = typeof counter.countMessage === "function" ? (m: ChatMessage) => counter.countMessage!(m) : (m: ChatMessage) => counter.countMessages([m]);
     const exceeds = typeof counter.exceeds === "function" ? (m: ChatMessage, limit: number) => counter.exceeds!(m, limit) : undefined;
-    return lazyMessageTokens(messages, countOne, exceeds);
+    return lazyMessageTokens(messages, countOne, exceeds, reportedTotal);
   }
 
   private prepare(messages: readonly ChatMessage[], tokens: MessageTokens) {
@@ -254,7 +254,7 @@ export class ContextCompressor extends ContextEngine {
       this.ineffectiveStreak = 0;
       this.fallbackStreak = 0;
     }
-    const tokens = this.tokensPerMessage(messages);
+    const tokens = this.tokensPerMessage(messages, options.currentTokens);
     const prepared = this.prepare(messages, tokens);
     // Reported usage when the caller has it; else exact where counted, the calibrated estimate elsewhere.
     const tokensBefore = options.currentTokens ?? tokens.estimateSum(0, messages.length);

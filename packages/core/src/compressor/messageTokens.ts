@@ -42,12 +42,15 @@ const MIN_CALIBRATION_SAMPLE = 200;
 /**
  * A {@link MessageTokens} over `messages` that calls `countExact` at most once per message, and only for
  * the messages whose exact count is asked for. `exceeds` (optional) decides "more than `limit` tokens"
- * more cheaply than a count, for {@link MessageTokens.within}.
+ * more cheaply than a count, for {@link MessageTokens.within}. With `reportedTotal` (the prompt tokens
+ * the provider reported for these messages) the estimate is calibrated against that instead: the
+ * uncounted messages share what the report leaves after the counted ones.
  */
 export function lazyMessageTokens(
   messages: readonly ChatMessage[],
   countExact: (message: ChatMessage) => number,
   exceeds?: (message: ChatMessage, limit: number) => boolean,
+  reportedTotal?: number,
 ): MessageTokens {
   const exact = new Array<number | undefined>(messages.length);
   const rough = new Array<number | undefined>(messages.length);
@@ -64,9 +67,18 @@ export function lazyMessageTokens(
     }
     return tokens;
   };
+  let roughTotal: number | undefined;
+  const ratio = (): number | undefined => {
+    if (reportedTotal !== undefined && reportedTotal > 0) {
+      roughTotal ??= messages.reduce((sum, _m, i) => sum + roughAt(i), 0);
+      const uncountedRough = roughTotal - sampleRough;
+      if (uncountedRough >= MIN_CALIBRATION_SAMPLE) return (reportedTotal - sampleExact) / uncountedRough;
+    }
+    return sampleRough < MIN_CALIBRATION_SAMPLE ? undefined : sampleExact / sampleRough;
+  };
   const calibration = (): number => {
-    if (sampleRough < MIN_CALIBRATION_SAMPLE) return 1;
-    return Math.min(MAX_CALIBRATION, Math.max(MIN_CALIBRATION, sampleExact / sampleRough));
+    const r = ratio();
+    return r === undefined ? 1 : Math.min(MAX_CALIBRATION, Math.max(MIN_CALIBRATION, r));
   };
   return {
     length: messages.length,

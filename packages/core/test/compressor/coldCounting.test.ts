@@ -119,3 +119,21 @@ describe("a huge message at the edge of the tail", () => {
     }
   });
 });
+
+describe("lazyMessageTokens calibrated against reported usage", () => {
+  const messages: ChatMessage[] = Array.from({ length: 10 }, (_, i) => user(`message ${i} `.repeat(40)));
+  const rough = estimateMessageTokensRough(messages[0]!);
+
+  it("shares what the reported total leaves after the counted messages among the uncounted ones", () => {
+    const tokens = lazyMessageTokens(messages, (m) => estimateMessageTokensRough(m), undefined, 30 * rough);
+    tokens.exactSum(8, 10);
+    // 2 counted at 1×; the other 8 share 28 rough-units: 3.5× each.
+    expect(tokens.estimateSum(0, 8)).toBe(Math.round(8 * rough * 3.5));
+    expect(tokens.estimateSum(0, 10)).toBe(30 * rough);
+  });
+
+  it("keeps the calibration within bounds when the report is far off", () => {
+    const tokens = lazyMessageTokens(messages, (m) => estimateMessageTokensRough(m), undefined, 1_000 * rough);
+    expect(tokens.estimateSum(0, 10)).toBe(Math.round(10 * rough * 4));
+  });
+});
