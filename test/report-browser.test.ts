@@ -128,7 +128,13 @@ describe.skipIf(!HAS_CHROMIUM)("the simulate --html page in headless Chromium", 
       await exited;
       clearTimeout(timer);
     }
-    if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    // Chromium's helper processes can outlive the browser and still write the profile: a temp folder left
+    // behind is harmless, so a failed removal must not fail the suite.
+    try {
+      if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    } catch (error) {
+      console.warn(`could not remove ${dir}: ${(error as Error).message}`);
+    }
   });
 
   it("renders the page with its summary", async () => {
