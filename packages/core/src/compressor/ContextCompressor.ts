@@ -14,7 +14,7 @@ import { ExtractiveSummarizer } from "../summarizers/extractive.js";
 import { cooldownSeconds, type SummaryFailure } from "../summarizers/failures.js";
 import type { Summarizer } from "../summarizers/types.js";
 import { defaultTokenCounter } from "../tokens/counter.js";
-import type { TokenCounter } from "../tokens/types.js";
+import { messageCounter, type TokenCounter } from "../tokens/types.js";
 import { assembleCompressed } from "./phase4Assemble.js";
 import { lazyMessageTokens, type MessageTokens } from "./messageTokens.js";
 import { prepareCompaction } from "./prepareCompaction.js";
@@ -192,10 +192,9 @@ export class ContextCompressor extends ContextEngine {
 
   /** Counts of `messages` for one compaction: exact on demand (tail walk, head, output), estimated elsewhere (calibrated against `reportedTotal` when the caller has usage). */
   private tokensPerMessage(messages: readonly ChatMessage[], reportedTotal?: number): MessageTokens {
-    const counter = this.tokenCounter as TokenCounter & { countMessage?: (message: ChatMessage) => number; exceeds?: (message: ChatMessage, limit: number) => boolean };
-    const countOne = typeof counter.countMessage === "function" ? (m: ChatMessage) => counter.countMessage!(m) : (m: ChatMessage) => counter.countMessages([m]);
+    const counter = this.tokenCounter as TokenCounter & { exceeds?: (message: ChatMessage, limit: number) => boolean };
     const exceeds = typeof counter.exceeds === "function" ? (m: ChatMessage, limit: number) => counter.exceeds!(m, limit) : undefined;
-    return lazyMessageTokens(messages, countOne, exceeds, reportedTotal);
+    return lazyMessageTokens(messages, messageCounter(counter), exceeds, reportedTotal);
   }
 
   private prepare(messages: readonly ChatMessage[], tokens: MessageTokens) {

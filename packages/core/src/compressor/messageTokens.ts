@@ -5,7 +5,7 @@
  * were counted. A cold compaction of a long session therefore tokenizes the tail, not the whole history.
  */
 import type { ChatMessage } from "../messages/schema.js";
-import { estimateMessageTokensRough } from "../tokens/rough.js";
+import { RoughTokenCounter } from "../tokens/counter.js";
 
 /** Token counts of a fixed message list, exact where asked for and estimated elsewhere. */
 export interface MessageTokens {
@@ -21,17 +21,8 @@ export interface MessageTokens {
   estimateSum(from: number, to: number): number;
 }
 
-/** Rough counts by message object (the compressor sees the same objects turn after turn). */
-const roughMemo = new WeakMap<ChatMessage, { content: ChatMessage["content"]; toolCalls: ChatMessage["tool_calls"]; tokens: number }>();
-
-/** {@link estimateMessageTokensRough}, remembered per message object while its content and calls are unchanged. */
-function roughTokens(message: ChatMessage): number {
-  const known = roughMemo.get(message);
-  if (known !== undefined && known.content === message.content && known.toolCalls === message.tool_calls) return known.tokens;
-  const tokens = estimateMessageTokensRough(message);
-  roughMemo.set(message, { content: message.content, toolCalls: message.tool_calls, tokens });
-  return tokens;
-}
+/** Rough counts, memoized by message object (the compressor sees the same objects turn after turn). */
+const roughCounter = new RoughTokenCounter();
 
 /** The exact/rough ratio is trusted only within these bounds (a few odd messages must not skew it). */
 const MIN_CALIBRATION = 0.25;
@@ -56,7 +47,7 @@ export function lazyMessageTokens(
   const rough = new Array<number | undefined>(messages.length);
   let sampleExact = 0;
   let sampleRough = 0;
-  const roughAt = (i: number): number => (rough[i] ??= roughTokens(messages[i]!));
+  const roughAt = (i: number): number => (rough[i] ??= roughCounter.countMessage(messages[i]!));
   const exactAt = (i: number): number => {
     let tokens = exact[i];
     if (tokens === undefined) {

@@ -19,7 +19,7 @@ import type { PromptCachingStatus } from "../caching/status.js";
 import { CACHE_LOOKBACK_BLOCKS, MAX_CACHE_BREAKPOINTS } from "../providers/anthropicFacts.js";
 import { gatewayHygiene, hygieneAfterMessage, hygieneThresholdTokens } from "../gateway/hygiene.js";
 import { defaultTokenCounter } from "../tokens/counter.js";
-import type { TokenCounter } from "../tokens/types.js";
+import { messageCounter, type TokenCounter } from "../tokens/types.js";
 import { buildReplayReport, type LoopRecord } from "./summarize.js";
 import { DEFAULT_REPLAY_START_MS, DEFAULT_REQUEST_CADENCE_MS, requestTimestamps } from "./timestamps.js";
 import type { CompactionLayer, ReplayOptions, ReplayReport, ReplaySwitch } from "./types.js";
@@ -123,8 +123,8 @@ function withBreakpoints(messages: readonly ChatMessage[], status: PromptCaching
 export async function replayConversation(transcript: readonly ChatMessage[], options: ReplayOptions): Promise<ReplayReport> {
   const { engine, model, provider } = options;
   const ttl = options.ttl ?? "5m";
-  const counter: TokenCounter & { countMessage?: (m: ChatMessage) => number } = options.tokenCounter ?? defaultTokenCounter();
-  const countOne = (m: ChatMessage): number => (typeof counter.countMessage === "function" ? counter.countMessage(m) : counter.countMessages([m]));
+  const counter: TokenCounter = options.tokenCounter ?? defaultTokenCounter();
+  const countOne = messageCounter(counter);
   const responses = responseIndexes(transcript);
   const switches = checkSwitches(options.switches ?? [], responses.length);
   const keys = keysPerRequest(responses.length, model, options.account ?? DEFAULT_REPLAY_ACCOUNT, switches);

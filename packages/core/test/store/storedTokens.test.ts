@@ -22,6 +22,18 @@ const conversation: ChatMessage[] = [
 ];
 
 let dir: string | undefined;
+
+/** Writes `conversation` into a fresh store file with `writerCounter`; returns the file, the session and the stored rows. */
+function storeConversation(writerCounter: TiktokenCounter | RoughTokenCounter) {
+  dir = mkdtempSync(join(tmpdir(), "stored-tokens-"));
+  const path = join(dir, "s.db");
+  const writer = openSqliteStore(path, { tokenCounter: writerCounter });
+  const { id } = writer.createSession({ platform: "test" });
+  writer.appendMessages(id, conversation);
+  const stored = writer.activeRows(id).reduce((sum, row) => sum + row.tokens, 0);
+  writer.close();
+  return { path, id, stored };
+}
 afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
   dir = undefined;
@@ -29,13 +41,7 @@ afterEach(() => {
 
 describe("token counts stored with messages", () => {
   it("reloading a stored session and counting it makes no tokenizer calls", () => {
-    dir = mkdtempSync(join(tmpdir(), "stored-tokens-"));
-    const path = join(dir, "s.db");
-    const writer = openSqliteStore(path, { tokenCounter: new TiktokenCounter() });
-    const { id } = writer.createSession({ platform: "test" });
-    writer.appendMessages(id, conversation);
-    const stored = writer.activeRows(id).reduce((sum, row) => sum + row.tokens, 0);
-    writer.close();
+    const { path, id, stored } = storeConversation(new TiktokenCounter());
 
     const counter = new CallCountingCounter();
     const reader = openSqliteStore(path, { tokenCounter: counter });
@@ -48,12 +54,7 @@ describe("token counts stored with messages", () => {
   });
 
   it("does not reuse counts stored by a different counting", () => {
-    dir = mkdtempSync(join(tmpdir(), "stored-tokens-"));
-    const path = join(dir, "s.db");
-    const writer = openSqliteStore(path, { tokenCounter: new RoughTokenCounter() });
-    const { id } = writer.createSession({ platform: "test" });
-    writer.appendMessages(id, conversation);
-    writer.close();
+    const { path, id } = storeConversation(new RoughTokenCounter());
 
     const counter = new CallCountingCounter();
     const reader = openSqliteStore(path, { tokenCounter: counter });
