@@ -6,6 +6,8 @@
  * O(n log n) with the same merge order, so no input needs cutting and every count stays exact.
  */
 import { createRequire } from "node:module";
+import { asciiPieceEnd } from "./o200kScan.js";
+import { SHORT_PIECE_MAX_CHARS, ShortPieceTable } from "./shortPieceTable.js";
 
 /** The o200k vocabulary as seen by the merge: token bytes (one char per byte, latin1) → rank. */
 export interface O200kTables {
@@ -44,31 +46,76 @@ function latin1Bytes(text: string): string {
 const PIECE_CACHE_ENTRIES = 65_536;
 const pieceCache = new Map<string, number>();
 
-/** Exact o200k_base tokens of `text`; special-token strings (`<|endoftext|>`) count as plain text. */
+/** Counts of short ASCII pieces: every such vocabulary token (1), then multi-token pieces as met. */
+let shortPieces: ShortPieceTable | undefined;
+
+function shortPieceTable(ranks: Map<string, number>): ShortPieceTable {
+  if (shortPieces === undefined) {
+    shortPieces = new ShortPieceTable();
+    for (const token of ranks.keys()) {
+      if (token.length <= SHORT_PIECE_MAX_CHARS && !NON_ASCII.test(token)) shortPieces.set(token, 0, token.length, 1);
+    }
+  }
+  return shortPieces;
+}
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Tokens of one piece given as its UTF-8 bytes (one char per byte). */
+function pieceTokens(bytes: string, ranks: Map<string, number>): number {
+  if (ranks.has(bytes)) return 1; // the piece is one token (the common case)
+  let count = pieceCache.get(bytes);
+  if (count === undefined) {
+    count = countPieceTokens(bytes, ranks);
+    if (pieceCache.size >= PIECE_CACHE_ENTRIES) pieceCache.clear();
+    pieceCache.set(bytes, count);
+  }
+  return count;
+}
+
+/**
+ * Exact o200k_base tokens of `text`; special-token strings (`<|endoftext|>`) count as plain text. ASCII
+ * pieces are found by {@link asciiPieceEnd} and short ones counted by a typed-array probe; the split
+ * regex handles the rest.
+ */
 export function countO200k(text: string): number {
   if (text.length === 0) return 0;
   const { ranks, split } = o200kTables();
+  const short = shortPieceTable(ranks);
   let total = 0;
-  split.lastIndex = 0;
-  for (let match = split.exec(text); match !== null; match = split.exec(text)) {
-    const piece = match[0];
-    if (piece.length === 1 && piece.charCodeAt(0) < 0x80) {
-      total += 1; // every single byte is a token: no lookup
+  for (let start = 0; start < text.length; ) {
+    const end = asciiPieceEnd(text, start);
+    if (end === -1) {
+      split.lastIndex = start;
+      const match = split.exec(text);
+      if (match === null || match.index !== start) return total + countBySplit(text, start); // never: every char starts a piece
+      total += match[0].length === 1 && match[0].charCodeAt(0) < 0x80 ? 1 : pieceTokens(latin1Bytes(match[0]), ranks);
+      start = split.lastIndex;
       continue;
     }
-    const bytes = latin1Bytes(piece);
-    if (ranks.has(bytes)) {
-      total += 1; // the piece is one token (the common case)
-      continue;
+    const length = end - start;
+    if (length === 1) {
+      total += 1; // every single byte is a token
+    } else if (length <= SHORT_PIECE_MAX_CHARS) {
+      let count = short.get(text, start, end);
+      if (count === -1) {
+        count = pieceTokens(text.slice(start, end), ranks);
+        short.set(text, start, end, count);
+      }
+      total += count;
+    } else {
+      total += pieceTokens(text.slice(start, end), ranks); // ASCII: the chars are the bytes
     }
-    let count = pieceCache.get(bytes);
-    if (count === undefined) {
-      count = countPieceTokens(bytes, ranks);
-      if (pieceCache.size >= PIECE_CACHE_ENTRIES) pieceCache.clear();
-      pieceCache.set(bytes, count);
-    }
-    total += count;
+    start = end;
   }
+  return total;
+}
+
+/** Tokens of `text` from `from` on, piece by piece through the split regex alone. */
+function countBySplit(text: string, from: number): number {
+  const { ranks, split } = o200kTables();
+  let total = 0;
+  split.lastIndex = from;
+  for (let match = split.exec(text); match !== null; match = split.exec(text)) total += pieceTokens(latin1Bytes(match[0]), ranks);
   return total;
 }
 
