@@ -49,6 +49,7 @@ export { estimateTokensRough, estimateMessagesTokensRough } from "./tokens/rough
 export { TiktokenCounter, RoughTokenCounter, MemoizedTokenCounter, defaultTokenCounter } from "./tokens/counter.js";
 export { estimateMessageTokensRough, IMAGE_TOKENS } from "./tokens/rough.js";
 export type { TokenCounter } from "./tokens/types.js";
+export { countingIdOf, messageCounter } from "./tokens/types.js";
 
 // Summarizers
 export type { Summarizer, SummaryRequest } from "./summarizers/types.js";
@@ -83,7 +84,7 @@ export { importTranscript, importTranscriptFile, detectTranscriptFormat, importC
 export type { ImportOptions, ImportResult, TranscriptFormat } from "./importers/index.js";
 
 // Gateway session hygiene
-export { gatewayHygiene, hygieneAfterMessage, hygieneThresholdTokens, GATEWAY_HYGIENE_THRESHOLD, GATEWAY_HYGIENE_WARN_AFTER, DEFAULT_HYGIENE_HARD_MESSAGE_LIMIT, GATEWAY_HYGIENE_MIN_MESSAGES, HYGIENE_ABORT_NOTICE } from "./gateway/hygiene.js";
+export { gatewayHygiene, hygieneAfterMessage, hygieneCalibration, hygieneThresholdTokens, GATEWAY_HYGIENE_THRESHOLD, GATEWAY_HYGIENE_WARN_AFTER, DEFAULT_HYGIENE_HARD_MESSAGE_LIMIT, GATEWAY_HYGIENE_MIN_MESSAGES, HYGIENE_ABORT_NOTICE } from "./gateway/hygiene.js";
 export type { HygieneState, HygieneDecision, HygieneReason, HygieneOutcome } from "./gateway/hygiene.js";
 
 // Replay report

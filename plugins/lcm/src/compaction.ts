@@ -3,7 +3,7 @@
  * loop that applies them until the assembled context is at or below its target. A pass is committed
  * only when it makes the context smaller, and at most `maxPasses` run, so it can never loop.
  */
-import { alignBoundaryBackward, type ChatMessage, type Summarizer, type TokenCounter } from "./core.js";
+import { alignBoundaryBackward, countingIdOf, type ChatMessage, type Summarizer, type TokenCounter } from "./core.js";
 import { assembleContext, type LoadedItem } from "./assemble.js";
 import { searchableText, summaryId } from "./messageText.js";
 import type { ItemRef, LcmStore, StoredMessage, SummaryKind, SummaryRecord } from "./store/LcmStore.js";
@@ -119,10 +119,16 @@ export interface CompactionOutcome {
   summarizerError?: string;
 }
 
-/** Loads the session's context items with their records, in order. */
-export function loadContext(store: LcmStore, session: string): LoadedItem[] {
+/**
+ * Loads the session's context items with their records, in order. With `counter`, a stored message whose
+ * count another counting produced (or none that named itself) is recounted with it.
+ */
+export function loadContext(store: LcmStore, session: string, counter?: TokenCounter): LoadedItem[] {
   const refs = store.contextItems(session);
-  const messages = new Map(store.getMessages(refs.filter((r) => r.type === "message").map((r) => r.id)).map((m) => [m.id, m]));
+  const countedBy = counter === undefined ? undefined : countingIdOf(counter);
+  const recounted = (m: StoredMessage): StoredMessage =>
+    counter === undefined || m.tokensBy === countedBy ? m : { ...m, tokens: counter.countMessages([m.message]), tokensBy: countedBy };
+  const messages = new Map(store.getMessages(refs.filter((r) => r.type === "message").map((r) => r.id)).map((m) => [m.id, recounted(m)]));
   return refs.map((ref): LoadedItem => {
     if (ref.type === "message") {
       const stored = messages.get(ref.id);
@@ -211,7 +217,7 @@ function planKey(plan: PassPlan): string {
  */
 export async function runCompaction(input: CompactionInput): Promise<CompactionOutcome> {
   const health: { failed: boolean; lastError?: string } = { failed: false };
-  let items = loadContext(input.store, input.session);
+  let items = loadContext(input.store, input.session, input.counter);
   // stored messages are measured by their stored counts; only summary blocks and stubs are counted
   const storedTokens = new Map<ChatMessage, number>();
   for (const item of items) if (item.type === "message") storedTokens.set(item.stored.message, item.stored.tokens);

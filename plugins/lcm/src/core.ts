@@ -9,7 +9,7 @@ export { sanitizeToolPairs, alignBoundaryBackward, STUB_TOOL_RESULT } from "@con
 export type { Summarizer, SummaryRequest } from "@context-engine/core";
 export { ExtractiveSummarizer } from "@context-engine/core";
 export type { TokenCounter } from "@context-engine/core";
-export { RoughTokenCounter } from "@context-engine/core";
+export { RoughTokenCounter, countingIdOf } from "@context-engine/core";
 export { contentText, searchableText, canonicalJson } from "@context-engine/core";
 export { queryTerms, literalFtsQuery, queryCutNote, MAX_QUERY_TERMS } from "@context-engine/core";
 export type { QueryTerms } from "@context-engine/core";

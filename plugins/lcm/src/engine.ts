@@ -282,7 +282,7 @@ export class LcmEngine extends ContextEngine {
 
   /** The assembled context of `session` and what the host holds once it has it (stored identities and counts, nothing hashed). */
   private assembleHeld(system: ChatMessage[], session: string): { output: ChatMessage[]; held: HeldSequence } {
-    const items = loadContext(this.store, session);
+    const items = loadContext(this.store, session, this.tokenCounter);
     const output = assembleContext(system, items);
     const stored = new Map<ChatMessage, StoredMessage>();
     for (const item of items) if (item.type === "message") stored.set(item.stored.message, item.stored);

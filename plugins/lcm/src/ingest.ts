@@ -4,7 +4,7 @@
  * incoming list is aligned against those known sequences, so re-sending an overlapping list adds nothing
  * while a message repeated later in the conversation is still stored.
  */
-import type { ChatMessage, TokenCounter } from "./core.js";
+import { countingIdOf, type ChatMessage, type TokenCounter } from "./core.js";
 export type { HeldSequence } from "./held.js";
 import { isLcmArtifact } from "./assemble.js";
 import { heldSequence, identify, type HeldSequence } from "./held.js";
@@ -105,7 +105,8 @@ export function ingestConversation(
     alignment = alignIncoming(held, known, () => store.identitiesFrom(session, lastSeq - window + 1));
   }
   const skip = alignment.skip;
-  const fresh = items.slice(skip).map((message, i) => ({ message, tokens: tokens[skip + i]!, identity: held[skip + i]! }));
+  const tokensBy = countingIdOf(counter);
+  const fresh = items.slice(skip).map((message, i) => ({ message, tokens: tokens[skip + i]!, identity: held[skip + i]!, tokensBy }));
   const stored = store.appendMessages(session, fresh, now);
   let total = 0;
   for (const n of tokens) total += n;

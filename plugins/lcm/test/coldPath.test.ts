@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RoughTokenCounter, type ChatMessage } from "../src/core.js";
 import type { LcmEngine } from "../src/engine.js";
 import { sameJson } from "../src/held.js";
+import { LcmStore } from "../src/store/LcmStore.js";
 import { conversation, makeEngine, tempDir } from "./support.js";
 
 /** The rough counter, recording how many messages it was asked to measure. */
@@ -59,6 +60,72 @@ describe("cold path: freshly parsed message objects every turn", () => {
       expect(counter.measured).toBeLessThan(history.length + 2 * small.lastCompaction!.passes + 10);
     } finally {
       small.close();
+    }
+  });
+});
+
+describe("stored token counts and the counter that made them", () => {
+  let dir: { dir: string; cleanup: () => void };
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(() => dir.cleanup());
+
+  it("records which counting produced each stored count", async () => {
+    const engine = makeEngine(dir.dir, { contextLength: 1_000_000, tokenCounter: new RoughTokenCounter() });
+    try {
+      await engine.compress(conversation(3));
+      const row = engine.store.db.prepare("SELECT tokens_by FROM lcm_messages LIMIT 1").get() as { tokens_by: string | null };
+      expect(row.tokens_by).toBe(new RoughTokenCounter().countingId);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it("recounts stored messages when the session is reopened with a different counter", async () => {
+    const history = conversation(40);
+    const rough = makeEngine(dir.dir, { contextLength: 1_000_000, tokenCounter: new RoughTokenCounter() });
+    await rough.compress(copy(history));
+    rough.close();
+    // Counts four times the rough estimate: stored rough counts would understate the session 4×.
+    class Quadruple extends RoughTokenCounter {
+      override readonly countingId = "quadruple/1";
+      override countMessage(message: ChatMessage): number {
+        return 4 * super.countMessage(message);
+      }
+      override countMessages(messages: ChatMessage[]): number {
+        return messages.reduce((sum, m) => sum + this.countMessage(m), 0);
+      }
+    }
+    const quadruple = new Quadruple();
+    const reopened = makeEngine(dir.dir, { contextLength: 1_000_000, tokenCounter: quadruple });
+    try {
+      await reopened.compress(copy(history), { force: true });
+      expect(reopened.lastCompaction!.tokensBefore).toBe(quadruple.countMessages(history));
+    } finally {
+      reopened.close();
+    }
+  });
+
+  it("opens a store file written before counts named their counter, adding the column", async () => {
+    const path = `${dir.dir}/lcm.db`;
+    const engine = makeEngine(dir.dir, { contextLength: 1_000_000 });
+    await engine.compress(conversation(2));
+    engine.close();
+    const old = new LcmStore(path);
+    // Rebuild lcm_messages as v1 had it (no tokens_by), keeping the rows.
+    old.db.exec(`PRAGMA writable_schema = OFF; DROP TRIGGER lcm_messages_no_delete; DROP TRIGGER lcm_messages_no_update;
+      CREATE TABLE v1 AS SELECT id, session, seq, role, message_json, content_text, tokens, identity, created_at FROM lcm_messages;
+      DROP TABLE lcm_messages; ALTER TABLE v1 RENAME TO lcm_messages; PRAGMA user_version = 1;`);
+    old.close();
+    const reopened = new LcmStore(path);
+    try {
+      const columns = (reopened.db.pragma("table_info(lcm_messages)") as { name: string }[]).map((c) => c.name);
+      expect(columns).toContain("tokens_by");
+      expect(reopened.messageCount("default")).toBeGreaterThan(0);
+      expect(reopened.db.pragma("user_version", { simple: true })).toBe(2);
+    } finally {
+      reopened.close();
     }
   });
 });

@@ -5,6 +5,7 @@
  * were counted. A cold compaction of a long session therefore tokenizes the tail, not the whole history.
  */
 import type { ChatMessage } from "../messages/schema.js";
+import { MIN_CALIBRATION, MIN_CALIBRATION_SAMPLE, clampCalibration } from "../tokens/calibration.js";
 import { RoughTokenCounter } from "../tokens/counter.js";
 
 /** Token counts of a fixed message list, exact where asked for and estimated elsewhere. */
@@ -23,12 +24,6 @@ export interface MessageTokens {
 
 /** Rough counts, memoized by message object (the compressor sees the same objects turn after turn). */
 const roughCounter = new RoughTokenCounter();
-
-/** The exact/rough ratio is trusted only within these bounds (a few odd messages must not skew it). */
-const MIN_CALIBRATION = 0.25;
-const MAX_CALIBRATION = 4;
-/** Rough tokens the exact sample must cover before its ratio replaces 1. */
-const MIN_CALIBRATION_SAMPLE = 200;
 
 /**
  * A {@link MessageTokens} over `messages` that calls `countExact` at most once per message, and only for
@@ -69,7 +64,7 @@ export function lazyMessageTokens(
   };
   const calibration = (): number => {
     const r = ratio();
-    return r === undefined ? 1 : Math.min(MAX_CALIBRATION, Math.max(MIN_CALIBRATION, r));
+    return r === undefined ? 1 : clampCalibration(r);
   };
   return {
     length: messages.length,

@@ -5,6 +5,7 @@
  * reaches the hard message limit, so the next API call cannot fail for size.
  */
 import type { ChatMessage } from "../messages/schema.js";
+import { calibrationRatio, clampCalibration } from "../tokens/calibration.js";
 import { estimateMessagesTokensRough } from "../tokens/rough.js";
 
 /** Share of the context window at which gateway hygiene compacts (fixed, not configurable). */
@@ -32,6 +33,17 @@ export interface HygieneState {
   enabled: boolean;
   /** `compression.hygiene_hard_message_limit` (default 5000). */
   hardMessageLimit?: number | undefined;
+  /**
+   * How many leading messages of the history the reported `lastPromptTokens` covered (the prompt of the
+   * last API call). Messages that arrived since are estimated and added, scaled by what the report says
+   * of the rough estimate of the covered ones. Default: the whole history (the report is taken as is).
+   */
+  reportedMessages?: number | undefined;
+  /**
+   * A real/rough ratio measured earlier (see {@link hygieneCalibration}), for when no usage is known — after
+   * a compaction, say: the rough estimate is scaled by it (bounded 0.25–4).
+   */
+  calibration?: number | undefined;
 }
 
 /** Why gateway hygiene decided what it decided. */
@@ -43,7 +55,8 @@ export interface HygieneDecision {
   reason: HygieneReason;
   /** The token count judged: real usage when known, else the rough estimate (0 when not judged). */
   tokens: number;
-  tokenSource: "usage" | "estimate";
+  /** `usage+estimate`: the report plus an estimate of the messages that arrived after it. */
+  tokenSource: "usage" | "usage+estimate" | "estimate";
   /** `floor(contextLength × 0.85)`. */
   thresholdTokens: number;
   /** Hygiene always compacts in place (one session id). */
@@ -69,13 +82,15 @@ export function hygieneThresholdTokens(contextLength: number): number {
 /**
  * Pure: whether gateway hygiene compacts `history` before the agent sees the incoming message. Runs only
  * when enabled and the history has at least 4 messages; fires when the tokens (the last real prompt
- * tokens, else `estimateMessagesTokensRough` with images at 1,500) reach 85 % of the window, or when the
- * history reaches the hard message limit.
+ * tokens — plus the calibrated estimate of messages that arrived after that prompt, see
+ * {@link HygieneState.reportedMessages} — else `estimateMessagesTokensRough` with images at 1,500, scaled
+ * by {@link HygieneState.calibration} when given) reach 85 % of the window, or when the history reaches
+ * the hard message limit.
  */
 export function gatewayHygiene(history: ChatMessage[], state: HygieneState): HygieneDecision {
   const hardMessageLimit = checkState(state);
   const thresholdTokens = hygieneThresholdTokens(state.contextLength);
-  const decide = (compress: boolean, reason: HygieneReason, tokens: number, tokenSource: "usage" | "estimate"): HygieneDecision => ({
+  const decide = (compress: boolean, reason: HygieneReason, tokens: number, tokenSource: HygieneDecision["tokenSource"]): HygieneDecision => ({
     compress,
     reason,
     tokens,
@@ -85,13 +100,34 @@ export function gatewayHygiene(history: ChatMessage[], state: HygieneState): Hyg
   });
   if (!state.enabled) return decide(false, "disabled", 0, "estimate");
   if (history.length < GATEWAY_HYGIENE_MIN_MESSAGES) return decide(false, "too_few_messages", 0, "estimate");
-  const real = state.lastPromptTokens;
-  const fromUsage = real !== undefined && Number.isFinite(real) && real > 0;
-  const tokens = fromUsage ? real : estimateMessagesTokensRough(history);
-  const source = fromUsage ? "usage" : "estimate";
+  const { tokens, source } = judgedTokens(history, state);
   if (tokens >= thresholdTokens) return decide(true, "context_threshold", tokens, source);
   if (history.length >= hardMessageLimit) return decide(true, "hard_message_limit", tokens, source);
   return decide(false, "below_threshold", tokens, source);
+}
+
+/**
+ * The tokens hygiene judges: the reported prompt tokens (plus the calibrated estimate of messages that
+ * arrived after the reported prompt), else the rough estimate scaled by an earlier calibration.
+ */
+function judgedTokens(history: ChatMessage[], state: HygieneState): { tokens: number; source: HygieneDecision["tokenSource"] } {
+  const real = state.lastPromptTokens;
+  const scale = state.calibration === undefined ? 1 : clampCalibration(state.calibration);
+  if (real === undefined || !Number.isFinite(real) || real <= 0) {
+    return { tokens: Math.round(estimateMessagesTokensRough(history) * scale), source: "estimate" };
+  }
+  const covered = Math.max(0, Math.min(history.length, Math.floor(state.reportedMessages ?? history.length)));
+  if (covered === history.length) return { tokens: real, source: "usage" };
+  const ratio = calibrationRatio(real, estimateMessagesTokensRough(history.slice(0, covered))) ?? scale;
+  return { tokens: real + Math.round(estimateMessagesTokensRough(history.slice(covered)) * ratio), source: "usage+estimate" };
+}
+
+/**
+ * The real/rough ratio of a prompt whose usage was reported (`promptTokens` for `messages`), bounded
+ * 0.25–4, for {@link HygieneState.calibration}; undefined when the prompt is too small to say.
+ */
+export function hygieneCalibration(messages: ChatMessage[], promptTokens: number): number | undefined {
+  return calibrationRatio(promptTokens, estimateMessagesTokensRough(messages));
 }
 
 /** What happened when hygiene compacted, for {@link hygieneAfterMessage}. */

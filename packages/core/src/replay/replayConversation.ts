@@ -17,7 +17,7 @@ import type { CacheRequest, PrefixCacheOptions, RequestCacheAccounting } from ".
 import { cachingProvider, isClaudeModel, promptCachingStatus } from "../caching/status.js";
 import type { PromptCachingStatus } from "../caching/status.js";
 import { CACHE_LOOKBACK_BLOCKS, MAX_CACHE_BREAKPOINTS } from "../providers/anthropicFacts.js";
-import { gatewayHygiene, hygieneAfterMessage, hygieneThresholdTokens } from "../gateway/hygiene.js";
+import { gatewayHygiene, hygieneAfterMessage, hygieneCalibration, hygieneThresholdTokens } from "../gateway/hygiene.js";
 import { defaultTokenCounter } from "../tokens/counter.js";
 import { messageCounter, type TokenCounter } from "../tokens/types.js";
 import { buildReplayReport, type LoopRecord } from "./summarize.js";
@@ -146,6 +146,10 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
   let context: ChatMessage[] = [];
   let cursor = 0;
   let userArrived = false;
+  /** Messages of `context` the last reported usage covered (undefined once a compaction rewrote it). */
+  let reportedMessages: number | undefined;
+  /** Real/rough ratio of the last reported prompt, for hygiene's estimate when no usage is known. */
+  let calibration: number | undefined;
   const tokensOf = (messages: readonly ChatMessage[]): number => messages.reduce((s, m) => s + countOne(m), 0);
   const cacheRequests: CacheRequest[] = [];
   const records: LoopRecord[] = [];
@@ -189,6 +193,7 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
         return;
       }
       context = [...after];
+      reportedMessages = undefined;
       record.compacted = { layer, before: beforeTokens, after: afterTokens, messagesBefore: before.length, messagesAfter: after.length };
     };
 
@@ -199,6 +204,8 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
         lastPromptTokens: engine.lastPromptTokens,
         enabled: hygieneEnabled,
         hardMessageLimit,
+        reportedMessages,
+        calibration,
       });
       if (decision.compress) {
         attempted = true;
@@ -223,6 +230,8 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
     records.push(record);
     const online = simulatePrefixCache(cacheRequests.slice(-ONLINE_CACHE_WINDOW), cacheOptions).requests.at(-1) as RequestCacheAccounting;
     engine.updateFromResponse(providerUsage(key.model, online, provider));
+    reportedMessages = context.length;
+    calibration = hygieneCalibration(context, engine.lastPromptTokens) ?? calibration;
     options.onProgress?.({ done: k + 1, total: responses.length });
   }
   for (; cursor < transcript.length; cursor += 1) context.push(transcript[cursor] as ChatMessage);

@@ -6,7 +6,7 @@
 import type { ChatMessage } from "../messages/schema.js";
 import { TokenContentCache, type TokenContentCacheLimits } from "./contentCache.js";
 import { countO200k, o200kPiecesUpTo } from "./o200k.js";
-import { estimateMessageTokensRough, estimateTokensRough, IMAGE_TOKENS, MESSAGE_ENVELOPE_TOKENS, messageTokenParts } from "./rough.js";
+import { estimateMessageTokensRough, estimateTokensRough, IMAGE_TOKENS, MESSAGE_ENVELOPE_TOKENS, messageTokenParts, REPLAY_FIELDS } from "./rough.js";
 import type { TokenCounter } from "./types.js";
 
 /**
@@ -16,11 +16,27 @@ import type { TokenCounter } from "./types.js";
  */
 export const MESSAGE_COUNTING_VERSION = { exact: "o200k_base/2", rough: "rough/2" } as const;
 
-/** What a memo entry was computed from; a message whose content or calls were reassigned is recounted. */
+/** What a memo entry was computed from; a message whose content, calls or replay fields were reassigned is recounted. */
 interface MemoEntry {
   content: ChatMessage["content"];
   toolCalls: ChatMessage["tool_calls"];
+  /** The message's {@link REPLAY_FIELDS} values, in that order; undefined when it had none. */
+  replay: unknown[] | undefined;
   tokens: number;
+}
+
+/** The values of `message`'s {@link REPLAY_FIELDS}, in order; undefined when it has none (the common case, no allocation). */
+function replayValues(message: ChatMessage): unknown[] | undefined {
+  const fields = message as Record<string, unknown>;
+  return REPLAY_FIELDS.some((field) => fields[field] !== undefined) ? REPLAY_FIELDS.map((field) => fields[field]) : undefined;
+}
+
+/** True when `message` still has the content, calls and replay field values `entry` was computed from. */
+function unchangedSince(entry: MemoEntry, message: ChatMessage): boolean {
+  if (entry.content !== message.content || entry.toolCalls !== message.tool_calls) return false;
+  const fields = message as Record<string, unknown>;
+  for (let i = 0; i < REPLAY_FIELDS.length; i++) if (entry.replay?.[i] !== fields[REPLAY_FIELDS[i]!]) return false;
+  return true;
 }
 
 /**
@@ -28,7 +44,8 @@ interface MemoEntry {
  * (a WeakMap, so dropped messages are collected) and, below that, by text: a bounded LRU
  * {@link TokenContentCache} from text segment to count, so fresh objects with known content (a
  * re-parsed transcript) are not tokenized again. Messages are treated as immutable: a memo entry is
- * reused while the message's `content` and `tool_calls` are the same values as when it was counted.
+ * reused while the message's `content`, `tool_calls` and replay fields are the same values as when it
+ * was counted.
  * A message counts every segment of `messageTokenParts` (content, reasoning and replay fields, tool-call
  * envelopes and arguments, a tool message's call id and name), {@link IMAGE_TOKENS} per image, and
  * {@link MESSAGE_ENVELOPE_TOKENS}.
@@ -54,7 +71,7 @@ export abstract class MemoizedTokenCounter implements TokenCounter {
   /** Tokens of one message (memoized). */
   countMessage(message: ChatMessage): number {
     const cached = this.#memo.get(message);
-    if (cached !== undefined && cached.content === message.content && cached.toolCalls === message.tool_calls) {
+    if (cached !== undefined && unchangedSince(cached, message)) {
       return cached.tokens;
     }
     const tokens = this.measureMessage(message);
@@ -64,7 +81,7 @@ export abstract class MemoizedTokenCounter implements TokenCounter {
 
   /** Records `tokens` as `message`'s count (e.g. read back from a store) so counting it costs a lookup. */
   remember(message: ChatMessage, tokens: number): void {
-    this.#memo.set(message, { content: message.content, toolCalls: message.tool_calls, tokens });
+    this.#memo.set(message, { content: message.content, toolCalls: message.tool_calls, replay: replayValues(message), tokens });
   }
 
   /** Counts one message without the memo: text segments through the content cache, plus images and envelope. */

@@ -15,3 +15,13 @@ export function messageCounter(counter: TokenCounter): (message: ChatMessage) =>
   const withOne = counter as MessageCountingCounter;
   return typeof withOne.countMessage === "function" ? (message) => withOne.countMessage!(message) : (message) => counter.countMessages([message]);
 }
+
+/**
+ * The `countingId` of `counter` (see `MemoizedTokenCounter.countingId`): names how it counts a message,
+ * so a stored count is reused only by a counter that would compute the same number; undefined for
+ * counters without one.
+ */
+export function countingIdOf(counter: TokenCounter): string | undefined {
+  const id = (counter as { countingId?: unknown }).countingId;
+  return typeof id === "string" ? id : undefined;
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   gatewayHygiene,
   hygieneAfterMessage,
+  hygieneCalibration,
   hygieneThresholdTokens,
   HYGIENE_ABORT_NOTICE,
 } from "../../src/gateway/hygiene.js";
@@ -37,6 +38,30 @@ describe("gatewayHygiene", () => {
       const d = gatewayHygiene(messages, { contextLength: 1000, lastPromptTokens, enabled: true });
       expect(d).toMatchObject({ tokenSource: "estimate", tokens: estimate, compress: estimate >= 850 });
     }
+  });
+
+  it("adds the messages that arrived after the reported prompt, scaled by what the report says of the estimate", () => {
+    // The last API call saw 8 messages and reported twice their rough estimate; a night of chat added 40.
+    const reported = history(8, 400);
+    const night = history(40, 400);
+    const lastPromptTokens = 2 * estimateMessagesTokensRough(reported);
+    const d = gatewayHygiene([...reported, ...night], { contextLength: 11_000, lastPromptTokens, reportedMessages: 8, enabled: true });
+    expect(d.tokenSource).toBe("usage+estimate");
+    expect(d.tokens).toBe(lastPromptTokens + 2 * estimateMessagesTokensRough(night));
+    expect(d.compress).toBe(true);
+    // Taking the report alone would have missed the night's messages.
+    expect(gatewayHygiene([...reported, ...night], { contextLength: 11_000, lastPromptTokens, enabled: true }).compress).toBe(false);
+  });
+
+  it("scales the estimate by an earlier calibration when no usage is known (after a compaction)", () => {
+    const messages = history(20, 400);
+    const calibration = hygieneCalibration(messages, 3 * estimateMessagesTokensRough(messages));
+    expect(calibration).toBe(3);
+    const d = gatewayHygiene(messages, { contextLength: 10_000, lastPromptTokens: -1, calibration, enabled: true });
+    expect(d).toMatchObject({ tokenSource: "estimate", tokens: 3 * estimateMessagesTokensRough(messages) });
+    // A calibration from one odd prompt cannot make the estimate absurd: it is bounded to 0.25–4.
+    expect(gatewayHygiene(messages, { contextLength: 10_000, calibration: 1_000, enabled: true }).tokens).toBe(4 * estimateMessagesTokensRough(messages));
+    expect(hygieneCalibration(history(4, 4), 1_000)).toBeUndefined();
   });
 
   it("counts an image as 1,500 tokens in the estimate", () => {

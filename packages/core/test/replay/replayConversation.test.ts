@@ -140,6 +140,18 @@ describe("replayConversation", () => {
     for (const c of report.compactions) expect(transcript[report.requests[c.request]!.responseMessage - 1]!.role).toBe("user");
   });
 
+  it("lets gateway hygiene count the messages that arrived after the last reported prompt (a night of chat)", async () => {
+    const night: ChatMessage[] = Array.from({ length: 60 }, (_, i) => ({ role: "user", content: `Overnight note ${i}: ${"the nightly job failed again on module ".repeat(12)}${i}.` }));
+    const chat = [...agentConversation(6), ...night, { role: "assistant" as const, content: "Read all your notes; looking at the nightly job now." }];
+    const e = engine(16_000, { enabled: false });
+    const report = await replayConversation(chat, { engine: e, model: "claude-sonnet-4", provider: "anthropic", hygiene: { enabled: true } });
+    const last = report.requests.at(-1)!;
+    // The last reported prompt was small; what the night added takes the session past 85 % of the window.
+    expect(last.noCompactionPromptTokens).toBeGreaterThan(report.hygieneThresholdTokens);
+    expect(report.compactions.map((c) => c.layer)).toContain("gateway");
+    expect(last.promptTokens).toBeLessThan(report.hygieneThresholdTokens);
+  });
+
   it("reports an aborted hygiene compaction with the one-line notice and keeps the conversation", async () => {
     const failing: Summarizer = { name: "down", summarize: async () => { throw Object.assign(new Error("401 invalid api key"), { status: 401 }); } };
     const e = engine(16_000, { enabled: false, abort_on_summary_failure: true }, failing);

@@ -82,6 +82,14 @@ describe("TiktokenCounter", () => {
     expect(second).not.toBe(first);
   });
 
+  it("recounts a message whose reasoning field was added after it was counted", () => {
+    const counter = new RecordingTiktokenCounter();
+    const message = { role: "assistant", content: "Done." } as ChatMessage & { reasoning_content?: string };
+    const first = counter.countMessages([message]);
+    message.reasoning_content = "First I compared both test runs, then I bisected the failing commit range.";
+    expect(counter.countMessages([message])).toBe(first + counter.count(message.reasoning_content));
+  });
+
   it("keeps a separate memo per counter", () => {
     const a = new RecordingTiktokenCounter();
     const b = new RecordingTiktokenCounter();

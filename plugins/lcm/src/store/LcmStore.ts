@@ -10,7 +10,7 @@ import { dirname } from "node:path";
 import type { ChatMessage } from "../core.js";
 import { Database, type SqliteDatabase, type SqliteStatement } from "../deps.js";
 import { messageId, parseMessageId, searchableText } from "../messageText.js";
-import { LCM_SCHEMA_SQL, LCM_SCHEMA_VERSION } from "./schema.js";
+import { LCM_ADDED_COLUMNS, LCM_SCHEMA_SQL, LCM_SCHEMA_VERSION } from "./schema.js";
 
 /** A message as stored: the original message verbatim plus its place in the session. */
 export interface StoredMessage {
@@ -24,6 +24,8 @@ export interface StoredMessage {
   /** The first 16 bytes of SHA-256 over the message's key-sorted JSON (see `messageIdentity`). */
   identity: Buffer;
   createdAt: number;
+  /** The `countingId` of the counter that produced `tokens`; undefined when unknown (older rows, counters without one). */
+  tokensBy?: string | undefined;
 }
 
 /** Kinds of summary nodes. */
@@ -57,6 +59,8 @@ export interface NewMessage {
   message: ChatMessage;
   tokens: number;
   identity: Buffer;
+  /** The `countingId` of the counter that produced `tokens`, when it has one. */
+  tokensBy?: string | undefined;
 }
 
 /** One entry of the compaction log. */
@@ -80,6 +84,7 @@ interface MessageRow {
   tokens: number;
   identity: Buffer;
   created_at: number;
+  tokens_by: string | null;
 }
 
 interface SummaryRow {
@@ -118,7 +123,18 @@ export function unpackText(value: string | Buffer): string {
 function decodeMessage(row: MessageRow): StoredMessage {
   const message = JSON.parse(unpackText(row.message_json)) as ChatMessage;
   if (row.content_text !== null) message.content = unpackText(row.content_text);
-  return { id: messageId(row.id), rowId: row.id, session: row.session, seq: row.seq, role: row.role, message, tokens: row.tokens, identity: row.identity, createdAt: row.created_at };
+  return {
+    id: messageId(row.id),
+    rowId: row.id,
+    session: row.session,
+    seq: row.seq,
+    role: row.role,
+    message,
+    tokens: row.tokens,
+    identity: row.identity,
+    createdAt: row.created_at,
+    tokensBy: row.tokens_by ?? undefined,
+  };
 }
 
 function decodeSummary(row: SummaryRow): SummaryRecord {
@@ -154,13 +170,17 @@ export class LcmStore {
     // REPLACE conflict resolution then fires the DELETE triggers, so INSERT OR REPLACE cannot overwrite a row
     this.db.pragma("recursive_triggers = ON");
     this.db.exec(LCM_SCHEMA_SQL);
+    for (const added of LCM_ADDED_COLUMNS) {
+      const columns = this.db.pragma(`table_info(${added.table})`) as { name: string }[];
+      if (!columns.some((c) => c.name === added.column)) this.db.exec(added.sql);
+    }
     this.db.pragma(`user_version = ${LCM_SCHEMA_VERSION}`);
     const p = (sql: string) => this.db.prepare(sql);
     this.s = {
       lastSeq: p("SELECT COALESCE(MAX(seq), 0) AS n FROM lcm_messages WHERE session = ?"),
       nextOrd: p("SELECT COALESCE(MAX(ord), -1) + 1 AS n FROM lcm_context_items WHERE session = ?"),
       insertMessage: p(
-        "INSERT INTO lcm_messages (session, seq, role, message_json, content_text, tokens, identity, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO lcm_messages (session, seq, role, message_json, content_text, tokens, identity, created_at, tokens_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
       ),
       insertMessageFts: p("INSERT INTO lcm_messages_fts (rowid, text, skey) VALUES (?, ?, ?)"),
       insertItem: p("INSERT INTO lcm_context_items (session, ord, item_type, item_id) VALUES (?, ?, ?, ?)"),
@@ -238,11 +258,11 @@ export class LcmStore {
         const stringContent = typeof m.message.content === "string";
         const json = JSON.stringify(stringContent ? { ...m.message, content: null } : m.message);
         const content = stringContent ? packText(m.message.content as string) : null;
-        const info = this.s.insertMessage!.run(session, seq, m.message.role, packText(json), content, m.tokens, m.identity, createdAt);
+        const info = this.s.insertMessage!.run(session, seq, m.message.role, packText(json), content, m.tokens, m.identity, createdAt, m.tokensBy ?? null);
         const rowId = Number(info.lastInsertRowid);
         this.s.insertMessageFts!.run(rowId, searchableText(m.message), skey);
         this.s.insertItem!.run(session, ord++, "message", messageId(rowId));
-        out.push({ id: messageId(rowId), rowId, session, seq, role: m.message.role, message: m.message, tokens: m.tokens, identity: m.identity, createdAt });
+        out.push({ id: messageId(rowId), rowId, session, seq, role: m.message.role, message: m.message, tokens: m.tokens, identity: m.identity, createdAt, tokensBy: m.tokensBy });
       }
       return out;
     })();

@@ -4,8 +4,11 @@
  * row. The per-session list of context items is the only mutable structure.
  */
 
-/** Schema version written to `PRAGMA user_version`. */
-export const LCM_SCHEMA_VERSION = 1;
+/**
+ * Schema version written to `PRAGMA user_version`. v2: `lcm_messages.tokens_by` names the counting that
+ * produced `tokens` (a counter's `countingId`), so another counter recounts instead of trusting it.
+ */
+export const LCM_SCHEMA_VERSION = 2;
 
 /** The full DDL, idempotent (`IF NOT EXISTS`). */
 export const LCM_SCHEMA_SQL = `
@@ -22,6 +25,7 @@ CREATE TABLE IF NOT EXISTS lcm_messages (
   tokens INTEGER NOT NULL,
   identity BLOB NOT NULL,
   created_at INTEGER NOT NULL,
+  tokens_by TEXT,
   UNIQUE (session, seq)
 );
 
@@ -77,6 +81,11 @@ ${appendOnlyTriggers("lcm_summaries", ["id = NEW.id"])}
 ${appendOnlyTriggers("lcm_summary_sources", ["summary_id = NEW.summary_id AND ord = NEW.ord"])}
 ${appendOnlyTriggers("lcm_compactions", ["id = NEW.id"])}
 `;
+
+/** Columns added after v1, as `ALTER TABLE` statements for files created before them. */
+export const LCM_ADDED_COLUMNS: readonly { table: string; column: string; sql: string }[] = [
+  { table: "lcm_messages", column: "tokens_by", sql: "ALTER TABLE lcm_messages ADD COLUMN tokens_by TEXT" },
+];
 
 /**
  * DELETE and UPDATE refused. `INSERT OR REPLACE` deletes the row it replaces without firing DELETE
