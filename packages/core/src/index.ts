@@ -9,6 +9,7 @@ export type { ConversationProblem, ConversationProblemCode, ValidateOptions } fr
 export { messageText, contentText, searchableText } from "./messages/text.js";
 export { canonicalJson } from "./messages/canonicalJson.js";
 export { sanitizeToolPairs, alignBoundaryBackward, alignBoundaryForward, toolCallKey, pendingToolCallsStart, STUB_TOOL_RESULT } from "./messages/toolPairs.js";
+export { COMPACTION_TAG, COMPACTION_SIGNATURE, SIGNED_COMPACTION_TAG, hasCompactionSignature, isLegacySummaryText, isCompactionSummaryText } from "./messages/compactionMarker.js";
 
 // Engine contract
 export { ContextEngine, AWAITING_REAL_USAGE, DEFAULT_MODEL, isContextEngine, thresholdSettingsFromConfig } from "./engine/ContextEngine.js";

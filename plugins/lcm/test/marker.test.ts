@@ -34,7 +34,10 @@ describe("lcm recognises only its own artifacts", () => {
   it("stores a real tool result whose text equals the stub text", async () => {
     const engine = makeEngine(dir);
     const call: ChatMessage = { role: "assistant", content: null, tool_calls: [{ id: "echo_1", type: "function", function: { name: "echo", arguments: "{}" } }] };
-    const result: ChatMessage = { role: "tool", tool_call_id: "echo_1", content: STUB_TOOL_RESULT };
+    // the stub's visible text, as a tool might print it (lcm's own stubs carry an invisible signature)
+    const result: ChatMessage = { role: "tool", tool_call_id: "echo_1", content: "[Tool result removed during context compaction]" };
+    expect(result.content).not.toBe(STUB_TOOL_RESULT);
+    expect(isLcmArtifact({ role: "tool", tool_call_id: "echo_1", content: STUB_TOOL_RESULT })).toBe(true);
     const input = [...conversation(30), { role: "user" as const, content: "Echo the stub text." }, call, result, { role: "assistant" as const, content: "Done." }];
     await engine.compress(input);
     const stored = engine.store.getMessagesBySeq("default", 1, 1_000).map((m) => m.message);
