@@ -110,7 +110,7 @@ export type { SqliteStoreOptions } from "./store/sqliteStore.js";
 export { SessionStoreError, SearchQueryError } from "./store/types.js";
 export { planSearchQuery, type SearchQueryPlan } from "./store/search.js";
 export { MAX_QUERY_TERMS, queryTerms, ftsPhrase, literalFtsQuery, queryCutNote, type QueryTerms } from "./store/ftsQuery.js";
-export type { SessionStore, SessionRecord, NewSession, StoredMessage, CompactionRecord, CompactionKind, CompactionInfo, SearchOptions, SearchHit, UndoResult } from "./store/types.js";
+export type { SessionStore, EngineStateStore, SessionRecord, NewSession, StoredMessage, CompactionRecord, CompactionKind, CompactionInfo, SearchOptions, SearchHit, UndoResult } from "./store/types.js";
 export { CompactionSession } from "./session/CompactionSession.js";
 export type { CompactionSessionOptions, CompactionSessionHost, MaybeCompressOptions, CompactionResult, CompactionOutcome } from "./session/CompactionSession.js";
 export { compressionCountWarning, COMPRESSION_WARN_AFTER } from "./session/warnings.js";

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import { createContextHost } from "../../src/host/createContextHost.js";
+import { CompactionSession } from "../../src/session/CompactionSession.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { openSqliteStore } from "../../src/store/sqliteStore.js";
 import { OpenAICompatibleSummarizer } from "../../src/summarizers/openaiCompatible.js";
@@ -141,6 +143,38 @@ describe("per-session compressor state", () => {
       await e2.onSessionEnd("s", []);
       const e3 = engine({ store: second });
       expect(e3.shouldCompressInfo(50_000, "s")).toMatchObject({ reason: "ok", pausedBy: null, cooldownRemainingMs: 0 });
+    } finally {
+      second.close();
+    }
+  });
+
+  it("keeps each CompactionSession's cooldown apart on one host, and across a host restart with the same store", async () => {
+    const path = join(dir, "host.db");
+    const summarizer = new OpenAICompatibleSummarizer({ baseUrl: server.baseUrl, apiKey: "sk-test", model: "summary-model", timeoutMs: 5_000 });
+    const model = { model: "test-model", contextLength: 200_000 };
+    const startHost = (store: ReturnType<typeof openSqliteStore>) => createContextHost({ config: { compression: COMPRESSION } as never, rootDir: dir, summarizer, tokenCounter: roughCounter, model, store });
+    const first = openSqliteStore(path);
+    const host = await startHost(first);
+    const alice = new CompactionSession({ host, store: first, platform: "cli", sessionId: "alice" });
+    const bob = new CompactionSession({ host, store: first, platform: "cli", sessionId: "bob" });
+    alice.append(conversationOf("alice"));
+    bob.append(conversationOf("bob"));
+
+    server.script({ kind: "status", status: 500 });
+    const aliceResult = await alice.maybeCompress({ promptTokens: 50_000 });
+    expect(aliceResult.report).toMatchObject({ fallbackUsed: true, cooldownSeconds: 60 });
+    // alice's summarizer failure does not hold bob back
+    const bobResult = await bob.maybeCompress({ promptTokens: 50_000 });
+    expect(bobResult.outcome).toBe("compressed");
+    expect(bobResult.report).toMatchObject({ fallbackUsed: false, summarizer: "openai:summary-model" });
+    first.close();
+
+    const second = openSqliteStore(path);
+    try {
+      const restarted = await startHost(second);
+      const engine = restarted.engine as ContextCompressor;
+      expect(engine.shouldCompressInfo(50_000, "alice")).toMatchObject({ reason: "cooldown", pausedBy: null });
+      expect(engine.shouldCompressInfo(50_000, "bob").reason).toBe("ok");
     } finally {
       second.close();
     }
