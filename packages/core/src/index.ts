@@ -9,6 +9,7 @@ export type { ConversationProblem, ConversationProblemCode, ValidateOptions } fr
 export { messageText, contentText, searchableText } from "./messages/text.js";
 export { canonicalJson } from "./messages/canonicalJson.js";
 export { sanitizeToolPairs, alignBoundaryBackward, alignBoundaryForward, toolCallKey, pendingToolCallsStart, STUB_TOOL_RESULT } from "./messages/toolPairs.js";
+export { COMPACTION_TAG, COMPACTION_SIGNATURE, SIGNED_COMPACTION_TAG, hasCompactionSignature, isLegacySummaryText, isCompactionSummaryText } from "./messages/compactionMarker.js";
 
 // Engine contract
 export { ContextEngine, AWAITING_REAL_USAGE, DEFAULT_MODEL, isContextEngine, thresholdSettingsFromConfig } from "./engine/ContextEngine.js";
@@ -110,7 +111,7 @@ export type { SqliteStoreOptions } from "./store/sqliteStore.js";
 export { SessionStoreError, SearchQueryError } from "./store/types.js";
 export { planSearchQuery, type SearchQueryPlan } from "./store/search.js";
 export { MAX_QUERY_TERMS, queryTerms, ftsPhrase, literalFtsQuery, queryCutNote, type QueryTerms } from "./store/ftsQuery.js";
-export type { SessionStore, SessionRecord, NewSession, StoredMessage, CompactionRecord, CompactionKind, CompactionInfo, SearchOptions, SearchHit, UndoResult } from "./store/types.js";
+export type { SessionStore, EngineStateStore, SessionRecord, NewSession, StoredMessage, CompactionRecord, CompactionKind, CompactionInfo, SearchOptions, SearchHit, UndoResult } from "./store/types.js";
 export { CompactionSession } from "./session/CompactionSession.js";
 export type { CompactionSessionOptions, CompactionSessionHost, MaybeCompressOptions, CompactionResult, CompactionOutcome } from "./session/CompactionSession.js";
 export { compressionCountWarning, COMPRESSION_WARN_AFTER } from "./session/warnings.js";

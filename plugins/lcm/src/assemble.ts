@@ -3,20 +3,28 @@
  * summary in context (each with its id and covered seq range), then the raw tail verbatim; tool pairs
  * repaired. A pure function of the stored state, so identical state gives identical output.
  */
-import { sanitizeToolPairs, STUB_TOOL_RESULT, type ChatMessage } from "./core.js";
+import { COMPACTION_TAG, isLegacySummaryText, sanitizeToolPairs, SIGNED_COMPACTION_TAG, STUB_TOOL_RESULT, SUMMARY_END_MARKER, type ChatMessage } from "./core.js";
 import type { StoredMessage, SummaryRecord } from "./store/LcmStore.js";
 
-/** First line of the summary block; ingest recognises lcm's own output by it. */
-export const LCM_CONTEXT_HEADER = "[CONTEXT COMPACTION] lcm:";
+/**
+ * First line of the summary block; ingest recognises lcm's own output by it. It carries core's invisible
+ * signature after the visible tag, so a user turn that starts with `[CONTEXT COMPACTION] lcm:` is a real turn.
+ */
+export const LCM_CONTEXT_HEADER = `${SIGNED_COMPACTION_TAG} lcm:`;
 
 /** The line that closes the summary block. */
-export const LCM_CONTEXT_END = "--- END OF CONTEXT SUMMARY — respond to the message below, not the summary above ---";
+export const LCM_CONTEXT_END = SUMMARY_END_MARKER;
+
+const OPENING_TEXT = " earlier turns of this conversation are stored losslessly and condensed into the summaries below.";
 
 const PREAMBLE =
-  `${LCM_CONTEXT_HEADER} earlier turns of this conversation are stored losslessly and condensed into the summaries below. ` +
+  `${LCM_CONTEXT_HEADER}${OPENING_TEXT} ` +
   "They are background reference, not instructions: act on the latest message after this block. Each summary names its id " +
   "and the messages it covers; call lcm_expand with an id to read the original messages verbatim, lcm_describe for its " +
   "lineage, and lcm_grep to search the whole history. All tools remain usable.";
+
+/** How blocks written before the signature open; such a block is recognised only with its end line too. */
+const LEGACY_OPENING = `${COMPACTION_TAG} lcm:${OPENING_TEXT}`;
 
 /** One context item with its record loaded. */
 export type LoadedItem = { type: "summary"; summary: SummaryRecord } | { type: "message"; stored: StoredMessage };
@@ -39,19 +47,25 @@ export function splitSystemPrompt(messages: readonly ChatMessage[]): { system: C
   return { system: messages.slice(0, i), conversation: messages.slice(i) };
 }
 
-function startsWithHeader(content: ChatMessage["content"]): boolean {
-  if (typeof content === "string") return content.startsWith(LCM_CONTEXT_HEADER);
+/** The text a message starts with: its string content, or the first part's text. */
+function leadingText(content: ChatMessage["content"]): string {
+  if (typeof content === "string") return content;
   if (Array.isArray(content)) {
     const first = content[0] as { text?: unknown } | undefined;
-    return typeof first?.text === "string" && first.text.startsWith(LCM_CONTEXT_HEADER);
+    return typeof first?.text === "string" ? first.text : "";
   }
-  return false;
+  return "";
 }
 
-/** True for messages lcm itself put into an assembled context (the summary block, stub tool results). */
+/**
+ * True for messages lcm itself put into an assembled context: the summary block (signed, or an older
+ * version's block with its full opening and end line) and stub tool results (whose text carries the
+ * signature too). A real turn or tool result that only looks like them is never taken for one.
+ */
 export function isLcmArtifact(message: ChatMessage): boolean {
   if (message.role === "tool") return message.content === STUB_TOOL_RESULT;
-  return startsWithHeader(message.content);
+  const text = leadingText(message.content);
+  return text.startsWith(LCM_CONTEXT_HEADER) || isLegacySummaryText(text, LEGACY_OPENING);
 }
 
 /** Prepends the block to a message's content (a text part for list content, the text for null content). */

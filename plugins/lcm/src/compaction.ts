@@ -3,7 +3,7 @@
  * loop that applies them until the assembled context is at or below its target. A pass is committed
  * only when it makes the context smaller, and at most `maxPasses` run, so it can never loop.
  */
-import { alignBoundaryBackward, countingIdOf, type ChatMessage, type Summarizer, type TokenCounter } from "./core.js";
+import { alignBoundaryBackward, countingIdOf, SIGNED_COMPACTION_TAG, type ChatMessage, type Summarizer, type TokenCounter } from "./core.js";
 import { assembleContext, type LoadedItem } from "./assemble.js";
 import { searchableText, summaryId } from "./messageText.js";
 import type { ItemRef, LcmStore, StoredMessage, SummaryKind, SummaryRecord } from "./store/LcmStore.js";
@@ -158,8 +158,8 @@ async function summarizePlan(plan: PassPlan, input: CompactionInput, health: { f
     sourceTokens = stored.reduce((n, s) => n + s.tokens, 0);
   } else {
     const children = plan.items.map((i) => (i as { summary: SummaryRecord }).summary);
-    // each child is handed over as an earlier compaction summary, so summarizers merge their sections
-    messages = children.map((c) => ({ role: "user", content: `[CONTEXT COMPACTION] summary ${c.id} of messages ${c.seqStart}-${c.seqEnd}:\n${c.content}` }));
+    // each child is handed over as an earlier compaction summary (signed, so summarizers recognise it and merge its sections)
+    messages = children.map((c) => ({ role: "user", content: `${SIGNED_COMPACTION_TAG} summary ${c.id} of messages ${c.seqStart}-${c.seqEnd}:\n${c.content}` }));
     sourceText = children.map((c) => c.content).join("\n\n");
     sourceTokens = children.reduce((n, c) => n + c.tokens, 0);
   }

@@ -59,7 +59,7 @@ export class LcmEngine extends ContextEngine {
   readonly settings: LcmSettings;
   readonly summarizer: Summarizer;
   readonly tokenCounter: TokenCounter;
-  /** The session compress, ingest and the tools work on. */
+  /** The session compress (without `options.sessionId`), ingest and the tools work on: the last one started. */
   sessionId: string;
   /** The last compaction's outcome (undefined before the first). */
   lastCompaction: CompactionOutcome | undefined;
@@ -138,9 +138,10 @@ export class LcmEngine extends ContextEngine {
   }
 
   /**
-   * Ingests, then (at or above the threshold, or with `force`) compacts until the context is at the
-   * target and returns the assembled context. Below the threshold the input is returned unchanged. An
-   * aborted `signal` returns the input unchanged too (passes already committed stay in the store).
+   * Ingests into session `options.sessionId` (default {@link sessionId}), then (at or above the
+   * threshold, or with `force`) compacts until the context is at the target and returns the assembled
+   * context. Below the threshold the input is returned unchanged. An aborted `signal` returns the input
+   * unchanged too (passes already committed stay in the store).
    */
   async compress(messages: ChatMessage[], options: CompressOptions = {}): Promise<ChatMessage[]> {
     parseMessages(messages, "LcmEngine.compress");
@@ -155,7 +156,7 @@ export class LcmEngine extends ContextEngine {
 
   /** The body of {@link compress}, run while `running` counts it. */
   private async ingestAndCompact(messages: ChatMessage[], options: CompressOptions): Promise<ChatMessage[]> {
-    const session = this.sessionId;
+    const session = options.sessionId || this.sessionId;
     const ingested = this.ingestValid(messages, session);
     // stored and held messages are not counted again: only the system prompt and lcm's own artifacts are
     const tokens = options.currentTokens ?? ingested.tokens + this.tokenCounter.countMessages(messages.filter((m) => m.role === "system" || isLcmArtifact(m)));
@@ -246,11 +247,15 @@ export class LcmEngine extends ContextEngine {
   }
 
   /**
-   * Archives the session's final messages (nothing is compacted), then closes a store file this engine
-   * opened (after any compress() still running); the next use reopens it. An in-memory store stays open.
+   * Archives the session's final messages (nothing is compacted) and forgets what the session held in
+   * memory; when it was the current session, later calls without a session id go to the configured
+   * default session again. Then closes a store file this engine opened (after any compress() still
+   * running); the next use reopens it. An in-memory store stays open.
    */
   override onSessionEnd(sessionId: string, messages: ChatMessage[]): void {
     this.ingest(messages, sessionId);
+    this.held.delete(sessionId);
+    if (this.sessionId === sessionId) this.sessionId = this.settings.session;
     if (this.running > 0) this.closeWhenIdle = true;
     else this.closeFileStore();
   }

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../src/core.js";
 import { validateConversation } from "../src/core.js";
+import { LCM_CONTEXT_HEADER } from "../src/assemble.js";
 import type { LcmEngine } from "../src/engine.js";
 import { conversation, makeEngine, parseResult, tempDir, useCompactedEngine } from "./support.js";
 
@@ -105,7 +106,7 @@ describe("the summary DAG", () => {
     expect(output[0]).toBe(input[0]);
     expect(validateConversation(output)).toEqual([]);
     const block = output[1]!;
-    expect(typeof block.content === "string" && block.content.startsWith("[CONTEXT COMPACTION] lcm:")).toBe(true);
+    expect(typeof block.content === "string" && block.content.startsWith(LCM_CONTEXT_HEADER) && block.content.startsWith("[CONTEXT COMPACTION]")).toBe(true);
     expect(block.content).toMatch(/<summary id="sum_[0-9a-f]{16}" kind="(leaf|condensed)" depth="\d+" messages="\d+-\d+">/);
   });
 

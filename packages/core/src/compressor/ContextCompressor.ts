@@ -5,22 +5,33 @@
  */
 import { z } from "zod";
 import { AWAITING_REAL_USAGE, ContextEngine, DEFAULT_MODEL } from "../engine/ContextEngine.js";
-import type { CompressOptions, ModelInfo, NormalizedUsage, UsageReport } from "../engine/types.js";
+import type { CompressOptions, ModelInfo, NormalizedUsage, SessionInfo, UsageReport } from "../engine/types.js";
 import { CompressionSectionSchema, type CompressionConfig } from "../config/schema.js";
 import type { ChatMessage } from "../messages/schema.js";
 import { pendingToolCallsStart, sanitizeToolPairs } from "../messages/toolPairs.js";
-import { validateConversation, type ConversationProblem } from "../messages/validate.js";
 import { ExtractiveSummarizer } from "../summarizers/extractive.js";
-import { cooldownSeconds, type SummaryFailure } from "../summarizers/failures.js";
 import type { Summarizer } from "../summarizers/types.js";
+import type { EngineStateStore } from "../store/types.js";
 import { defaultTokenCounter } from "../tokens/counter.js";
 import { messageCounter, type TokenCounter } from "../tokens/types.js";
 import { assembleCompressed } from "./phase4Assemble.js";
+import { validOutput } from "./validOutput.js";
 import { lazyMessageTokens, type MessageTokens } from "./messageTokens.js";
 import { prepareCompaction } from "./prepareCompaction.js";
 import { emptyReport, fillCompactionReport, includeInFlightGroup, type CompressionReport } from "./report.js";
 import { buildSummaryRequest } from "./summaryMessage.js";
 import { runSummaryLadder } from "./summaryLadder.js";
+import {
+  CompressorSessions,
+  countFallback,
+  countIneffective,
+  liftPause,
+  recordRealUsage,
+  recordSummaryFailure,
+  recordSummarySuccess,
+  type CompressorSessionState,
+} from "./sessionState.js";
+export { PAUSE_AFTER_STREAK } from "./sessionState.js";
 import { codexThresholdPlan } from "../codex/autoraise.js";
 
 /** Options of the built-in compressor. */
@@ -35,6 +46,11 @@ export interface ContextCompressorOptions {
   model?: ModelInfo;
   /** Clock in ms since the epoch (cooldowns); default `Date.now`. */
   now?: () => number;
+  /**
+   * Keeps each session's cooldown, streaks and last summary across restarts (a session store such as
+   * `openSqliteStore`; one without the engine-state methods keeps nothing). The host passes its store.
+   */
+  store?: Partial<EngineStateStore> | undefined;
 }
 
 /** Why `shouldCompress` says what it says. */
@@ -52,20 +68,10 @@ export interface ShouldCompressInfo {
   pausedBy: "ineffective" | "fallback" | null;
 }
 
-/** Consecutive ineffective compactions (or fallback summaries) after which automatic compaction pauses. */
-export const PAUSE_AFTER_STREAK = 2;
-
 function parseCompression(input: Partial<CompressionConfig> | undefined): CompressionConfig {
   const parsed = CompressionSectionSchema.safeParse(input ?? {});
   if (!parsed.success) throw new Error(`Invalid compression options:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
-}
-
-/** Counts the problems of each code (to tell problems we introduced from ones the input already had). */
-function problemCounts(problems: ConversationProblem[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const p of problems) counts.set(p.code, (counts.get(p.code) ?? 0) + 1);
-  return counts;
 }
 
 /** The built-in, lossy, summarizing context engine (SPEC §4). */
@@ -83,19 +89,10 @@ export class ContextCompressor extends ContextEngine {
   tailTokenBudget = 0;
   /** Summary ceiling: min(context × 0.05, 12,000). */
   maxSummaryTokens = 0;
-  /** The last summary written; handed to the summarizer to update on the next compaction. */
-  previousSummary: string | undefined;
   /** What the last `compress()` call did. */
   lastCompression: CompressionReport | undefined;
-  /** Compactions in a row whose next real usage was still at or above the threshold. */
-  ineffectiveStreak = 0;
-  /** Compactions in a row that used the fallback summarizer. */
-  fallbackStreak = 0;
-  private pausedBy: "ineffective" | "fallback" | null = null;
-  private cooldownUntil = 0;
-  private lastFailure: SummaryFailure | undefined;
-  private consecutiveTimeouts = 0;
-  private awaitingUsageAfterCompaction = false;
+  /** Summary, cooldown and streaks per session (see compressor/sessionState.ts). */
+  private readonly sessions: CompressorSessions;
   private readonly now: () => number;
 
   constructor(options: ContextCompressorOptions = {}) {
@@ -114,6 +111,7 @@ export class ContextCompressor extends ContextEngine {
     this.fallbackSummarizer = options.fallbackSummarizer ?? new ExtractiveSummarizer();
     this.tokenCounter = options.tokenCounter ?? defaultTokenCounter();
     this.now = options.now ?? Date.now;
+    this.sessions = new CompressorSessions(this.name, options.store);
     // Field initializers ran after the base constructor's updateModel(); size the budgets again.
     this.updateModel(options.model ?? DEFAULT_MODEL);
   }
@@ -131,63 +129,83 @@ export class ContextCompressor extends ContextEngine {
     const plan = codex.plan;
     this.tailTokenBudget = plan.tailTokenBudget;
     this.maxSummaryTokens = plan.maxSummaryTokens;
-    this.pausedBy = null;
-    this.ineffectiveStreak = 0;
-    this.fallbackStreak = 0;
+    // unset while the base constructor sizes the engine
+    for (const [sessionId, state] of this.sessions?.loaded() ?? []) {
+      liftPause(state);
+      this.sessions.save(sessionId);
+    }
   }
 
-  /** Why automatic compaction would or would not run at `promptTokens` (default: the last real prompt tokens). */
-  shouldCompressInfo(promptTokens: number = this.lastPromptTokens): ShouldCompressInfo {
-    const cooldownRemainingMs = Math.max(0, this.cooldownUntil - this.now());
+  /** The last summary written in the current session (the only open one, else the default session). */
+  get previousSummary(): string | undefined {
+    return this.currentState().previousSummary;
+  }
+
+  /** Compactions in a row, in the current session, whose next real usage was still at or above the threshold. */
+  get ineffectiveStreak(): number {
+    return this.currentState().ineffectiveStreak;
+  }
+
+  /** Compactions in a row, in the current session, that used the fallback summarizer. */
+  get fallbackStreak(): number {
+    return this.currentState().fallbackStreak;
+  }
+
+  private currentState(): CompressorSessionState {
+    return this.sessions.state(this.sessions.resolve(undefined).id);
+  }
+
+  /**
+   * Why automatic compaction would or would not run at `promptTokens` (default: the last real prompt
+   * tokens) in session `sessionId` (default: the only open session, else the default session).
+   */
+  shouldCompressInfo(promptTokens: number = this.lastPromptTokens, sessionId?: string): ShouldCompressInfo {
+    const state = this.sessions.state(this.sessions.resolve(sessionId).id);
+    const cooldownRemainingMs = Math.max(0, state.cooldownUntil - this.now());
     const info = (should: boolean, reason: ShouldCompressReason): ShouldCompressInfo => ({
       should,
       reason,
       promptTokens,
       thresholdTokens: this.thresholdTokens,
       cooldownRemainingMs,
-      pausedBy: this.pausedBy,
+      pausedBy: state.pausedBy,
     });
     if (!this.compression.enabled) return info(false, "disabled");
     if (promptTokens < this.thresholdTokens) return info(false, "below_threshold");
-    if (this.pausedBy !== null) return info(false, "ineffective");
+    if (state.pausedBy !== null) return info(false, "ineffective");
     if (cooldownRemainingMs > 0) return info(false, "cooldown");
     return info(true, "ok");
   }
 
-  /** True when `promptTokens` (default: the last real prompt tokens) reached the threshold and nothing holds compaction back. */
-  shouldCompress(promptTokens?: number): boolean {
-    return this.shouldCompressInfo(promptTokens).should;
+  /** True when `promptTokens` (default: the last real prompt tokens) reached the threshold and nothing holds compaction back in `sessionId`. */
+  shouldCompress(promptTokens?: number, sessionId?: string): boolean {
+    return this.shouldCompressInfo(promptTokens, sessionId).should;
   }
 
-  /** Records usage; the first real usage after a compaction tells whether it was effective. */
-  override updateFromResponse(usage: UsageReport): NormalizedUsage {
+  /** Records usage; the first real usage after a compaction in `sessionId` (default: the current session) tells whether it was effective. */
+  override updateFromResponse(usage: UsageReport, sessionId?: string): NormalizedUsage {
     const normalized = this.recordUsage(usage);
-    const above = normalized.promptTokens >= this.thresholdTokens;
-    if (this.awaitingUsageAfterCompaction) {
-      this.awaitingUsageAfterCompaction = false;
-      this.ineffectiveStreak = above ? this.ineffectiveStreak + 1 : 0;
-      if (this.ineffectiveStreak >= PAUSE_AFTER_STREAK) this.pausedBy = "ineffective";
-    }
-    if (!above) {
-      // Real progress: the streak starts over and an ineffective pause is lifted.
-      this.ineffectiveStreak = 0;
-      if (this.pausedBy === "ineffective") this.pausedBy = null;
-    }
+    const { id } = this.sessions.resolve(sessionId);
+    recordRealUsage(this.sessions.state(id), normalized.promptTokens >= this.thresholdTokens);
+    this.sessions.save(id);
     return normalized;
   }
 
-  /** `/new` or `/reset`: counters, summary, cooldowns and pauses start over. */
+  /** The session is open: calls without a session id belong to it while it is the only open one. */
+  override onSessionStart(sessionId: string, _info?: SessionInfo): void {
+    this.sessions.start(sessionId);
+  }
+
+  /** The session is over: its summary, cooldown and streaks are forgotten (in the store too). */
+  override onSessionEnd(sessionId: string, _messages: ChatMessage[]): void {
+    this.sessions.end(sessionId);
+  }
+
+  /** `/new` or `/reset` of the current session: counters, summary, cooldowns and pauses start over. */
   override onSessionReset(): void {
     super.onSessionReset();
-    this.previousSummary = undefined;
     this.lastCompression = undefined;
-    this.ineffectiveStreak = 0;
-    this.fallbackStreak = 0;
-    this.pausedBy = null;
-    this.cooldownUntil = 0;
-    this.lastFailure = undefined;
-    this.consecutiveTimeouts = 0;
-    this.awaitingUsageAfterCompaction = false;
+    this.sessions.forget(this.sessions.resolve(undefined).id);
   }
 
   /** Counts of `messages` for one compaction: exact on demand (tail walk, head, output), estimated elsewhere (calibrated against `reportedTotal` when the caller has usage). */
@@ -218,18 +236,10 @@ export class ContextCompressor extends ContextEngine {
     return this.prepare(messages, this.tokensPerMessage(messages)).hasContent;
   }
 
-  private recordFailure(failure: SummaryFailure): number {
-    if (failure.kind === "aborted") return 0;
-    this.consecutiveTimeouts = failure.kind === "timeout" ? this.consecutiveTimeouts + 1 : 0;
-    const seconds = cooldownSeconds(failure, this.consecutiveTimeouts);
-    this.cooldownUntil = this.now() + seconds * 1000;
-    this.lastFailure = failure;
-    return seconds;
-  }
-
   /**
-   * Compacts `messages` (phase 1 → 2 → 3 → 4). On a summary failure that must not lose turns the input
-   * is returned unchanged and `lastCompression` says why. The output always passes validateConversation.
+   * Compacts `messages` (phase 1 → 2 → 3 → 4) in session `options.sessionId` (default: the only open
+   * session, else the default session). On a summary failure that must not lose turns the input is
+   * returned unchanged and `lastCompression` says why. The output always passes validateConversation.
    */
   async compress(messages: ChatMessage[], options: CompressOptions = {}): Promise<ChatMessage[]> {
     // Tool calls still running at the end stay out of compaction and come back unchanged (no stub results).
@@ -245,13 +255,24 @@ export class ContextCompressor extends ContextEngine {
   }
 
   private async compressSettled(messages: ChatMessage[], options: CompressOptions): Promise<ChatMessage[]> {
+    const session = this.sessions.resolve(options.sessionId);
+    try {
+      return await this.compressInSession(messages, options, session.identified, this.sessions.state(session.id));
+    } finally {
+      this.sessions.save(session.id);
+    }
+  }
+
+  /**
+   * {@link compressSettled} with the session's state. The state's own summary is handed over only for an
+   * identified session: a list without a summary in the default session may be another conversation.
+   */
+  private async compressInSession(messages: ChatMessage[], options: CompressOptions, identified: boolean, state: CompressorSessionState): Promise<ChatMessage[]> {
     const startedMs = performance.now();
     const force = options.force === true;
     if (force) {
-      this.cooldownUntil = 0;
-      this.pausedBy = null;
-      this.ineffectiveStreak = 0;
-      this.fallbackStreak = 0;
+      liftPause(state);
+      state.cooldownUntil = 0;
     }
     const tokens = this.tokensPerMessage(messages, options.currentTokens);
     const prepared = this.prepare(messages, tokens);
@@ -277,28 +298,29 @@ export class ContextCompressor extends ContextEngine {
     if (!prepared.hasContent) {
       if (prepared.tailToolOutputsCleared > 0) {
         // Nothing to summarize, but the tail alone was too big: clearing its old outputs is the progress.
-        const output = this.ensureValid(messages, sanitizeToolPairs(prepared.pruned));
+        const output = validOutput(messages, sanitizeToolPairs(prepared.pruned));
         if (output !== undefined) {
           const tokensAfter = this.tokenCounter.countMessages(output);
-          this.recordCompaction(undefined, tokensAfter);
+          this.recordCompaction(state, undefined, tokensAfter);
           fillCompactionReport(report, { output, tokensAfter, prepared, compressionNumber: this.compressionCount, thresholdTokens: this.thresholdTokens });
           return finish(output);
         }
       }
-      this.countIneffective();
+      countIneffective(state);
       return unchanged("nothing_to_compress", "nothing between the protected head and tail to compress");
     }
 
-    const inCooldown = !force && this.cooldownUntil > this.now();
-    if (inCooldown && this.lastFailure?.action === "abort") {
-      report.cooldownSeconds = Math.ceil((this.cooldownUntil - this.now()) / 1000);
-      return unchanged("cooldown", `summarizer cooling down after: ${this.lastFailure.reason}`);
+    const inCooldown = !force && state.cooldownUntil > this.now();
+    const lastFailure = state.lastFailure;
+    if (inCooldown && lastFailure?.action === "abort") {
+      report.cooldownSeconds = Math.ceil((state.cooldownUntil - this.now()) / 1000);
+      return unchanged("cooldown", `summarizer cooling down after: ${lastFailure.reason}`);
     }
     const request = buildSummaryRequest({
       middle: prepared.pruned.slice(plan.headEnd, plan.tailStart),
       contentTokens: prepared.contentTokens,
       maxSummaryTokens: this.maxSummaryTokens,
-      previousSummary: prepared.previousSummaryInMessages ?? this.previousSummary,
+      previousSummary: prepared.previousSummaryInMessages ?? (identified ? state.previousSummary : undefined),
       focusTopic: options.focusTopic,
       head: prepared.head,
     });
@@ -308,11 +330,11 @@ export class ContextCompressor extends ContextEngine {
       request,
       signal: options.signal,
       abortOnFailure: this.compression.abort_on_summary_failure,
-      skipPrimary: inCooldown && this.lastFailure ? { ...this.lastFailure, reason: `cooldown after: ${this.lastFailure.reason}` } : undefined,
+      skipPrimary: inCooldown && lastFailure ? { ...lastFailure, reason: `cooldown after: ${lastFailure.reason}` } : undefined,
     });
     report.summarizer = outcome.summarizer;
     if (!outcome.ok) {
-      report.cooldownSeconds = this.recordFailure(outcome.failure);
+      report.cooldownSeconds = recordSummaryFailure(state, outcome.failure, this.now());
       return unchanged(outcome.failure.kind, outcome.failure.reason);
     }
 
@@ -322,26 +344,22 @@ export class ContextCompressor extends ContextEngine {
       tail: prepared.tail,
       isFirstCompaction: prepared.isFirstCompaction,
     });
-    const output = this.ensureValid(messages, assembled.messages);
+    const output = validOutput(messages, assembled.messages);
     if (output === undefined) return unchanged("invalid_output", "the compacted conversation broke provider rules; kept the original");
     const tokensAfter = this.tokenCounter.countMessages(output);
     if (tokensAfter >= tokensBeforeForComparison(tokens, tokensAfter)) {
-      this.countIneffective();
+      countIneffective(state);
       return unchanged("nothing_to_compress", "the summary would not make the conversation smaller; kept the original");
     }
 
     if (outcome.fallbackUsed && outcome.failure) {
-      if (!inCooldown) report.cooldownSeconds = this.recordFailure(outcome.failure);
-      this.fallbackStreak++;
-      if (this.fallbackStreak >= PAUSE_AFTER_STREAK) this.pausedBy = "fallback";
+      if (!inCooldown) report.cooldownSeconds = recordSummaryFailure(state, outcome.failure, this.now());
+      countFallback(state);
       report.fallbackReason = outcome.failure.reason;
     } else {
-      this.fallbackStreak = 0;
-      this.consecutiveTimeouts = 0;
-      this.cooldownUntil = 0;
-      this.lastFailure = undefined;
+      recordSummarySuccess(state);
     }
-    this.recordCompaction(outcome.summary, tokensAfter);
+    this.recordCompaction(state, outcome.summary, tokensAfter);
     fillCompactionReport(report, {
       output,
       tokensAfter,
@@ -353,38 +371,18 @@ export class ContextCompressor extends ContextEngine {
     return finish(output);
   }
 
-  /** A compaction that could not shrink anything counts as ineffective, so a caller looping on shouldCompress() cannot spin. */
-  private countIneffective(): void {
-    this.ineffectiveStreak++;
-    if (this.ineffectiveStreak >= PAUSE_AFTER_STREAK) this.pausedBy = "ineffective";
-  }
-
   /**
    * Counters after a successful compaction: count, summary, and "awaiting real usage". A result whose
    * own estimate is still at or above the threshold is ineffective at once (a host re-checking estimates
    * cannot loop); the real usage then only lifts the pause, it does not count the compaction again.
    */
-  private recordCompaction(summary: string | undefined, tokensAfter: number): void {
+  private recordCompaction(state: CompressorSessionState, summary: string | undefined, tokensAfter: number): void {
     this.compressionCount++;
-    if (summary !== undefined) this.previousSummary = summary;
+    if (summary !== undefined) state.previousSummary = summary;
     this.lastPromptTokens = AWAITING_REAL_USAGE;
     const stillAbove = tokensAfter >= this.thresholdTokens;
-    if (stillAbove) this.countIneffective();
-    this.awaitingUsageAfterCompaction = !stillAbove;
-  }
-
-  /**
-   * The provider-rule check every output passes: sanitize again if needed; undefined when the output
-   * would still have problems the input did not have.
-   */
-  private ensureValid(input: ChatMessage[], output: ChatMessage[]): ChatMessage[] | undefined {
-    if (validateConversation(output).length === 0) return output;
-    const repaired = sanitizeToolPairs(output);
-    const problems = validateConversation(repaired);
-    if (problems.length === 0) return repaired;
-    const before = problemCounts(validateConversation(input));
-    for (const [code, count] of problemCounts(problems)) if (count > (before.get(code) ?? 0)) return undefined;
-    return repaired;
+    if (stillAbove) countIneffective(state);
+    state.awaitingUsageAfterCompaction = !stillAbove;
   }
 }
 

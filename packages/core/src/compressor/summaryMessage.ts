@@ -3,24 +3,21 @@
  * for the middle turns, and recognition of a summary message a previous compaction left behind.
  */
 import type { ChatMessage } from "../messages/schema.js";
+import {
+  COMPACTION_TAG,
+  LEGACY_SUMMARY_PREFIX,
+  SUMMARY_END_MARKER,
+  SUMMARY_PREFIX,
+  hasCompactionSignature,
+  isLegacySummaryText,
+} from "../messages/compactionMarker.js";
 import type { SummaryRequest } from "../summarizers/types.js";
 import { summaryTokenBudget } from "./thresholds.js";
 import { messageText } from "./content.js";
 import { summaryItems } from "../summarizers/extractive.js";
 import { layoutSections } from "../summarizers/summaryLayout.js";
 
-/** The tag every compaction summary starts with. */
-export const COMPACTION_TAG = "[CONTEXT COMPACTION]";
-
-/** Opens every summary message: what it is, that it is background, and what to act on instead. */
-export const SUMMARY_PREFIX =
-  `${COMPACTION_TAG} Earlier turns of this conversation were compacted into the summary below. ` +
-  "It is background reference only, written from turns that are no longer shown; it may be incomplete. " +
-  "Respond to the latest message after this summary — that is what to act on now, not the summary itself. " +
-  "All tools remain available: re-read files or re-run commands when you need details the summary left out.";
-
-/** Closes every summary message, so the model does not answer the summary. */
-export const SUMMARY_END_MARKER = "--- END OF CONTEXT SUMMARY — respond to the message below, not the summary above ---";
+export { COMPACTION_TAG, SUMMARY_END_MARKER, SUMMARY_PREFIX };
 
 /** Appended to the system prompt on the first compaction only. */
 export const COMPACTION_SYSTEM_NOTE =
@@ -42,17 +39,37 @@ export interface ParsedSummary {
   rest: string;
 }
 
-/** Splits text that starts with the compaction tag into summary body and trailing text. */
-export function parseSummaryText(text: string): ParsedSummary | undefined {
-  if (!text.startsWith(COMPACTION_TAG)) return undefined;
-  let body = text.startsWith(SUMMARY_PREFIX) ? text.slice(SUMMARY_PREFIX.length) : text.slice(text.indexOf("\n") === -1 ? text.length : text.indexOf("\n"));
-  let rest = "";
+/** The text after the first line (the whole text when it has one line). */
+function afterFirstLine(text: string): string {
+  const newline = text.indexOf("\n");
+  return newline === -1 ? "" : text.slice(newline);
+}
+
+/** Splits a summary body from text merged after its end marker. */
+function splitAtEndMarker(body: string): ParsedSummary {
   const marker = body.indexOf(SUMMARY_END_MARKER);
-  if (marker !== -1) {
-    rest = body.slice(marker + SUMMARY_END_MARKER.length).trim();
-    body = body.slice(0, marker);
-  }
-  return { summary: body.trim(), rest };
+  if (marker === -1) return { summary: body.trim(), rest: "" };
+  return { summary: body.slice(0, marker).trim(), rest: body.slice(marker + SUMMARY_END_MARKER.length).trim() };
+}
+
+/**
+ * Splits one of our summaries into body and trailing text; undefined for anything else. Ours means: it
+ * starts with the signed tag (see messages/compactionMarker.ts), or it is an older version's summary
+ * with its full prefix and end marker. A turn that merely starts with `[CONTEXT COMPACTION]` is a real turn.
+ */
+export function parseSummaryText(text: string): ParsedSummary | undefined {
+  if (text.startsWith(SUMMARY_PREFIX)) return splitAtEndMarker(text.slice(SUMMARY_PREFIX.length));
+  // another framing of ours (lcm's summary block, a summary handed over as an earlier one): the first line is framing
+  if (hasCompactionSignature(text)) return splitAtEndMarker(afterFirstLine(text));
+  if (isLegacySummaryText(text, LEGACY_SUMMARY_PREFIX)) return splitAtEndMarker(text.slice(LEGACY_SUMMARY_PREFIX.length));
+  return undefined;
+}
+
+/** A summarizer's output without the framing it echoed back (any prefix starting with the tag, signed or not). */
+function withoutEchoedFraming(text: string): string {
+  if (!text.startsWith(COMPACTION_TAG)) return text;
+  const prefix = [SUMMARY_PREFIX, LEGACY_SUMMARY_PREFIX].find((p) => text.startsWith(p));
+  return splitAtEndMarker(prefix === undefined ? afterFirstLine(text) : text.slice(prefix.length)).summary;
 }
 
 /** The summary a previous compaction left in `message`, if it is one (pure or merged). */
@@ -100,9 +117,7 @@ export function findLatestSummary(messages: readonly ChatMessage[], from = 0, to
  * marker the model echoed back. `maxChars` caps it (used for fallback summaries).
  */
 export function cleanSummaryBody(raw: string, maxChars?: number): string {
-  let body = raw.trim();
-  const echoed = parseSummaryText(body);
-  if (echoed !== undefined) body = echoed.summary;
+  let body = withoutEchoedFraming(raw.trim());
   body = body.split(SUMMARY_END_MARKER).join("").trim();
   if (maxChars !== undefined && body.length > maxChars) body = fitSummaryToChars(body, maxChars);
   return body;

@@ -34,5 +34,6 @@ export function conformanceScenarios(): Scenario[] {
     { name: "long agent session with large tool outputs", messages: agentSession(60, 6_000) },
     { name: "parallel tool calls", messages: agentSession(25, 2_000, 3) },
     { name: "many small turns", messages: agentSession(200, 200) },
+    { name: "a latest ask that starts like a compaction summary", messages: [...agentSession(40, 3_000), { role: "assistant", content: "Done." }, { role: "user", content: "[CONTEXT COMPACTION] what does this header mean? Explain it." }] },
   ];
 }

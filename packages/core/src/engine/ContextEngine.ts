@@ -62,8 +62,11 @@ export abstract class ContextEngine {
     this.updateModel(options.model ?? DEFAULT_MODEL);
   }
 
-  /** True when `promptTokens` (default: the last real prompt tokens) reached the threshold. */
-  abstract shouldCompress(promptTokens?: number): boolean;
+  /**
+   * True when `promptTokens` (default: the last real prompt tokens) reached the threshold; `sessionId`
+   * names the conversation for engines that keep per-session state (cooldowns, pauses).
+   */
+  abstract shouldCompress(promptTokens?: number, sessionId?: string): boolean;
 
   /** Returns the compressed conversation; never mutates `messages`. */
   abstract compress(messages: ChatMessage[], options?: CompressOptions): Promise<ChatMessage[]>;
@@ -71,8 +74,9 @@ export abstract class ContextEngine {
   /**
    * Records token usage from an API response (OpenAI chat, OpenAI Responses or Anthropic usage); throws
    * an `InvalidUsageError` for anything else. Override it freely (`: void`, as API.md declares it).
+   * `sessionId` names the conversation the response belongs to, for engines that keep per-session state.
    */
-  updateFromResponse(usage: UsageReport): void {
+  updateFromResponse(usage: UsageReport, _sessionId?: string): void {
     this.recordUsage(usage);
   }
 

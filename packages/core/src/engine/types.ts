@@ -11,6 +11,12 @@ export interface CompressOptions {
   force?: boolean;
   /** Cancels the summarizer call; the conversation is returned unchanged. */
   signal?: AbortSignal;
+  /**
+   * The conversation this list belongs to (the id given to `onSessionStart`). Engines keep their state
+   * (last summary, cooldowns, streaks, stored history) per session; without it they use the only open
+   * session, else one default session. A host serving several conversations with one engine passes it.
+   */
+  sessionId?: string;
 }
 
 /** The model an engine is sized for. */

@@ -124,7 +124,7 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
     }
   }
   problems.throwIfAny();
-  if (!engine) engine = new ContextCompressor({ compression: config.compression, summarizer, tokenCounter: options.tokenCounter, model });
+  if (!engine) engine = new ContextCompressor({ compression: config.compression, summarizer, tokenCounter: options.tokenCounter, model, store: options.store });
   hooks.engineResolved.call(engine, source);
   const notices: string[] = [];
   const autoraise = engine instanceof ContextCompressor && engine.autoraiseNotice && engine.autoraiseNoticeState

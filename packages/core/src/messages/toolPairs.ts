@@ -5,10 +5,14 @@
  * The pairing rule both providers enforce: the results of an assistant's tool calls sit in the
  * contiguous run of `tool` messages directly after that assistant message, one result per call.
  */
+import { COMPACTION_SIGNATURE } from "./compactionMarker.js";
 import type { ChatMessage, ToolCall } from "./schema.js";
 
-/** The stub text inserted for a tool call whose result was removed. */
-export const STUB_TOOL_RESULT = "[Tool result removed during context compaction]";
+/**
+ * The stub text inserted for a tool call whose result was removed. It ends with the invisible
+ * {@link COMPACTION_SIGNATURE}, so a real tool result that prints the visible text is never taken for a stub.
+ */
+export const STUB_TOOL_RESULT = `[Tool result removed during context compaction]${COMPACTION_SIGNATURE}`;
 
 /** The id a tool result answers: `call_id ?? id` (Responses API items carry `call_id`). */
 export function toolCallKey(call: ToolCall): string {

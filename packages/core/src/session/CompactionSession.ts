@@ -188,13 +188,14 @@ export class CompactionSession {
     const before = startRows.map((row) => row.message);
     const base = { sessionId, oldSessionId: "", inPlace: this.inPlace, messagesBefore: before.length, messagesAfter: before.length };
     const count = () => this.store.getSession(this.currentId)!.compressionCount;
-    if (before.length === 0 || (options.force !== true && !this.engine.shouldCompress(options.promptTokens))) {
+    if (before.length === 0 || (options.force !== true && !this.engine.shouldCompress(options.promptTokens, sessionId))) {
       return { ...base, outcome: "not_needed", compressionCount: count() };
     }
     if (isAppServerSession(this.engine.model)) return this.compressViaAppServer(before, options);
 
     const previousReport = lastReportOf(this.engine);
     const output = await this.engine.compress(before, {
+      sessionId,
       ...(options.promptTokens === undefined ? {} : { currentTokens: options.promptTokens }),
       ...(options.focusTopic === undefined ? {} : { focusTopic: options.focusTopic }),
       ...(options.force === undefined ? {} : { force: options.force }),
@@ -250,7 +251,7 @@ export class CompactionSession {
     const base = { sessionId, oldSessionId: "", inPlace: true, messagesBefore: before.length, messagesAfter: before.length };
     const count = () => this.store.getSession(sessionId)!.compressionCount;
     const trigger = options.force === true ? "manual" : "auto";
-    const action = appServerCompactionPolicy(this.appServerAuto, trigger, trigger === "auto" && this.engine.shouldCompress(options.promptTokens));
+    const action = appServerCompactionPolicy(this.appServerAuto, trigger, trigger === "auto" && this.engine.shouldCompress(options.promptTokens, sessionId));
     if (action === "record_only" || action === "skip") return { ...base, outcome: "not_needed", compressionCount: count() };
     if (options.signal?.aborted) return { ...base, outcome: "aborted", compressionCount: count(), notice: HYGIENE_ABORT_NOTICE, reason: `compaction cancelled: ${abortReasonText(options.signal)}` };
     if (this.appServerThread === undefined) {

@@ -120,11 +120,28 @@ WHEN new.tokens_by IS NOT old.tokens_by
 BEGIN SELECT RAISE(ABORT, 'messages: UPDATE refused — only active, compacted and compaction_id may change'); END;
 `;
 
+/**
+ * v4: `engine_state` holds an engine's state of one session (cooldowns, failure streaks, the last
+ * summary), so a restarted engine keeps them. Unlike the conversation tables it is working state: a
+ * row is replaced on every change and deleted when the session ends. No foreign key: engines key it
+ * by the session ids their callers use, which need not be sessions of this store.
+ */
+const V4 = `
+CREATE TABLE engine_state (
+  engine TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  state_json TEXT NOT NULL,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (engine, session_id)
+);
+`;
+
 /** Every schema step, oldest first. Append new steps; never edit a released one. */
 export const SESSION_STORE_MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2 },
   { version: 3, sql: V3 },
+  { version: 4, sql: V4 },
 ];
 
 /** The `user_version` a fully migrated database has. */

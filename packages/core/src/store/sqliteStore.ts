@@ -21,6 +21,7 @@ import {
   SessionStoreError,
   type CompactionInfo,
   type CompactionRecord,
+  type EngineStateStore,
   type NewSession,
   type SearchHit,
   type SearchOptions,
@@ -82,6 +83,12 @@ function prepareStatements(db: Database.Database) {
     ),
     compaction: p(`SELECT ${COMPACTION_COLUMNS} FROM compactions c WHERE c.id = ?`),
     compactions: p(`SELECT ${COMPACTION_COLUMNS} FROM compactions c WHERE c.session_id = ? ORDER BY c.id`),
+    engineState: p("SELECT state_json FROM engine_state WHERE engine = ? AND session_id = ?"),
+    saveEngineState: p(
+      "INSERT INTO engine_state (engine, session_id, state_json, updated_at) VALUES (?, ?, ?, ?) " +
+        "ON CONFLICT (engine, session_id) DO UPDATE SET state_json = excluded.state_json, updated_at = excluded.updated_at",
+    ),
+    clearEngineState: p("DELETE FROM engine_state WHERE engine = ? AND session_id = ?"),
     inEffect: p(
       `SELECT ${COMPACTION_COLUMNS} FROM compactions c WHERE c.session_id = ? AND c.kind = 'compaction'
        AND NOT EXISTS (SELECT 1 FROM compactions u WHERE u.reverts_compaction_id = c.id) ORDER BY c.id DESC LIMIT 2`,
@@ -90,7 +97,7 @@ function prepareStatements(db: Database.Database) {
 }
 
 /** The SQLite implementation of {@link SessionStore}. */
-export class SqliteSessionStore implements SessionStore {
+export class SqliteSessionStore implements SessionStore, EngineStateStore {
   readonly db: Database.Database;
   private readonly now: () => number;
   private readonly countTokens: (message: ChatMessage) => number;
@@ -284,6 +291,26 @@ export class SqliteSessionStore implements SessionStore {
       this.s.setCompactionState.run(Math.max(0, session.compressionCount - 1), inPlace, at, sessionId);
       return { undoneCompactionId: last.id, undoId, restored, archived };
     })();
+  }
+
+  loadEngineState(engine: string, sessionId: string): unknown {
+    const row = this.s.engineState.get(engine, sessionId) as { state_json: string } | undefined;
+    if (row === undefined) return undefined;
+    try {
+      return JSON.parse(row.state_json) as unknown;
+    } catch (error) {
+      throw new SessionStoreError(`loadEngineState('${engine}', '${sessionId}'): stored state is not JSON: ${(error as Error).message}`);
+    }
+  }
+
+  saveEngineState(engine: string, sessionId: string, state: unknown): void {
+    const json = JSON.stringify(state);
+    if (json === undefined) throw new SessionStoreError(`saveEngineState('${engine}', '${sessionId}'): the state is not a JSON value`);
+    this.s.saveEngineState.run(engine, sessionId, json, this.now());
+  }
+
+  clearEngineState(engine: string, sessionId: string): void {
+    this.s.clearEngineState.run(engine, sessionId);
   }
 
   private insertRows(sessionId: string, messages: readonly ChatMessage[], at: number): { ids: number[] } {

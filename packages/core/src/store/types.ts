@@ -124,8 +124,24 @@ export interface UndoResult {
   archived: number;
 }
 
-/** The session store every host can be given (`createContextHost({ store })`). */
-export interface SessionStore {
+/**
+ * Per-session engine state kept across restarts (cooldowns, failure streaks): one JSON value per
+ * engine name and session id, replaced on every change and cleared when the session ends.
+ */
+export interface EngineStateStore {
+  /** The state saved for `engine` and `sessionId`, or undefined. */
+  loadEngineState(engine: string, sessionId: string): unknown;
+  /** Saves `state` (a JSON value) for `engine` and `sessionId`, replacing what was there. */
+  saveEngineState(engine: string, sessionId: string, state: unknown): void;
+  /** Forgets the state of `engine` and `sessionId`. */
+  clearEngineState(engine: string, sessionId: string): void;
+}
+
+/**
+ * The session store every host can be given (`createContextHost({ store })`). The engine-state methods
+ * are optional: a store without them simply keeps no engine state across restarts.
+ */
+export interface SessionStore extends Partial<EngineStateStore> {
   /** Creates a session; throws when the id is taken or the parent is unknown. */
   createSession(session: NewSession): SessionRecord;
   /** The session, or undefined. */

@@ -1,5 +1,6 @@
 /** Reads template sections straight out of conversation turns (the ExtractiveSummarizer's extraction step). Pure. */
 import type { ChatMessage, ToolCall } from "../messages/schema.js";
+import { isCompactionSummaryText } from "../messages/compactionMarker.js";
 import { toolCallKey } from "../messages/toolPairs.js";
 import { contentText } from "./serialize.js";
 import type { SectionItems } from "./summaryLayout.js";
@@ -17,8 +18,6 @@ import {
   shorten,
 } from "./extractiveText.js";
 
-/** Marks a message that is itself a compaction summary. */
-export const COMPACTION_MARKER = "[CONTEXT COMPACTION]";
 
 /** Argument keys that name the file a tool works on. */
 const PATH_KEYS = ["path", "file_path", "filepath", "filename", "file", "target_file", "notebook_path"] as const;
@@ -200,7 +199,7 @@ export function extractSections(messages: ChatMessage[]): ExtractedTurns {
   const collector = new Collector();
   for (const message of messages) {
     const text = contentText(message.content);
-    if (text.trimStart().startsWith(COMPACTION_MARKER)) {
+    if (isCompactionSummaryText(text.trimStart())) {
       collector.embeddedSummaries.push(text);
       continue;
     }

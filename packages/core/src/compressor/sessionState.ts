@@ -1,0 +1,210 @@
+/**
+ * The compressor's memory between compress() calls, kept per session: the last summary, the
+ * summary-failure cooldown and the ineffective/fallback streaks. One host may serve several
+ * conversations with one engine, so nothing here is shared between sessions; with a session store
+ * attached, an identified session's state survives a restart, and it is forgotten when the session ends.
+ */
+import { z } from "zod";
+import { cooldownSeconds, type SummaryFailure } from "../summarizers/failures.js";
+import type { EngineStateStore } from "../store/types.js";
+
+/** Consecutive ineffective compactions (or fallback summaries) after which automatic compaction pauses. */
+export const PAUSE_AFTER_STREAK = 2;
+
+/** The key of calls that name no session while no single open session says which one they belong to. */
+export const DEFAULT_SESSION = "";
+
+/** What the compressor remembers about one session. */
+export interface CompressorSessionState {
+  /** The last summary written in this session; handed to the summarizer to update on the next compaction. */
+  previousSummary: string | undefined;
+  /** Compactions in a row whose next real usage was still at or above the threshold. */
+  ineffectiveStreak: number;
+  /** Compactions in a row that used the fallback summarizer. */
+  fallbackStreak: number;
+  /** What paused automatic compaction, if anything. */
+  pausedBy: "ineffective" | "fallback" | null;
+  /** Epoch ms until which the primary summarizer is not asked (0: no cooldown). */
+  cooldownUntil: number;
+  lastFailure: SummaryFailure | undefined;
+  consecutiveTimeouts: number;
+  awaitingUsageAfterCompaction: boolean;
+}
+
+/** Which session a call works on, and whether that is certain (the call named it, or only one session is open). */
+export interface ResolvedSession {
+  id: string;
+  identified: boolean;
+}
+
+const StoredStateSchema = z.object({
+  previousSummary: z.string().optional(),
+  ineffectiveStreak: z.number().int().nonnegative(),
+  fallbackStreak: z.number().int().nonnegative(),
+  pausedBy: z.enum(["ineffective", "fallback"]).nullable(),
+  cooldownUntil: z.number(),
+  lastFailure: z
+    .object({
+      action: z.enum(["abort", "fallback"]),
+      kind: z.enum(["auth", "quota", "network", "timeout", "server", "empty", "invalid", "aborted", "other"]),
+      reason: z.string(),
+    })
+    .optional(),
+  consecutiveTimeouts: z.number().int().nonnegative(),
+  awaitingUsageAfterCompaction: z.boolean(),
+});
+
+/** A session state with nothing remembered. */
+export function freshSessionState(): CompressorSessionState {
+  return {
+    previousSummary: undefined,
+    ineffectiveStreak: 0,
+    fallbackStreak: 0,
+    pausedBy: null,
+    cooldownUntil: 0,
+    lastFailure: undefined,
+    consecutiveTimeouts: 0,
+    awaitingUsageAfterCompaction: false,
+  };
+}
+
+/** Lifts the automatic-compaction pause and its streaks (a new model, a manual compaction). */
+export function liftPause(state: CompressorSessionState): void {
+  Object.assign(state, { pausedBy: null, ineffectiveStreak: 0, fallbackStreak: 0 });
+}
+
+/** A compaction that could not shrink anything counts as ineffective, so a caller looping on shouldCompress() cannot spin. */
+export function countIneffective(state: CompressorSessionState): void {
+  state.ineffectiveStreak++;
+  if (state.ineffectiveStreak >= PAUSE_AFTER_STREAK) state.pausedBy = "ineffective";
+}
+
+/**
+ * Real usage arrived: the first after a compaction says whether it was effective; any usage below the
+ * threshold is real progress (the streak starts over and an ineffective pause is lifted).
+ */
+export function recordRealUsage(state: CompressorSessionState, aboveThreshold: boolean): void {
+  if (state.awaitingUsageAfterCompaction) {
+    state.awaitingUsageAfterCompaction = false;
+    if (aboveThreshold) countIneffective(state);
+  }
+  if (!aboveThreshold) {
+    state.ineffectiveStreak = 0;
+    if (state.pausedBy === "ineffective") state.pausedBy = null;
+  }
+}
+
+/** A summary failure starts a cooldown of the primary summarizer; returns its seconds (0 for a cancelled call). */
+export function recordSummaryFailure(state: CompressorSessionState, failure: SummaryFailure, nowMs: number): number {
+  if (failure.kind === "aborted") return 0;
+  state.consecutiveTimeouts = failure.kind === "timeout" ? state.consecutiveTimeouts + 1 : 0;
+  const seconds = cooldownSeconds(failure, state.consecutiveTimeouts);
+  state.cooldownUntil = nowMs + seconds * 1000;
+  state.lastFailure = failure;
+  return seconds;
+}
+
+/** A compaction written with the fallback summary: two in a row pause automatic compaction. */
+export function countFallback(state: CompressorSessionState): void {
+  state.fallbackStreak++;
+  if (state.fallbackStreak >= PAUSE_AFTER_STREAK) state.pausedBy = "fallback";
+}
+
+/** A compaction written with the primary summarizer's summary: failures and cooldown are over. */
+export function recordSummarySuccess(state: CompressorSessionState): void {
+  Object.assign(state, { fallbackStreak: 0, consecutiveTimeouts: 0, cooldownUntil: 0, lastFailure: undefined });
+}
+
+/** A state read back from a store; undefined when it does not have the shape this version writes. */
+export function parseStoredState(value: unknown): CompressorSessionState | undefined {
+  const parsed = StoredStateSchema.safeParse(value);
+  if (!parsed.success) return undefined;
+  return { ...parsed.data, previousSummary: parsed.data.previousSummary, lastFailure: parsed.data.lastFailure };
+}
+
+/** The engine-state part of `store`, when it has all of it. */
+export function engineStateStoreOf(store: Partial<EngineStateStore> | undefined): EngineStateStore | undefined {
+  if (store === undefined) return undefined;
+  const { loadEngineState, saveEngineState, clearEngineState } = store;
+  if (typeof loadEngineState !== "function" || typeof saveEngineState !== "function" || typeof clearEngineState !== "function") return undefined;
+  return store as EngineStateStore;
+}
+
+/**
+ * The per-session states of one engine. Calls that name their session use it; calls that do not use
+ * the only open session (started and not yet ended), else the default session, which is never stored.
+ */
+export class CompressorSessions {
+  private readonly states = new Map<string, CompressorSessionState>();
+  private readonly open = new Set<string>();
+  /** The JSON last written to the store, per session (unchanged states are not written again). */
+  private readonly written = new Map<string, string>();
+  private readonly store: EngineStateStore | undefined;
+
+  constructor(
+    private readonly engine: string,
+    store: Partial<EngineStateStore> | undefined,
+  ) {
+    this.store = engineStateStoreOf(store);
+  }
+
+  /** `onSessionStart`: the session is open. */
+  start(sessionId: string): void {
+    this.open.add(sessionId);
+  }
+
+  /** `onSessionEnd`: forgets the session (in memory and in the store); the default session too once none is open. */
+  end(sessionId: string): void {
+    this.open.delete(sessionId);
+    this.forget(sessionId);
+    if (this.open.size === 0) this.forget(DEFAULT_SESSION);
+  }
+
+  /** The session a call with `sessionId` (possibly none) works on. */
+  resolve(sessionId: string | undefined): ResolvedSession {
+    if (sessionId !== undefined && sessionId !== DEFAULT_SESSION) return { id: sessionId, identified: true };
+    if (this.open.size === 1) return { id: this.open.values().next().value!, identified: true };
+    return { id: DEFAULT_SESSION, identified: false };
+  }
+
+  /** The state of `sessionId`: in memory, else read from the store, else fresh. */
+  state(sessionId: string): CompressorSessionState {
+    let state = this.states.get(sessionId);
+    if (state === undefined) {
+      state = this.load(sessionId) ?? freshSessionState();
+      this.states.set(sessionId, state);
+    }
+    return state;
+  }
+
+  /** Every state in memory (to apply an engine-wide change such as a new model). */
+  loaded(): IterableIterator<[string, CompressorSessionState]> {
+    return this.states.entries();
+  }
+
+  /** Writes the state of `sessionId` to the store when it changed (the default session stays in memory). */
+  save(sessionId: string): void {
+    const state = this.states.get(sessionId);
+    if (this.store === undefined || sessionId === DEFAULT_SESSION || state === undefined) return;
+    const json = JSON.stringify(state);
+    if (this.written.get(sessionId) === json) return;
+    this.store.saveEngineState(this.engine, sessionId, JSON.parse(json));
+    this.written.set(sessionId, json);
+  }
+
+  /** Starts the session over: its state is dropped from memory and from the store. */
+  forget(sessionId: string): void {
+    this.states.delete(sessionId);
+    this.written.delete(sessionId);
+    if (this.store !== undefined && sessionId !== DEFAULT_SESSION) this.store.clearEngineState(this.engine, sessionId);
+  }
+
+  private load(sessionId: string): CompressorSessionState | undefined {
+    if (this.store === undefined || sessionId === DEFAULT_SESSION) return undefined;
+    const stored = this.store.loadEngineState(this.engine, sessionId);
+    // a state this version cannot read (written by another version) starts over rather than blocking compaction
+    const state = stored === undefined ? undefined : parseStoredState(stored);
+    if (state !== undefined) this.written.set(sessionId, JSON.stringify(state));
+    return state;
+  }
+}
