@@ -63,6 +63,18 @@ export const CONFIG_FLAGS = defineFlags({
   config: { type: "string", short: "c", value: "file", description: "configuration file to show or edit", defaultText: "./config.yaml" },
 });
 
+/** `sessions` flags. */
+export const SESSIONS_FLAGS = defineFlags({
+  db: { type: "string", value: "file", description: "the session store (SQLite file)", defaultText: "./sessions.db" },
+  limit: { type: "string", short: "n", value: "N", description: "sessions (list) or hits (search) shown", defaultText: "20 (list), 10 (search)" },
+  platform: { type: "string", value: "name", description: "list: only sessions of this platform" },
+  session: { type: "string", short: "s", value: "id", description: "search: only this session" },
+  around: { type: "string", value: "seq", description: "show: the turns around this message (seq) instead of the whole session" },
+  window: { type: "string", value: "N", description: "turns shown before and after a hit or --around", defaultText: "2" },
+  all: { type: "boolean", short: "a", description: "show: archived (compacted) turns too, not only the active list" },
+  json: { type: "boolean", description: "print JSON instead of text" },
+});
+
 /** Each command's flags by command name: what main.ts prints for `<command> --help`. */
 export const COMMAND_FLAGS = {
   engines: ENGINES_FLAGS,
@@ -71,4 +83,5 @@ export const COMMAND_FLAGS = {
   config: CONFIG_FLAGS,
   import: IMPORT_FLAGS,
   simulate: SIMULATE_FLAGS,
+  sessions: SESSIONS_FLAGS,
 } as const;

@@ -61,6 +61,12 @@ const COMMANDS: Record<keyof typeof COMMAND_FLAGS, Command> & Record<string, Com
     flags: COMMAND_FLAGS.simulate,
     run: async (io) => (await import("./commands/simulate.js")).runSimulate(io),
   },
+  sessions: {
+    summary: "list stored sessions, search every turn (compacted ones too), or show one session",
+    usage: "context-engine sessions list | search <query> | show <session-id>  [options]",
+    flags: COMMAND_FLAGS.sessions,
+    run: async (io) => (await import("./commands/sessions.js")).runSessions(io),
+  },
 };
 
 /** A command's `--help` text: usage, summary and one line per flag. */

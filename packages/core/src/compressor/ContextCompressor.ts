@@ -5,13 +5,14 @@
  */
 import { z } from "zod";
 import { AWAITING_REAL_USAGE, ContextEngine, DEFAULT_MODEL } from "../engine/ContextEngine.js";
-import type { CompressOptions, ModelInfo, NormalizedUsage, SessionInfo, UsageReport } from "../engine/types.js";
+import type { CompressOptions, ModelInfo, NormalizedUsage, SessionInfo, ToolSchema, UsageReport } from "../engine/types.js";
 import { CompressionSectionSchema, type CompressionConfig } from "../config/schema.js";
 import type { ChatMessage } from "../messages/schema.js";
 import { pendingToolCallsStart, sanitizeToolPairs } from "../messages/toolPairs.js";
 import { ExtractiveSummarizer } from "../summarizers/extractive.js";
 import type { Summarizer } from "../summarizers/types.js";
-import type { EngineStateStore } from "../store/types.js";
+import type { EngineStateStore, SessionSearchStore } from "../store/types.js";
+import { canSearchSessions, runSessionSearch, SESSION_SEARCH_TOOL_NAME, sessionSearchToolSchema } from "../tools/sessionSearch.js";
 import { defaultTokenCounter } from "../tokens/counter.js";
 import { messageCounter, type TokenCounter } from "../tokens/types.js";
 import { assembleCompressed } from "./phase4Assemble.js";
@@ -48,9 +49,10 @@ export interface ContextCompressorOptions {
   now?: () => number;
   /**
    * Keeps each session's cooldown, streaks and last summary across restarts (a session store such as
-   * `openSqliteStore`; one without the engine-state methods keeps nothing). The host passes its store.
+   * `openSqliteStore`; one without the engine-state methods keeps nothing), and gives the agent the
+   * `session_search` tool over it. The host passes its store.
    */
-  store?: Partial<EngineStateStore> | undefined;
+  store?: (Partial<EngineStateStore> & Partial<SessionSearchStore>) | undefined;
 }
 
 /** Why `shouldCompress` says what it says. */
@@ -112,8 +114,23 @@ export class ContextCompressor extends ContextEngine {
     this.tokenCounter = options.tokenCounter ?? defaultTokenCounter();
     this.now = options.now ?? Date.now;
     this.sessions = new CompressorSessions(this.name, options.store);
+    this.searchStore = canSearchSessions(options.store) ? options.store : undefined;
     // Field initializers ran after the base constructor's updateModel(); size the budgets again.
     this.updateModel(options.model ?? DEFAULT_MODEL);
+  }
+
+  /** The attached store `session_search` reads, when there is one. */
+  private readonly searchStore: SessionSearchStore | undefined;
+
+  /** `session_search` when a session store is attached (archived turns stay searchable, SPEC §3.1). */
+  override getToolSchemas(): ToolSchema[] {
+    return this.searchStore ? [sessionSearchToolSchema()] : [];
+  }
+
+  /** Runs `session_search`; other names get the base class's JSON error. */
+  override async handleToolCall(name: string, args: unknown): Promise<string> {
+    if (name === SESSION_SEARCH_TOOL_NAME && this.searchStore) return runSessionSearch(this.searchStore, args);
+    return super.handleToolCall(name, args);
   }
 
   /** Re-resolves thresholds and budgets for `model`; a model change also lifts the automatic-compaction pause. */

@@ -22,9 +22,11 @@ import {
   type CompactionInfo,
   type CompactionRecord,
   type EngineStateStore,
+  type ListSessionsOptions,
   type NewSession,
   type SearchHit,
   type SearchOptions,
+  type SessionOverview,
   type SessionRecord,
   type SessionStore,
   type StoredMessage,
@@ -50,6 +52,16 @@ const NewSessionSchema = z.object({
   title: z.string({ error: "must be a string or null" }).nullable().optional(),
   parentSessionId: z.string({ error: "must be a session id or null" }).nullable().optional(),
 });
+
+const ListSessionsOptionsSchema = z.object({
+  limit: z.number({ error: "limit must be a whole number" }).int({ error: "limit must be a whole number" }).min(1, { error: "limit must be at least 1" }).max(500, { error: "limit must be at most 500" }).default(20),
+  offset: z.number({ error: "offset must be a whole number" }).int({ error: "offset must be a whole number" }).min(0, { error: "offset must be 0 or more" }).default(0),
+  ids: z.array(z.string({ error: "ids must be session ids (strings)" })).optional(),
+  platform: z.string({ error: "platform must be a string" }).optional(),
+});
+
+/** A sessions row with the counts {@link SessionOverview} adds. */
+type OverviewRow = SessionRow & { message_count: number; active_count: number; last_seq: number };
 
 const COMPACTION_COLUMNS = "c.*, (SELECT u.id FROM compactions u WHERE u.reverts_compaction_id = c.id) AS undone_by";
 
@@ -83,6 +95,16 @@ function prepareStatements(db: Database.Database) {
     ),
     compaction: p(`SELECT ${COMPACTION_COLUMNS} FROM compactions c WHERE c.id = ?`),
     compactions: p(`SELECT ${COMPACTION_COLUMNS} FROM compactions c WHERE c.session_id = ? ORDER BY c.id`),
+    listSessions: p(
+      `SELECT s.*,
+         (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id) AS message_count,
+         (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id AND m.active = 1) AS active_count,
+         (SELECT COALESCE(MAX(m.seq), 0) FROM messages m WHERE m.session_id = s.id) AS last_seq
+       FROM sessions s
+       WHERE (@platform IS NULL OR s.platform = @platform) AND (@ids IS NULL OR s.id IN (SELECT value FROM json_each(@ids)))
+       ORDER BY s.updated_at DESC, s.rowid DESC LIMIT @limit OFFSET @offset`,
+    ),
+    messagesBySeq: p("SELECT * FROM messages WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq"),
     engineState: p("SELECT state_json FROM engine_state WHERE engine = ? AND session_id = ?"),
     saveEngineState: p(
       "INSERT INTO engine_state (engine, session_id, state_json, updated_at) VALUES (?, ?, ?, ?) " +
@@ -253,6 +275,20 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
   compactions(sessionId: string): CompactionRecord[] {
     this.requireSession(sessionId, "compactions");
     return (this.s.compactions.all(sessionId) as CompactionRow[]).map(toCompaction);
+  }
+
+  listSessions(options: ListSessionsOptions = {}): SessionOverview[] {
+    const parsed = ListSessionsOptionsSchema.safeParse(options);
+    if (!parsed.success) throw new SessionStoreError(`listSessions: ${z.prettifyError(parsed.error)}`);
+    const { limit, offset, ids, platform } = parsed.data;
+    const rows = this.s.listSessions.all({ limit, offset, platform: platform ?? null, ids: ids === undefined ? null : JSON.stringify(ids) }) as OverviewRow[];
+    return rows.map((row) => ({ ...toSession(row), messageCount: row.message_count, activeCount: row.active_count, lastSeq: row.last_seq }));
+  }
+
+  messagesBySeq(sessionId: string, fromSeq: number, toSeq: number): StoredMessage[] {
+    this.requireSession(sessionId, "messagesBySeq");
+    if (!Number.isInteger(fromSeq) || !Number.isInteger(toSeq)) throw new SessionStoreError(`messagesBySeq: fromSeq and toSeq must be whole numbers, got ${fromSeq} and ${toSeq}`);
+    return (this.s.messagesBySeq.all(sessionId, fromSeq, toSeq) as MessageRow[]).map((row) => this.storedRecord(row));
   }
 
   search(query: string, options: SearchOptions = {}): SearchHit[] {

@@ -86,6 +86,31 @@ export interface CompactionInfo {
   at?: number;
 }
 
+/** Options of {@link SessionStore.listSessions}. */
+export interface ListSessionsOptions {
+  /** At most this many (default 20, at most 500). */
+  limit?: number;
+  /** Skip this many of the most recent first (paging). */
+  offset?: number;
+  /** Only these sessions. */
+  ids?: readonly string[];
+  /** Only sessions of this platform. */
+  platform?: string;
+}
+
+/** A session with what a listing shows about it. */
+export interface SessionOverview extends SessionRecord {
+  /** Rows stored, active and archived. */
+  messageCount: number;
+  /** Rows in the active list. */
+  activeCount: number;
+  /** The highest seq (0 for an empty session). */
+  lastSeq: number;
+}
+
+/** What `session_search` reads from a store. */
+export type SessionSearchStore = Pick<SessionStore, "getSession" | "listSessions" | "messagesBySeq" | "search">;
+
 /** Options of {@link SessionStore.search}. */
 export interface SearchOptions {
   /** Only this session (default: every session). */
@@ -174,6 +199,10 @@ export interface SessionStore extends Partial<EngineStateStore> {
   archivedMessages(sessionId: string, compactionId?: number): StoredMessage[];
   /** The session's compaction log, oldest first. */
   compactions(sessionId: string): CompactionRecord[];
+  /** Sessions, most recently updated first (see {@link ListSessionsOptions}), with their message counts. */
+  listSessions(options?: ListSessionsOptions): SessionOverview[];
+  /** The session's rows with `fromSeq ≤ seq ≤ toSeq`, active and archived, in seq order. */
+  messagesBySeq(sessionId: string, fromSeq: number, toSeq: number): StoredMessage[];
   /** FTS5 search over active and archived turns; any text is accepted (see `planSearchQuery`), an empty query throws {@link SearchQueryError}. */
   search(query: string, options?: SearchOptions): SearchHit[];
   /**

@@ -1,0 +1,121 @@
+/**
+ * `context-engine sessions`: the session store from the command line — `list` the sessions (newest
+ * first), `search` every stored turn (compacted ones too) with the turns around each hit, `show` one
+ * session's active list (`--all`: with its archived turns, `--around`: a window around one message).
+ */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { openSqliteStore, sessionSearch, type SessionStore, type StoredMessage } from "@context-engine/core";
+import { parseCommandArgs, parsePositiveInt } from "../args.js";
+import { SESSIONS_FLAGS } from "../commandFlags.js";
+import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
+import type { CommandIO } from "../main.js";
+
+/** The store file read when `--db` is not given. */
+export const DEFAULT_SESSION_DB = "sessions.db";
+
+const SUBCOMMANDS = ["list", "search", "show"] as const;
+
+function oneLine(text: string, width: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
+}
+
+function when(ms: number): string {
+  return new Date(ms).toISOString().replace("T", " ").slice(0, 16);
+}
+
+/** `  12 user       (archived) Port the parser…` */
+function rowLine(row: StoredMessage): string {
+  return `${String(row.seq).padStart(5)} ${row.role.padEnd(9)} ${row.active ? "          " : "(archived)"} ${oneLine(row.text, 100)}`;
+}
+
+/** Runs `sessions`. */
+export async function runSessions(io: CommandIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs(io.args, SESSIONS_FLAGS);
+  const [sub, ...rest] = positionals;
+  if (sub === undefined || !(SUBCOMMANDS as readonly string[]).includes(sub)) throw new UsageError(`expects one of ${SUBCOMMANDS.join(", ")}${sub ? `, got '${sub}'` : ""}`);
+  const path = resolve(io.cwd, values.db ?? DEFAULT_SESSION_DB);
+  if (!existsSync(path)) {
+    io.stderr(`context-engine sessions: no session store at ${path} (pass --db <file>)`);
+    return EXIT_FAILURE;
+  }
+  const limit = parsePositiveInt(values.limit, "--limit");
+  const windowFlag = values.window === undefined ? 2 : Number(values.window);
+  if (!Number.isInteger(windowFlag) || windowFlag < 0 || windowFlag > 20) throw new UsageError(`--window must be a whole number from 0 to 20, got '${values.window}'`);
+  const store = openSqliteStore(path);
+  try {
+    if (sub === "list") return list(io, store, limit ?? 20, values.platform, values.json === true, rest);
+    if (sub === "search") return search(io, store, rest.join(" "), { limit: limit ?? 10, window: windowFlag, session: values.session, json: values.json === true });
+    return show(io, store, rest, { around: parsePositiveInt(values.around, "--around"), window: windowFlag, all: values.all === true, json: values.json === true });
+  } finally {
+    store.close();
+  }
+}
+
+function list(io: CommandIO, store: SessionStore, limit: number, platform: string | undefined, json: boolean, rest: string[]): number {
+  if (rest.length > 0) throw new UsageError("list takes no arguments");
+  const sessions = store.listSessions({ limit: Math.min(limit, 500), ...(platform ? { platform } : {}) });
+  if (json) {
+    io.stdout(JSON.stringify(sessions, null, 2));
+    return EXIT_OK;
+  }
+  if (sessions.length === 0) {
+    io.stdout("no sessions");
+    return EXIT_OK;
+  }
+  for (const s of sessions) {
+    const first = store.messagesBySeq(s.id, 1, Math.min(s.lastSeq, 8)).find((m) => m.role === "user");
+    const compactions = s.compressionCount > 0 ? `, ${s.compressionCount} compaction${s.compressionCount === 1 ? "" : "s"}` : "";
+    io.stdout(`${s.id}  ${when(s.updatedAt)}  ${s.platform}  ${s.activeCount}/${s.messageCount} active${compactions}  ${s.title ?? ""}`.trimEnd());
+    if (first) io.stdout(`    first ask: ${oneLine(first.text, 100)}`);
+  }
+  return EXIT_OK;
+}
+
+function search(io: CommandIO, store: SessionStore, query: string, options: { limit: number; window: number; session: string | undefined; json: boolean }): number {
+  if (query.trim() === "") throw new UsageError("search expects a query");
+  const result = sessionSearch(store, { query, limit: Math.min(options.limit, 50), window: options.window, ...(options.session ? { session_id: options.session } : {}) }) as {
+    sessions: { session_id: string; title: string | null; hits: { seq: number; archived: boolean; around: { seq: number; role: string; active: boolean; text: string }[] }[] }[];
+  };
+  if (options.json) {
+    io.stdout(JSON.stringify(result, null, 2));
+    return EXIT_OK;
+  }
+  if (result.sessions.length === 0) {
+    io.stdout(`no turn matches ${JSON.stringify(query)}`);
+    return EXIT_OK;
+  }
+  for (const session of result.sessions) {
+    io.stdout(`${session.session_id}${session.title ? `  ${session.title}` : ""}`);
+    for (const hit of session.hits) {
+      io.stdout(`  hit at seq ${hit.seq}${hit.archived ? " (archived by a compaction)" : ""}:`);
+      for (const m of hit.around) io.stdout(`  ${m.seq === hit.seq ? ">" : " "}${rowLine({ ...m, text: m.text } as StoredMessage)}`);
+    }
+  }
+  return EXIT_OK;
+}
+
+function show(io: CommandIO, store: SessionStore, rest: string[], options: { around: number | undefined; window: number; all: boolean; json: boolean }): number {
+  const [sessionId, ...extra] = rest;
+  if (sessionId === undefined || extra.length > 0) throw new UsageError("show expects one session id");
+  const session = store.getSession(sessionId);
+  if (session === undefined) {
+    io.stderr(`context-engine sessions: no session '${sessionId}'`);
+    return EXIT_FAILURE;
+  }
+  const overview = store.listSessions({ ids: [sessionId] })[0]!;
+  const rows =
+    options.around !== undefined
+      ? store.messagesBySeq(sessionId, Math.max(1, options.around - options.window), options.around + options.window)
+      : options.all
+        ? store.messagesBySeq(sessionId, 1, overview.lastSeq)
+        : store.activeRows(sessionId);
+  if (options.json) {
+    io.stdout(JSON.stringify({ session: overview, messages: rows }, null, 2));
+    return EXIT_OK;
+  }
+  io.stdout(`${session.id}  ${session.platform}  ${overview.activeCount}/${overview.messageCount} active  ${session.title ?? ""}`.trimEnd());
+  for (const row of rows) io.stdout(rowLine(row));
+  return EXIT_OK;
+}

@@ -1,0 +1,139 @@
+/**
+ * `session_search`, the agent's tool over the session store (upstream's, SPEC §3.1: archived turns stay
+ * searchable): discovery by full-text query — each hit with a window of the turns around it and its
+ * session's first and last turns —, scrolling around one message of a session, and browsing the most
+ * recent sessions. Pure over a {@link SessionSearchStore}; results are JSON strings, errors `{error, code}`.
+ */
+import { z } from "zod";
+import type { ToolSchema } from "../engine/types.js";
+import { SearchQueryError, type SessionSearchStore, type StoredMessage } from "../store/types.js";
+
+/** The tool's name. */
+export const SESSION_SEARCH_TOOL_NAME = "session_search";
+
+/** Characters of one message's text shown in a result (longer texts are cut with "…"). */
+export const SESSION_SEARCH_TEXT_CHARS = 600;
+
+/** `session_search` arguments. */
+export const SessionSearchArgsSchema = z.strictObject({
+  query: z.string().trim().min(1).optional().describe("Words to find in every session, archived (compacted) turns included; omit to browse recent sessions"),
+  session_id: z.string().min(1).optional().describe("Scroll in this session (with around_seq), or restrict the query to it"),
+  around_seq: z.number().int().min(1).optional().describe("The message (seq) to scroll around, with session_id"),
+  window: z.number().int().min(0).max(20).default(2).describe("Messages shown before and after a hit or around_seq"),
+  limit: z.number().int().min(1).max(50).default(5).describe("Hits (query) or sessions (browse) returned"),
+});
+
+/** Parsed `session_search` arguments. */
+export type SessionSearchArgs = z.output<typeof SessionSearchArgsSchema>;
+
+/** The schema offered to the agent. */
+export function sessionSearchToolSchema(): ToolSchema {
+  const parameters = z.toJSONSchema(SessionSearchArgsSchema, { io: "input" }) as Record<string, unknown>;
+  delete parameters.$schema;
+  return {
+    type: "function",
+    function: {
+      name: SESSION_SEARCH_TOOL_NAME,
+      description:
+        "Search past conversations, including turns compacted out of this one: with query, matching turns with the turns around them and each session's first and last turns; with session_id and around_seq, the turns around that message; with neither, the most recent sessions.",
+      parameters,
+    },
+  };
+}
+
+/** One message as the tool shows it. */
+export interface ShownMessage {
+  seq: number;
+  role: string;
+  /** False when a compaction took the turn out of the active list (it is still stored). */
+  active: boolean;
+  text: string;
+  createdAt: string;
+}
+
+/** True when `store` can serve `session_search` (a session store with search and ranged reads). */
+export function canSearchSessions(store: unknown): store is SessionSearchStore {
+  const s = store as Partial<SessionSearchStore> | undefined;
+  return typeof s?.search === "function" && typeof s.listSessions === "function" && typeof s.messagesBySeq === "function" && typeof s.getSession === "function";
+}
+
+function cut(text: string, chars = SESSION_SEARCH_TEXT_CHARS): string {
+  return text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
+}
+
+/** The message as shown: seq, role, active, its searchable text (cut), creation time. */
+export function showMessage(row: StoredMessage): ShownMessage {
+  return { seq: row.seq, role: row.role, active: row.active, text: cut(row.text), createdAt: new Date(row.createdAt).toISOString() };
+}
+
+/** The first user turn and the last turn of a session, for orientation. */
+function sessionEnds(store: SessionSearchStore, sessionId: string, lastSeq: number): { first?: ShownMessage; last?: ShownMessage } {
+  const head = store.messagesBySeq(sessionId, 1, Math.min(lastSeq, 8));
+  const first = head.find((m) => m.role === "user") ?? head[0];
+  const last = lastSeq > 0 ? store.messagesBySeq(sessionId, lastSeq, lastSeq)[0] : undefined;
+  return { ...(first ? { first: showMessage(first) } : {}), ...(last ? { last: showMessage(last) } : {}) };
+}
+
+/** The result of one `session_search` call as a JSON-serialisable value. */
+export function sessionSearch(store: SessionSearchStore, args: SessionSearchArgs): unknown {
+  if (args.around_seq !== undefined) {
+    if (args.session_id === undefined) throw new SessionSearchError("around_seq needs session_id");
+    const session = store.getSession(args.session_id);
+    if (session === undefined) throw new SessionSearchError(`no session '${args.session_id}'`, "not_found");
+    const from = Math.max(1, args.around_seq - args.window);
+    return { mode: "scroll", session_id: session.id, title: session.title, messages: store.messagesBySeq(session.id, from, args.around_seq + args.window).map(showMessage) };
+  }
+  if (args.query === undefined) {
+    const sessions = store.listSessions({ limit: args.limit });
+    return {
+      mode: "recent",
+      sessions: sessions.map((s) => ({
+        session_id: s.id,
+        title: s.title,
+        platform: s.platform,
+        messages: s.messageCount,
+        updatedAt: new Date(s.updatedAt).toISOString(),
+        ...sessionEnds(store, s.id, s.lastSeq),
+      })),
+    };
+  }
+  const hits = store.search(args.query, { limit: args.limit, ...(args.session_id ? { sessionId: args.session_id } : {}) });
+  const bySession = new Map<string, unknown[]>();
+  for (const hit of hits) {
+    const from = Math.max(1, hit.seq - args.window);
+    const around = store.messagesBySeq(hit.sessionId, from, hit.seq + args.window).map(showMessage);
+    const list = bySession.get(hit.sessionId) ?? [];
+    list.push({ seq: hit.seq, archived: hit.archived, snippet: hit.snippet, around });
+    bySession.set(hit.sessionId, list);
+  }
+  const results = [...bySession].map(([sessionId, sessionHits]) => {
+    const session = store.getSession(sessionId);
+    const overview = store.listSessions({ ids: [sessionId] })[0];
+    return { session_id: sessionId, title: session?.title ?? null, hits: sessionHits, ...sessionEnds(store, sessionId, overview?.lastSeq ?? 0) };
+  });
+  return { mode: "search", query: args.query, sessions: results };
+}
+
+/** A `session_search` call that cannot be answered as asked. */
+export class SessionSearchError extends Error {
+  constructor(
+    message: string,
+    readonly code: "invalid_arguments" | "not_found" = "invalid_arguments",
+  ) {
+    super(message);
+    this.name = "SessionSearchError";
+  }
+}
+
+/** Runs `session_search` with raw arguments: a JSON result, or `{error, code}` (never throws). */
+export function runSessionSearch(store: SessionSearchStore, rawArgs: unknown): string {
+  const parsed = SessionSearchArgsSchema.safeParse(rawArgs ?? {});
+  if (!parsed.success) return JSON.stringify({ error: `session_search: ${z.prettifyError(parsed.error)}`, code: "invalid_arguments" });
+  try {
+    return JSON.stringify(sessionSearch(store, parsed.data));
+  } catch (error) {
+    if (error instanceof SessionSearchError) return JSON.stringify({ error: `session_search: ${error.message}`, code: error.code });
+    if (error instanceof SearchQueryError) return JSON.stringify({ error: error.message, code: "invalid_arguments" });
+    return JSON.stringify({ error: `session_search failed: ${error instanceof Error ? error.message : String(error)}`, code: "internal" });
+  }
+}

@@ -1,0 +1,65 @@
+/** `context-engine sessions`, run as a process against a real SQLite session store. */
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSqliteStore } from "../packages/core/src/store/sqliteStore.js";
+import { runCli, tempDir } from "./support/cli.js";
+
+let dir: string;
+let older: string;
+let newer: string;
+
+beforeAll(() => {
+  dir = tempDir();
+  let clock = 1_700_000_000_000;
+  const store = openSqliteStore(join(dir, "sessions.db"), { now: () => (clock += 60_000) });
+  older = store.createSession({ id: "s-older", platform: "telegram", title: "flaky CI" }).id;
+  store.appendMessages(older, [
+    { role: "user", content: "Why does the nightly build fail on arm64?" },
+    { role: "assistant", content: "The linker runs out of memory in cargo-llvm-cov." },
+    { role: "user", content: "Then cap the jobs at two." },
+  ]);
+  store.archiveAndReplace(older, [{ role: "user", content: "[summary] arm64 nightly: cap the jobs" }]);
+  newer = store.createSession({ id: "s-newer", platform: "cli", title: "parser port" }).id;
+  store.appendMessages(newer, [{ role: "user", content: "Port the parser to Rust." }]);
+  store.close();
+});
+
+describe("context-engine sessions", () => {
+  it("lists sessions newest first with their active/stored counts and first ask", async () => {
+    const run = await runCli(["sessions", "list"], dir);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^s-newer .* cli {2}1\/1 active {2}parser port$/);
+    expect(lines[1]).toBe("    first ask: Port the parser to Rust.");
+    expect(lines[2]).toMatch(/^s-older .* telegram {2}1\/4 active, 1 compaction {2}flaky CI$/);
+  });
+
+  it("finds a compacted turn with the turns around it", async () => {
+    const run = await runCli(["sessions", "search", "cargo-llvm-cov", "--window", "1"], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("s-older  flaky CI");
+    expect(run.stdout).toContain("hit at seq 2 (archived by a compaction):");
+    expect(run.stdout).toMatch(/^ {2}> {4}2 assistant +\(archived\) The linker runs out of memory/m);
+    expect(run.stdout).toMatch(/^ {3} {4}1 user +\(archived\) Why does the nightly/m);
+  });
+
+  it("shows the active list, or every stored turn with --all, as JSON with --json", async () => {
+    const active = await runCli(["sessions", "show", "s-older"], dir);
+    expect(active.stdout.trimEnd().split("\n").slice(1).map((l) => l.trim().split(/\s+/)[0])).toEqual(["4"]);
+    const all = await runCli(["sessions", "show", "s-older", "--all", "--json"], dir);
+    const parsed = JSON.parse(all.stdout) as { messages: { seq: number; active: boolean }[] };
+    expect(parsed.messages.map((m) => [m.seq, m.active])).toEqual([[1, false], [2, false], [3, false], [4, true]]);
+  });
+
+  it("says where it looked when there is no store, and refuses an unknown subcommand with exit 2", async () => {
+    const empty = tempDir();
+    const missing = await runCli(["sessions", "list"], empty);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`no session store at ${join(empty, "sessions.db")} (pass --db <file>)`);
+    const unknown = await runCli(["sessions", "purge", "--db", join(dir, "sessions.db")], dir);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("expects one of list, search, show, got 'purge'");
+    const noSession = await runCli(["sessions", "show", "nope"], dir);
+    expect([noSession.code, noSession.stderr.trim()]).toEqual([1, "context-engine sessions: no session 'nope'"]);
+  });
+});
