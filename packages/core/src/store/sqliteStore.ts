@@ -12,6 +12,7 @@ import { parseMessages, type ChatMessage } from "../messages/schema.js";
 import { MemoizedTokenCounter, MESSAGE_COUNTING_VERSION } from "../tokens/counter.js";
 import { estimateMessageTokensRough } from "../tokens/rough.js";
 import type { TokenCounter } from "../tokens/types.js";
+import { retryWhileBusy, STORE_BUSY_TIMEOUT_MS } from "./busy.js";
 import { sqliteDriver } from "./driver.js";
 import { searchableMessageText } from "./messageText.js";
 import { migrateSessionStore } from "./schema.js";
@@ -110,11 +111,12 @@ export class SqliteSessionStore implements SessionStore {
     const inMemory = path === ":memory:" || path === "";
     try {
       if (!inMemory) mkdirSync(dirname(path), { recursive: true });
-      this.db = new Driver(path);
+      this.db = new Driver(path, { timeout: STORE_BUSY_TIMEOUT_MS });
     } catch (error) {
       throw new SessionStoreError(`cannot open session store ${path}: ${(error as Error).message}`);
     }
-    if (!inMemory) this.db.pragma("journal_mode = WAL");
+    // Switching to WAL does not wait for a process that is creating the same file: retry until the busy timeout.
+    if (!inMemory) retryWhileBusy(() => this.db.pragma("journal_mode = WAL"));
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("foreign_keys = ON");
     // A REPLACE conflict deletes the old row; with recursive triggers that deletion meets the DELETE guards.
@@ -138,13 +140,13 @@ export class SqliteSessionStore implements SessionStore {
     const parsed = NewSessionSchema.safeParse(session);
     if (!parsed.success) throw new SessionStoreError(`createSession: invalid session:\n${z.prettifyError(parsed.error)}`);
     const { id = randomUUID(), platform, title = null, parentSessionId = null } = parsed.data;
-    return this.db.transaction(() => {
+    return this.write(() => {
       if (this.getSession(id)) throw new SessionStoreError(`createSession: session '${id}' already exists`);
       if (parentSessionId !== null) this.requireSession(parentSessionId, "createSession (parentSessionId)");
       const at = this.now();
       this.s.insertSession.run(id, platform, title, at, at, parentSessionId, 0, null);
       return this.requireSession(id, "createSession");
-    })();
+    });
   }
 
   getSession(sessionId: string): SessionRecord | undefined {
@@ -159,13 +161,13 @@ export class SqliteSessionStore implements SessionStore {
   appendMessages(sessionId: string, messages: readonly ChatMessage[]): number[] {
     const where = `appendMessages('${sessionId}')`;
     parseMessages(messages, where);
-    return this.db.transaction(() => {
+    return this.write(() => {
       this.requireSession(sessionId, where);
       const at = this.now();
       const { ids } = this.insertRows(sessionId, messages, at);
       this.s.touchSession.run(at, sessionId);
       return ids;
-    })();
+    });
   }
 
   activeMessages(sessionId: string): ChatMessage[] {
@@ -184,7 +186,7 @@ export class SqliteSessionStore implements SessionStore {
     parseMessages(newActiveMessages, where);
     if (newActiveMessages.length === 0) throw new SessionStoreError(`${where}: the new message list is empty; a compaction must keep at least one message`);
     const report = reportJson(info.report, where);
-    return this.db.transaction(() => {
+    return this.write(() => {
       const session = this.requireSession(sessionId, where);
       const before = this.activeCount(sessionId);
       if (before === 0) throw new SessionStoreError(`${where}: the session has no active messages to compact`);
@@ -198,7 +200,7 @@ export class SqliteSessionStore implements SessionStore {
       this.insertRows(sessionId, newActiveMessages, at);
       this.s.setCompactionState.run(session.compressionCount + 1, 1, at, sessionId);
       return this.compaction(id);
-    })();
+    });
   }
 
   rotateSession(
@@ -210,7 +212,7 @@ export class SqliteSessionStore implements SessionStore {
     parseMessages(messages, where);
     if (messages.length === 0) throw new SessionStoreError(`${where}: the new message list is empty; a compaction must keep at least one message`);
     const report = reportJson(info.report, where);
-    return this.db.transaction(() => {
+    return this.write(() => {
       const parent = this.requireSession(parentSessionId, where);
       const child = this.createSession({ id: info.id, platform: parent.platform, title: info.title ?? parent.title, parentSessionId });
       const at = info.at ?? this.now();
@@ -221,20 +223,20 @@ export class SqliteSessionStore implements SessionStore {
       this.insertRows(child.id, messages, at);
       this.s.setCompactionState.run(parent.compressionCount + 1, 0, at, child.id);
       return { session: this.requireSession(child.id, where), compaction: this.compaction(id) };
-    })();
+    });
   }
 
   recordCompactionBoundary(sessionId: string, info: CompactionInfo = {}): CompactionRecord {
     const where = `recordCompactionBoundary('${sessionId}')`;
     const report = reportJson(info.report, where);
-    return this.db.transaction(() => {
+    return this.write(() => {
       const session = this.requireSession(sessionId, where);
       const at = info.at ?? this.now();
       const count = this.activeCount(sessionId);
       const id = Number(this.s.insertCompaction.run(sessionId, "compaction", at, 1, count, count, info.summary ?? null, report, null, null, null).lastInsertRowid);
       this.s.setCompactionState.run(session.compressionCount + 1, 1, at, sessionId);
       return this.compaction(id);
-    })();
+    });
   }
 
   archivedMessages(sessionId: string, compactionId?: number): StoredMessage[] {
@@ -255,7 +257,7 @@ export class SqliteSessionStore implements SessionStore {
 
   undoLastCompaction(sessionId: string): UndoResult | undefined {
     const where = `undoLastCompaction('${sessionId}')`;
-    return this.db.transaction(() => {
+    return this.write(() => {
       const session = this.requireSession(sessionId, where);
       const [last, previous] = (this.s.inEffect.all(sessionId) as CompactionRow[]).map(toCompaction);
       if (!last) return undefined;
@@ -283,7 +285,17 @@ export class SqliteSessionStore implements SessionStore {
       const inPlace = previous === undefined ? null : previous.inPlace ? 1 : 0;
       this.s.setCompactionState.run(Math.max(0, session.compressionCount - 1), inPlace, at, sessionId);
       return { undoneCompactionId: last.id, undoId, restored, archived };
-    })();
+    });
+  }
+
+  /**
+   * Runs `body` as one write transaction that takes the write lock at BEGIN (IMMEDIATE). A deferred
+   * transaction that reads first and then writes cannot wait for another process's lock: in WAL mode
+   * its upgrade fails at once with SQLITE_BUSY when that process committed meanwhile, whatever the busy
+   * timeout. Taking the lock first makes a second process wait (up to the busy timeout) instead.
+   */
+  private write<T>(body: () => T): T {
+    return this.db.transaction(body).immediate();
   }
 
   private insertRows(sessionId: string, messages: readonly ChatMessage[], at: number): { ids: number[] } {
