@@ -20,7 +20,7 @@ import { HYGIENE_ABORT_NOTICE } from "../gateway/hygiene.js";
 import type { HostConfig } from "../config/schema.js";
 import type { HostHooks, SessionCompressEvent } from "../host/hooks.js";
 import type { ChatMessage } from "../messages/schema.js";
-import type { CompactionRecord, SessionRecord, SessionStore, StoredMessage, UndoResult } from "../store/types.js";
+import { CompactionConflictError, type CompactionRecord, type SessionRecord, type SessionStore, type UndoResult } from "../store/types.js";
 import { compressionCountWarning } from "./warnings.js";
 
 /** What {@link CompactionSession} needs from a host (a `ContextHost` fits). */
@@ -115,15 +115,7 @@ function abortReasonText(signal: AbortSignal): string {
   return typeof reason === "string" && reason !== "" ? reason : "the caller cancelled the compaction";
 }
 
-/**
- * The messages appended after `start` (the active rows a compaction began from), or undefined when the
- * active list no longer begins with exactly those rows.
- */
-function turnsAppendedSince(start: readonly StoredMessage[], current: readonly StoredMessage[]): ChatMessage[] | undefined {
-  if (current.length < start.length) return undefined;
-  for (let i = 0; i < start.length; i++) if (current[i]!.id !== start[i]!.id) return undefined;
-  return current.slice(start.length).map((row) => row.message);
-}
+const CHANGED_WHILE_COMPACTING = "the conversation changed while it was being compacted (another compaction or an undo finished first); nothing was written";
 
 /** One conversation bound to a store and an engine. */
 export class CompactionSession {
@@ -213,25 +205,28 @@ export class CompactionSession {
     if (output === before || report?.aborted === true || output.length === 0 || isDeepStrictEqual(output, before)) return aborted(report?.abortReason);
     // The engine may finish after the caller gave up (a summarizer that ignores the signal): keep the list.
     if (options.signal?.aborted) return aborted(`compaction cancelled: ${abortReasonText(options.signal)}`);
-    // Turns appended while the engine ran follow the compacted list; any other change means another
-    // compaction (or an undo) got there first. Read and write below run with no await in between.
-    const arrived = this.currentId === sessionId ? turnsAppendedSince(startRows, this.store.activeRows(sessionId)) : undefined;
-    if (arrived === undefined) return aborted("the conversation changed while it was being compacted (another compaction or an undo finished first); nothing was written");
-    const written = arrived.length === 0 ? output : [...output, ...arrived];
-
-    const info = { summary: findLatestSummary(output) ?? null, report: report ?? null };
+    // Turns appended while the engine ran (here or by another process on the same store) follow the
+    // compacted list; the store checks and writes against the rows read above in one transaction, and
+    // refuses when another compaction (or an undo) got there first.
+    if (this.currentId !== sessionId) return aborted(CHANGED_WHILE_COMPACTING);
+    const info = { summary: findLatestSummary(output) ?? null, report: report ?? null, compactedRowIds: startRows.map((row) => row.id) };
     let compaction: CompactionRecord;
     let event: SessionCompressEvent;
-    if (this.inPlace) {
-      compaction = this.store.archiveAndReplace(sessionId, written, info);
-      event = { platform: this.platform, session_id: sessionId, old_session_id: "", in_place: true, compression_count: count() };
-    } else {
-      const rotated = this.store.rotateSession(sessionId, written, info);
-      compaction = rotated.compaction;
-      this.currentId = rotated.session.id;
-      event = { platform: this.platform, session_id: rotated.session.id, old_session_id: sessionId, in_place: false, compression_count: rotated.session.compressionCount };
+    try {
+      if (this.inPlace) {
+        compaction = this.store.archiveAndReplace(sessionId, output, info);
+        event = { platform: this.platform, session_id: sessionId, old_session_id: "", in_place: true, compression_count: count() };
+      } else {
+        const rotated = this.store.rotateSession(sessionId, output, info);
+        compaction = rotated.compaction;
+        this.currentId = rotated.session.id;
+        event = { platform: this.platform, session_id: rotated.session.id, old_session_id: sessionId, in_place: false, compression_count: rotated.session.compressionCount };
+      }
+    } catch (error) {
+      if (error instanceof CompactionConflictError) return aborted(CHANGED_WHILE_COMPACTING);
+      throw error;
     }
-    return this.finish(event, compaction, before.length, written.length, report);
+    return this.finish(event, compaction, before.length, compaction.messagesAfter, report);
   }
 
   /**

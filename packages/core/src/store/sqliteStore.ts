@@ -19,6 +19,7 @@ import { migrateSessionStore } from "./schema.js";
 import { reportJson, toCompaction, toSession, toStored, type CompactionRow, type MessageRow, type SessionRow } from "./rows.js";
 import { prepareSearch } from "./search.js";
 import {
+  CompactionConflictError,
   SessionStoreError,
   type CompactionInfo,
   type CompactionRecord,
@@ -69,6 +70,7 @@ function prepareStatements(db: Database.Database) {
       "INSERT INTO messages (session_id, seq, role, message_json, text, tokens, tokens_by, active, compacted, compaction_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 0, NULL, ?)",
     ),
     activeRows: p("SELECT * FROM messages WHERE session_id = ? AND active = 1 ORDER BY seq"),
+    activeIds: p("SELECT id FROM messages WHERE session_id = ? AND active = 1 ORDER BY seq").pluck(),
     activeJson: p("SELECT message_json, tokens, tokens_by FROM messages WHERE session_id = ? AND active = 1 ORDER BY seq"),
     activeCount: p("SELECT COUNT(*) AS n FROM messages WHERE session_id = ? AND active = 1"),
     archived: p("SELECT * FROM messages WHERE session_id = ? AND active = 0 ORDER BY seq"),
@@ -190,14 +192,15 @@ export class SqliteSessionStore implements SessionStore {
       const session = this.requireSession(sessionId, where);
       const before = this.activeCount(sessionId);
       if (before === 0) throw new SessionStoreError(`${where}: the session has no active messages to compact`);
+      const written = [...newActiveMessages, ...this.appendedAfter(sessionId, info.compactedRowIds, where)];
       const at = info.at ?? this.now();
       const firstSeq = this.lastSeq(sessionId) + 1;
-      const lastSeq = firstSeq + newActiveMessages.length - 1;
+      const lastSeq = firstSeq + written.length - 1;
       const id = Number(
-        this.s.insertCompaction.run(sessionId, "compaction", at, 1, before, newActiveMessages.length, info.summary ?? null, report, firstSeq, lastSeq, null).lastInsertRowid,
+        this.s.insertCompaction.run(sessionId, "compaction", at, 1, before, written.length, info.summary ?? null, report, firstSeq, lastSeq, null).lastInsertRowid,
       );
       this.s.archiveActive.run(id, sessionId);
-      this.insertRows(sessionId, newActiveMessages, at);
+      this.insertRows(sessionId, written, at);
       this.s.setCompactionState.run(session.compressionCount + 1, 1, at, sessionId);
       return this.compaction(id);
     });
@@ -214,13 +217,14 @@ export class SqliteSessionStore implements SessionStore {
     const report = reportJson(info.report, where);
     return this.write(() => {
       const parent = this.requireSession(parentSessionId, where);
+      const written = [...messages, ...this.appendedAfter(parentSessionId, info.compactedRowIds, where)];
       const child = this.createSession({ id: info.id, platform: parent.platform, title: info.title ?? parent.title, parentSessionId });
       const at = info.at ?? this.now();
       const before = this.activeCount(parentSessionId);
       const id = Number(
-        this.s.insertCompaction.run(child.id, "compaction", at, 0, before, messages.length, info.summary ?? null, report, 1, messages.length, null).lastInsertRowid,
+        this.s.insertCompaction.run(child.id, "compaction", at, 0, before, written.length, info.summary ?? null, report, 1, written.length, null).lastInsertRowid,
       );
-      this.insertRows(child.id, messages, at);
+      this.insertRows(child.id, written, at);
       this.s.setCompactionState.run(parent.compressionCount + 1, 0, at, child.id);
       return { session: this.requireSession(child.id, where), compaction: this.compaction(id) };
     });
@@ -286,6 +290,25 @@ export class SqliteSessionStore implements SessionStore {
       this.s.setCompactionState.run(Math.max(0, session.compressionCount - 1), inPlace, at, sessionId);
       return { undoneCompactionId: last.id, undoId, restored, archived };
     });
+  }
+
+  /**
+   * The messages of the active rows after `compactedRowIds` (none when not given), read inside the
+   * compaction's transaction; throws {@link CompactionConflictError} when the active list no longer
+   * begins with exactly those rows.
+   */
+  private appendedAfter(sessionId: string, compactedRowIds: readonly number[] | undefined, where: string): ChatMessage[] {
+    if (compactedRowIds === undefined) return [];
+    const ids = this.s.activeIds.all(sessionId) as number[];
+    const intact = ids.length >= compactedRowIds.length && compactedRowIds.every((id, i) => ids[i] === id);
+    if (!intact) {
+      throw new CompactionConflictError(
+        `${where}: the active list no longer begins with the ${compactedRowIds.length} rows this compaction read (another compaction or an undo finished first); nothing was written`,
+      );
+    }
+    if (ids.length === compactedRowIds.length) return [];
+    const rows = this.s.activeRows.all(sessionId) as MessageRow[];
+    return rows.slice(compactedRowIds.length).map((row) => JSON.parse(row.message_json) as ChatMessage);
   }
 
   /**
