@@ -9,7 +9,7 @@ import type { CompressOptions, ModelInfo, NormalizedUsage, UsageReport } from ".
 import { CompressionSectionSchema, type CompressionConfig } from "../config/schema.js";
 import type { ChatMessage } from "../messages/schema.js";
 import { pendingToolCallsStart, sanitizeToolPairs } from "../messages/toolPairs.js";
-import { validateConversation, type ConversationProblem } from "../messages/validate.js";
+import { problemsIntroduced, validateConversation } from "../messages/validate.js";
 import { ExtractiveSummarizer } from "../summarizers/extractive.js";
 import { cooldownSeconds, type SummaryFailure } from "../summarizers/failures.js";
 import type { Summarizer } from "../summarizers/types.js";
@@ -59,13 +59,6 @@ function parseCompression(input: Partial<CompressionConfig> | undefined): Compre
   const parsed = CompressionSectionSchema.safeParse(input ?? {});
   if (!parsed.success) throw new Error(`Invalid compression options:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
-}
-
-/** Counts the problems of each code (to tell problems we introduced from ones the input already had). */
-function problemCounts(problems: ConversationProblem[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const p of problems) counts.set(p.code, (counts.get(p.code) ?? 0) + 1);
-  return counts;
 }
 
 /** The built-in, lossy, summarizing context engine (SPEC §4). */
@@ -380,11 +373,7 @@ export class ContextCompressor extends ContextEngine {
   private ensureValid(input: ChatMessage[], output: ChatMessage[]): ChatMessage[] | undefined {
     if (validateConversation(output).length === 0) return output;
     const repaired = sanitizeToolPairs(output);
-    const problems = validateConversation(repaired);
-    if (problems.length === 0) return repaired;
-    const before = problemCounts(validateConversation(input));
-    for (const [code, count] of problemCounts(problems)) if (count > (before.get(code) ?? 0)) return undefined;
-    return repaired;
+    return problemsIntroduced(input, repaired).length === 0 ? repaired : undefined;
   }
 }
 

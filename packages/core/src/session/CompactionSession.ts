@@ -21,6 +21,7 @@ import type { HostConfig } from "../config/schema.js";
 import type { HostHooks, SessionCompressEvent } from "../host/hooks.js";
 import type { ChatMessage } from "../messages/schema.js";
 import { CompactionConflictError, type CompactionRecord, type SessionRecord, type SessionStore, type UndoResult } from "../store/types.js";
+import { engineOutputProblem } from "./engineOutput.js";
 import { compressionCountWarning } from "./warnings.js";
 
 /** What {@link CompactionSession} needs from a host (a `ContextHost` fits). */
@@ -202,7 +203,10 @@ export class CompactionSession {
       ...(report ? { report } : {}),
       ...(reason ? { reason } : {}),
     });
-    if (output === before || report?.aborted === true || output.length === 0 || isDeepStrictEqual(output, before)) return aborted(report?.abortReason);
+    if (output === before || report?.aborted === true || (Array.isArray(output) && output.length === 0) || isDeepStrictEqual(output, before)) return aborted(report?.abortReason);
+    // A plugin engine's list is checked like the built-in's before it becomes the stored conversation.
+    const invalid = engineOutputProblem(this.engine.name, before, output);
+    if (invalid !== undefined) return aborted(invalid);
     // The engine may finish after the caller gave up (a summarizer that ignores the signal): keep the list.
     if (options.signal?.aborted) return aborted(`compaction cancelled: ${abortReasonText(options.signal)}`);
     // Turns appended while the engine ran (here or by another process on the same store) follow the
