@@ -57,6 +57,10 @@ export interface MaybeCompressOptions {
   /** Manual compaction: skip `shouldCompress` (and the engine's cooldowns); on an app-server thread, delegate and wait. */
   force?: boolean;
   focusTopic?: string;
+  /**
+   * Cancels the compaction (e.g. `AbortSignal.timeout(ms)` bounds it): the call returns `aborted` as soon
+   * as it fires, even when the engine ignores it, and a result the engine delivers later is dropped.
+   */
   signal?: AbortSignal;
 }
 
@@ -114,6 +118,23 @@ function abortReasonText(signal: AbortSignal): string {
   const reason: unknown = signal.reason;
   if (reason instanceof Error) return reason.message;
   return typeof reason === "string" && reason !== "" ? reason : "the caller cancelled the compaction";
+}
+
+const ABORTED = Symbol("aborted");
+
+/**
+ * `work`'s value, or {@link ABORTED} as soon as `signal` fires (whether or not `work` ever settles). A
+ * rejection of `work` after that is swallowed; before it, it is thrown.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
+  if (signal === undefined) return work;
+  let onAbort!: () => void;
+  const aborted = new Promise<typeof ABORTED>((resolve) => {
+    onAbort = () => resolve(ABORTED);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
 }
 
 const CHANGED_WHILE_COMPACTING = "the conversation changed while it was being compacted (another compaction or an undo finished first); nothing was written";
@@ -187,12 +208,26 @@ export class CompactionSession {
     if (isAppServerSession(this.engine.model)) return this.compressViaAppServer(before, options);
 
     const previousReport = lastReportOf(this.engine);
-    const output = await this.engine.compress(before, {
-      ...(options.promptTokens === undefined ? {} : { currentTokens: options.promptTokens }),
-      ...(options.focusTopic === undefined ? {} : { focusTopic: options.focusTopic }),
-      ...(options.force === undefined ? {} : { force: options.force }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    const cancelled = (signal: AbortSignal): CompactionResult => ({
+      ...base,
+      outcome: "aborted",
+      compressionCount: count(),
+      notice: HYGIENE_ABORT_NOTICE,
+      reason: `compaction cancelled: ${abortReasonText(signal)}`,
     });
+    if (options.signal?.aborted) return cancelled(options.signal);
+    // An engine that ignores the signal is not waited for after it fires; its late result is dropped.
+    const settled = await untilAborted(
+      this.engine.compress(before, {
+        ...(options.promptTokens === undefined ? {} : { currentTokens: options.promptTokens }),
+        ...(options.focusTopic === undefined ? {} : { focusTopic: options.focusTopic }),
+        ...(options.force === undefined ? {} : { force: options.force }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      }),
+      options.signal,
+    );
+    if (settled === ABORTED) return cancelled(options.signal!);
+    const output = settled;
     const fresh = lastReportOf(this.engine);
     const report = fresh !== undefined && fresh !== previousReport ? fresh : undefined;
     const aborted = (reason: string | undefined): CompactionResult => ({
@@ -208,7 +243,7 @@ export class CompactionSession {
     const invalid = engineOutputProblem(this.engine.name, before, output);
     if (invalid !== undefined) return aborted(invalid);
     // The engine may finish after the caller gave up (a summarizer that ignores the signal): keep the list.
-    if (options.signal?.aborted) return aborted(`compaction cancelled: ${abortReasonText(options.signal)}`);
+    if (options.signal?.aborted) return cancelled(options.signal);
     // Turns appended while the engine ran (here or by another process on the same store) follow the
     // compacted list; the store checks and writes against the rows read above in one transaction, and
     // refuses when another compaction (or an undo) got there first.
