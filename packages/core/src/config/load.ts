@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, parse as parseYaml, stringify as stringifyYaml, type Document } from "yaml";
 import { z } from "zod";
 import { HostConfigSchema, type HostConfig } from "./schema.js";
-import { PLUGIN_SECTIONS, isMapSchema, objectShape } from "./shape.js";
+import { PLUGIN_SECTIONS, RESERVED_KEYS, isMapSchema, objectShape, shapeChild } from "./shape.js";
 
 /** One configuration problem, located. */
 export interface ConfigIssue {
@@ -73,6 +73,11 @@ export function validateConfigObject(raw: unknown, source = "<config object>", l
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new ConfigError([{ path: "", message: "the configuration must be a map of sections" }], source);
   }
+  const reserved = reservedKeyPaths(raw);
+  if (reserved.length > 0) {
+    const message = "reserved key name (it names JavaScript's object prototype machinery and is never a setting); remove or rename it";
+    throw new ConfigError(reserved.map((path) => ({ path: path.join("."), message, line: lineOf?.(path) })), source);
+  }
   const { input, notes } = normalizeSections(raw as Record<string, unknown>, HostConfigSchema);
   const parsed = HostConfigSchema.safeParse(input);
   if (!parsed.success) {
@@ -103,7 +108,7 @@ function normalizeSections(raw: Record<string, unknown>, schema: z.ZodType, pref
   if (!shape) return { input: raw, notes };
   const input: Record<string, unknown> = { ...raw };
   for (const [key, value] of Object.entries(raw)) {
-    const child = shape[key];
+    const child = shapeChild(shape, key);
     const path = prefix ? `${prefix}.${key}` : key;
     if (!child) continue;
     if (value === null && isMapSchema(child)) delete input[key];
@@ -117,6 +122,15 @@ function normalizeSections(raw: Record<string, unknown>, schema: z.ZodType, pref
     }
   }
   return { input, notes };
+}
+
+/** The key paths of every reserved key in `value` (own keys of maps, at any depth, lists included). */
+function reservedKeyPaths(value: unknown, path: (string | number)[] = []): (string | number)[][] {
+  if (Array.isArray(value)) return value.flatMap((item, index) => reservedKeyPaths(item, [...path, index]));
+  if (typeof value !== "object" || value === null) return [];
+  return Object.keys(value).flatMap((key) =>
+    RESERVED_KEYS.has(key) ? [[...path, key]] : reservedKeyPaths((value as Record<string, unknown>)[key], [...path, key]),
+  );
 }
 
 function isPlainMap(value: unknown): value is Record<string, unknown> {
@@ -166,7 +180,7 @@ function unknownKeys(raw: Record<string, unknown>, schema: z.ZodType, prefix = "
   const out: string[] = [];
   for (const [key, value] of Object.entries(raw)) {
     const path = prefix ? `${prefix}.${key}` : key;
-    const child = shape[key];
+    const child = shapeChild(shape, key);
     if (!child) {
       if (!(prefix === "" && PLUGIN_SECTIONS.has(key))) out.push(path);
       continue;
