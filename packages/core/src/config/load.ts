@@ -47,6 +47,9 @@ export async function loadConfig(pathOrYaml: string): Promise<HostConfig> {
   throw new ConfigError([{ path: "", message: `config file not found: ${pathOrYaml}` }], pathOrYaml, `config file not found: ${pathOrYaml}`);
 }
 
+/** How many alias expansions a config file may make (yaml's own default, named here). */
+const MAX_ALIAS_COUNT = 100;
+
 /** Parses YAML text (named `source` in errors) into a validated {@link HostConfig}. */
 export function parseConfigText(text: string, source: string): HostConfig {
   const lineCounter = new LineCounter();
@@ -57,7 +60,14 @@ export function parseConfigText(text: string, source: string): HostConfig {
       source,
     );
   }
-  const raw: unknown = doc.toJS() ?? {};
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
+  } catch (error) {
+    // yaml refuses an alias bomb ("billion laughs") with a ReferenceError instead of expanding it.
+    const message = `the YAML was not expanded: ${(error as Error).message} (more than ${MAX_ALIAS_COUNT} alias expansions; write the values out instead of repeating *aliases)`;
+    throw new ConfigError([{ path: "", message }], source);
+  }
   const config = validateConfigObject(raw, source, (path) => lineOf(doc, lineCounter, path));
   if (source !== "<inline config>") config.sourcePath = source;
   return config;

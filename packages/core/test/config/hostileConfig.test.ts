@@ -44,3 +44,15 @@ describe("config keys named like Object's prototype", () => {
     expect(config.warnings).toEqual(["config.yaml:1: unknown key toString (ignored)", "config.yaml:3: unknown key compression.hasOwnProperty (ignored)"]);
   });
 });
+
+describe("a YAML alias bomb", () => {
+  it("is refused as a ConfigError naming the file, not expanded", async () => {
+    const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i < 10; i++) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(", ")}]`);
+    const path = tempFile(`lcm:\n${levels.map((l) => `  ${l}`).join("\n")}\n`);
+    const error = await loadError(path);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toContain(path);
+    expect(error.message).toMatch(/alias/i);
+  });
+});
