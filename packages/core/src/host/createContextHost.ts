@@ -21,6 +21,7 @@ import { EngineRegistry, buildEngine } from "./registry.js";
 import type { EngineContext, EngineSource, PluginContext, PluginModule } from "./types.js";
 import { modelInfoFromConfig } from "./modelInfo.js";
 import { HostProblems } from "./problems.js";
+import { symlinkOutsideRoot } from "./outsideRoot.js";
 import { PluginLoadTimeoutError, withinLoadTimeout } from "./loadTimeout.js";
 import { takeAutoraiseNotice } from "../codex/autoraiseNotice.js";
 import { baseModelName } from "../codex/models.js";
@@ -98,7 +99,10 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
   let origin = "built-in";
   if (requested !== BUILTIN_ENGINE) {
     const dir = join(rootDir, "plugins", "context_engine", requested);
-    if (existsSync(dir)) {
+    // A folder a symlink leads out of the root is a problem: a warning, or under strict an error before its code runs.
+    const outside = existsSync(dir) ? symlinkOutsideRoot(dir, rootDir) : undefined;
+    if (outside !== undefined) problems.fail(engineKey, requested, outside, `Context engine '${requested}': ${outside}`);
+    if (existsSync(dir) && !(outside !== undefined && problems.strict)) {
       engine = await withinLoadTimeout(loadDirectoryEngine(dir, requested, engineContext, hooks), loadTimeoutMs, "loading").catch((error: unknown) => {
         const text = `Context engine '${requested}' in ${dir} failed to load: ${errorText(error)}`;
         problems.fail(engineKey, requested, text, text);
