@@ -1,18 +1,13 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ContextEngine } from "../../src/engine/ContextEngine.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { CompactionSession } from "../../src/session/CompactionSession.js";
 import { openSqliteStore, type SqliteSessionStore } from "../../src/store/sqliteStore.js";
 import type { SessionStore } from "../../src/store/types.js";
-
-const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(here, "../../../..");
-const appendWorker = join(here, "../store/support/appendWorker.ts");
+import { appendInProcess } from "../store/support/appendProcess.js";
 
 /** Folds every message it is given into one summary that quotes them all, so nothing it saw is lost. */
 class QuoteEverything extends ContextEngine {
@@ -97,14 +92,7 @@ describe("CompactionSession: another worker appends to the same store file", () 
     session.append([{ role: "user", content: "first" }]);
     const turns = 1_500;
     let workerDone = false;
-    const worker = new Promise<{ appended: number; failures: string[] }>((done, fail) => {
-      const args = ["--import", "tsx", appendWorker, path, session.sessionId, String(turns), "B", String(Date.now() + 2_000)];
-      execFile(process.execPath, args, { cwd: repoRoot, timeout: 120_000 }, (error, stdout, stderr) => {
-        workerDone = true;
-        if (error) return fail(new Error(`append worker failed: ${error.message}\n${stderr}`));
-        done(JSON.parse(stdout.trim().split("\n").at(-1)!) as { appended: number; failures: string[] });
-      });
-    });
+    const worker = appendInProcess(path, session.sessionId, turns, "B", Date.now() + 2_000).finally(() => (workerDone = true));
 
     let compactions = 0;
     while (!workerDone) {

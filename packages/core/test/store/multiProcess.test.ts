@@ -1,14 +1,9 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSqliteStore, type SqliteSessionStore } from "../../src/store/sqliteStore.js";
-
-const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(here, "../../../..");
-const worker = join(here, "support/appendWorker.ts");
+import { appendInProcess } from "./support/appendProcess.js";
 
 let dir: string;
 let path: string;
@@ -25,23 +20,13 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs the append worker as its own process; resolves with what it printed. */
-function appendInProcess(sessionId: string, count: number, tag: string, startAt = Date.now() + 1_500): Promise<{ appended: number; failures: string[] }> {
-  return new Promise((done, fail) => {
-    execFile(process.execPath, ["--import", "tsx", worker, path, sessionId, String(count), tag, String(startAt)], { cwd: repoRoot, timeout: 120_000 }, (error, stdout, stderr) => {
-      if (error) return fail(new Error(`worker ${tag} failed: ${error.message}\n${stderr}`));
-      done(JSON.parse(stdout.trim().split("\n").at(-1)!) as { appended: number; failures: string[] });
-    });
-  });
-}
-
 describe("SqliteSessionStore: several processes on one file", () => {
   it("loses no append when two processes append to one session at the same time", async () => {
     const session = store.createSession({ id: "shared", platform: "cli" });
     const turns = 400;
 
     const startAt = Date.now() + 3_000;
-    const [a, b] = await Promise.all([appendInProcess(session.id, turns, "A", startAt), appendInProcess(session.id, turns, "B", startAt)]);
+    const [a, b] = await Promise.all([appendInProcess(path, session.id, turns, "A", startAt), appendInProcess(path, session.id, turns, "B", startAt)]);
 
     expect(a.failures.slice(0, 3)).toEqual([]);
     expect(b.failures.slice(0, 3)).toEqual([]);
@@ -60,7 +45,7 @@ describe("SqliteSessionStore: several processes on one file", () => {
     const turns = 50;
 
     const startAt = Date.now() + 3_000;
-    const [a, b] = await Promise.all([appendInProcess("a", turns, "A", startAt), appendInProcess("b", turns, "B", startAt)]);
+    const [a, b] = await Promise.all([appendInProcess(path, "a", turns, "A", startAt), appendInProcess(path, "b", turns, "B", startAt)]);
 
     expect([a.appended, b.appended]).toEqual([turns, turns]);
     store = openSqliteStore(path);
