@@ -1,6 +1,6 @@
 /** `context-engine sessions`, run as a process against a real SQLite session store. */
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../packages/core/src/store/sqliteStore.js";
 import { runCli, tempDir } from "./support/cli.js";
 

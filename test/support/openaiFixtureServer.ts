@@ -11,6 +11,8 @@ export type FixtureStep =
   | { kind: "success"; content: string; model?: string }
   | { kind: "status"; status: number; body?: unknown }
   | { kind: "hang" }
+  /** A success whose headers come at once and whose body then arrives one byte per `byteIntervalMs`. */
+  | { kind: "drip"; content: string; byteIntervalMs: number }
   | { kind: "empty" }
   | { kind: "garbage" }
   | { kind: "reset" };
@@ -107,6 +109,25 @@ export async function startOpenAIFixtureServer(): Promise<FixtureServer> {
         hanging.add(res);
         res.on("close", () => hanging.delete(res));
         return;
+      case "drip": {
+        const bytes = Buffer.from(JSON.stringify(completionBody(step.content, requestedModel)));
+        res.writeHead(200, { "content-type": "application/json", "content-length": bytes.length });
+        res.flushHeaders();
+        hanging.add(res);
+        let sent = 0;
+        const timer = setInterval(() => {
+          res.write(bytes.subarray(sent, sent + 1));
+          if (++sent === bytes.length) {
+            clearInterval(timer);
+            res.end();
+          }
+        }, step.byteIntervalMs);
+        res.on("close", () => {
+          clearInterval(timer);
+          hanging.delete(res);
+        });
+        return;
+      }
     }
   };
 

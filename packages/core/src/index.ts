@@ -108,7 +108,7 @@ export type { AppServerAutoMode, AppServerCompactionTrigger, AppServerCompaction
 // Session store (in-place compaction archive) and the compaction session shell
 export { openSqliteStore, SqliteSessionStore } from "./store/sqliteStore.js";
 export type { SqliteStoreOptions } from "./store/sqliteStore.js";
-export { SessionStoreError, SearchQueryError } from "./store/types.js";
+export { SessionStoreError, CompactionConflictError, SearchQueryError } from "./store/types.js";
 export { planSearchQuery, type SearchQueryPlan } from "./store/search.js";
 export { MAX_QUERY_TERMS, queryTerms, ftsPhrase, literalFtsQuery, queryCutNote, type QueryTerms } from "./store/ftsQuery.js";
 export type { SessionStore, EngineStateStore, SessionRecord, NewSession, StoredMessage, CompactionRecord, CompactionKind, CompactionInfo, SearchOptions, SearchHit, UndoResult, ListSessionsOptions, SessionOverview, SessionSearchStore } from "./store/types.js";

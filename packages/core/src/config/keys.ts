@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import { HostConfigSchema } from "./schema.js";
-import { PLUGIN_SECTIONS, isRecordSchema, objectShape } from "./shape.js";
+import { PLUGIN_SECTIONS, RESERVED_KEYS, isRecordSchema, objectShape, shapeChild } from "./shape.js";
 
 /**
  * Checks `keyPath` (e.g. `compression.threshold`) against the schema: undefined when it is a known key,
@@ -13,12 +13,14 @@ import { PLUGIN_SECTIONS, isRecordSchema, objectShape } from "./shape.js";
  */
 export function unknownConfigKeyMessage(keyPath: string): string | undefined {
   const segments = keyPath.split(".");
+  const reserved = segments.find((segment) => RESERVED_KEYS.has(segment));
+  if (reserved !== undefined) return `${keyPath} is not a configuration key — '${reserved}' is a reserved name`;
   let schema: z.ZodType = HostConfigSchema;
   for (const [i, segment] of segments.entries()) {
     if (i === 0 && PLUGIN_SECTIONS.has(segment)) return undefined;
     if (isRecordSchema(schema)) return undefined;
     const shape = objectShape(schema);
-    const child = shape?.[segment];
+    const child = shapeChild(shape, segment);
     if (!child) {
       const siblings = [...Object.keys(shape ?? {}), ...(i === 0 ? PLUGIN_SECTIONS : [])];
       const near = nearest(segment, siblings);

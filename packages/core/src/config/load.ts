@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, parse as parseYaml, stringify as stringifyYaml, type Document } from "yaml";
 import { z } from "zod";
 import { HostConfigSchema, type HostConfig } from "./schema.js";
-import { PLUGIN_SECTIONS, isMapSchema, objectShape } from "./shape.js";
+import { PLUGIN_SECTIONS, RESERVED_KEYS, isMapSchema, objectShape, shapeChild } from "./shape.js";
 
 /** One configuration problem, located. */
 export interface ConfigIssue {
@@ -47,6 +47,9 @@ export async function loadConfig(pathOrYaml: string): Promise<HostConfig> {
   throw new ConfigError([{ path: "", message: `config file not found: ${pathOrYaml}` }], pathOrYaml, `config file not found: ${pathOrYaml}`);
 }
 
+/** How many alias expansions a config file may make (yaml's own default, named here). */
+const MAX_ALIAS_COUNT = 100;
+
 /** Parses YAML text (named `source` in errors) into a validated {@link HostConfig}. */
 export function parseConfigText(text: string, source: string): HostConfig {
   const lineCounter = new LineCounter();
@@ -57,7 +60,14 @@ export function parseConfigText(text: string, source: string): HostConfig {
       source,
     );
   }
-  const raw: unknown = doc.toJS() ?? {};
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
+  } catch (error) {
+    // yaml refuses an alias bomb ("billion laughs") with a ReferenceError instead of expanding it.
+    const message = `the YAML was not expanded: ${(error as Error).message} (more than ${MAX_ALIAS_COUNT} alias expansions; write the values out instead of repeating *aliases)`;
+    throw new ConfigError([{ path: "", message }], source);
+  }
   const config = validateConfigObject(raw, source, (path) => lineOf(doc, lineCounter, path));
   if (source !== "<inline config>") config.sourcePath = source;
   return config;
@@ -72,6 +82,11 @@ function yamlHint(message: string): string {
 export function validateConfigObject(raw: unknown, source = "<config object>", lineOf?: (path: PropertyKey[]) => number | undefined): HostConfig {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new ConfigError([{ path: "", message: "the configuration must be a map of sections" }], source);
+  }
+  const reserved = reservedKeyPaths(raw);
+  if (reserved.length > 0) {
+    const message = "reserved key name (it names JavaScript's object prototype machinery and is never a setting); remove or rename it";
+    throw new ConfigError(reserved.map((path) => ({ path: path.join("."), message, line: lineOf?.(path) })), source);
   }
   const { input, notes } = normalizeSections(raw as Record<string, unknown>, HostConfigSchema);
   const parsed = HostConfigSchema.safeParse(input);
@@ -103,7 +118,7 @@ function normalizeSections(raw: Record<string, unknown>, schema: z.ZodType, pref
   if (!shape) return { input: raw, notes };
   const input: Record<string, unknown> = { ...raw };
   for (const [key, value] of Object.entries(raw)) {
-    const child = shape[key];
+    const child = shapeChild(shape, key);
     const path = prefix ? `${prefix}.${key}` : key;
     if (!child) continue;
     if (value === null && isMapSchema(child)) delete input[key];
@@ -117,6 +132,15 @@ function normalizeSections(raw: Record<string, unknown>, schema: z.ZodType, pref
     }
   }
   return { input, notes };
+}
+
+/** The key paths of every reserved key in `value` (own keys of maps, at any depth, lists included). */
+function reservedKeyPaths(value: unknown, path: (string | number)[] = []): (string | number)[][] {
+  if (Array.isArray(value)) return value.flatMap((item, index) => reservedKeyPaths(item, [...path, index]));
+  if (typeof value !== "object" || value === null) return [];
+  return Object.keys(value).flatMap((key) =>
+    RESERVED_KEYS.has(key) ? [[...path, key]] : reservedKeyPaths((value as Record<string, unknown>)[key], [...path, key]),
+  );
 }
 
 function isPlainMap(value: unknown): value is Record<string, unknown> {
@@ -166,7 +190,7 @@ function unknownKeys(raw: Record<string, unknown>, schema: z.ZodType, prefix = "
   const out: string[] = [];
   for (const [key, value] of Object.entries(raw)) {
     const path = prefix ? `${prefix}.${key}` : key;
-    const child = shape[key];
+    const child = shapeChild(shape, key);
     if (!child) {
       if (!(prefix === "" && PLUGIN_SECTIONS.has(key))) out.push(path);
       continue;

@@ -99,6 +99,8 @@ export const HostConfigSchema = z.looseObject({
   prices: PriceTableSchema.default({}),
   /** Strict mode: an unknown `context.engine` or a plugin that fails to load is an error, not a warning. */
   strict: bool.default(false),
+  /** Seconds a plugin may take to load, to run its register(ctx), and to build its engine (each). */
+  plugin_load_timeout: z.number({ error: "must be a number of seconds" }).positive({ error: "must be a positive number of seconds" }).default(10),
 });
 
 /** Parsed, defaulted configuration. `sourcePath` is the file it came from, when any. */

@@ -10,6 +10,14 @@ export function objectShape(schema: z.ZodType): Record<string, z.ZodType> | unde
   return inner instanceof z.ZodObject ? (inner.shape as Record<string, z.ZodType>) : undefined;
 }
 
+/** Key names refused anywhere in a configuration: reading or copying them could reach Object's prototype. */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
+/** The schema of `key` in `shape`: own keys only, so `constructor` or `toString` is no known key. */
+export function shapeChild(shape: Record<string, z.ZodType> | undefined, key: string): z.ZodType | undefined {
+  return shape !== undefined && Object.hasOwn(shape, key) ? shape[key] : undefined;
+}
+
 /** True when `schema` describes a map (a section object or a record such as `prices:`). */
 export function isMapSchema(schema: z.ZodType): boolean {
   const inner = innermost(schema);

@@ -21,6 +21,8 @@ import { EngineRegistry, buildEngine } from "./registry.js";
 import type { EngineContext, EngineSource, PluginContext, PluginModule } from "./types.js";
 import { modelInfoFromConfig } from "./modelInfo.js";
 import { HostProblems } from "./problems.js";
+import { symlinkOutsideRoot } from "./outsideRoot.js";
+import { PluginLoadTimeoutError, withinLoadTimeout } from "./loadTimeout.js";
 import { takeAutoraiseNotice } from "../codex/autoraiseNotice.js";
 import { baseModelName } from "../codex/models.js";
 
@@ -35,6 +37,11 @@ export interface ContextHostOptions {
    * entry that fails to load, throw a {@link ConfigError} naming the key and line instead of warning.
    */
   strict?: boolean;
+  /**
+   * How long a plugin may take to load, to run its register(ctx), and to build its engine, in ms
+   * (default: the config's `plugin_load_timeout`, 10 s). Past it the plugin is a load failure.
+   */
+  pluginLoadTimeoutMs?: number;
   summarizer?: Summarizer;
   tokenCounter?: TokenCounter;
   store?: SessionStore;
@@ -83,16 +90,20 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
   const engineContext: EngineContext = { config, rootDir, summarizer, tokenCounter: options.tokenCounter, store: options.store, warn };
   const registry = new EngineRegistry(hooks, engineContext);
   const requested = config.context.engine.trim() || BUILTIN_ENGINE;
+  const loadTimeoutMs = options.pluginLoadTimeoutMs ?? config.plugin_load_timeout * 1000;
 
-  await loadListedPlugins(config.plugins, configDir, { config, rootDir, hooks, warn }, registry, problems);
+  await loadListedPlugins(config.plugins, configDir, { config, rootDir, hooks, warn }, registry, problems, loadTimeoutMs);
 
   let engine: ContextEngine | undefined;
   let source: EngineSource = "builtin";
   let origin = "built-in";
   if (requested !== BUILTIN_ENGINE) {
     const dir = join(rootDir, "plugins", "context_engine", requested);
-    if (existsSync(dir)) {
-      engine = await loadDirectoryEngine(dir, requested, engineContext, hooks).catch((error: unknown) => {
+    // A folder a symlink leads out of the root is a problem: a warning, or under strict an error before its code runs.
+    const outside = existsSync(dir) ? symlinkOutsideRoot(dir, rootDir) : undefined;
+    if (outside !== undefined) problems.fail(engineKey, requested, outside, `Context engine '${requested}': ${outside}`);
+    if (existsSync(dir) && !(outside !== undefined && problems.strict)) {
+      engine = await withinLoadTimeout(loadDirectoryEngine(dir, requested, engineContext, hooks), loadTimeoutMs, "loading").catch((error: unknown) => {
         const text = `Context engine '${requested}' in ${dir} failed to load: ${errorText(error)}`;
         problems.fail(engineKey, requested, text, text);
         return undefined;
@@ -102,7 +113,7 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
       if (engine && shadowed) warn(`Context engine '${requested}' from ${dir} is used; the one offered by ${shadowed} is ignored (directory engines come first)`);
     }
     if (!engine) {
-      engine = await hooks.contextEngine.promise(requested, engineContext).catch((error: unknown) => {
+      engine = await withinLoadTimeout(hooks.contextEngine.promise(requested, engineContext), loadTimeoutMs, "building its engine").catch((error: unknown) => {
         const text = `Context engine '${requested}' from ${registry.ownerOf(requested) ?? "a plugin"} failed to start: ${errorText(error)}`;
         problems.fail(engineKey, requested, text, text);
         return undefined;
@@ -144,34 +155,45 @@ async function resolveConfig(config: HostConfig | string | undefined): Promise<H
   return { ...validated, ...(sourcePath ? { sourcePath } : {}), warnings: warnings ? [...warnings] : (validated.warnings ?? []) };
 }
 
-/** Loads each `plugins:` entry and runs its register(ctx); a failure is a warning, or an issue at `plugins.<i>` under strict. */
+/**
+ * Loads each `plugins:` entry and runs its register(ctx), each within `timeoutMs`; a failure is a
+ * warning, or an issue at `plugins.<i>` under strict.
+ */
 async function loadListedPlugins(
   specifiers: string[],
   configDir: string,
   base: Omit<PluginContext, "registerContextEngine">,
   registry: EngineRegistry,
   problems: HostProblems,
+  timeoutMs: number,
 ): Promise<void> {
   for (const [index, specifier] of specifiers.entries()) {
     const pending: Promise<void>[] = [];
+    let timedOut = false;
     /** `rest` follows the plugin's name: "Plugin ./x.ts<rest>" as a warning, "plugin ./x.ts<rest>" as a strict issue. */
     const fail = (rest: string) => problems.fail(["plugins", index], specifier, `plugin ${specifier}${rest}`, `Plugin ${specifier}${rest}`);
     const ctx: PluginContext = {
       ...base,
       registerContextEngine: (engine, name) => {
+        // A plugin that was given up on keeps running in the background; what it registers then is ignored.
+        if (timedOut) return;
         pending.push(registry.register(specifier, engine, name).catch((error: unknown) => fail(`: ${errorText(error)}`)));
       },
     };
-    try {
+    const load = async () => {
       const mod = await importPluginModule(specifier, configDir);
       if (typeof mod.register === "function") await mod.register(ctx);
       else if (isContextEngine(mod.default)) throw new Error(`export a class or factory (not an instance) so each host gets its own engine`);
       else if (typeof mod.default === "function") ctx.registerContextEngine(mod.default as never);
       else fail(" exports neither register(ctx) nor a default engine");
+      await Promise.all(pending);
+    };
+    try {
+      await withinLoadTimeout(load(), timeoutMs, "loading");
     } catch (error) {
-      fail(` failed to load: ${errorText(error)}`);
+      timedOut = error instanceof PluginLoadTimeoutError;
+      fail(timedOut ? ` ${errorText(error)}` : ` failed to load: ${errorText(error)}`);
     }
-    await Promise.all(pending);
   }
 }
 

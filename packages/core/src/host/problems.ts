@@ -16,7 +16,7 @@ export class HostProblems {
    */
   constructor(
     readonly warnings: string[],
-    private readonly strict: boolean,
+    readonly strict: boolean,
     private readonly sourcePath: string | undefined,
   ) {}
 

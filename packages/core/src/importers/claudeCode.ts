@@ -14,7 +14,8 @@
  * - `isMeta` user records (hook feedback, command caveats) were sent to the model, so they are kept.
  *   `isSidechain` records (sub-agent conversations) are skipped, with one warning giving their count.
  * - A tool call with no result is left out of `tool_calls` and reported (see `assemble.ts`).
- * - Malformed lines and records give a warning naming `file:line` and are skipped.
+ * - Malformed lines and records, and a record nested too deeply to read, give a warning naming
+ *   `file:line` and are skipped; the rest imports.
  */
 import { z } from "zod";
 import type { ChatMessage, ContentPart, ToolCall } from "../messages/schema.js";
@@ -110,18 +111,26 @@ function readBlocks(content: string | unknown[], where: string, warnings: string
   return blocks;
 }
 
-/** Adds the blocks of an assistant record to `message` (the first message with this `message.id`). */
+/**
+ * Adds the blocks of an assistant record to `message` (the first message with this `message.id`). All
+ * or nothing: `message` changes only after every block was read (a block may throw, e.g. too deep).
+ */
 function addAssistantBlocks(message: ChatMessage, blocks: Block[], where: string, warnings: string[]): void {
+  let content = message.content;
+  const calls: ToolCall[] = [];
+  const skipped: string[] = [];
   for (const block of blocks) {
     if (block.type === "text") {
-      message.content = typeof message.content === "string" && message.content !== "" ? `${message.content}\n\n${block.text}` : block.text;
+      content = typeof content === "string" && content !== "" ? `${content}\n\n${block.text}` : block.text;
     } else if (block.type === "tool_use") {
-      const call: ToolCall = { id: block.id, type: "function", function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } };
-      message.tool_calls = [...(message.tool_calls ?? []), call];
+      calls.push({ id: block.id, type: "function", function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
     } else if (block.type !== "thinking" && block.type !== "redacted_thinking") {
-      warnings.push(`${where}: ${block.type} block in an assistant message; skipped`);
+      skipped.push(`${where}: ${block.type} block in an assistant message; skipped`);
     }
   }
+  message.content = content;
+  if (calls.length > 0) message.tool_calls = [...(message.tool_calls ?? []), ...calls];
+  warnings.push(...skipped);
 }
 
 /** The messages of a user record: one `tool` message per result, then the text/images as a user message. */
@@ -159,42 +168,52 @@ export function importClaudeCode(text: string, options: ImporterOptions = {}): I
   let messageRecords = 0;
 
   for (const { value, where } of records) {
-    if (!isRecord(value)) {
-      warnings.push(`${where}: record is ${describeValue(value)}, not an object; skipped`);
-      continue;
+    // The record's warnings, kept only when the whole record could be read.
+    let noted: string[] = [];
+    try {
+      if (!isRecord(value)) {
+        noted.push(`${where}: record is ${describeValue(value)}, not an object; skipped`);
+        continue;
+      }
+      if (typeof value.type !== "string") {
+        noted.push(`${where}: record has no "type"; skipped`);
+        continue;
+      }
+      if (value.type !== "user" && value.type !== "assistant") continue;
+      const parsed = MessageRecordSchema.safeParse(value);
+      if (!parsed.success) {
+        noted.push(`${where}: malformed ${value.type} record; skipped: ${zodErrorLine(parsed.error)}`);
+        continue;
+      }
+      const record = parsed.data;
+      if (record.isSidechain === true) {
+        sidechains += 1;
+        continue;
+      }
+      messageRecords += 1;
+      const blocks = readBlocks(record.message.content, where, noted);
+      const stamp = typeof record.timestamp === "string" ? { timestamp: record.timestamp } : {};
+      if (record.type === "user") {
+        for (const message of userMessages(blocks, where, noted)) items.push({ message: { ...message, ...stamp }, where });
+        continue;
+      }
+      const id = record.message.id ?? undefined;
+      const existing = id === undefined ? undefined : assistantsById.get(id);
+      if (existing !== undefined) {
+        addAssistantBlocks(existing, blocks, where, noted);
+        continue;
+      }
+      const message: ChatMessage = { role: "assistant", content: null, ...stamp };
+      addAssistantBlocks(message, blocks, where, noted);
+      if (id !== undefined) assistantsById.set(id, message);
+      items.push({ message, where });
+    } catch (error) {
+      // A record nested deeper than the stack reaches (JSON.stringify of a tool input) costs that record only.
+      if (!(error instanceof RangeError)) throw error;
+      noted = [`${where}: record nested too deeply to read (${error.message}); skipped`];
+    } finally {
+      warnings.push(...noted);
     }
-    if (typeof value.type !== "string") {
-      warnings.push(`${where}: record has no "type"; skipped`);
-      continue;
-    }
-    if (value.type !== "user" && value.type !== "assistant") continue;
-    const parsed = MessageRecordSchema.safeParse(value);
-    if (!parsed.success) {
-      warnings.push(`${where}: malformed ${value.type} record; skipped: ${zodErrorLine(parsed.error)}`);
-      continue;
-    }
-    const record = parsed.data;
-    if (record.isSidechain === true) {
-      sidechains += 1;
-      continue;
-    }
-    messageRecords += 1;
-    const blocks = readBlocks(record.message.content, where, warnings);
-    const stamp = typeof record.timestamp === "string" ? { timestamp: record.timestamp } : {};
-    if (record.type === "user") {
-      for (const message of userMessages(blocks, where, warnings)) items.push({ message: { ...message, ...stamp }, where });
-      continue;
-    }
-    const id = record.message.id ?? undefined;
-    const existing = id === undefined ? undefined : assistantsById.get(id);
-    if (existing !== undefined) {
-      addAssistantBlocks(existing, blocks, where, warnings);
-      continue;
-    }
-    const message: ChatMessage = { role: "assistant", content: null, ...stamp };
-    addAssistantBlocks(message, blocks, where, warnings);
-    if (id !== undefined) assistantsById.set(id, message);
-    items.push({ message, where });
   }
   if (sidechains > 0) warnings.push(`${fileName}: skipped ${sidechains} sidechain record(s) (sub-agent conversations)`);
   if (messageRecords === 0) {

@@ -167,3 +167,18 @@ export function validateConversation(messages: ChatMessage[], options: ValidateO
   const pending = options.allowPendingToolCalls ? pendingToolCallsStart(messages) : -1;
   return problems.filter((p) => !(p.code === "missing_tool_result" && p.index === pending)).sort((a, b) => a.index - b.index);
 }
+
+/**
+ * The problems of `output` that `input` did not already have: for each code, those past the input's
+ * count of it. A compaction may keep a problem it was given (e.g. a tool call still running) but must
+ * not add one; an empty list means `output` is acceptable in place of `input`.
+ */
+export function problemsIntroduced(input: ChatMessage[], output: ChatMessage[], options: ValidateOptions = {}): ConversationProblem[] {
+  const had = new Map<ConversationProblemCode, number>();
+  for (const problem of validateConversation(input, options)) had.set(problem.code, (had.get(problem.code) ?? 0) + 1);
+  return validateConversation(output, options).filter((problem) => {
+    const left = had.get(problem.code) ?? 0;
+    had.set(problem.code, left - 1);
+    return left <= 0;
+  });
+}

@@ -20,7 +20,8 @@ import { HYGIENE_ABORT_NOTICE } from "../gateway/hygiene.js";
 import type { HostConfig } from "../config/schema.js";
 import type { HostHooks, SessionCompressEvent } from "../host/hooks.js";
 import type { ChatMessage } from "../messages/schema.js";
-import type { CompactionRecord, SessionRecord, SessionStore, StoredMessage, UndoResult } from "../store/types.js";
+import { CompactionConflictError, type CompactionRecord, type SessionRecord, type SessionStore, type UndoResult } from "../store/types.js";
+import { engineOutputProblem } from "./engineOutput.js";
 import { compressionCountWarning } from "./warnings.js";
 
 /** What {@link CompactionSession} needs from a host (a `ContextHost` fits). */
@@ -56,6 +57,10 @@ export interface MaybeCompressOptions {
   /** Manual compaction: skip `shouldCompress` (and the engine's cooldowns); on an app-server thread, delegate and wait. */
   force?: boolean;
   focusTopic?: string;
+  /**
+   * Cancels the compaction (e.g. `AbortSignal.timeout(ms)` bounds it): the call returns `aborted` as soon
+   * as it fires, even when the engine ignores it, and a result the engine delivers later is dropped.
+   */
   signal?: AbortSignal;
 }
 
@@ -115,15 +120,24 @@ function abortReasonText(signal: AbortSignal): string {
   return typeof reason === "string" && reason !== "" ? reason : "the caller cancelled the compaction";
 }
 
+const ABORTED = Symbol("aborted");
+
 /**
- * The messages appended after `start` (the active rows a compaction began from), or undefined when the
- * active list no longer begins with exactly those rows.
+ * `work`'s value, or {@link ABORTED} as soon as `signal` fires (whether or not `work` ever settles). A
+ * rejection of `work` after that is swallowed; before it, it is thrown.
  */
-function turnsAppendedSince(start: readonly StoredMessage[], current: readonly StoredMessage[]): ChatMessage[] | undefined {
-  if (current.length < start.length) return undefined;
-  for (let i = 0; i < start.length; i++) if (current[i]!.id !== start[i]!.id) return undefined;
-  return current.slice(start.length).map((row) => row.message);
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
+  if (signal === undefined) return work;
+  let onAbort!: () => void;
+  const aborted = new Promise<typeof ABORTED>((resolve) => {
+    onAbort = () => resolve(ABORTED);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
 }
+
+const CHANGED_WHILE_COMPACTING = "the conversation changed while it was being compacted (another compaction or an undo finished first); nothing was written";
 
 /** One conversation bound to a store and an engine. */
 export class CompactionSession {
@@ -194,13 +208,27 @@ export class CompactionSession {
     if (isAppServerSession(this.engine.model)) return this.compressViaAppServer(before, options);
 
     const previousReport = lastReportOf(this.engine);
-    const output = await this.engine.compress(before, {
-      sessionId,
-      ...(options.promptTokens === undefined ? {} : { currentTokens: options.promptTokens }),
-      ...(options.focusTopic === undefined ? {} : { focusTopic: options.focusTopic }),
-      ...(options.force === undefined ? {} : { force: options.force }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    const cancelled = (signal: AbortSignal): CompactionResult => ({
+      ...base,
+      outcome: "aborted",
+      compressionCount: count(),
+      notice: HYGIENE_ABORT_NOTICE,
+      reason: `compaction cancelled: ${abortReasonText(signal)}`,
     });
+    if (options.signal?.aborted) return cancelled(options.signal);
+    // An engine that ignores the signal is not waited for after it fires; its late result is dropped.
+    const settled = await untilAborted(
+      this.engine.compress(before, {
+        sessionId,
+        ...(options.promptTokens === undefined ? {} : { currentTokens: options.promptTokens }),
+        ...(options.focusTopic === undefined ? {} : { focusTopic: options.focusTopic }),
+        ...(options.force === undefined ? {} : { force: options.force }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      }),
+      options.signal,
+    );
+    if (settled === ABORTED) return cancelled(options.signal!);
+    const output = settled;
     const fresh = lastReportOf(this.engine);
     const report = fresh !== undefined && fresh !== previousReport ? fresh : undefined;
     const aborted = (reason: string | undefined): CompactionResult => ({
@@ -211,28 +239,34 @@ export class CompactionSession {
       ...(report ? { report } : {}),
       ...(reason ? { reason } : {}),
     });
-    if (output === before || report?.aborted === true || output.length === 0 || isDeepStrictEqual(output, before)) return aborted(report?.abortReason);
+    if (output === before || report?.aborted === true || (Array.isArray(output) && output.length === 0) || isDeepStrictEqual(output, before)) return aborted(report?.abortReason);
+    // A plugin engine's list is checked like the built-in's before it becomes the stored conversation.
+    const invalid = engineOutputProblem(this.engine.name, before, output);
+    if (invalid !== undefined) return aborted(invalid);
     // The engine may finish after the caller gave up (a summarizer that ignores the signal): keep the list.
-    if (options.signal?.aborted) return aborted(`compaction cancelled: ${abortReasonText(options.signal)}`);
-    // Turns appended while the engine ran follow the compacted list; any other change means another
-    // compaction (or an undo) got there first. Read and write below run with no await in between.
-    const arrived = this.currentId === sessionId ? turnsAppendedSince(startRows, this.store.activeRows(sessionId)) : undefined;
-    if (arrived === undefined) return aborted("the conversation changed while it was being compacted (another compaction or an undo finished first); nothing was written");
-    const written = arrived.length === 0 ? output : [...output, ...arrived];
-
-    const info = { summary: findLatestSummary(output) ?? null, report: report ?? null };
+    if (options.signal?.aborted) return cancelled(options.signal);
+    // Turns appended while the engine ran (here or by another process on the same store) follow the
+    // compacted list; the store checks and writes against the rows read above in one transaction, and
+    // refuses when another compaction (or an undo) got there first.
+    if (this.currentId !== sessionId) return aborted(CHANGED_WHILE_COMPACTING);
+    const info = { summary: findLatestSummary(output) ?? null, report: report ?? null, compactedRowIds: startRows.map((row) => row.id) };
     let compaction: CompactionRecord;
     let event: SessionCompressEvent;
-    if (this.inPlace) {
-      compaction = this.store.archiveAndReplace(sessionId, written, info);
-      event = { platform: this.platform, session_id: sessionId, old_session_id: "", in_place: true, compression_count: count() };
-    } else {
-      const rotated = this.store.rotateSession(sessionId, written, info);
-      compaction = rotated.compaction;
-      this.currentId = rotated.session.id;
-      event = { platform: this.platform, session_id: rotated.session.id, old_session_id: sessionId, in_place: false, compression_count: rotated.session.compressionCount };
+    try {
+      if (this.inPlace) {
+        compaction = this.store.archiveAndReplace(sessionId, output, info);
+        event = { platform: this.platform, session_id: sessionId, old_session_id: "", in_place: true, compression_count: count() };
+      } else {
+        const rotated = this.store.rotateSession(sessionId, output, info);
+        compaction = rotated.compaction;
+        this.currentId = rotated.session.id;
+        event = { platform: this.platform, session_id: rotated.session.id, old_session_id: sessionId, in_place: false, compression_count: rotated.session.compressionCount };
+      }
+    } catch (error) {
+      if (error instanceof CompactionConflictError) return aborted(CHANGED_WHILE_COMPACTING);
+      throw error;
     }
-    return this.finish(event, compaction, before.length, written.length, report);
+    return this.finish(event, compaction, before.length, compaction.messagesAfter, report);
   }
 
   /**

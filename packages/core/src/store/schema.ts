@@ -149,18 +149,22 @@ export const SESSION_STORE_SCHEMA_VERSION = SESSION_STORE_MIGRATIONS[SESSION_STO
 
 /**
  * Brings `db` to {@link SESSION_STORE_SCHEMA_VERSION}, each step in its own transaction. Throws when the
- * file was written by a newer schema (`where` names the file).
+ * file was written by a newer schema (`where` names the file). Safe when several processes open a new
+ * file at once: each step takes the write lock first and re-reads the version under it, so a step
+ * another process has just applied is skipped instead of failing ("table sessions already exists").
  */
 export function migrateSessionStore(db: BetterSqlite3.Database, where: string): void {
-  const current = db.pragma("user_version", { simple: true }) as number;
+  const version = () => db.pragma("user_version", { simple: true }) as number;
+  const current = version();
   if (current > SESSION_STORE_SCHEMA_VERSION) {
     throw new Error(`${where}: session store schema version ${current} is newer than this build supports (${SESSION_STORE_SCHEMA_VERSION}); upgrade @context-engine/core`);
   }
   for (const step of SESSION_STORE_MIGRATIONS) {
     if (step.version <= current) continue;
     db.transaction(() => {
+      if (version() >= step.version) return;
       db.exec(step.sql);
       db.pragma(`user_version = ${step.version}`);
-    })();
+    }).immediate();
   }
 }

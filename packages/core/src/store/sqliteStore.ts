@@ -12,12 +12,14 @@ import { parseMessages, type ChatMessage } from "../messages/schema.js";
 import { MemoizedTokenCounter, MESSAGE_COUNTING_VERSION } from "../tokens/counter.js";
 import { estimateMessageTokensRough } from "../tokens/rough.js";
 import type { TokenCounter } from "../tokens/types.js";
+import { retryWhileBusy, STORE_BUSY_TIMEOUT_MS } from "./busy.js";
 import { sqliteDriver } from "./driver.js";
 import { searchableMessageText } from "./messageText.js";
 import { migrateSessionStore } from "./schema.js";
 import { reportJson, toCompaction, toSession, toStored, type CompactionRow, type MessageRow, type SessionRow } from "./rows.js";
 import { prepareSearch } from "./search.js";
 import {
+  CompactionConflictError,
   SessionStoreError,
   type CompactionInfo,
   type CompactionRecord,
@@ -81,6 +83,7 @@ function prepareStatements(db: Database.Database) {
       "INSERT INTO messages (session_id, seq, role, message_json, text, tokens, tokens_by, active, compacted, compaction_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 0, NULL, ?)",
     ),
     activeRows: p("SELECT * FROM messages WHERE session_id = ? AND active = 1 ORDER BY seq"),
+    activeIds: p("SELECT id FROM messages WHERE session_id = ? AND active = 1 ORDER BY seq").pluck(),
     activeJson: p("SELECT message_json, tokens, tokens_by FROM messages WHERE session_id = ? AND active = 1 ORDER BY seq"),
     activeCount: p("SELECT COUNT(*) AS n FROM messages WHERE session_id = ? AND active = 1"),
     archived: p("SELECT * FROM messages WHERE session_id = ? AND active = 0 ORDER BY seq"),
@@ -139,11 +142,12 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
     const inMemory = path === ":memory:" || path === "";
     try {
       if (!inMemory) mkdirSync(dirname(path), { recursive: true });
-      this.db = new Driver(path);
+      this.db = new Driver(path, { timeout: STORE_BUSY_TIMEOUT_MS });
     } catch (error) {
       throw new SessionStoreError(`cannot open session store ${path}: ${(error as Error).message}`);
     }
-    if (!inMemory) this.db.pragma("journal_mode = WAL");
+    // Switching to WAL does not wait for a process that is creating the same file: retry until the busy timeout.
+    if (!inMemory) retryWhileBusy(() => this.db.pragma("journal_mode = WAL"));
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("foreign_keys = ON");
     // A REPLACE conflict deletes the old row; with recursive triggers that deletion meets the DELETE guards.
@@ -167,13 +171,13 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
     const parsed = NewSessionSchema.safeParse(session);
     if (!parsed.success) throw new SessionStoreError(`createSession: invalid session:\n${z.prettifyError(parsed.error)}`);
     const { id = randomUUID(), platform, title = null, parentSessionId = null } = parsed.data;
-    return this.db.transaction(() => {
+    return this.write(() => {
       if (this.getSession(id)) throw new SessionStoreError(`createSession: session '${id}' already exists`);
       if (parentSessionId !== null) this.requireSession(parentSessionId, "createSession (parentSessionId)");
       const at = this.now();
       this.s.insertSession.run(id, platform, title, at, at, parentSessionId, 0, null);
       return this.requireSession(id, "createSession");
-    })();
+    });
   }
 
   getSession(sessionId: string): SessionRecord | undefined {
@@ -188,13 +192,13 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
   appendMessages(sessionId: string, messages: readonly ChatMessage[]): number[] {
     const where = `appendMessages('${sessionId}')`;
     parseMessages(messages, where);
-    return this.db.transaction(() => {
+    return this.write(() => {
       this.requireSession(sessionId, where);
       const at = this.now();
       const { ids } = this.insertRows(sessionId, messages, at);
       this.s.touchSession.run(at, sessionId);
       return ids;
-    })();
+    });
   }
 
   activeMessages(sessionId: string): ChatMessage[] {
@@ -213,21 +217,22 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
     parseMessages(newActiveMessages, where);
     if (newActiveMessages.length === 0) throw new SessionStoreError(`${where}: the new message list is empty; a compaction must keep at least one message`);
     const report = reportJson(info.report, where);
-    return this.db.transaction(() => {
+    return this.write(() => {
       const session = this.requireSession(sessionId, where);
       const before = this.activeCount(sessionId);
       if (before === 0) throw new SessionStoreError(`${where}: the session has no active messages to compact`);
+      const written = [...newActiveMessages, ...this.appendedAfter(sessionId, info.compactedRowIds, where)];
       const at = info.at ?? this.now();
       const firstSeq = this.lastSeq(sessionId) + 1;
-      const lastSeq = firstSeq + newActiveMessages.length - 1;
+      const lastSeq = firstSeq + written.length - 1;
       const id = Number(
-        this.s.insertCompaction.run(sessionId, "compaction", at, 1, before, newActiveMessages.length, info.summary ?? null, report, firstSeq, lastSeq, null).lastInsertRowid,
+        this.s.insertCompaction.run(sessionId, "compaction", at, 1, before, written.length, info.summary ?? null, report, firstSeq, lastSeq, null).lastInsertRowid,
       );
       this.s.archiveActive.run(id, sessionId);
-      this.insertRows(sessionId, newActiveMessages, at);
+      this.insertRows(sessionId, written, at);
       this.s.setCompactionState.run(session.compressionCount + 1, 1, at, sessionId);
       return this.compaction(id);
-    })();
+    });
   }
 
   rotateSession(
@@ -239,31 +244,32 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
     parseMessages(messages, where);
     if (messages.length === 0) throw new SessionStoreError(`${where}: the new message list is empty; a compaction must keep at least one message`);
     const report = reportJson(info.report, where);
-    return this.db.transaction(() => {
+    return this.write(() => {
       const parent = this.requireSession(parentSessionId, where);
+      const written = [...messages, ...this.appendedAfter(parentSessionId, info.compactedRowIds, where)];
       const child = this.createSession({ id: info.id, platform: parent.platform, title: info.title ?? parent.title, parentSessionId });
       const at = info.at ?? this.now();
       const before = this.activeCount(parentSessionId);
       const id = Number(
-        this.s.insertCompaction.run(child.id, "compaction", at, 0, before, messages.length, info.summary ?? null, report, 1, messages.length, null).lastInsertRowid,
+        this.s.insertCompaction.run(child.id, "compaction", at, 0, before, written.length, info.summary ?? null, report, 1, written.length, null).lastInsertRowid,
       );
-      this.insertRows(child.id, messages, at);
+      this.insertRows(child.id, written, at);
       this.s.setCompactionState.run(parent.compressionCount + 1, 0, at, child.id);
       return { session: this.requireSession(child.id, where), compaction: this.compaction(id) };
-    })();
+    });
   }
 
   recordCompactionBoundary(sessionId: string, info: CompactionInfo = {}): CompactionRecord {
     const where = `recordCompactionBoundary('${sessionId}')`;
     const report = reportJson(info.report, where);
-    return this.db.transaction(() => {
+    return this.write(() => {
       const session = this.requireSession(sessionId, where);
       const at = info.at ?? this.now();
       const count = this.activeCount(sessionId);
       const id = Number(this.s.insertCompaction.run(sessionId, "compaction", at, 1, count, count, info.summary ?? null, report, null, null, null).lastInsertRowid);
       this.s.setCompactionState.run(session.compressionCount + 1, 1, at, sessionId);
       return this.compaction(id);
-    })();
+    });
   }
 
   archivedMessages(sessionId: string, compactionId?: number): StoredMessage[] {
@@ -298,7 +304,7 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
 
   undoLastCompaction(sessionId: string): UndoResult | undefined {
     const where = `undoLastCompaction('${sessionId}')`;
-    return this.db.transaction(() => {
+    return this.write(() => {
       const session = this.requireSession(sessionId, where);
       const [last, previous] = (this.s.inEffect.all(sessionId) as CompactionRow[]).map(toCompaction);
       if (!last) return undefined;
@@ -326,7 +332,36 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
       const inPlace = previous === undefined ? null : previous.inPlace ? 1 : 0;
       this.s.setCompactionState.run(Math.max(0, session.compressionCount - 1), inPlace, at, sessionId);
       return { undoneCompactionId: last.id, undoId, restored, archived };
-    })();
+    });
+  }
+
+  /**
+   * The messages of the active rows after `compactedRowIds` (none when not given), read inside the
+   * compaction's transaction; throws {@link CompactionConflictError} when the active list no longer
+   * begins with exactly those rows.
+   */
+  private appendedAfter(sessionId: string, compactedRowIds: readonly number[] | undefined, where: string): ChatMessage[] {
+    if (compactedRowIds === undefined) return [];
+    const ids = this.s.activeIds.all(sessionId) as number[];
+    const intact = ids.length >= compactedRowIds.length && compactedRowIds.every((id, i) => ids[i] === id);
+    if (!intact) {
+      throw new CompactionConflictError(
+        `${where}: the active list no longer begins with the ${compactedRowIds.length} rows this compaction read (another compaction or an undo finished first); nothing was written`,
+      );
+    }
+    if (ids.length === compactedRowIds.length) return [];
+    const rows = this.s.activeRows.all(sessionId) as MessageRow[];
+    return rows.slice(compactedRowIds.length).map((row) => JSON.parse(row.message_json) as ChatMessage);
+  }
+
+  /**
+   * Runs `body` as one write transaction that takes the write lock at BEGIN (IMMEDIATE). A deferred
+   * transaction that reads first and then writes cannot wait for another process's lock: in WAL mode
+   * its upgrade fails at once with SQLITE_BUSY when that process committed meanwhile, whatever the busy
+   * timeout. Taking the lock first makes a second process wait (up to the busy timeout) instead.
+   */
+  private write<T>(body: () => T): T {
+    return this.db.transaction(body).immediate();
   }
 
   loadEngineState(engine: string, sessionId: string): unknown {

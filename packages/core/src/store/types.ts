@@ -84,6 +84,15 @@ export interface CompactionInfo {
   report?: unknown;
   /** Epoch milliseconds (default: the store's clock). */
   at?: number;
+  /**
+   * The ids of the active rows the compaction read and compacted, in order. When given, the store checks
+   * and writes against them in one transaction, so a turn another worker (or process) appended after
+   * the read is never lost: rows after them move behind the new list (written again there, the
+   * originals archived under this compaction so an undo restores the exact list), and when the active
+   * list no longer begins with exactly these rows (another compaction or an undo came first) it throws
+   * {@link CompactionConflictError} and writes nothing. Without it every active row is replaced.
+   */
+  compactedRowIds?: readonly number[];
 }
 
 /** Options of {@link SessionStore.listSessions}. */
@@ -181,12 +190,14 @@ export interface SessionStore extends Partial<EngineStateStore> {
   activeRows(sessionId: string): StoredMessage[];
   /**
    * In one transaction: archives every active row (`active=0, compacted=1`, the new compaction's id),
-   * inserts `newActiveMessages` as the active list, and logs the compaction. Deletes nothing.
+   * inserts `newActiveMessages` as the active list (followed by the rows appended after
+   * `info.compactedRowIds`, when given), and logs the compaction. Deletes nothing.
    */
   archiveAndReplace(sessionId: string, newActiveMessages: readonly ChatMessage[], info?: CompactionInfo): CompactionRecord;
   /**
    * Rotation (`compression.in_place: false`): in one transaction creates a child session of
-   * `parentSessionId` holding `messages`, and logs the compaction there. The parent is left as it is.
+   * `parentSessionId` holding `messages` (followed by the parent's rows appended after
+   * `info.compactedRowIds`, when given), and logs the compaction there. The parent is left as it is.
    */
   rotateSession(parentSessionId: string, messages: readonly ChatMessage[], info?: CompactionInfo & { id?: string; title?: string | null }): { session: SessionRecord; compaction: CompactionRecord };
   /**
@@ -220,6 +231,17 @@ export class SessionStoreError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "SessionStoreError";
+  }
+}
+
+/**
+ * A compaction written against rows that are no longer the start of the active list: another
+ * compaction or an undo finished first. Nothing was written.
+ */
+export class CompactionConflictError extends SessionStoreError {
+  constructor(message: string) {
+    super(message);
+    this.name = "CompactionConflictError";
   }
 }
 

@@ -1,5 +1,5 @@
 /** A summarizer backed by any OpenAI-compatible chat-completions endpoint, through the `openai` SDK. */
-import OpenAI from "openai";
+import OpenAI, { APIConnectionTimeoutError } from "openai";
 import { buildSummaryPrompt, normalizeSummary } from "./prompt.js";
 import { redactSecrets } from "./redact.js";
 import { serializeTurns } from "./serialize.js";
@@ -18,7 +18,7 @@ export interface OpenAICompatibleSummarizerOptions {
   model: string;
   /** The main model: tried once when `model` fails with a non-abort failure (if it differs). */
   fallbackModel?: string;
-  /** Per-request timeout in milliseconds (default 120,000). */
+  /** Per-request timeout in milliseconds, response body included (default 120,000). */
   timeoutMs?: number;
   /** SDK retries per request (default 0: the failure ladder decides). */
   maxRetries?: number;
@@ -31,16 +31,19 @@ export class OpenAICompatibleSummarizer implements Summarizer {
   readonly name: string;
   readonly model: string;
   readonly fallbackModel: string | undefined;
+  /** The bound on each request, headers and body together, in ms. */
+  readonly timeoutMs: number;
   private readonly client: OpenAI;
 
   constructor(options: OpenAICompatibleSummarizerOptions) {
     this.model = options.model;
     this.fallbackModel = options.fallbackModel;
     this.name = `openai:${options.model}`;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_SUMMARY_TIMEOUT_MS;
     this.client = new OpenAI({
       baseURL: options.baseUrl,
       apiKey: options.apiKey,
-      timeout: options.timeoutMs ?? DEFAULT_SUMMARY_TIMEOUT_MS,
+      timeout: this.timeoutMs,
       maxRetries: options.maxRetries ?? 0,
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
@@ -59,11 +62,26 @@ export class OpenAICompatibleSummarizer implements Summarizer {
     }
   }
 
+  /**
+   * One request, bounded as a whole by `timeoutMs`: the SDK's own timeout stops waiting for the headers
+   * only, so a body that drips in slowly would outlive it; an overall deadline aborts the request, body
+   * included, and fails as a timeout (a caller's abort stays an abort).
+   */
   private async complete(model: string, prompt: string, maxTokens: number, signal: AbortSignal | undefined): Promise<string> {
-    const response: unknown = await this.client.chat.completions.create(
-      { model, messages: [{ role: "user", content: prompt }], max_tokens: maxTokens },
-      signal ? { signal } : undefined,
-    );
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
+    let response: unknown;
+    try {
+      response = await this.client.chat.completions.create(
+        { model, messages: [{ role: "user", content: prompt }], max_tokens: maxTokens },
+        { signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal },
+      );
+    } catch (error) {
+      if (!deadline.signal.aborted || signal?.aborted) throw error;
+      throw new APIConnectionTimeoutError({ message: `summary request (model ${model}) timed out after ${this.timeoutMs} ms (the whole request, response body included; auxiliary.compression.timeout)` });
+    } finally {
+      clearTimeout(timer);
+    }
     const choices = typeof response === "object" && response !== null ? (response as { choices?: unknown }).choices : undefined;
     if (!Array.isArray(choices)) {
       throw new InvalidSummaryResponseError(`summary endpoint returned no choices (model ${model})`);

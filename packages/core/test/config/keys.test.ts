@@ -18,4 +18,10 @@ describe("unknownConfigKeyMessage", () => {
     expect(unknownConfigKeyMessage("telemetry.endpoint")).toBe("telemetry.endpoint is not a configuration key");
     expect(unknownConfigKeyMessage("compression.threshold.value")).toBe("compression.threshold.value is not a configuration key");
   });
+
+  it("refuses reserved and inherited names that would pass as known keys through Object's prototype", () => {
+    expect(unknownConfigKeyMessage("constructor")).toBe("constructor is not a configuration key — 'constructor' is a reserved name");
+    expect(unknownConfigKeyMessage("lcm.__proto__.x")).toBe("lcm.__proto__.x is not a configuration key — '__proto__' is a reserved name");
+    expect(unknownConfigKeyMessage("compression.toString")).toMatch(/^compression\.toString is not a configuration key/);
+  });
 });

@@ -117,6 +117,33 @@ describe("importClaudeCode", () => {
     expect(messages.find((m) => m.role === "tool")).toMatchObject({ tool_call_id: "tool_edge_001", is_error: true });
   });
 
+  it("skips one record nested too deeply to read with a warning naming file:line, and imports the rest", () => {
+    const deepInput = `${'{"a":'.repeat(200_000)}1${"}".repeat(200_000)}`;
+    const deepRecord = `{"type":"assistant","message":{"id":"msg_deep","role":"assistant","content":[{"type":"tool_use","id":"toolu_deep","name":"Bash","input":${deepInput}}]}}`;
+    const text = [
+      JSON.stringify(user("start")),
+      JSON.stringify(assistant("msg_1", { type: "text", text: "Working." })),
+      deepRecord,
+      JSON.stringify(assistant("msg_2", { type: "text", text: "Still here." })),
+      JSON.stringify(user("thanks")),
+    ].join("\n");
+    const { messages, warnings } = importClaudeCode(text, { fileName: "deep.jsonl" });
+    expect(messages.map((m) => m.content)).toEqual(["start", "Working.", "Still here.", "thanks"]);
+    expect(warnings).toEqual([expect.stringMatching(/^deep\.jsonl:3: record nested too deeply to read .*; skipped$/)]);
+  });
+
+  it("keeps what an assistant message already had when a later record of the same message is too deep", () => {
+    const deepInput = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
+    const text = [
+      JSON.stringify(user("start")),
+      JSON.stringify(assistant("msg_1", { type: "text", text: "Working." })),
+      `{"type":"assistant","message":{"id":"msg_1","role":"assistant","content":[{"type":"text","text":"half"},{"type":"tool_use","id":"toolu_deep","name":"Bash","input":${deepInput}}]}}`,
+    ].join("\n");
+    const { messages, warnings } = importClaudeCode(text, { fileName: "deep.jsonl" });
+    expect(messages).toEqual([{ role: "user", content: "start" }, { role: "assistant", content: "Working." }]);
+    expect(warnings).toEqual([expect.stringMatching(/^deep\.jsonl:3: record nested too deeply/)]);
+  });
+
   it("reports a line that is not JSON and goes on with the next", () => {
     const text = jsonl(user("a")) + "{not json\n" + jsonl(assistant("m", { type: "text", text: "b" }));
     const { messages, warnings } = importClaudeCode(text, { fileName: "x.jsonl" });

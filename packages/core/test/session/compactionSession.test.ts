@@ -196,4 +196,52 @@ describe("CompactionSession: aborted compaction", () => {
     expect(rowCount()).toBe(rows);
     expect(store.compactions(session.sessionId)).toEqual([]);
   });
+
+  describe("an engine that hands back an invalid list", () => {
+    /** A plugin-style engine whose compress() returns `output` whatever it is given. */
+    function engineReturning(output: unknown): ContextEngine {
+      return new (class extends ContextEngine {
+        readonly name = "sloppy-plugin";
+        shouldCompress(): boolean {
+          return true;
+        }
+        async compress(): Promise<ChatMessage[]> {
+          return output as ChatMessage[];
+        }
+      })();
+    }
+
+    async function compactWith(output: unknown) {
+      const session = new CompactionSession({ engine: engineReturning(output), store, platform: "cli" });
+      const original: ChatMessage[] = [system("sys"), ...agentRounds(3)];
+      session.append(original);
+      const rows = rowCount();
+      const result = await session.maybeCompress({ force: true });
+      expect(session.messages()).toEqual(original);
+      expect(rowCount()).toBe(rows);
+      expect(store.compactions(session.sessionId)).toEqual([]);
+      return result;
+    }
+
+    it("keeps the conversation when the list breaks a provider rule, naming the engine and the problem", async () => {
+      const orphan: ChatMessage = { role: "tool", tool_call_id: "call_nowhere", content: "output of a call that is not there" };
+      const result = await compactWith([system("sys"), { role: "user", content: "[CONTEXT COMPACTION] summary" }, orphan]);
+      expect(result).toMatchObject({ outcome: "aborted", notice: "No messages were dropped — conversation is unchanged", compressionCount: 0 });
+      expect(result.reason).toMatch(/engine 'sloppy-plugin'/);
+      expect(result.reason).toMatch(/messages\[2\] \(tool, tool_call_id "call_nowhere"\)/);
+    });
+
+    it("keeps the conversation when the list is not even chat messages, naming the engine and the field", async () => {
+      const result = await compactWith([{ role: "robot", content: "beep" }]);
+      expect(result.outcome).toBe("aborted");
+      expect(result.reason).toMatch(/engine 'sloppy-plugin'/);
+      expect(result.reason).toMatch(/messages\[0\]\.role/);
+    });
+
+    it("keeps the conversation when compress() returns something that is not a list", async () => {
+      const result = await compactWith({ messages: [] });
+      expect(result.outcome).toBe("aborted");
+      expect(result.reason).toMatch(/engine 'sloppy-plugin'.*not a list/);
+    });
+  });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import { ContextEngine } from "../../src/engine/ContextEngine.js";
 import { createHostHooks, type SessionCompressEvent } from "../../src/host/hooks.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { validateConversation } from "../../src/messages/validate.js";
@@ -131,5 +132,58 @@ describe("CompactionSession: cancelled compaction", () => {
     expect(session.messages()).toEqual(original);
     expect(store.compactions(session.sessionId)).toEqual([]);
     expect(session.lastCompactionInPlace).toBeNull();
+  });
+
+  it("stops waiting for an engine that ignores the signal once the caller aborts, and drops its late result", async () => {
+    let finish!: (messages: ChatMessage[]) => void;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const deaf = new (class extends ContextEngine {
+      readonly name = "deaf";
+      shouldCompress(): boolean {
+        return true;
+      }
+      compress(): Promise<ChatMessage[]> {
+        started();
+        return new Promise((resolve) => (finish = resolve));
+      }
+    })();
+    const session = new CompactionSession({ engine: deaf, store, platform: "cli" });
+    const original: ChatMessage[] = [system("sys"), ...agentRounds(3)];
+    session.append(original);
+    const controller = new AbortController();
+
+    const pending = session.maybeCompress({ force: true, signal: controller.signal });
+    await running;
+    controller.abort(new Error("user pressed Ctrl-C"));
+    const outcome = await pending;
+
+    expect(outcome).toMatchObject({ outcome: "aborted", notice: "No messages were dropped — conversation is unchanged" });
+    expect(outcome.reason).toMatch(/cancelled: user pressed Ctrl-C/);
+    finish([user("[CONTEXT COMPACTION] too late")]);
+    await new Promise((tick) => setImmediate(tick));
+    expect(session.messages()).toEqual(original);
+    expect(store.compactions(session.sessionId)).toEqual([]);
+  });
+
+  it("gives up at once on a signal that was already aborted, without asking the engine", async () => {
+    let asked = false;
+    const deaf = new (class extends ContextEngine {
+      readonly name = "deaf";
+      shouldCompress(): boolean {
+        return true;
+      }
+      compress(): Promise<ChatMessage[]> {
+        asked = true;
+        return new Promise(() => {});
+      }
+    })();
+    const session = new CompactionSession({ engine: deaf, store, platform: "cli" });
+    session.append([system("sys"), ...agentRounds(3)]);
+
+    const outcome = await session.maybeCompress({ force: true, signal: AbortSignal.abort(new Error("too late")) });
+
+    expect(outcome).toMatchObject({ outcome: "aborted", reason: "compaction cancelled: too late" });
+    expect(asked).toBe(false);
   });
 });

@@ -100,6 +100,21 @@ describe("OpenAICompatibleSummarizer against a real OpenAI-compatible HTTP serve
     expect(failure).toMatchObject({ action: "fallback", kind: "timeout" });
   });
 
+  it("counts the response body against the timeout: a body that drips in byte by byte times out and falls back", async () => {
+    // ~300 bytes at 200 ms each would take a minute; the 300 ms timeout covers headers and body
+    server.script({ kind: "drip", content: "a summary that arrives far too slowly", byteIntervalMs: 200 });
+    const failure = await failureOf(summarizer({ timeoutMs: 300 }).summarize(request));
+    expect(failure).toMatchObject({ action: "fallback", kind: "timeout" });
+    expect(failure.reason).toMatch(/300 ms/);
+  });
+
+  it("gives the main model its own bounded try after the configured model's body timed out", async () => {
+    server.setDefault({ kind: "drip", content: "slow", byteIntervalMs: 200 });
+    const failure = await failureOf(summarizer({ model: "cheap-model", fallbackModel: "main-model", timeoutMs: 300 }).summarize(request));
+    expect(failure.kind).toBe("timeout");
+    expect(server.requests.map((r) => r.body.model)).toEqual(["cheap-model", "main-model"]);
+  });
+
   it("throws EmptySummaryError when the model returns empty content", async () => {
     server.script({ kind: "empty" });
     const failure = await failureOf(summarizer().summarize(request));
