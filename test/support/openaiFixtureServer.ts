@@ -9,7 +9,7 @@ import type { AddressInfo, Socket } from "node:net";
 /** One scripted answer of the fixture server. */
 export type FixtureStep =
   | { kind: "success"; content: string; model?: string }
-  | { kind: "status"; status: number; body?: unknown }
+  | { kind: "status"; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: "hang" }
   | { kind: "empty" }
   | { kind: "garbage" }
@@ -65,9 +65,9 @@ function completionBody(content: string, model: string): unknown {
   };
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
 }
 
@@ -94,7 +94,7 @@ export async function startOpenAIFixtureServer(): Promise<FixtureServer> {
         sendJson(res, 200, completionBody("", requestedModel));
         return;
       case "status":
-        sendJson(res, step.status, step.body ?? openAIErrorBody(step.status));
+        sendJson(res, step.status, step.body ?? openAIErrorBody(step.status), step.headers);
         return;
       case "garbage":
         res.writeHead(200, { "content-type": "application/json" });

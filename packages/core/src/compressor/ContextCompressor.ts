@@ -4,7 +4,7 @@
  * summaryLadder (phase 3) and phase4Assemble.
  */
 import { z } from "zod";
-import { AWAITING_REAL_USAGE, ContextEngine, DEFAULT_MODEL } from "../engine/ContextEngine.js";
+import { AWAITING_REAL_USAGE, ContextEngine, DEFAULT_MODEL, sameModelInfo } from "../engine/ContextEngine.js";
 import type { CompressOptions, ModelInfo, NormalizedUsage, UsageReport } from "../engine/types.js";
 import { CompressionSectionSchema, type CompressionConfig } from "../config/schema.js";
 import type { ChatMessage } from "../messages/schema.js";
@@ -37,8 +37,11 @@ export interface ContextCompressorOptions {
   now?: () => number;
 }
 
-/** Why `shouldCompress` says what it says. */
-export type ShouldCompressReason = "ok" | "disabled" | "below_threshold" | "cooldown" | "ineffective";
+/**
+ * Why `shouldCompress` says what it says. `awaiting_usage`: a compaction just ran and an estimate is
+ * not trusted until the provider reports the real prompt tokens of the compacted conversation.
+ */
+export type ShouldCompressReason = "ok" | "disabled" | "below_threshold" | "awaiting_usage" | "cooldown" | "ineffective";
 
 /** The answer of {@link ContextCompressor.shouldCompressInfo}. */
 export interface ShouldCompressInfo {
@@ -120,6 +123,8 @@ export class ContextCompressor extends ContextEngine {
 
   /** Re-resolves thresholds and budgets for `model`; a model change also lifts the automatic-compaction pause. */
   override updateModel(model: ModelInfo): void {
+    // A new model's first response is the real usage worth waiting for, not the old model's.
+    if (!sameModelInfo(this.model, model)) this.awaitingUsageAfterCompaction = false;
     super.updateModel(model);
     // Codex OAuth 272k windows raise the trigger to 85 % (SPEC §3.3–3.4); `compression` is unset during super().
     const codex = codexThresholdPlan(model, this.thresholdSettings, this.compression);
@@ -151,7 +156,18 @@ export class ContextCompressor extends ContextEngine {
     if (promptTokens < this.thresholdTokens) return info(false, "below_threshold");
     if (this.pausedBy !== null) return info(false, "ineffective");
     if (cooldownRemainingMs > 0) return info(false, "cooldown");
+    if (this.shouldDeferPreflightToRealUsage(promptTokens)) return info(false, "awaiting_usage");
     return info(true, "ok");
+  }
+
+  /**
+   * True when a preflight estimate at or above the threshold should wait for real usage: a compaction
+   * just ran and the provider has not yet reported the compacted conversation's prompt tokens (the
+   * estimate overcounts, e.g. tool schemas, and would compact twice in a row). An estimate past the
+   * whole window is never deferred. The next `updateFromResponse` (or a model change) ends the wait.
+   */
+  shouldDeferPreflightToRealUsage(estimatedTokens: number): boolean {
+    return this.awaitingUsageAfterCompaction && estimatedTokens >= this.thresholdTokens && estimatedTokens < this.contextLength;
   }
 
   /** True when `promptTokens` (default: the last real prompt tokens) reached the threshold and nothing holds compaction back. */
@@ -159,9 +175,16 @@ export class ContextCompressor extends ContextEngine {
     return this.shouldCompressInfo(promptTokens).should;
   }
 
-  /** Records usage; the first real usage after a compaction tells whether it was effective. */
+  /**
+   * Records usage; the first real usage after a compaction tells whether it was effective. A usage
+   * without prompt tokens (read as 0) proves nothing: it ends the wait but judges nothing.
+   */
   override updateFromResponse(usage: UsageReport): NormalizedUsage {
     const normalized = this.recordUsage(usage);
+    if (normalized.promptTokens <= 0) {
+      this.awaitingUsageAfterCompaction = false;
+      return normalized;
+    }
     const above = normalized.promptTokens >= this.thresholdTokens;
     if (this.awaitingUsageAfterCompaction) {
       this.awaitingUsageAfterCompaction = false;

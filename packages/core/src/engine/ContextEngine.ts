@@ -39,6 +39,21 @@ export function thresholdSettingsFromConfig(compression: Partial<CompressionConf
   return settings;
 }
 
+/**
+ * True when `a` and `b` describe the same model on the same route with the same window and output
+ * reservation; anything else is a model change (its usage numbers do not carry over).
+ */
+export function sameModelInfo(a: ModelInfo, b: ModelInfo): boolean {
+  return (
+    a.model === b.model &&
+    a.contextLength === b.contextLength &&
+    a.provider === b.provider &&
+    a.baseUrl === b.baseUrl &&
+    a.apiMode === b.apiMode &&
+    a.maxTokens === b.maxTokens
+  );
+}
+
 /** Base class of context engines. */
 export abstract class ContextEngine {
   /** The name `context.engine` selects this engine by. */
@@ -85,8 +100,17 @@ export abstract class ContextEngine {
     return normalized;
   }
 
-  /** Re-sizes the engine for `model`: re-resolves `model_thresholds` and recomputes the trigger. */
+  /**
+   * Re-sizes the engine for `model`: re-resolves `model_thresholds` and recomputes the trigger. A model
+   * change zeroes the usage counters: the old model's prompt tokens say nothing about the new one
+   * (0 = "no real usage yet", so callers judge by an estimate until the new model reports).
+   */
   updateModel(model: ModelInfo): void {
+    if (!sameModelInfo(this.model, model)) {
+      this.lastPromptTokens = 0;
+      this.lastCompletionTokens = 0;
+      this.lastTotalTokens = 0;
+    }
     this.model = model;
     this.contextLength = model.contextLength;
     const plan = computeThresholds(model, this.thresholdSettings);
