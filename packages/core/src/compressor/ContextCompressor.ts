@@ -332,6 +332,7 @@ export class ContextCompressor extends ContextEngine {
       signal: options.signal,
       abortOnFailure: this.compression.abort_on_summary_failure,
       skipPrimary: inCooldown && this.lastFailure ? { ...this.lastFailure, reason: `cooldown after: ${this.lastFailure.reason}` } : undefined,
+      countTokens: (text) => this.tokenCounter.count(text),
     });
     report.summarizer = outcome.summarizer;
     if (!outcome.ok) {
@@ -371,7 +372,7 @@ export class ContextCompressor extends ContextEngine {
       prepared,
       compressionNumber: this.compressionCount,
       thresholdTokens: this.thresholdTokens,
-      summary: { summaryTokens: this.tokenCounter.count(outcome.summary), fallbackUsed: outcome.fallbackUsed, ...assembled },
+      summary: { summaryTokens: this.tokenCounter.count(outcome.summary), cappedFromTokens: outcome.cappedFromTokens, fallbackUsed: outcome.fallbackUsed, ...assembled },
     });
     return finish(output);
   }

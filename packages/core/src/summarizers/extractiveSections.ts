@@ -1,6 +1,7 @@
 /** Reads template sections straight out of conversation turns (the ExtractiveSummarizer's extraction step). Pure. */
 import type { ChatMessage, ToolCall } from "../messages/schema.js";
 import { toolCallKey } from "../messages/toolPairs.js";
+import { stripReasoningBlocks } from "./reasoning.js";
 import { contentText } from "./serialize.js";
 import type { SectionItems } from "./summaryLayout.js";
 import {
@@ -207,7 +208,7 @@ export function extractSections(messages: ChatMessage[]): ExtractedTurns {
     if (message.role === "user") collector.user(text);
     else if (message.role === "tool") collector.toolResult(text);
     else if (message.role === "assistant") {
-      collector.assistant(text);
+      collector.assistant(stripReasoningBlocks(text));
       for (const call of message.tool_calls ?? []) collector.toolCall(call, results.get(toolCallKey(call)));
     }
   }
