@@ -1,10 +1,12 @@
 /**
  * Phase 4: head (+ the system note on the first compaction), the summary message with a role that keeps
- * user/assistant alternating, then the tail unchanged; dangling tool pairs are repaired at the end.
+ * user/assistant alternating, then the tail unchanged (but for images older than the newest image turn,
+ * which become placeholders); dangling tool pairs are repaired at the end.
  */
 import type { ChatMessage } from "../messages/schema.js";
 import { sanitizeToolPairs } from "../messages/toolPairs.js";
 import { appendText, prependText } from "./content.js";
+import { stripHistoricalImages } from "./historicalImages.js";
 import { COMPACTION_SYSTEM_NOTE, formatSummaryContent, hasCompactionNote } from "./summaryMessage.js";
 
 /** Inputs of {@link assembleCompressed}. */
@@ -60,7 +62,10 @@ export function withCompactionNote(system: ChatMessage): ChatMessage {
   return noted;
 }
 
-/** Builds head + summary + tail (see the file comment), then runs `sanitizeToolPairs`. Never mutates its inputs. */
+/**
+ * Builds head + summary + tail (see the file comment), turns images older than the newest image turn
+ * into placeholders, then runs `sanitizeToolPairs`. Never mutates its inputs.
+ */
 export function assembleCompressed(input: AssembleInput): AssembleResult {
   const head = input.head.slice();
   let noteAdded = false;
@@ -79,5 +84,5 @@ export function assembleCompressed(input: AssembleInput): AssembleResult {
     out.push({ role: placement.role, content });
   }
   for (const message of tail) out.push(message);
-  return { messages: sanitizeToolPairs(out), summaryRole: placement.role, mergedIntoTail: placement.merge, noteAdded };
+  return { messages: sanitizeToolPairs(stripHistoricalImages(out)), summaryRole: placement.role, mergedIntoTail: placement.merge, noteAdded };
 }
