@@ -38,13 +38,30 @@ export function formatSummaryContent(summary: string): string {
 /** A summary message found in a conversation: the summary body and any text merged after it. */
 export interface ParsedSummary {
   summary: string;
-  /** Text after the end marker (a tail message the summary was merged into); "" for a pure summary. */
+  /** The own text of a tail message the summary was merged into (after the end marker, or before the summary); "" for a pure summary. */
   rest: string;
 }
 
-/** Splits text that starts with the compaction tag into summary body and trailing text. */
+/**
+ * A summary merged after a message's own text (`<text>\n…SUMMARY_PREFIX…SUMMARY_END_MARKER` at the end):
+ * the summary body, and the message's own text as `rest`.
+ */
+function parseTrailingSummary(text: string): ParsedSummary | undefined {
+  const trimmed = text.trimEnd();
+  if (!trimmed.endsWith(SUMMARY_END_MARKER)) return undefined;
+  const start = trimmed.lastIndexOf(`\n${SUMMARY_PREFIX}`);
+  if (start === -1) return undefined;
+  const body = trimmed.slice(start + 1 + SUMMARY_PREFIX.length, trimmed.length - SUMMARY_END_MARKER.length);
+  return { summary: body.trim(), rest: trimmed.slice(0, start).trim() };
+}
+
+/**
+ * Splits text holding a compaction summary into the summary body and the message's own text: text that
+ * starts with the compaction tag (own text after the end marker), or own text followed by a summary
+ * that ends the message.
+ */
 export function parseSummaryText(text: string): ParsedSummary | undefined {
-  if (!text.startsWith(COMPACTION_TAG)) return undefined;
+  if (!text.startsWith(COMPACTION_TAG)) return parseTrailingSummary(text);
   let body = text.startsWith(SUMMARY_PREFIX) ? text.slice(SUMMARY_PREFIX.length) : text.slice(text.indexOf("\n") === -1 ? text.length : text.indexOf("\n"));
   let rest = "";
   const marker = body.indexOf(SUMMARY_END_MARKER);
