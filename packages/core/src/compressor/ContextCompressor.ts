@@ -324,6 +324,7 @@ export class ContextCompressor extends ContextEngine {
       previousSummary: prepared.previousSummaryInMessages ?? this.previousSummary,
       focusTopic: options.focusTopic,
       head: prepared.head,
+      tail: prepared.tail,
     });
     const outcome = await runSummaryLadder({
       primary: this.summarizer,

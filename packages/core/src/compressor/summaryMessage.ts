@@ -6,6 +6,7 @@ import type { ChatMessage } from "../messages/schema.js";
 import type { SummaryRequest } from "../summarizers/types.js";
 import { summaryTokenBudget } from "./thresholds.js";
 import { messageText } from "./content.js";
+import { recentUserAsks } from "./autoFocus.js";
 import { summaryItems } from "../summarizers/extractive.js";
 import { layoutSections } from "../summarizers/summaryLayout.js";
 
@@ -159,9 +160,14 @@ export interface SummaryRequestInput {
   focusTopic?: string | undefined;
   /** Head messages kept verbatim before the middle; their user asks become `goalContext`. */
   head?: readonly ChatMessage[] | undefined;
+  /** Tail messages kept verbatim after the middle; with the rest, their latest user asks become the auto-focus. */
+  tail?: readonly ChatMessage[] | undefined;
 }
 
-/** The request handed to the summarizer: the turns, the budget (×0.20, 2,000..max), previous summary, focus. */
+/**
+ * The request handed to the summarizer: the turns, the budget (×0.20, 2,000..max), previous summary,
+ * focus (the given topic, else the latest user asks as `recentUserAsks`).
+ */
 export function buildSummaryRequest(input: SummaryRequestInput): SummaryRequest {
   const request: SummaryRequest = {
     messages: turnsForSummary(input.middle),
@@ -169,6 +175,10 @@ export function buildSummaryRequest(input: SummaryRequestInput): SummaryRequest 
   };
   if (input.previousSummary !== undefined && input.previousSummary.trim() !== "") request.previousSummary = input.previousSummary;
   if (input.focusTopic !== undefined && input.focusTopic.trim() !== "") request.focusTopic = input.focusTopic.trim();
+  else {
+    const recent = recentUserAsks(turnsForSummary([...(input.head ?? []), ...input.middle, ...(input.tail ?? [])]));
+    if (recent.length > 0) request.recentUserAsks = recent;
+  }
   const asks = (input.head ?? []).filter(isRealUserMessage).map(messageText);
   if (asks.some((a) => a.trim() !== "")) request.goalContext = asks;
   return request;
