@@ -84,8 +84,9 @@ export abstract class ContextEngine {
   abstract compress(messages: ChatMessage[], options?: CompressOptions): Promise<ChatMessage[]>;
 
   /**
-   * Records token usage from an API response (OpenAI chat, OpenAI Responses or Anthropic usage); throws
-   * an `InvalidUsageError` for anything else. Override it freely (`: void`, as API.md declares it).
+   * Records token usage from an API response (OpenAI chat, OpenAI Responses or Anthropic usage); missing
+   * counts read as 0, a count that is not a whole number ≥ 0 throws an `InvalidUsageError`. Override it
+   * freely (`: void`, as API.md declares it).
    */
   updateFromResponse(usage: UsageReport): void {
     this.recordUsage(usage);
