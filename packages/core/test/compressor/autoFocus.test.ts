@@ -1,31 +1,20 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startOpenAIFixtureServer } from "../../../../test/support/openaiFixtureServer.js";
-import type { FixtureServer } from "../../../../test/support/openaiFixtureServer.js";
+import { describe, expect, it } from "vitest";
+import { useOpenAIFixtureServer } from "../../../../test/support/openaiFixtureServer.js";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
 import { buildSummaryRequest, formatSummaryContent } from "../../src/compressor/summaryMessage.js";
 import { OpenAICompatibleSummarizer } from "../../src/summarizers/openaiCompatible.js";
 import { SUMMARY_SECTIONS } from "../../src/summarizers/types.js";
 import { assistant, fastApiConversation, roughCounter, user } from "./fixtures.js";
 
-let server: FixtureServer;
-beforeAll(async () => {
-  server = await startOpenAIFixtureServer();
-  server.setDefault({ kind: "success", content: SUMMARY_SECTIONS.map((h) => `${h}\n- item`).join("\n") });
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(() => {
-  server.requests.length = 0;
-});
+const fixture = useOpenAIFixtureServer({ kind: "success", content: SUMMARY_SECTIONS.map((h) => `${h}\n- item`).join("\n") });
 
 function engine(): ContextCompressor {
-  const summarizer = new OpenAICompatibleSummarizer({ baseUrl: server.baseUrl, apiKey: "sk-fixture", model: "summary-model" });
+  const summarizer = new OpenAICompatibleSummarizer({ baseUrl: fixture.current.baseUrl, apiKey: "sk-fixture", model: "summary-model" });
   return new ContextCompressor({ compression: { protect_last_n: 5, target_ratio: 0.1, threshold_tokens: 15_000 }, summarizer, tokenCounter: roughCounter });
 }
 
 function sentPrompt(): string {
-  return server.requests.at(-1)!.body.messages[0].content;
+  return fixture.current.requests.at(-1)!.body.messages[0].content;
 }
 
 describe("auto-focus from the latest user asks", () => {

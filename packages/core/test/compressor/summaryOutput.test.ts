@@ -1,6 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startOpenAIFixtureServer } from "../../../../test/support/openaiFixtureServer.js";
-import type { FixtureServer } from "../../../../test/support/openaiFixtureServer.js";
+import { describe, expect, it } from "vitest";
+import { useOpenAIFixtureServer } from "../../../../test/support/openaiFixtureServer.js";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
 import { parseSummaryMessage } from "../../src/compressor/summaryMessage.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
@@ -10,17 +9,7 @@ import { SUMMARY_SECTIONS } from "../../src/summarizers/types.js";
 import type { Summarizer } from "../../src/summarizers/types.js";
 import { assistant, fastApiConversation, roughCounter } from "./fixtures.js";
 
-let server: FixtureServer;
-beforeAll(async () => {
-  server = await startOpenAIFixtureServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(() => {
-  server.requests.length = 0;
-  server.setDefault({ kind: "success", content: "fixture summary" });
-});
+const fixture = useOpenAIFixtureServer();
 
 const SPEC_EXAMPLE = { protect_last_n: 5, target_ratio: 0.1, threshold_tokens: 15_000 };
 
@@ -29,7 +18,7 @@ function engineWith(summarizer: Summarizer): ContextCompressor {
 }
 
 function openai(): OpenAICompatibleSummarizer {
-  return new OpenAICompatibleSummarizer({ baseUrl: server.baseUrl, apiKey: "sk-fixture", model: "summary-model" });
+  return new OpenAICompatibleSummarizer({ baseUrl: fixture.current.baseUrl, apiKey: "sk-fixture", model: "summary-model" });
 }
 
 function summaryIn(messages: ChatMessage[]): string {
@@ -38,7 +27,7 @@ function summaryIn(messages: ChatMessage[]): string {
 
 /** The summary budget the prompt asked for ("Stay within about N tokens"). */
 function askedBudget(): number {
-  const prompt: string = server.requests.at(-1)!.body.messages[0].content;
+  const prompt: string = fixture.current.requests.at(-1)!.body.messages[0].content;
   return Number(/about (\d+) tokens/.exec(prompt)![1]);
 }
 
@@ -46,7 +35,7 @@ const TEMPLATE = SUMMARY_SECTIONS.map((h) => `${h}\n- item`).join("\n");
 
 describe("what a compaction stores as its summary", () => {
   it("stores no reasoning block the summary model wrote, and does not feed it to the next update", async () => {
-    server.script({ kind: "success", content: `<think>First I will list the secrets I saw.</think>\n${TEMPLATE}` });
+    fixture.current.script({ kind: "success", content: `<think>First I will list the secrets I saw.</think>\n${TEMPLATE}` });
     const engine = engineWith(openai());
     const out = await engine.compress(fastApiConversation());
     expect(engine.lastCompression!.aborted).toBe(false);
@@ -71,7 +60,7 @@ describe("what a compaction stores as its summary", () => {
 
   it("caps an over-budget model summary within the summary budget, keeping every heading", async () => {
     const huge = SUMMARY_SECTIONS.map((h) => `${h}\n${Array.from({ length: 150 }, (_, i) => `- detail ${i}: ${"specific value ".repeat(5)}`).join("\n")}`).join("\n");
-    server.script({ kind: "success", content: huge });
+    fixture.current.script({ kind: "success", content: huge });
     const engine = engineWith(openai());
     const out = await engine.compress(fastApiConversation());
     const report = engine.lastCompression!;
@@ -88,11 +77,11 @@ describe("what a compaction stores as its summary", () => {
 
   it("cools down for as long as a rate-limited endpoint's Retry-After asks when that is beyond the wait it honours", async () => {
     const rateLimited = { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } };
-    server.script({ kind: "status", status: 429, body: rateLimited, headers: { "retry-after": "120" } });
+    fixture.current.script({ kind: "status", status: 429, body: rateLimited, headers: { "retry-after": "120" } });
     const engine = engineWith(openai());
     const messages = fastApiConversation();
     expect(await engine.compress(messages)).toBe(messages);
     expect(engine.lastCompression).toMatchObject({ aborted: true, cooldownSeconds: 120 });
-    expect(server.requests).toHaveLength(1);
+    expect(fixture.current.requests).toHaveLength(1);
   });
 });

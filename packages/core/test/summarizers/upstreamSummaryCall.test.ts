@@ -1,6 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startOpenAIFixtureServer } from "../../../../test/support/openaiFixtureServer.js";
-import type { FixtureServer } from "../../../../test/support/openaiFixtureServer.js";
+import { describe, expect, it } from "vitest";
+import { useOpenAIFixtureServer } from "../../../../test/support/openaiFixtureServer.js";
 import { AuxiliaryCompressionSchema } from "../../src/config/schema.js";
 import { OpenAICompatibleSummarizer } from "../../src/summarizers/openaiCompatible.js";
 import type { OpenAICompatibleSummarizerOptions } from "../../src/summarizers/openaiCompatible.js";
@@ -8,29 +7,15 @@ import { EmptySummaryError, classifySummaryFailure, cooldownSeconds } from "../.
 import { createSummarizer } from "../../src/summarizers/resolve.js";
 import type { SummaryRequest } from "../../src/summarizers/types.js";
 
-let server: FixtureServer;
-let mainServer: FixtureServer;
-
-beforeAll(async () => {
-  server = await startOpenAIFixtureServer();
-  mainServer = await startOpenAIFixtureServer();
-});
-afterAll(async () => {
-  await server.close();
-  await mainServer.close();
-});
-afterEach(() => {
-  for (const s of [server, mainServer]) {
-    s.requests.length = 0;
-    s.setDefault({ kind: "success", content: "fixture summary" });
-  }
-});
+/** The summary endpoint, and the main model's own endpoint. */
+const fixture = useOpenAIFixtureServer();
+const mainFixture = useOpenAIFixtureServer();
 
 /** A summarizer on the fixture server whose waits are recorded instead of slept. */
 function summarizer(options: Partial<OpenAICompatibleSummarizerOptions> = {}): OpenAICompatibleSummarizer & { waits: number[] } {
   const waits: number[] = [];
   const s = new OpenAICompatibleSummarizer({
-    baseUrl: server.baseUrl,
+    baseUrl: fixture.current.baseUrl,
     apiKey: "sk-test-key-for-the-fixture-000",
     model: "summary-model",
     sleep: async (ms) => {
@@ -65,7 +50,7 @@ const RATE_LIMITED = { error: { message: "Rate limit reached for requests", type
 describe("the summary call (upstream parity)", () => {
   it("sends no max_tokens: the budget is prompt guidance only, so a summary is never cut off", async () => {
     await summarizer().summarize(request);
-    const body = server.requests[0]!.body;
+    const body = fixture.current.requests[0]!.body;
     expect(body).not.toHaveProperty("max_tokens");
     expect(body).not.toHaveProperty("max_completion_tokens");
     expect(body.messages[0].content).toContain("about 2000 tokens");
@@ -73,7 +58,7 @@ describe("the summary call (upstream parity)", () => {
 
   it("keeps <think> and <reasoning> blocks out of the summarizer's input", async () => {
     await summarizer().summarize(request);
-    const prompt: string = server.requests[0]!.body.messages[0].content;
+    const prompt: string = fixture.current.requests[0]!.body.messages[0].content;
     expect(prompt).toContain("The answer is 42.");
     expect(prompt).toContain("It is 7.");
     expect(prompt).not.toContain("private chain of thought");
@@ -82,7 +67,7 @@ describe("the summary call (upstream parity)", () => {
   });
 
   it("strips reasoning blocks the summary model emits before its summary", async () => {
-    server.script({ kind: "success", content: "<think>Let me list what happened.</think>\n## Goal\n- answer the questions" });
+    fixture.current.script({ kind: "success", content: "<think>Let me list what happened.</think>\n## Goal\n- answer the questions" });
     const summary = await summarizer().summarize(request);
     expect(summary).not.toContain("Let me list what happened");
     expect(summary).not.toContain("<think>");
@@ -90,50 +75,50 @@ describe("the summary call (upstream parity)", () => {
   });
 
   it("treats an answer that is nothing but reasoning as an empty summary", async () => {
-    server.script({ kind: "success", content: "<think>I am still thinking about it</think>" });
+    fixture.current.script({ kind: "success", content: "<think>I am still thinking about it</think>" });
     const failure = await failureOf(summarizer().summarize(request));
     expect(failure.error).toBeInstanceOf(EmptySummaryError);
   });
 
   it("retries the main model once when a separate summary model answers 401", async () => {
-    server.script({ kind: "status", status: 401 }, { kind: "success", content: "## Goal\n- from the main model" });
+    fixture.current.script({ kind: "status", status: 401 }, { kind: "success", content: "## Goal\n- from the main model" });
     const summary = await summarizer({ model: "cheap-model", fallbackModel: "main-model" }).summarize(request);
-    expect(server.requests.map((r) => r.body.model)).toEqual(["cheap-model", "main-model"]);
+    expect(fixture.current.requests.map((r) => r.body.model)).toEqual(["cheap-model", "main-model"]);
     expect(summary).toContain("- from the main model");
   });
 
   it("retries the main model on its own endpoint and key when the summary endpoint refuses the key", async () => {
-    server.setDefault({ kind: "status", status: 401 });
-    mainServer.script({ kind: "success", content: "## Goal\n- from the main endpoint" });
-    const aux = AuxiliaryCompressionSchema.parse({ base_url: server.baseUrl, api_key: "revoked-key", model: "cheap-model" });
-    const { summarizer: resolved, description } = createSummarizer(aux, { model: "main-model", baseUrl: mainServer.baseUrl, apiKey: "main-key" }, {});
+    fixture.current.setDefault({ kind: "status", status: 401 });
+    mainFixture.current.script({ kind: "success", content: "## Goal\n- from the main endpoint" });
+    const aux = AuxiliaryCompressionSchema.parse({ base_url: fixture.current.baseUrl, api_key: "revoked-key", model: "cheap-model" });
+    const { summarizer: resolved, description } = createSummarizer(aux, { model: "main-model", baseUrl: mainFixture.current.baseUrl, apiKey: "main-key" }, {});
     expect(description).toContain("main-model");
     const summary = await resolved.summarize(request);
-    expect(server.requests.map((r) => r.body.model)).toEqual(["cheap-model"]);
-    expect(mainServer.requests.map((r) => r.body.model)).toEqual(["main-model"]);
-    expect(mainServer.requests[0]!.headers.authorization).toBe("Bearer main-key");
+    expect(fixture.current.requests.map((r) => r.body.model)).toEqual(["cheap-model"]);
+    expect(mainFixture.current.requests.map((r) => r.body.model)).toEqual(["main-model"]);
+    expect(mainFixture.current.requests[0]!.headers.authorization).toBe("Bearer main-key");
     expect(summary).toContain("- from the main endpoint");
   });
 
   it("still aborts on a 401 when the main model fails too", async () => {
-    server.setDefault({ kind: "status", status: 401 });
+    fixture.current.setDefault({ kind: "status", status: 401 });
     const failure = await failureOf(summarizer({ model: "cheap-model", fallbackModel: "main-model" }).summarize(request));
     expect(failure).toMatchObject({ action: "abort", kind: "auth" });
-    expect(server.requests).toHaveLength(2);
+    expect(fixture.current.requests).toHaveLength(2);
   });
 
   it("waits the Retry-After seconds of a 429 and retries the same model", async () => {
-    server.script({ kind: "status", status: 429, body: RATE_LIMITED, headers: { "retry-after": "2" } }, { kind: "success", content: "## Goal\n- after the wait" });
+    fixture.current.script({ kind: "status", status: 429, body: RATE_LIMITED, headers: { "retry-after": "2" } }, { kind: "success", content: "## Goal\n- after the wait" });
     const s = summarizer();
     const summary = await s.summarize(request);
     expect(s.waits).toEqual([2_000]);
-    expect(server.requests.map((r) => r.body.model)).toEqual(["summary-model", "summary-model"]);
+    expect(fixture.current.requests.map((r) => r.body.model)).toEqual(["summary-model", "summary-model"]);
     expect(summary).toContain("- after the wait");
   });
 
   it("reads a Retry-After HTTP date on a 503", async () => {
     const at = new Date(Date.now() + 5_000).toUTCString();
-    server.script({ kind: "status", status: 503, headers: { "retry-after": at } }, { kind: "success", content: "## Goal\n- ok" });
+    fixture.current.script({ kind: "status", status: 503, headers: { "retry-after": at } }, { kind: "success", content: "## Goal\n- ok" });
     const s = summarizer();
     await s.summarize(request);
     expect(s.waits).toHaveLength(1);
@@ -142,11 +127,11 @@ describe("the summary call (upstream parity)", () => {
   });
 
   it("does not wait for a Retry-After beyond its bound: it fails at once and the cooldown honours it, bounded", async () => {
-    server.script({ kind: "status", status: 429, body: RATE_LIMITED, headers: { "retry-after": "3600" } });
+    fixture.current.script({ kind: "status", status: 429, body: RATE_LIMITED, headers: { "retry-after": "3600" } });
     const s = summarizer();
     const failure = await failureOf(s.summarize(request));
     expect(s.waits).toEqual([]);
-    expect(server.requests).toHaveLength(1);
+    expect(fixture.current.requests).toHaveLength(1);
     expect(failure.retryAfterSeconds).toBe(3_600);
     expect(cooldownSeconds(failure, 0)).toBe(900);
     expect(cooldownSeconds({ ...failure, retryAfterSeconds: 120 }, 0)).toBe(120);
