@@ -5,11 +5,12 @@
 import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 /** One scripted answer of the fixture server. */
 export type FixtureStep =
   | { kind: "success"; content: string; model?: string }
-  | { kind: "status"; status: number; body?: unknown }
+  | { kind: "status"; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: "hang" }
   /** A success whose headers come at once and whose body then arrives one byte per `byteIntervalMs`. */
   | { kind: "drip"; content: string; byteIntervalMs: number }
@@ -67,9 +68,9 @@ function completionBody(content: string, model: string): unknown {
   };
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
 }
 
@@ -96,7 +97,7 @@ export async function startOpenAIFixtureServer(): Promise<FixtureServer> {
         sendJson(res, 200, completionBody("", requestedModel));
         return;
       case "status":
-        sendJson(res, step.status, step.body ?? openAIErrorBody(step.status));
+        sendJson(res, step.status, step.body ?? openAIErrorBody(step.status), step.headers);
         return;
       case "garbage":
         res.writeHead(200, { "content-type": "application/json" });
@@ -173,6 +174,31 @@ export async function startOpenAIFixtureServer(): Promise<FixtureServer> {
       for (const socket of sockets) socket.destroy();
       sockets.clear();
       return new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+    },
+  };
+}
+
+/**
+ * A fixture server for the calling test file: started before its tests, its requests and default step
+ * (`defaultStep`, else the initial one) reset after each test, stopped after all. Read `.current` inside tests.
+ */
+export function useOpenAIFixtureServer(defaultStep: FixtureStep = DEFAULT_STEP): { readonly current: FixtureServer } {
+  let server: FixtureServer | undefined;
+  beforeAll(async () => {
+    server = await startOpenAIFixtureServer();
+    server.setDefault(defaultStep);
+  });
+  afterEach(() => {
+    server!.requests.length = 0;
+    server!.setDefault(defaultStep);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    get current(): FixtureServer {
+      if (!server) throw new Error("the fixture server is only running inside the tests of the file that asked for it");
+      return server;
     },
   };
 }

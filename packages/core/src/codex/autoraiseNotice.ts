@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { CodexAutoraiseResult } from "./autoraise.js";
+import { codexModelSlug } from "./models.js";
 
 /** The marker file's name under `$HERMES_HOME`. */
 export const AUTORAISE_MARKER_FILE = ".codex_gpt55_autoraise_notice";
@@ -27,9 +28,9 @@ function wholePercent(share: number): number {
   return Math.round(share * 100);
 }
 
-/** The marker content for `model` and `result`: `"<model-slug>:<from%>:<to%>"`, e.g. `gpt-5.5:50:85`. */
+/** The marker content for `model` and `result`: `"<model-slug>:<from%>:<to%>"`, e.g. `gpt-5.5:50:85` (a vendor prefix is dropped). */
 export function autoraiseNoticeState(model: string, result: Pick<CodexAutoraiseResult, "from" | "to">): string {
-  return `${model.trim().toLowerCase()}:${wholePercent(result.from)}:${wholePercent(result.to)}`;
+  return `${codexModelSlug(model)}:${wholePercent(result.from)}:${wholePercent(result.to)}`;
 }
 
 /** Parses marker content; undefined when it is not `"<slug>:<int>:<int>"` (a malformed file reads as unseen). */

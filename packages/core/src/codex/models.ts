@@ -45,14 +45,23 @@ function normalize(model: string): string {
   return model.trim().toLowerCase();
 }
 
+/**
+ * The bare model slug: lowercased, trimmed, and without a vendor prefix (`openai/gpt-5.5` → `gpt-5.5`,
+ * as routers and configs often spell it), so route facts match either spelling.
+ */
+export function codexModelSlug(model: string): string {
+  const name = normalize(model);
+  return name.slice(name.lastIndexOf("/") + 1);
+}
+
 /** True when `model` is `family` itself or a dated/suffixed name of it (`family-…`). */
 function isOfFamily(model: string, family: string): boolean {
   return model === family || model.startsWith(`${family}-`);
 }
 
-/** The longest Codex 272k family `model` belongs to (`gpt-5.4-mini` beats `gpt-5.4`), if any. */
+/** The longest Codex 272k family `model` belongs to (`gpt-5.4-mini` beats `gpt-5.4`; a vendor prefix is ignored), if any. */
 export function codexModelFamily(model: string): string | undefined {
-  const name = normalize(model);
+  const name = codexModelSlug(model);
   let best: string | undefined;
   for (const family of CODEX_272K_FAMILIES) {
     if (isOfFamily(name, family) && (!best || family.length > best.length)) best = family;
@@ -82,7 +91,7 @@ export function resolveCodexModel(model: string, where = "model"): ResolvedCodex
     return { wireModel: model.trim(), contextLength: codexModelFamily(model) ? CODEX_ADVERTISED_WINDOW : undefined, isLargeVariant: false };
   }
   const wireModel = baseModelName(model);
-  const base = normalize(wireModel);
+  const base = codexModelSlug(wireModel);
   if (CODEX_LARGE_VARIANT_BASES.includes(base)) return { wireModel, contextLength: CODEX_LARGE_VARIANT_WINDOW, isLargeVariant: true };
   const family = codexModelFamily(base);
   const available = CODEX_LARGE_VARIANT_BASES.map((b) => b + LARGE_VARIANT_SUFFIX).join(", ");
@@ -108,8 +117,7 @@ export function routeContextWindow(model: string, provider?: string, where = "mo
   const resolved = resolveCodexModel(model, where);
   if (resolved.isLargeVariant) return resolved.contextLength;
   if (isCodexProvider(provider)) return resolved.contextLength;
-  const name = normalize(model).replace(/^openai\//, "");
-  if (isOfFamily(name, "gpt-5.5")) {
+  if (isOfFamily(codexModelSlug(model), "gpt-5.5")) {
     return provider !== undefined && COPILOT_PROVIDERS.includes(normalize(provider)) ? GPT55_COPILOT_WINDOW : GPT55_DIRECT_WINDOW;
   }
   return undefined;

@@ -4,7 +4,7 @@
  * summaryLadder (phase 3) and phase4Assemble.
  */
 import { z } from "zod";
-import { AWAITING_REAL_USAGE, ContextEngine, DEFAULT_MODEL } from "../engine/ContextEngine.js";
+import { AWAITING_REAL_USAGE, ContextEngine, DEFAULT_MODEL, sameModelInfo } from "../engine/ContextEngine.js";
 import type { CompressOptions, ModelInfo, NormalizedUsage, SessionInfo, ToolSchema, UsageReport } from "../engine/types.js";
 import { CompressionSectionSchema, type CompressionConfig } from "../config/schema.js";
 import type { ChatMessage } from "../messages/schema.js";
@@ -55,8 +55,11 @@ export interface ContextCompressorOptions {
   store?: (Partial<EngineStateStore> & Partial<SessionSearchStore>) | undefined;
 }
 
-/** Why `shouldCompress` says what it says. */
-export type ShouldCompressReason = "ok" | "disabled" | "below_threshold" | "cooldown" | "ineffective";
+/**
+ * Why `shouldCompress` says what it says. `awaiting_usage`: a compaction just ran and an estimate is
+ * not trusted until the provider reports the real prompt tokens of the compacted conversation.
+ */
+export type ShouldCompressReason = "ok" | "disabled" | "below_threshold" | "awaiting_usage" | "cooldown" | "ineffective";
 
 /** The answer of {@link ContextCompressor.shouldCompressInfo}. */
 export interface ShouldCompressInfo {
@@ -135,6 +138,8 @@ export class ContextCompressor extends ContextEngine {
 
   /** Re-resolves thresholds and budgets for `model`; a model change also lifts the automatic-compaction pause. */
   override updateModel(model: ModelInfo): void {
+    // A new model's first response is the real usage worth waiting for, not the old model's.
+    const modelChanged = !sameModelInfo(this.model, model);
     super.updateModel(model);
     // Codex OAuth 272k windows raise the trigger to 85 % (SPEC §3.3–3.4); `compression` is unset during super().
     const codex = codexThresholdPlan(model, this.thresholdSettings, this.compression);
@@ -149,6 +154,7 @@ export class ContextCompressor extends ContextEngine {
     // unset while the base constructor sizes the engine
     for (const [sessionId, state] of this.sessions?.loaded() ?? []) {
       liftPause(state);
+      if (modelChanged) state.awaitingUsageAfterCompaction = false;
       this.sessions.save(sessionId);
     }
   }
@@ -191,7 +197,20 @@ export class ContextCompressor extends ContextEngine {
     if (promptTokens < this.thresholdTokens) return info(false, "below_threshold");
     if (state.pausedBy !== null) return info(false, "ineffective");
     if (cooldownRemainingMs > 0) return info(false, "cooldown");
+    if (this.shouldDeferPreflightToRealUsage(promptTokens, sessionId)) return info(false, "awaiting_usage");
     return info(true, "ok");
+  }
+
+  /**
+   * True when a preflight estimate at or above the threshold should wait for real usage in `sessionId`
+   * (default: the current session): a compaction just ran there and the provider has not yet reported
+   * the compacted conversation's prompt tokens (the estimate overcounts, e.g. tool schemas, and would
+   * compact twice in a row). An estimate past the whole window is never deferred. The next
+   * `updateFromResponse` (or a model change) ends the wait.
+   */
+  shouldDeferPreflightToRealUsage(estimatedTokens: number, sessionId?: string): boolean {
+    const state = this.sessions.state(this.sessions.resolve(sessionId).id);
+    return state.awaitingUsageAfterCompaction && estimatedTokens >= this.thresholdTokens && estimatedTokens < this.contextLength;
   }
 
   /** True when `promptTokens` (default: the last real prompt tokens) reached the threshold and nothing holds compaction back in `sessionId`. */
@@ -199,11 +218,17 @@ export class ContextCompressor extends ContextEngine {
     return this.shouldCompressInfo(promptTokens, sessionId).should;
   }
 
-  /** Records usage; the first real usage after a compaction in `sessionId` (default: the current session) tells whether it was effective. */
+  /**
+   * Records usage; the first real usage after a compaction in `sessionId` (default: the current session)
+   * tells whether it was effective. A usage without prompt tokens (read as 0) proves nothing: it ends the
+   * wait but judges nothing.
+   */
   override updateFromResponse(usage: UsageReport, sessionId?: string): NormalizedUsage {
     const normalized = this.recordUsage(usage);
     const { id } = this.sessions.resolve(sessionId);
-    recordRealUsage(this.sessions.state(id), normalized.promptTokens >= this.thresholdTokens);
+    const state = this.sessions.state(id);
+    if (normalized.promptTokens <= 0) state.awaitingUsageAfterCompaction = false;
+    else recordRealUsage(state, normalized.promptTokens >= this.thresholdTokens);
     this.sessions.save(id);
     return normalized;
   }
@@ -340,6 +365,7 @@ export class ContextCompressor extends ContextEngine {
       previousSummary: prepared.previousSummaryInMessages ?? (identified ? state.previousSummary : undefined),
       focusTopic: options.focusTopic,
       head: prepared.head,
+      tail: prepared.tail,
     });
     const outcome = await runSummaryLadder({
       primary: this.summarizer,
@@ -348,6 +374,7 @@ export class ContextCompressor extends ContextEngine {
       signal: options.signal,
       abortOnFailure: this.compression.abort_on_summary_failure,
       skipPrimary: inCooldown && lastFailure ? { ...lastFailure, reason: `cooldown after: ${lastFailure.reason}` } : undefined,
+      countTokens: (text) => this.tokenCounter.count(text),
     });
     report.summarizer = outcome.summarizer;
     if (!outcome.ok) {
@@ -383,7 +410,7 @@ export class ContextCompressor extends ContextEngine {
       prepared,
       compressionNumber: this.compressionCount,
       thresholdTokens: this.thresholdTokens,
-      summary: { summaryTokens: this.tokenCounter.count(outcome.summary), fallbackUsed: outcome.fallbackUsed, ...assembled },
+      summary: { summaryTokens: this.tokenCounter.count(outcome.summary), cappedFromTokens: outcome.cappedFromTokens, fallbackUsed: outcome.fallbackUsed, ...assembled },
     });
     return finish(output);
   }

@@ -9,6 +9,8 @@ import { isPureSummaryMessage, isRealUserMessage, parseSummaryMessage } from "./
 
 /** The smallest tail the compressor falls back to when the configured floor leaves nothing to compress. */
 export const MIN_TAIL_MESSAGES = 3;
+/** Messages the budget must leave to summarize for the lowered tail floor to be what the budget covers. */
+export const MIN_MESSAGES_TO_SUMMARIZE = 2;
 
 /** Inputs of {@link planBoundaries}. */
 export interface BoundaryOptions {
@@ -114,13 +116,19 @@ function countedTailStart(messages: readonly ChatMessage[], headEnd: number, opt
     budgetCount++;
   }
   let count = Math.max(budgetCount, options.protectLastN);
-  if (n - count <= headEnd) count = Math.min(count, MIN_TAIL_MESSAGES);
+  if (n - count <= headEnd) {
+    // The floor would leave nothing to compress (a conversation shorter than protect_last_n): keep what
+    // the budget covers when that leaves turns to summarize, else fall back to the floor of 3.
+    const budgetLeavesTurns = n - budgetCount - headEnd >= MIN_MESSAGES_TO_SUMMARIZE;
+    count = budgetLeavesTurns ? Math.max(MIN_TAIL_MESSAGES, budgetCount) : MIN_TAIL_MESSAGES;
+  }
   return Math.max(headEnd, n - count);
 }
 
 /**
  * Chooses the boundaries: the tail is walked back from the end within the token budget, at least
- * `protectLastN` messages (a floor of 3 when that would leave nothing to compress); it always holds the
+ * `protectLastN` messages (when that would leave nothing to compress: what the budget covers if it leaves
+ * two messages to summarize, else 3); it always holds the
  * last real user message, the last visible assistant reply and `minTailUserMessages` user messages;
  * no boundary splits a tool call from its results and the tail never starts with a tool result.
  *

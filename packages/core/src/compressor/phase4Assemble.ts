@@ -1,10 +1,12 @@
 /**
  * Phase 4: head (+ the system note on the first compaction), the summary message with a role that keeps
- * user/assistant alternating, then the tail unchanged; dangling tool pairs are repaired at the end.
+ * user/assistant alternating, then the tail unchanged (but for images older than the newest image turn,
+ * which become placeholders); dangling tool pairs are repaired at the end.
  */
 import type { ChatMessage } from "../messages/schema.js";
 import { sanitizeToolPairs } from "../messages/toolPairs.js";
 import { appendText, prependText } from "./content.js";
+import { stripHistoricalImages } from "./historicalImages.js";
 import { COMPACTION_SYSTEM_NOTE, formatSummaryContent, hasCompactionNote } from "./summaryMessage.js";
 
 /** Inputs of {@link assembleCompressed}. */
@@ -31,16 +33,25 @@ export interface AssembleResult {
 type SummaryPlacement = { role: "user" | "assistant"; merge: boolean };
 
 /**
+ * True when the summary must be the first visible (user) message: only the system prompt is kept, or
+ * no user message would survive. Merged into a tail message, it then goes before the message's own text.
+ */
+export function summaryMustLead(head: readonly ChatMessage[], tail: readonly ChatMessage[]): boolean {
+  const onlySystemKept = head.every((m) => m.role === "system");
+  const noUserSurvives = !head.some((m) => m.role === "user") && !tail.some((m) => m.role === "user");
+  return onlySystemKept || noUserSurvives;
+}
+
+/**
  * The summary's role: `user` when only the system prompt is kept or no user message would survive
  * (Anthropic wants a user message first); otherwise the role that differs from both neighbours; when
- * both collide, merge into the first tail message.
+ * both collide, merge into the first tail message (after its own text, so the end marker comes last;
+ * before it when the summary must lead).
  */
 export function chooseSummaryPlacement(head: readonly ChatMessage[], tail: readonly ChatMessage[]): SummaryPlacement {
   const previous = head.at(-1)?.role;
   const next = tail[0]?.role;
-  const onlySystemKept = head.every((m) => m.role === "system");
-  const noUserSurvives = !head.some((m) => m.role === "user") && !tail.some((m) => m.role === "user");
-  if (onlySystemKept || noUserSurvives) return { role: "user", merge: next === "user" };
+  if (summaryMustLead(head, tail)) return { role: "user", merge: next === "user" };
   const preferred: "user" | "assistant" = previous === "assistant" || previous === "tool" ? "user" : "assistant";
   if (preferred !== next) return { role: preferred, merge: false };
   const flipped: "user" | "assistant" = preferred === "user" ? "assistant" : "user";
@@ -60,7 +71,10 @@ export function withCompactionNote(system: ChatMessage): ChatMessage {
   return noted;
 }
 
-/** Builds head + summary + tail (see the file comment), then runs `sanitizeToolPairs`. Never mutates its inputs. */
+/**
+ * Builds head + summary + tail (see the file comment), turns images older than the newest image turn
+ * into placeholders, then runs `sanitizeToolPairs`. Never mutates its inputs.
+ */
 export function assembleCompressed(input: AssembleInput): AssembleResult {
   const head = input.head.slice();
   let noteAdded = false;
@@ -74,10 +88,12 @@ export function assembleCompressed(input: AssembleInput): AssembleResult {
   const tail = input.tail.slice();
   const out: ChatMessage[] = head;
   if (placement.merge && tail[0] !== undefined) {
-    tail[0] = prependText(tail[0], content);
+    // The end marker closes the message ("respond to the message below"), unless the summary has to lead:
+    // then the carrier's own words (the live request) follow the marker.
+    tail[0] = summaryMustLead(head, input.tail) ? prependText(tail[0], content) : appendText(tail[0], content);
   } else {
     out.push({ role: placement.role, content });
   }
   for (const message of tail) out.push(message);
-  return { messages: sanitizeToolPairs(out), summaryRole: placement.role, mergedIntoTail: placement.merge, noteAdded };
+  return { messages: sanitizeToolPairs(stripHistoricalImages(out)), summaryRole: placement.role, mergedIntoTail: placement.merge, noteAdded };
 }

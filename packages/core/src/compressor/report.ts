@@ -19,6 +19,8 @@ export interface CompressionReport {
   headMessages: number;
   tailMessages: number;
   summaryTokens: number;
+  /** The summary's tokens before it was cut down to its budget, when the summarizer wrote more. */
+  summaryCappedFromTokens?: number | undefined;
   /** The summarizer whose summary was used (or that failed), null when none ran. */
   summarizer: string | null;
   fallbackUsed: boolean;
@@ -84,7 +86,9 @@ export interface CompactionOutcome {
   compressionNumber: number;
   thresholdTokens: number;
   /** The summary side; absent when only tool outputs were cleared. */
-  summary?: { summaryTokens: number; fallbackUsed: boolean; summaryRole: "user" | "assistant"; mergedIntoTail: boolean; noteAdded: boolean } | undefined;
+  summary?:
+    | { summaryTokens: number; cappedFromTokens?: number | undefined; fallbackUsed: boolean; summaryRole: "user" | "assistant"; mergedIntoTail: boolean; noteAdded: boolean }
+    | undefined;
 }
 
 /** Fills `report` for a compaction that changed the conversation. */
@@ -96,6 +100,7 @@ export function fillCompactionReport(report: CompressionReport, outcome: Compact
   report.tokensAfter = outcome.tokensAfter;
   report.droppedMessages = summary ? plan.tailStart - plan.headEnd : 0;
   report.summaryTokens = summary?.summaryTokens ?? 0;
+  if (summary?.cappedFromTokens !== undefined) report.summaryCappedFromTokens = summary.cappedFromTokens;
   report.fallbackUsed = summary?.fallbackUsed ?? false;
   report.prunedToolResults = prepared.cleared;
   report.deduplicatedToolResults = prepared.dedup;

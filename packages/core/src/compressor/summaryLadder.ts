@@ -1,12 +1,15 @@
 /**
  * The failure ladder around a summarizer call: an empty summary is a failure; auth, quota, network,
  * cancellation (or `abort_on_summary_failure`) abort the compaction; anything else falls back to the
- * offline summarizer, whose output is capped and marked as a fallback.
+ * offline summarizer, whose output is capped and marked as a fallback. Every summary used is held
+ * within the request's token budget (an over-long one is cut down section by section).
  */
 import { EmptySummaryError, classifySummaryFailure, type SummaryFailure } from "../summarizers/failures.js";
 import { normalizeSummary } from "../summarizers/prompt.js";
+import { stripReasoningBlocks } from "../summarizers/reasoning.js";
 import type { SummaryRequest, Summarizer } from "../summarizers/types.js";
-import { FALLBACK_SUMMARY_MAX_CHARS, cleanSummaryBody } from "./summaryMessage.js";
+import { estimateTokensRough } from "../tokens/rough.js";
+import { FALLBACK_SUMMARY_MAX_CHARS, cleanSummaryBody, fitSummaryToChars } from "./summaryMessage.js";
 
 /** The token budget a fallback summary is asked for: {@link FALLBACK_SUMMARY_MAX_CHARS} at about 4 characters a token. */
 export const FALLBACK_SUMMARY_MAX_TOKENS = Math.floor(FALLBACK_SUMMARY_MAX_CHARS / 4);
@@ -21,6 +24,8 @@ export interface SummaryLadderInput {
   abortOnFailure: boolean;
   /** Skip the primary (e.g. during a cooldown) and use the fallback directly, for this reason. */
   skipPrimary?: SummaryFailure | undefined;
+  /** Counts a summary's tokens, to hold it within `request.maxTokens` (default: the rough estimate). */
+  countTokens?: ((text: string) => number) | undefined;
 }
 
 /** A summary was produced (by the primary, or by the fallback after `failure`). */
@@ -31,6 +36,8 @@ export interface SummaryLadderSuccess {
   fallbackUsed: boolean;
   /** Why the primary was not used, when the fallback ran. */
   failure?: SummaryFailure | undefined;
+  /** The summary's tokens before it was cut down to the budget, when it was over. */
+  cappedFromTokens?: number | undefined;
 }
 
 /** No summary: the compaction must return the conversation unchanged. */
@@ -50,11 +57,36 @@ export function summarizerName(summarizer: Summarizer): string {
 
 async function summarizeOnce(summarizer: Summarizer, request: SummaryRequest, signal: AbortSignal | undefined, maxChars?: number): Promise<string> {
   if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : Object.assign(new Error("aborted"), { name: "AbortError" });
-  const raw = await summarizer.summarize(request, signal);
+  const answer = await summarizer.summarize(request, signal);
+  // Reasoning a model wrote around its summary is scratch work, never stored (a custom summarizer may pass it on).
+  const raw = typeof answer === "string" ? stripReasoningBlocks(answer) : answer;
   if (typeof raw !== "string" || raw.trim() === "") throw new EmptySummaryError(`${summarizerName(summarizer)} returned an empty summary`);
   const body = cleanSummaryBody(normalizeSummary(cleanSummaryBody(raw)), maxChars);
   if (body === "") throw new EmptySummaryError(`${summarizerName(summarizer)} returned an empty summary`);
   return body;
+}
+
+/**
+ * `summary` held within `maxTokens` (as `count` counts): sections laid out again within a shrinking
+ * character budget until it fits, every heading kept while room allows. Unchanged when it fits.
+ */
+export function capSummaryTokens(summary: string, maxTokens: number, count: (text: string) => number): string {
+  const tokens = count(summary);
+  if (tokens <= maxTokens) return summary;
+  let chars = Math.floor((summary.length * maxTokens) / tokens);
+  for (;;) {
+    const fitted = fitSummaryToChars(summary, chars);
+    if (count(fitted) <= maxTokens || chars === 0) return fitted;
+    chars = Math.floor(chars * 0.9);
+  }
+}
+
+/** A ladder success for `summary`, cut down to the request's budget when it is over. */
+function success(input: SummaryLadderInput, summary: string, summarizer: string, failure?: SummaryFailure): SummaryLadderSuccess {
+  const count = input.countTokens ?? estimateTokensRough;
+  const capped = capSummaryTokens(summary, input.request.maxTokens, count);
+  const cappedFromTokens = capped === summary ? undefined : count(summary);
+  return { ok: true, summary: capped, summarizer, fallbackUsed: failure !== undefined, failure, cappedFromTokens };
 }
 
 function abortedFailure(signal: AbortSignal): SummaryFailure {
@@ -68,7 +100,7 @@ async function runFallback(input: SummaryLadderInput, failure: SummaryFailure): 
     // Ask for a summary that fits the cap, so the fallback chooses what to keep (the cap stays a safety net).
     const request = { ...input.request, maxTokens: Math.min(input.request.maxTokens, FALLBACK_SUMMARY_MAX_TOKENS) };
     const summary = await summarizeOnce(input.fallback, request, input.signal, FALLBACK_SUMMARY_MAX_CHARS);
-    return { ok: true, summary, summarizer: name, fallbackUsed: true, failure };
+    return success(input, summary, name, failure);
   } catch (error) {
     if (input.signal?.aborted) return { ok: false, failure: abortedFailure(input.signal), summarizer: name };
     const second = classifySummaryFailure(error);
@@ -82,7 +114,7 @@ export async function runSummaryLadder(input: SummaryLadderInput): Promise<Summa
   const name = summarizerName(input.primary);
   try {
     const summary = await summarizeOnce(input.primary, input.request, input.signal);
-    return { ok: true, summary, summarizer: name, fallbackUsed: false };
+    return success(input, summary, name);
   } catch (error) {
     if (input.signal?.aborted) return { ok: false, failure: abortedFailure(input.signal), summarizer: name };
     const failure = classifySummaryFailure(error);

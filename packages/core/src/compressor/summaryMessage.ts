@@ -14,6 +14,7 @@ import {
 import type { SummaryRequest } from "../summarizers/types.js";
 import { summaryTokenBudget } from "./thresholds.js";
 import { messageText } from "./content.js";
+import { recentUserAsks } from "./autoFocus.js";
 import { summaryItems } from "../summarizers/extractive.js";
 import { layoutSections } from "../summarizers/summaryLayout.js";
 
@@ -35,7 +36,7 @@ export function formatSummaryContent(summary: string): string {
 /** A summary message found in a conversation: the summary body and any text merged after it. */
 export interface ParsedSummary {
   summary: string;
-  /** Text after the end marker (a tail message the summary was merged into); "" for a pure summary. */
+  /** The own text of a tail message the summary was merged into (after the end marker, or before the summary); "" for a pure summary. */
   rest: string;
 }
 
@@ -53,16 +54,30 @@ function splitAtEndMarker(body: string): ParsedSummary {
 }
 
 /**
- * Splits one of our summaries into body and trailing text; undefined for anything else. Ours means: it
- * starts with the signed tag (see messages/compactionMarker.ts), or it is an older version's summary
- * with its full prefix and end marker. A turn that merely starts with `[CONTEXT COMPACTION]` is a real turn.
+ * A summary merged after a message's own text (`<text>\n…SUMMARY_PREFIX…SUMMARY_END_MARKER` at the end):
+ * the summary body, and the message's own text as `rest`.
+ */
+function parseTrailingSummary(text: string): ParsedSummary | undefined {
+  const trimmed = text.trimEnd();
+  if (!trimmed.endsWith(SUMMARY_END_MARKER)) return undefined;
+  const start = trimmed.lastIndexOf(`\n${SUMMARY_PREFIX}`);
+  if (start === -1) return undefined;
+  const body = trimmed.slice(start + 1 + SUMMARY_PREFIX.length, trimmed.length - SUMMARY_END_MARKER.length);
+  return { summary: body.trim(), rest: trimmed.slice(0, start).trim() };
+}
+
+/**
+ * Splits one of our summaries into body and the message's own text; undefined for anything else. Ours
+ * means: it starts with the signed tag (see messages/compactionMarker.ts), or it is an older version's
+ * summary with its full prefix and end marker, or own text followed by a signed summary that ends the
+ * message (a summary merged after a tail message's text). A turn that merely starts with `[CONTEXT COMPACTION]` is a real turn.
  */
 export function parseSummaryText(text: string): ParsedSummary | undefined {
   if (text.startsWith(SUMMARY_PREFIX)) return splitAtEndMarker(text.slice(SUMMARY_PREFIX.length));
   // another framing of ours (lcm's summary block, a summary handed over as an earlier one): the first line is framing
   if (hasCompactionSignature(text)) return splitAtEndMarker(afterFirstLine(text));
   if (isLegacySummaryText(text, LEGACY_SUMMARY_PREFIX)) return splitAtEndMarker(text.slice(LEGACY_SUMMARY_PREFIX.length));
-  return undefined;
+  return parseTrailingSummary(text);
 }
 
 /** A summarizer's output without the framing it echoed back (any prefix starting with the tag, signed or not). */
@@ -157,9 +172,14 @@ export interface SummaryRequestInput {
   focusTopic?: string | undefined;
   /** Head messages kept verbatim before the middle; their user asks become `goalContext`. */
   head?: readonly ChatMessage[] | undefined;
+  /** Tail messages kept verbatim after the middle; with the rest, their latest user asks become the auto-focus. */
+  tail?: readonly ChatMessage[] | undefined;
 }
 
-/** The request handed to the summarizer: the turns, the budget (×0.20, 2,000..max), previous summary, focus. */
+/**
+ * The request handed to the summarizer: the turns, the budget (×0.20, 2,000..max), previous summary,
+ * focus (the given topic, else the latest user asks as `recentUserAsks`).
+ */
 export function buildSummaryRequest(input: SummaryRequestInput): SummaryRequest {
   const request: SummaryRequest = {
     messages: turnsForSummary(input.middle),
@@ -167,6 +187,10 @@ export function buildSummaryRequest(input: SummaryRequestInput): SummaryRequest 
   };
   if (input.previousSummary !== undefined && input.previousSummary.trim() !== "") request.previousSummary = input.previousSummary;
   if (input.focusTopic !== undefined && input.focusTopic.trim() !== "") request.focusTopic = input.focusTopic.trim();
+  else {
+    const recent = recentUserAsks(turnsForSummary([...(input.head ?? []), ...input.middle, ...(input.tail ?? [])]));
+    if (recent.length > 0) request.recentUserAsks = recent;
+  }
   const asks = (input.head ?? []).filter(isRealUserMessage).map(messageText);
   if (asks.some((a) => a.trim() !== "")) request.goalContext = asks;
   return request;

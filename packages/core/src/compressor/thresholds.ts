@@ -42,6 +42,20 @@ export function effectiveThresholdPercent(contextLength: number, percent: number
   return percent;
 }
 
+/** The lowest trigger ever computed: one token (0 would compact on every turn, even an empty conversation). */
+export const MIN_TRIGGER_TOKENS = 1;
+
+/**
+ * The input room of a window: the context length less the `maxTokens` output reservation. A
+ * reservation that reaches the whole window (`max_tokens ≥ context_length`, a misconfiguration that
+ * would leave no input room and trigger at 0) is ignored, as upstream does.
+ */
+export function inputWindow(contextLength: number, maxTokens: number | undefined): number {
+  const reservation = Math.max(0, maxTokens ?? 0);
+  const window = contextLength - reservation;
+  return Math.max(1, window > 0 ? window : contextLength);
+}
+
 /** What the trigger computation needs to know; all fractions are of the context window. */
 export interface ThresholdSettings {
   threshold: number;
@@ -77,8 +91,9 @@ export function clampTargetRatio(ratio: number): number {
 
 /**
  * Trigger and budgets for a model: percent from the override map (with the small-context floor), window
- * less the `maxTokens` output reservation, the 64,000-token minimum (85 % when that reaches the window),
- * then the absolute cap. For 200,000 tokens with defaults: 100,000 / 20,000 / 10,000.
+ * less the `maxTokens` output reservation ({@link inputWindow}), the 64,000-token minimum (85 % when that
+ * reaches the window), then the absolute cap; never below one token. For 200,000 tokens with defaults:
+ * 100,000 / 20,000 / 10,000.
  */
 export function computeThresholds(
   model: { model: string; contextLength: number; maxTokens?: number | undefined },
@@ -86,7 +101,7 @@ export function computeThresholds(
 ): ThresholdPlan {
   const match = matchModelThreshold(model.model, settings.modelThresholds);
   const percent = effectiveThresholdPercent(model.contextLength, match?.value ?? settings.threshold, match !== undefined);
-  const window = Math.max(1, model.contextLength - Math.max(0, model.maxTokens ?? 0));
+  const window = inputWindow(model.contextLength, model.maxTokens);
   let thresholdTokens = Math.floor(window * percent);
   let rule: ThresholdRule = match === undefined ? "threshold" : percent > match.value ? "small-context-floor" : "model-threshold";
   if (MINIMUM_TRIGGER_TOKENS >= window) {
@@ -100,6 +115,8 @@ export function computeThresholds(
     thresholdTokens = settings.thresholdTokensCap;
     rule = "token-cap";
   }
+  // A trigger of 0 would compact on every turn, even an empty conversation.
+  thresholdTokens = Math.max(MIN_TRIGGER_TOKENS, thresholdTokens);
   return {
     thresholdPercent: percent,
     thresholdTokens,

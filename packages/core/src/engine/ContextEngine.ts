@@ -39,6 +39,21 @@ export function thresholdSettingsFromConfig(compression: Partial<CompressionConf
   return settings;
 }
 
+/**
+ * True when `a` and `b` describe the same model on the same route with the same window and output
+ * reservation; anything else is a model change (its usage numbers do not carry over).
+ */
+export function sameModelInfo(a: ModelInfo, b: ModelInfo): boolean {
+  return (
+    a.model === b.model &&
+    a.contextLength === b.contextLength &&
+    a.provider === b.provider &&
+    a.baseUrl === b.baseUrl &&
+    a.apiMode === b.apiMode &&
+    a.maxTokens === b.maxTokens
+  );
+}
+
 /** Base class of context engines. */
 export abstract class ContextEngine {
   /** The name `context.engine` selects this engine by. */
@@ -72,9 +87,10 @@ export abstract class ContextEngine {
   abstract compress(messages: ChatMessage[], options?: CompressOptions): Promise<ChatMessage[]>;
 
   /**
-   * Records token usage from an API response (OpenAI chat, OpenAI Responses or Anthropic usage); throws
-   * an `InvalidUsageError` for anything else. Override it freely (`: void`, as API.md declares it).
-   * `sessionId` names the conversation the response belongs to, for engines that keep per-session state.
+   * Records token usage from an API response (OpenAI chat, OpenAI Responses or Anthropic usage); missing
+   * counts read as 0, a count that is not a whole number ≥ 0 throws an `InvalidUsageError`. Override it
+   * freely (`: void`, as API.md declares it). `sessionId` names the conversation the response belongs
+   * to, for engines that keep per-session state.
    */
   updateFromResponse(usage: UsageReport, _sessionId?: string): void {
     this.recordUsage(usage);
@@ -89,8 +105,17 @@ export abstract class ContextEngine {
     return normalized;
   }
 
-  /** Re-sizes the engine for `model`: re-resolves `model_thresholds` and recomputes the trigger. */
+  /**
+   * Re-sizes the engine for `model`: re-resolves `model_thresholds` and recomputes the trigger. A model
+   * change zeroes the usage counters: the old model's prompt tokens say nothing about the new one
+   * (0 = "no real usage yet", so callers judge by an estimate until the new model reports).
+   */
   updateModel(model: ModelInfo): void {
+    if (!sameModelInfo(this.model, model)) {
+      this.lastPromptTokens = 0;
+      this.lastCompletionTokens = 0;
+      this.lastTotalTokens = 0;
+    }
     this.model = model;
     this.contextLength = model.contextLength;
     const plan = computeThresholds(model, this.thresholdSettings);

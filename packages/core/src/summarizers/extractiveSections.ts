@@ -2,6 +2,7 @@
 import type { ChatMessage, ToolCall } from "../messages/schema.js";
 import { isCompactionSummaryText } from "../messages/compactionMarker.js";
 import { toolCallKey } from "../messages/toolPairs.js";
+import { stripReasoningBlocks } from "./reasoning.js";
 import { contentText } from "./serialize.js";
 import type { SectionItems } from "./summaryLayout.js";
 import {
@@ -206,7 +207,7 @@ export function extractSections(messages: ChatMessage[]): ExtractedTurns {
     if (message.role === "user") collector.user(text);
     else if (message.role === "tool") collector.toolResult(text);
     else if (message.role === "assistant") {
-      collector.assistant(text);
+      collector.assistant(stripReasoningBlocks(text));
       for (const call of message.tool_calls ?? []) collector.toolCall(call, results.get(toolCallKey(call)));
     }
   }

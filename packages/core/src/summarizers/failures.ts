@@ -17,6 +17,8 @@ export interface SummaryFailure {
   kind: "auth" | "quota" | "network" | "timeout" | "server" | "empty" | "invalid" | "aborted" | "other";
   /** One readable line for the report. */
   reason: string;
+  /** Seconds the endpoint asked to wait (`Retry-After`), when it said; the cooldown honours it, bounded. */
+  retryAfterSeconds?: number;
 }
 
 /** Thrown by a summarizer that produced an empty or whitespace-only summary. */
@@ -101,8 +103,42 @@ function apiErrorText(error: APIError): string {
   return [error.code, error.type, error.message].filter((part) => typeof part === "string").join(" ");
 }
 
-/** Classifies an error thrown by a summarizer (openai SDK errors, fetch errors, AbortError, …). */
+/**
+ * Milliseconds a `Retry-After` value asks to wait: delay-seconds (`"120"`, `"1.5"`) or an HTTP date
+ * (`"Wed, 21 Oct 2026 07:28:00 GMT"`, relative to `now`). Undefined when unreadable; a date in the past
+ * reads as 0.
+ */
+export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** The wait an API error asks for (`retry-after-ms`, else `retry-after`), in milliseconds; undefined when it asks none. */
+export function retryAfterMs(error: unknown, now: number = Date.now()): number | undefined {
+  if (!(error instanceof APIError) || !error.headers) return undefined;
+  const headers = error.headers as { get?: (name: string) => string | null };
+  if (typeof headers.get !== "function") return undefined;
+  const ms = Number(headers.get("retry-after-ms"));
+  if (headers.get("retry-after-ms") !== null && Number.isFinite(ms) && ms >= 0) return Math.round(ms);
+  return parseRetryAfter(headers.get("retry-after"), now);
+}
+
+/** True for a quota or billing exhaustion (as opposed to a rate limit that passes): waiting does not help. */
+export function isQuotaExhausted(error: unknown): boolean {
+  return error instanceof APIError && QUOTA_PATTERN.test(apiErrorText(error));
+}
+
+/** Classifies an error thrown by a summarizer (openai SDK errors, fetch errors, AbortError, …), with the wait it asked for. */
 export function classifySummaryFailure(error: unknown): SummaryFailure {
+  const classified = classifyKind(error);
+  const waitMs = retryAfterMs(error);
+  return waitMs === undefined ? classified : { ...classified, retryAfterSeconds: Math.ceil(waitMs / 1000) };
+}
+
+function classifyKind(error: unknown): SummaryFailure {
   const chain = causeChain(error);
   const message = messageOf(error);
 
@@ -138,13 +174,20 @@ export function classifySummaryFailure(error: unknown): SummaryFailure {
 export const TIMEOUT_COOLDOWNS_SECONDS = [60, 300, 900] as const;
 /** Cooldown after any other failure, in seconds. */
 export const DEFAULT_COOLDOWN_SECONDS = 60;
+/** The longest cooldown a `Retry-After` can ask for, in seconds (the longest timeout cooldown). */
+export const MAX_RETRY_AFTER_COOLDOWN_SECONDS = 900;
 
 /**
  * Seconds to wait before the next summary attempt after `failure`. Timeouts escalate with
- * `consecutiveTimeouts` (this one included): 1 → 60 s, 2 → 300 s, 3 or more → 900 s. Others: 60 s.
+ * `consecutiveTimeouts` (this one included): 1 → 60 s, 2 → 300 s, 3 or more → 900 s. Others: 60 s. A
+ * longer `Retry-After` the endpoint sent wins, up to 900 s.
  */
 export function cooldownSeconds(failure: SummaryFailure, consecutiveTimeouts: number): number {
-  if (failure.kind !== "timeout") return DEFAULT_COOLDOWN_SECONDS;
-  const index = Math.min(Math.max(Math.floor(consecutiveTimeouts), 1), TIMEOUT_COOLDOWNS_SECONDS.length) - 1;
-  return TIMEOUT_COOLDOWNS_SECONDS[index]!;
+  let seconds: number = DEFAULT_COOLDOWN_SECONDS;
+  if (failure.kind === "timeout") {
+    const index = Math.min(Math.max(Math.floor(consecutiveTimeouts), 1), TIMEOUT_COOLDOWNS_SECONDS.length) - 1;
+    seconds = TIMEOUT_COOLDOWNS_SECONDS[index]!;
+  }
+  if (failure.retryAfterSeconds !== undefined) seconds = Math.max(seconds, Math.min(failure.retryAfterSeconds, MAX_RETRY_AFTER_COOLDOWN_SECONDS));
+  return seconds;
 }

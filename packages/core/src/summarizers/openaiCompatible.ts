@@ -1,13 +1,18 @@
 /** A summarizer backed by any OpenAI-compatible chat-completions endpoint, through the `openai` SDK. */
 import OpenAI, { APIConnectionTimeoutError } from "openai";
 import { buildSummaryPrompt, normalizeSummary } from "./prompt.js";
+import { stripReasoningBlocks } from "./reasoning.js";
 import { redactSecrets } from "./redact.js";
 import { serializeTurns } from "./serialize.js";
-import { EmptySummaryError, InvalidSummaryResponseError, classifySummaryFailure } from "./failures.js";
+import { EmptySummaryError, InvalidSummaryResponseError, classifySummaryFailure, isQuotaExhausted, retryAfterMs } from "./failures.js";
 import type { SummaryRequest, Summarizer } from "./types.js";
 
 /** Default request timeout: 120 s (the `auxiliary.compression.timeout` default). */
 export const DEFAULT_SUMMARY_TIMEOUT_MS = 120_000;
+/** The longest `Retry-After` the summarizer waits for before retrying (longer ones fail at once). */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 30_000;
+/** HTTP statuses whose `Retry-After` means "try again then": rate limited, service unavailable. */
+const RETRY_AFTER_STATUSES = new Set([429, 503]);
 
 /** How to reach the endpoint. */
 export interface OpenAICompatibleSummarizerOptions {
@@ -16,17 +21,48 @@ export interface OpenAICompatibleSummarizerOptions {
   apiKey: string;
   /** The summary model. */
   model: string;
-  /** The main model: tried once when `model` fails with a non-abort failure (if it differs). */
+  /** The main model: tried once when `model` fails (anything but a cancellation), if it differs. */
   fallbackModel?: string;
+  /** Where the main model is served, when not at `baseUrl` (default: `baseUrl`). */
+  fallbackBaseUrl?: string;
+  /** The main model's key, when it differs from `apiKey` (default: `apiKey`). */
+  fallbackApiKey?: string;
   /** Per-request timeout in milliseconds, response body included (default 120,000). */
   timeoutMs?: number;
   /** SDK retries per request (default 0: the failure ladder decides). */
   maxRetries?: number;
+  /**
+   * The longest `Retry-After` (on a 429 rate limit or a 503) waited for before one retry of the same
+   * model, in milliseconds (default 30,000). A longer one fails at once; the compressor's cooldown honours it.
+   */
+  maxRetryAfterMs?: number;
+  /** How a `Retry-After` wait is slept (default: a timer the signal cancels). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** A custom fetch implementation. */
   fetch?: typeof globalThis.fetch;
 }
 
-/** Summarizes with one chat-completions call: a single user message holding the prompt, no tools, no temperature. */
+/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+function sleepFor(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Summarizes with one chat-completions call: a single user message holding the prompt, no tools, no
+ * temperature and no `max_tokens` (the budget is guidance in the prompt; a cap would cut summaries off).
+ * Reasoning blocks the model writes are stripped from its answer.
+ */
 export class OpenAICompatibleSummarizer implements Summarizer {
   readonly name: string;
   readonly model: string;
@@ -34,32 +70,76 @@ export class OpenAICompatibleSummarizer implements Summarizer {
   /** The bound on each request, headers and body together, in ms. */
   readonly timeoutMs: number;
   private readonly client: OpenAI;
+  private readonly fallbackClient: OpenAI;
+  private readonly fallbackOnSameEndpoint: boolean;
+  private readonly maxRetryAfterMs: number;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(options: OpenAICompatibleSummarizerOptions) {
     this.model = options.model;
     this.fallbackModel = options.fallbackModel;
     this.name = `openai:${options.model}`;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_SUMMARY_TIMEOUT_MS;
-    this.client = new OpenAI({
-      baseURL: options.baseUrl,
-      apiKey: options.apiKey,
-      timeout: this.timeoutMs,
-      maxRetries: options.maxRetries ?? 0,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
+    const clientFor = (baseURL: string, apiKey: string) =>
+      new OpenAI({
+        baseURL,
+        apiKey,
+        timeout: this.timeoutMs,
+        maxRetries: options.maxRetries ?? 0,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      });
+    this.client = clientFor(options.baseUrl, options.apiKey);
+    const fallbackBaseUrl = options.fallbackBaseUrl ?? options.baseUrl;
+    const fallbackApiKey = options.fallbackApiKey ?? options.apiKey;
+    this.fallbackOnSameEndpoint = fallbackBaseUrl === options.baseUrl && fallbackApiKey === options.apiKey;
+    this.fallbackClient = this.fallbackOnSameEndpoint ? this.client : clientFor(fallbackBaseUrl, fallbackApiKey);
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+    this.sleep = options.sleep ?? sleepFor;
   }
 
   /** Builds the prompt, asks the model (falling back once to the main model), and normalizes the answer. */
   async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<string> {
     const prompt = redactSecrets(buildSummaryPrompt(request, serializeTurns(request.messages)));
     try {
-      return await this.complete(this.model, prompt, request.maxTokens, signal);
+      return await this.completeWithRetry(this.client, this.model, prompt, signal);
     } catch (error) {
-      const fallback = this.fallbackModel;
-      if (fallback === undefined || fallback === this.model || signal?.aborted) throw error;
-      if (classifySummaryFailure(error).action === "abort") throw error;
-      return await this.complete(fallback, prompt, request.maxTokens, signal);
+      if (!this.triesFallbackAfter(error, signal)) throw error;
+      return await this.completeWithRetry(this.fallbackClient, this.fallbackModel!, prompt, signal);
     }
+  }
+
+  /**
+   * True when the main model is worth one try after `error`: it is configured and differs, and the
+   * failure was not a cancellation, nor a network failure of the endpoint it would be tried on too.
+   * Auth and quota failures qualify: a separate summary model (or its key) may be what was refused.
+   */
+  private triesFallbackAfter(error: unknown, signal: AbortSignal | undefined): boolean {
+    const fallback = this.fallbackModel;
+    if (fallback === undefined || signal?.aborted) return false;
+    if (fallback === this.model && this.fallbackOnSameEndpoint) return false;
+    const failure = classifySummaryFailure(error);
+    if (failure.kind === "aborted") return false;
+    return !(failure.kind === "network" && this.fallbackOnSameEndpoint);
+  }
+
+  /** One call, plus one retry of the same model after a 429/503 whose `Retry-After` is within the bound. */
+  private async completeWithRetry(client: OpenAI, model: string, prompt: string, signal: AbortSignal | undefined): Promise<string> {
+    try {
+      return await this.complete(client, model, prompt, signal);
+    } catch (error) {
+      const waitMs = this.retryWaitMs(error);
+      if (waitMs === undefined || signal?.aborted) throw error;
+      await this.sleep(waitMs, signal);
+      return await this.complete(client, model, prompt, signal);
+    }
+  }
+
+  /** The `Retry-After` wait worth honouring after `error`, if any (a passing rate limit or a 503, within the bound). */
+  private retryWaitMs(error: unknown): number | undefined {
+    const status = (error as { status?: unknown }).status;
+    if (typeof status !== "number" || !RETRY_AFTER_STATUSES.has(status) || isQuotaExhausted(error)) return undefined;
+    const waitMs = retryAfterMs(error);
+    return waitMs !== undefined && waitMs <= this.maxRetryAfterMs ? waitMs : undefined;
   }
 
   /**
@@ -67,13 +147,13 @@ export class OpenAICompatibleSummarizer implements Summarizer {
    * only, so a body that drips in slowly would outlive it; an overall deadline aborts the request, body
    * included, and fails as a timeout (a caller's abort stays an abort).
    */
-  private async complete(model: string, prompt: string, maxTokens: number, signal: AbortSignal | undefined): Promise<string> {
+  private async complete(client: OpenAI, model: string, prompt: string, signal: AbortSignal | undefined): Promise<string> {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
     let response: unknown;
     try {
-      response = await this.client.chat.completions.create(
-        { model, messages: [{ role: "user", content: prompt }], max_tokens: maxTokens },
+      response = await client.chat.completions.create(
+        { model, messages: [{ role: "user", content: prompt }] },
         { signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal },
       );
     } catch (error) {
@@ -90,9 +170,10 @@ export class OpenAICompatibleSummarizer implements Summarizer {
     if (content !== null && content !== undefined && typeof content !== "string") {
       throw new InvalidSummaryResponseError(`summary endpoint returned non-text content (model ${model})`);
     }
-    if (typeof content !== "string" || content.trim() === "") {
+    const text = typeof content === "string" ? stripReasoningBlocks(content) : "";
+    if (text.trim() === "") {
       throw new EmptySummaryError(`summarizer returned an empty summary (model ${model})`);
     }
-    return normalizeSummary(content);
+    return normalizeSummary(text);
   }
 }

@@ -45,9 +45,13 @@ function goalContext(request: SummaryRequest): string[] {
   return [`CONVERSATION START (kept verbatim before these turns; use it for the Goal, do not summarize it again):\n${asks.map((a) => `[USER]: ${a.trim()}`).join("\n")}`];
 }
 
-function focus(topic: string | undefined): string {
-  if (!topic || topic.trim() === "") return "";
-  return `\n\nFocus: prioritise everything related to "${topic.trim()}" — keep its details in full and shorten unrelated material first.`;
+/** The focus line: the given topic, else the user's latest asks (auto-focus). */
+function focus(request: SummaryRequest): string {
+  const topic = request.focusTopic?.trim();
+  if (topic) return `\n\nFocus: prioritise everything related to "${topic}" — keep its details in full and shorten unrelated material first.`;
+  const asks = (request.recentUserAsks ?? []).map((a) => a.trim()).filter((a) => a !== "");
+  if (asks.length === 0) return "";
+  return `\n\nFocus: prioritise everything related to what the user asked most recently — keep its details in full and shorten unrelated material first:\n${asks.map((a) => `- ${a}`).join("\n")}`;
 }
 
 /**
@@ -62,7 +66,7 @@ export function buildSummaryPrompt(request: SummaryRequest, serializedTurns: str
       "Update the previous summary with the new turns below rather than starting over: move items from " +
         '"In Progress" to "Done" when they were completed, add new progress, decisions, files and context, ' +
         "and drop information that is stale or superseded. Keep everything from the previous summary that is still true." +
-        focus(request.focusTopic),
+        focus(request),
       rules(request.maxTokens),
       `Template:\n${template}`,
       `PREVIOUS SUMMARY:\n${request.previousSummary.trim()}`,
@@ -72,7 +76,7 @@ export function buildSummaryPrompt(request: SummaryRequest, serializedTurns: str
   }
   return [
     "You are summarizing an earlier part of a conversation between a user and an AI coding assistant, so the assistant can continue the work without the original turns." +
-      focus(request.focusTopic),
+      focus(request),
     rules(request.maxTokens),
     `Template:\n${template}`,
     ...goalContext(request),

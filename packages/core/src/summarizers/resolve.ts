@@ -58,6 +58,28 @@ function autoEndpoint(auxKey: string | undefined, env: NodeJS.ProcessEnv): Endpo
   return undefined;
 }
 
+/** How the main model is reached as the fallback of a separate summary model. */
+interface MainFallback {
+  fallbackModel: string;
+  fallbackBaseUrl?: string;
+  fallbackApiKey?: string;
+}
+
+/**
+ * The main model as the summary model's fallback: on the main endpoint with the main key when the host
+ * knows them (a refused summary key or endpoint is then no obstacle), else on the summary endpoint, if
+ * the main model can exist there (not on an unrelated custom `base_url`).
+ */
+function mainFallback(mainModel: string, main: MainModelEndpoint | undefined, endpoint: Endpoint, auxBaseUrl: string | undefined): MainFallback | undefined {
+  const mainBaseUrl = nonEmpty(main?.baseUrl);
+  if (mainBaseUrl) {
+    const sameEndpoint = mainBaseUrl === endpoint.baseUrl;
+    const apiKey = nonEmpty(main?.apiKey) ?? (sameEndpoint ? endpoint.apiKey : NO_API_KEY);
+    return { fallbackModel: mainModel, fallbackBaseUrl: mainBaseUrl, fallbackApiKey: apiKey };
+  }
+  return auxBaseUrl ? undefined : { fallbackModel: mainModel };
+}
+
 function offline(reason: string): ResolvedSummarizer {
   return { summarizer: new ExtractiveSummarizer(), description: `extractive (offline): ${reason}` };
 }
@@ -67,7 +89,8 @@ function offline(reason: string): ResolvedSummarizer {
  * "none"). Provider "auto" uses OpenRouter when OPENROUTER_API_KEY is set, else OpenAI with OPENAI_API_KEY;
  * "openrouter" / "openai" are explicit; "main" uses the main model's endpoint. With nothing available the
  * offline {@link ExtractiveSummarizer} is returned. Model: `model`, else the main model, else a default
- * per provider. A configured model that differs from the main model falls back to it once.
+ * per provider. A configured model that differs from the main model falls back to it once, on the main
+ * model's own endpoint and key when `main` gives them.
  */
 export function createSummarizer(
   aux: AuxiliaryCompressionConfig,
@@ -114,18 +137,17 @@ export function createSummarizer(
 
   const configuredModel = nonEmpty(aux.model);
   const model = configuredModel ?? mainModel ?? endpoint.defaultModel;
-  // The main model is only a useful fallback where it can exist: not on an unrelated custom endpoint.
-  const fallbackReachable = !auxBaseUrl || auxBaseUrl === mainBaseUrl;
-  const fallbackModel = configuredModel && mainModel && mainModel !== configuredModel && fallbackReachable ? mainModel : undefined;
+  const fallback = configuredModel && mainModel && mainModel !== configuredModel ? mainFallback(mainModel, main, endpoint, auxBaseUrl) : undefined;
 
   const summarizer = new OpenAICompatibleSummarizer({
     baseUrl: endpoint.baseUrl,
     apiKey: endpoint.apiKey,
     model,
-    ...(fallbackModel ? { fallbackModel } : {}),
+    ...fallback,
     timeoutMs: Math.round(aux.timeout * 1000),
   });
-  const fallbackNote = fallbackModel ? `, falls back to ${fallbackModel}` : "";
+  const fallbackWhere = fallback?.fallbackBaseUrl !== undefined && fallback.fallbackBaseUrl !== endpoint.baseUrl ? ` at ${fallback.fallbackBaseUrl}` : "";
+  const fallbackNote = fallback ? `, falls back to ${fallback.fallbackModel}${fallbackWhere}` : "";
   return {
     summarizer,
     description: `${summarizer.name} at ${endpoint.baseUrl} (key: ${endpoint.keySource}, timeout ${aux.timeout}s${fallbackNote})`,

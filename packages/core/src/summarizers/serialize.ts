@@ -1,10 +1,12 @@
 /**
  * Turns conversation messages into the plain-text transcript a summary model reads:
  * `[USER]: …`, `[ASSISTANT]: …` + `[Tool calls: name(args)]`, `[TOOL RESULT <id>]: …`, `[SYSTEM]: …`.
- * Long bodies are truncated, the whole transcript is capped, and secrets are redacted.
+ * Long bodies are truncated, the whole transcript is capped, secrets are redacted, and an assistant's
+ * inline reasoning blocks (`<think>…</think>`) are left out.
  */
 import type { ChatMessage } from "../messages/schema.js";
 import { redactSecrets } from "./redact.js";
+import { stripReasoningBlocks } from "./reasoning.js";
 
 export { redactSecrets } from "./redact.js";
 
@@ -44,9 +46,10 @@ function clean(text: string): string {
   return truncateBody(redactSecrets(text));
 }
 
-/** One message as transcript text (secrets redacted, long bodies truncated). */
+/** One message as transcript text (secrets redacted, long bodies truncated, an assistant's reasoning blocks left out). */
 export function serializeMessage(message: ChatMessage): string {
-  const body = clean(contentText(message.content));
+  const text = contentText(message.content);
+  const body = clean(message.role === "assistant" ? stripReasoningBlocks(text) : text);
   switch (message.role) {
     case "system":
       return `[SYSTEM]: ${body}`;

@@ -12,6 +12,11 @@ export interface SummaryRequest {
   /** A topic to keep in focus (manual `/compress <topic>`). */
   focusTopic?: string;
   /**
+   * The user's latest asks, oldest first: the focus when no `focusTopic` is given (auto-focus), so the
+   * summary keeps in full what bears on the work the user asked for last.
+   */
+  recentUserAsks?: string[];
+  /**
    * The user's asks that stay verbatim before the summarized turns (the protected head), for reference:
    * they state the goal the summary's "Goal" section should name. Not to be summarized again.
    */

@@ -33,6 +33,13 @@ describe("ContextEngine defaults", () => {
     expect(engine.getStatus().usagePercent).toBe(100);
   });
 
+  it("zeroes the usage counters when the model changes (the old model's prompt tokens say nothing about the new one)", () => {
+    const engine = new EchoEngine({ model: { model: "a", contextLength: 200_000 } });
+    engine.updateFromResponse({ prompt_tokens: 120_000, completion_tokens: 10 });
+    engine.updateModel({ model: "b", contextLength: 200_000 });
+    expect([engine.lastPromptTokens, engine.lastCompletionTokens, engine.lastTotalTokens]).toEqual([0, 0, 0]);
+  });
+
   it("records the last usage from Anthropic and OpenAI reports", () => {
     const engine = new EchoEngine();
     engine.updateFromResponse({ input_tokens: 5, cache_read_input_tokens: 100, cache_creation_input_tokens: 20, output_tokens: 7 });
