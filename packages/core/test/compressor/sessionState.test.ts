@@ -174,6 +174,9 @@ describe("per-session compressor state", () => {
       const restarted = await startHost(second);
       const engine = restarted.engine as ContextCompressor;
       expect(engine.shouldCompressInfo(50_000, "alice")).toMatchObject({ reason: "cooldown", pausedBy: null });
+      // bob is in no cooldown: it just compacted, so an estimate waits for the provider's real usage
+      expect(engine.shouldCompressInfo(50_000, "bob").reason).toBe("awaiting_usage");
+      engine.updateFromResponse({ prompt_tokens: 50_000, completion_tokens: 10 }, "bob");
       expect(engine.shouldCompressInfo(50_000, "bob").reason).toBe("ok");
     } finally {
       second.close();
