@@ -90,7 +90,7 @@ export type { HygieneState, HygieneDecision, HygieneReason, HygieneOutcome } fro
 // Replay report
 export { replayConversation, responseIndexes, providerUsage } from "./replay/replayConversation.js";
 export { requestTimestamps, messageTimestampMs, DEFAULT_REQUEST_CADENCE_MS, DEFAULT_REPLAY_START_MS } from "./replay/timestamps.js";
-export type { ReplayOptions, ReplayReport, ReplayRequest, ReplayTotals, CompactionEffect, RequestCompaction, CompactionLayer, FullMissNote, ReplaySwitch, ReplayProgress } from "./replay/types.js";
+export type { ReplayOptions, ReplayReport, ReplayRequest, ReplayTotals, CompactionEffect, RequestCompaction, CompactionLayer, FullMissNote, ReplaySwitch, ReplayProgress, ReplayCompaction } from "./replay/types.js";
 
 // Codex routes: windows and -900k aliases, threshold autoraise, Responses native compaction, app-server
 export { CODEX_PROVIDER, CODEX_ADVERTISED_WINDOW, CODEX_LARGE_VARIANT_WINDOW, CODEX_LARGE_VARIANT_BASES, CODEX_CAPPED_MODELS, LARGE_VARIANT_SUFFIX, CodexModelError, resolveCodexModel, routeContextWindow, baseModelName, codexModelFamily, isCodexProvider } from "./codex/models.js";

@@ -1,4 +1,7 @@
-/** Pure text helpers of the ExtractiveSummarizer: shortening, sentences, paths, values, command outcomes. */
+/** Pure text helpers of the ExtractiveSummarizer: shortening, sentences, values, command outcomes. */
+import { URL_PATTERN as URL } from "../facts/paths.js";
+
+export { findPaths } from "../facts/paths.js";
 
 /** Collapses whitespace to single spaces and cuts `text` to at most `max` characters (ending in "…"). */
 export function shorten(text: string, max: number): string {
@@ -56,24 +59,6 @@ export function errorLines(text: string): string[] {
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line.length > 0 && ERROR_LINE.test(line));
-}
-
-const FILE_EXTENSIONS = new Set(
-  "py pyi ts tsx js jsx mjs cjs mts cts rs go java kt kts swift c h cc cpp hpp cs rb php lua pl sh bash zsh fish ps1 md mdx rst txt json jsonc json5 yaml yml toml ini cfg conf env lock xml html htm css scss sass less vue svelte sql graphql proto csv tsv log ipynb dockerfile gradle makefile tf hcl nix zig ex exs erl hs ml scala r dart".split(" "),
-);
-const PATH_TOKEN = /(?<![\w./-])(?:~|\.{1,2})?\/?(?:[\w@.+-]+\/)*[\w@+-][\w@.+-]*\.([A-Za-z][A-Za-z0-9]{0,9})(?![\w/-])/g;
-const URL = /\b[a-z][a-z0-9+.-]*:\/\/[^\s)>\]"'`]+/gi;
-
-/** Path-like tokens with a file extension in `text` (URLs excluded), in order of appearance. */
-export function findPaths(text: string): string[] {
-  const withoutUrls = text.replace(URL, " ");
-  const out: string[] = [];
-  for (const match of withoutUrls.matchAll(PATH_TOKEN)) {
-    const token = match[0].replace(/[.]+$/, "");
-    const extension = (match[1] ?? "").toLowerCase();
-    if (token.includes("/") || FILE_EXTENSIONS.has(extension)) out.push(token);
-  }
-  return dedupe(out);
 }
 
 /** Specific values worth keeping verbatim, by kind. */
