@@ -2,7 +2,8 @@
  * The fidelity eval: a transcript replayed through an engine (the replay of replayConversation, with
  * its prices and prefix-cache model), and at each compaction the facts of the transcript messages the
  * engine removed checked against what the engine wrote into the context (its summaries, notes and
- * placeholders). It also follows the first compaction's facts through the later compactions, and the
+ * placeholders). Messages the engine kept verbatim, merged into its summary message, or rewrote in
+ * place (a cleared tool output, truncated call arguments) are not removed. It also follows the first compaction's facts through the later compactions, and the
  * identifiers of each removed range that the kept tail still refers to.
  */
 import type { ChatMessage } from "../messages/schema.js";
@@ -29,7 +30,7 @@ export interface CompactionFidelity {
   layer: CompactionLayer;
   /** Transcript messages it took out of the context. */
   removedMessages: number;
-  /** Tokens of the messages it created (the summary and anything else new). */
+  /** Tokens of the messages it created (its summary and notes; rewritten copies of transcript messages and kept text merged into them left out). */
   summaryTokens: number;
   /** Per kind: facts of the removed messages, and how many appear in what the engine wrote. */
   survival: SurvivalByKind;
@@ -69,21 +70,32 @@ function fingerprint(message: ChatMessage): string {
   return canonicalJson({ role: message.role, content: message.content, tool_calls: message.tool_calls, tool_call_id: message.tool_call_id });
 }
 
+/** Characters at each end of a text used to find the transcript message an engine message starts or ends with. */
+const EDGE_CHARS = 64;
+/** Transcript texts shorter than this are not looked for inside engine messages. */
+const MIN_EMBEDDED_CHARS = 20;
+
 /** Tells transcript messages from engine-made ones, matching by identity first and content second. */
 class TranscriptIndex {
   private readonly byObject = new Map<ChatMessage, number>();
   private readonly byPrint = new Map<string, number>();
   private readonly prints = new WeakMap<ChatMessage, string>();
-  private readonly systemText: string;
+  private readonly byHead = new Map<string, string[]>();
+  private readonly byTail = new Map<string, string[]>();
+  private readonly callIds = new Set<string>();
 
   constructor(transcript: readonly ChatMessage[]) {
     transcript.forEach((message, index) => {
       this.byObject.set(message, index);
       const print = this.print(message);
       if (!this.byPrint.has(print)) this.byPrint.set(print, index);
+      if (message.tool_call_id !== undefined) this.callIds.add(message.tool_call_id);
+      for (const call of message.tool_calls ?? []) this.callIds.add(call.id);
+      const text = messageText(message);
+      if (text.length < MIN_EMBEDDED_CHARS) return;
+      push(this.byHead, text.slice(0, EDGE_CHARS), text);
+      push(this.byTail, text.slice(-EDGE_CHARS), text);
     });
-    const system = transcript.find((m) => m.role === "system");
-    this.systemText = system ? messageText(system) : "";
   }
 
   print(message: ChatMessage): string {
@@ -97,11 +109,44 @@ class TranscriptIndex {
     return this.byObject.get(message) ?? this.byPrint.get(this.print(message));
   }
 
-  /** The text an engine-made message adds (a system prompt with a note appended counts only for the note). */
-  addedText(message: ChatMessage): string {
-    const text = messageText(message);
-    return message.role === "system" && this.systemText !== "" && text.startsWith(this.systemText) ? text.slice(this.systemText.length) : text;
+  /** True for an engine-made copy of a transcript message (a cleared tool output, truncated call arguments). */
+  isRewrite(message: ChatMessage): boolean {
+    if (message.role === "tool") return message.tool_call_id !== undefined && this.callIds.has(message.tool_call_id);
+    const calls = message.tool_calls ?? [];
+    return calls.length > 0 && calls.every((call) => this.callIds.has(call.id));
   }
+
+  /**
+   * The text an engine-made message adds, and the transcript texts it carries: a transcript message it
+   * starts with (a system prompt with a note appended) or ends with (a summary merged into the first kept
+   * message) is kept, not added.
+   */
+  split(message: ChatMessage): { added: string; carried: string[] } {
+    let text = messageText(message);
+    const carried: string[] = [];
+    const head = (this.byHead.get(text.slice(0, EDGE_CHARS)) ?? []).find((t) => t.length < text.length && text.startsWith(t));
+    if (head !== undefined) {
+      text = text.slice(head.length);
+      carried.push(head);
+    }
+    const tail = (this.byTail.get(text.slice(-EDGE_CHARS)) ?? []).find((t) => t.length < text.length && text.endsWith(t));
+    if (tail !== undefined) {
+      text = text.slice(0, text.length - tail.length);
+      carried.push(tail);
+    }
+    return { added: text, carried };
+  }
+}
+
+/** The tool-call ids a message answers or makes. */
+function callIdsOf(message: ChatMessage): string[] {
+  return message.role === "tool" ? (message.tool_call_id !== undefined ? [message.tool_call_id] : []) : (message.tool_calls ?? []).map((call) => call.id);
+}
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
 }
 
 /** Replays `transcript` through `options.engine` and measures what each compaction kept. The engine is used. */
@@ -109,9 +154,10 @@ export async function evaluateFidelity(transcript: readonly ChatMessage[], optio
   const index = new TranscriptIndex(transcript);
   const counter = options.tokenCounter ?? defaultTokenCounter();
   const countOne = messageCounter(counter);
-  /** Tokens a created message adds: all of it, or only the note appended to the system prompt. */
+  /** Tokens a created message adds: none for a rewritten transcript message, else its text without embedded transcript messages. */
   const addedTokens = (message: ChatMessage): number => {
-    const added = index.addedText(message);
+    if (index.isRewrite(message)) return 0;
+    const { added } = index.split(message);
     return added.length === messageText(message).length ? countOne(message) : counter.count(added);
   };
   const compactions: CompactionFidelity[] = [];
@@ -120,14 +166,21 @@ export async function evaluateFidelity(transcript: readonly ChatMessage[], optio
   const onCompaction = ({ request, layer, before, after }: ReplayCompaction): void => {
     const kept = new Set(after.map((m) => index.print(m)));
     const present = new Set(before.map((m) => index.print(m)));
+    const engineMade = after.filter((m) => index.indexOf(m) === undefined);
+    const parts = engineMade.map((m) => index.split(m));
+    const carried = new Set(parts.flatMap((p) => p.carried));
+    // Messages rewritten in place (a cleared tool output, truncated call arguments) are kept, not removed.
+    const rewritten = new Set(engineMade.filter((m) => index.isRewrite(m)).flatMap(callIdsOf));
     const removed: Array<{ message: ChatMessage; at: number }> = [];
     for (const message of before) {
       const at = index.indexOf(message);
-      if (at !== undefined && !kept.has(index.print(message))) removed.push({ message, at });
+      if (at === undefined || kept.has(index.print(message)) || carried.has(messageText(message))) continue;
+      const ids = callIdsOf(message);
+      if (ids.length > 0 && ids.every((id) => rewritten.has(id))) continue;
+      removed.push({ message, at });
     }
-    const engineMade = after.filter((m) => index.indexOf(m) === undefined);
     const created = engineMade.filter((m) => !present.has(index.print(m)));
-    const written = survivalText(engineMade.map((m) => index.addedText(m)).join("\n\n"));
+    const written = survivalText(parts.map((p) => p.added).join("\n\n"));
 
     const facts = extractFacts(removed.map((r) => r.message));
     const lost: Fact[] = [];
