@@ -156,8 +156,8 @@ export async function evaluateFidelity(transcript: readonly ChatMessage[], optio
   const countOne = messageCounter(counter);
   /** Tokens a created message adds: none for a rewritten transcript message, else its text without embedded transcript messages. */
   const addedTokens = (message: ChatMessage): number => {
-    if (index.isRewrite(message)) return 0;
-    const { added } = index.split(message);
+    const { added, carried } = index.split(message);
+    if (carried.length === 0 && index.isRewrite(message)) return 0;
     return added.length === messageText(message).length ? countOne(message) : counter.count(added);
   };
   const compactions: CompactionFidelity[] = [];

@@ -24,6 +24,8 @@ const ERROR_LINE_PATTERNS: readonly RegExp[] = [
   /^(?:FAILED|ERROR)\s+\S+(?:::|\.py\b)/,
   // go test: --- FAIL: TestX (0.00s) / FAIL pkg 0.01s
   /^--- FAIL:\s*\S/,
+  // go test: t.Errorf lines (path_test.go:88: got 3, want 1)
+  /^[\w./-]+_test\.go:\d+: \S/,
   /^FAIL\s+\S/,
   // jest / vitest: ✕ name, × name, ● Suite › test
   /^[✕✗×]\s+\S/,
