@@ -51,10 +51,16 @@ export function retentionCell(report: Pick<FidelityReport, "firstChunk">): strin
   return `${formatPercent(retention.share)} after ${retention.after} (of ${report.firstChunk.facts} facts)`;
 }
 
-/** "100 → 95 → 90 %" over every compaction. */
+/** Retention values shown in a row before the curve is cut in the middle. */
+const CURVE_SHOWN = 8;
+
+/** "100 → 95 → 90 %" over every compaction from the first chunk's ("100 → 98 → … → 80 → 78 %" for long ones). */
 export function curveCell(report: Pick<FidelityReport, "firstChunk">): string {
-  const curve = report.firstChunk.retained;
-  return curve.length === 0 ? "—" : `${curve.map((s) => (s * 100).toFixed(0)).join(" → ")} %`;
+  const curve = report.firstChunk.retained.map((s) => (s * 100).toFixed(0));
+  if (curve.length === 0) return "—";
+  const shown = curve.length <= CURVE_SHOWN ? curve : [...curve.slice(0, CURVE_SHOWN - 3), "…", ...curve.slice(-2)];
+  const from = report.firstChunk.fromCompaction > 1 ? ` (from compaction ${report.firstChunk.fromCompaction})` : "";
+  return `${shown.join(" → ")} %${from}`;
 }
 
 /** The rows of one transcript's table: a label column, then one column per run (engine). */

@@ -36,8 +36,8 @@ export interface CompactionFidelity {
   survival: SurvivalByKind;
   /** Identifiers of the removed messages that the kept later messages mention, and how many the engine's text keeps. */
   references: KindSurvival;
-  /** Share of the first compaction's facts (identifiers aside) still in the engine's text after this compaction. */
-  firstChunkRetained: number;
+  /** Share of the first chunk's facts (identifiers aside) still in the engine's text after this compaction; null before the first chunk. */
+  firstChunkRetained: number | null;
   /** Up to {@link MAX_LOST_LISTED} facts that did not survive. */
   lost: Fact[];
 }
@@ -50,8 +50,12 @@ export interface FidelityReport {
   /** Survival per kind over every compaction. */
   survival: SurvivalByKind;
   references: KindSurvival;
-  /** Facts of the first compaction (identifiers aside) and the share retained after each compaction (index 0: after the first). */
-  firstChunk: { facts: number; retained: number[] };
+  /**
+   * The first chunk: the facts (identifiers aside) of the first compaction that removed any, which
+   * compaction that was (1-based; 0 when none did), and the share of them retained after it and after
+   * each later compaction (index 0: right after it).
+   */
+  firstChunk: { facts: number; fromCompaction: number; retained: number[] };
   summaryTokens: { total: number; mean: number; max: number };
   /** The replay's own report: requests, cost, cache reads. */
   replay: ReplayReport;
@@ -162,6 +166,7 @@ export async function evaluateFidelity(transcript: readonly ChatMessage[], optio
   };
   const compactions: CompactionFidelity[] = [];
   let firstFacts: Fact[] | undefined;
+  let firstFrom = 0;
 
   const onCompaction = ({ request, layer, before, after }: ReplayCompaction): void => {
     const kept = new Set(after.map((m) => index.print(m)));
@@ -192,8 +197,12 @@ export async function evaluateFidelity(transcript: readonly ChatMessage[], optio
     const referenced = facts.filter((f) => f.kind === "identifier" && laterText.includes(f.key) && factSurvives(f, later));
     const references = { total: referenced.length, kept: referenced.filter((f) => factSurvives(f, written)).length };
 
-    if (firstFacts === undefined) firstFacts = facts.filter((f) => f.kind !== "identifier");
-    const retained = firstFacts.length === 0 ? 1 : firstFacts.filter((f) => factSurvives(f, written)).length / firstFacts.length;
+    const checked = facts.filter((f) => f.kind !== "identifier");
+    if (firstFacts === undefined && checked.length > 0) {
+      firstFacts = checked;
+      firstFrom = compactions.length + 1;
+    }
+    const retained = firstFacts === undefined ? null : firstFacts.filter((f) => factSurvives(f, written)).length / firstFacts.length;
 
     compactions.push({
       number: compactions.length + 1,
@@ -219,7 +228,7 @@ export async function evaluateFidelity(transcript: readonly ChatMessage[], optio
     compactions,
     survival,
     references,
-    firstChunk: { facts: firstFacts?.length ?? 0, retained: compactions.map((c) => c.firstChunkRetained) },
+    firstChunk: { facts: firstFacts?.length ?? 0, fromCompaction: firstFrom, retained: compactions.flatMap((c) => (c.firstChunkRetained === null ? [] : [c.firstChunkRetained])) },
     summaryTokens: { total, mean: tokens.length === 0 ? 0 : total / tokens.length, max: tokens.length === 0 ? 0 : Math.max(...tokens) },
     replay,
   };

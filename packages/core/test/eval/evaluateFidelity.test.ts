@@ -24,7 +24,7 @@ class OneSummaryEngine extends ContextEngine {
     this.compressionCount++;
     return [messages[0]!, messages[1]!, { role: "assistant", content: this.summary }, ...messages.slice(-4)];
   }
-  updateFromResponse(): void {}
+  override updateFromResponse(): void {}
 }
 
 function call(id: string, command: string) {
