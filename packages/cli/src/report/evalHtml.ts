@@ -7,12 +7,18 @@ import type { CompactionFidelity } from "@context-engine/core";
 import { escapeHtml } from "./escape.js";
 import { byTranscript, engineTotals, evalRows, totalRows, type EvalRun, type EvalSetting } from "./evalRows.js";
 import { lineChart } from "./lineChart.js";
-import { REPORT_STYLE } from "./style.js";
+import { pageStart } from "./page.js";
 
 /** Line classes of the report stylesheet, one per engine (repeating after the last). */
 const SERIES_CLASSES = ["s-context", "s-nocache", "s-nocompact"];
 /** Lost facts shown per compaction. */
 const LOST_SHOWN = 12;
+
+/** CSS of the eval page beyond the shared stylesheet. */
+const EVAL_STYLE = `
+table.eval td:first-child { color: var(--muted); white-space: nowrap; }
+h3 { font-size: 14px; margin: 14px 0 4px; }
+`;
 
 /** What the page says about the setting. */
 export interface EvalPageInfo extends EvalSetting {
@@ -72,20 +78,7 @@ export function renderEvalHtml(runs: readonly EvalRun[], info: EvalPageInfo): st
   const engines = [...new Set(runs.map((r) => r.engine))];
   const title = `Eval — ${engines.join(" vs ")}`;
   const totals = groups.length > 1 ? `<section><h2>All transcripts</h2>${rowsTable(totalRows(engineTotals(runs)), "eval")}</section>` : "";
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<title>${escapeHtml(title)}</title>
-<style>${REPORT_STYLE}
-table.eval td:first-child { color: var(--muted); white-space: nowrap; }
-h3 { font-size: 14px; margin: 14px 0 4px; }
-</style>
-</head>
-<body>
-<main>
+  return `${pageStart(title, { style: EVAL_STYLE })}
 <h1>${escapeHtml(title)}</h1>
 <p class="banner">${escapeHtml(info.banner)}</p>
 <p class="lead">Each transcript replayed in a ${info.window.toLocaleString("en-US")}-token window with ${escapeHtml(info.model)} via ${escapeHtml(info.provider)}. At each compaction, the facts of the messages the engine removed (file paths, real errors, commands, the user's asks) are looked for in the text the engine wrote (its summary); a path, command or error must appear as written, an ask by at least half of its distinctive words.</p>
