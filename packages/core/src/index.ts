@@ -102,7 +102,7 @@ export type { SurvivalByKind, KindSurvival, SurvivalText } from "./eval/survival
 export { errorSignatures, nonZeroExit, toolResultErrors } from "./facts/errorSignatures.js";
 export { toolCallTarget, readsContent } from "./facts/toolCallTargets.js";
 export type { ToolCallTarget } from "./facts/toolCallTargets.js";
-export { userAsks, userAskOf } from "./facts/userAsks.js";
+export { userAsks, userAskOf, observationIndexes } from "./facts/userAsks.js";
 export type { UserAsk } from "./facts/userAsks.js";
 
 // Codex routes: windows and -900k aliases, threshold autoraise, Responses native compaction, app-server

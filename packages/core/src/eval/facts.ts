@@ -11,7 +11,7 @@ import { errorSignatures, toolResultErrors } from "../facts/errorSignatures.js";
 import { findIdentifiers } from "../facts/identifiers.js";
 import { findPaths, normalizePath } from "../facts/paths.js";
 import { readsContent, toolCallTarget } from "../facts/toolCallTargets.js";
-import { userAskOf, userWords } from "../facts/userAsks.js";
+import { observationIndexes, userAskOf, userWords } from "../facts/userAsks.js";
 
 /** The kinds of fact, in report order. */
 export const FACT_KINDS = ["path", "error", "command", "ask", "identifier"] as const;
@@ -132,11 +132,12 @@ export function extractFacts(messages: readonly ChatMessage[]): Fact[] {
   const list = new FactList();
   const calls = new Map<string, ToolCall>();
   for (const message of messages) for (const call of message.tool_calls ?? []) calls.set(toolCallKey(call), call);
+  const observations = observationIndexes(messages);
   messages.forEach((message, index) => {
     const text = messageText(message);
     if (text.trimStart().startsWith("[CONTEXT COMPACTION]")) return;
     if (message.role === "user") {
-      const ask = userAskOf(message, messages[index - 1]);
+      const ask = userAskOf(message, observations.has(index));
       if (ask !== undefined) {
         const words = askWords(ask);
         if (words.length >= MIN_ASK_WORDS) list.add({ kind: "ask", text: flatten(ask), key: words.join(" ") });

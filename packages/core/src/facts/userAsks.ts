@@ -34,15 +34,31 @@ function isTextAction(message: ChatMessage | undefined): boolean {
 }
 
 /**
- * The ask in user message `message` (with `previous`, the message before it), or undefined when it is
- * not a real ask: another role, an injected note, an observation answering a text action, or nothing
- * substantive once injected blocks and placeholders are removed.
+ * Indexes of the user messages that are observations of a text-action agent (SWE-agent without
+ * function calling): in a conversation with no tool messages where at least half of the assistant turns
+ * (and two or more) end in an action block, each user message answering such a turn.
  */
-export function userAskOf(message: ChatMessage, previous?: ChatMessage): string | undefined {
-  if (message.role !== "user") return undefined;
+export function observationIndexes(messages: readonly ChatMessage[]): Set<number> {
+  const out = new Set<number>();
+  if (messages.some((m) => m.role === "tool")) return out;
+  const assistants = messages.filter((m) => m.role === "assistant");
+  const actions = assistants.filter(isTextAction).length;
+  if (actions < 2 || actions * 2 < assistants.length) return out;
+  messages.forEach((message, index) => {
+    if (message.role === "user" && isTextAction(messages[index - 1])) out.add(index);
+  });
+  return out;
+}
+
+/**
+ * The ask in user message `message`, or undefined when it is not a real ask: another role, an injected
+ * note, an `observation` (see observationIndexes), or nothing substantive once injected blocks and
+ * placeholders are removed.
+ */
+export function userAskOf(message: ChatMessage, observation = false): string | undefined {
+  if (message.role !== "user" || observation) return undefined;
   const text = messageText(message);
   if (INJECTED_NOTE.test(text.trimStart())) return undefined;
-  if (isTextAction(previous)) return undefined;
   const words = userWords(text);
   return isSubstantiveAsk(words) ? words : undefined;
 }
@@ -56,9 +72,10 @@ export interface UserAsk {
 
 /** Every real ask among `messages`, oldest first. */
 export function userAsks(messages: readonly ChatMessage[]): UserAsk[] {
+  const observations = observationIndexes(messages);
   const out: UserAsk[] = [];
   messages.forEach((message, index) => {
-    const text = userAskOf(message, messages[index - 1]);
+    const text = userAskOf(message, observations.has(index));
     if (text !== undefined) out.push({ index, text });
   });
   return out;

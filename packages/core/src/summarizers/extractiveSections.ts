@@ -3,7 +3,7 @@ import { PRUNED_TOOL_PLACEHOLDER } from "../compressor/phase1Prune.js";
 import { visibleExitCode } from "../compressor/toolOutputDescriptor.js";
 import { toolResultErrors } from "../facts/errorSignatures.js";
 import { readsContent, toolCallTarget, type ToolCallTarget } from "../facts/toolCallTargets.js";
-import { userAskOf, userWords } from "../facts/userAsks.js";
+import { observationIndexes, userAskOf, userWords } from "../facts/userAsks.js";
 import type { ChatMessage, ToolCall } from "../messages/schema.js";
 import { toolCallKey } from "../messages/toolPairs.js";
 import { contentText } from "./serialize.js";
@@ -119,8 +119,8 @@ class Collector {
     if (!readsContent(call.function.name, call.function.arguments)) this.noteValues(result.output);
   }
 
-  user(message: ChatMessage, previous: ChatMessage | undefined): void {
-    const ask = userAskOf(message, previous);
+  user(message: ChatMessage, observation: boolean): void {
+    const ask = userAskOf(message, observation);
     if (ask === undefined) {
       // Not the user's words (an observation, a command's echo): only the errors it shows count.
       this.noteErrors(toolResultErrors(userWords(contentText(message.content)), false).signatures);
@@ -168,13 +168,14 @@ export function extractSections(messages: ChatMessage[]): ExtractedTurns {
   const answered = new Set<string>();
   for (const message of messages) for (const call of message.tool_calls ?? []) answered.add(toolCallKey(call));
   const collector = new Collector();
+  const observations = observationIndexes(messages);
   messages.forEach((message, index) => {
     const text = contentText(message.content);
     if (text.trimStart().startsWith(COMPACTION_MARKER)) {
       collector.embeddedSummaries.push(text);
       return;
     }
-    if (message.role === "user") collector.user(message, messages[index - 1]);
+    if (message.role === "user") collector.user(message, observations.has(index));
     else if (message.role === "tool") {
       // A result whose call was compacted earlier: its errors still count.
       if (message.tool_call_id !== undefined && !answered.has(message.tool_call_id)) collector.noteErrors(toolResultErrors(text, false).signatures);

@@ -23,12 +23,25 @@ describe("user asks", () => {
     expect(userAskOf({ role: "user", content: "fix the underscore path normalization bug" })).toBe("fix the underscore path normalization bug");
   });
 
-  it("treats a user message answering a text action (SWE-agent) as an observation", () => {
+  it("treats the user messages answering a text-action agent's actions (SWE-agent) as observations", () => {
     const messages: ChatMessage[] = [
       { role: "user", content: "We're currently solving the following issue: the pixel handler needs Pixel Representation." },
       { role: "assistant", content: "Let me create a script.\n\n```\ncreate reproduce_bug.py\n```" },
       { role: "user", content: "[File: /repo/reproduce_bug.py (1 lines total)]\n1:\n(Open file: /repo/reproduce_bug.py)\nbash-$" },
+      { role: "assistant", content: "Now run it.\n\n```\npython reproduce_bug.py\n```" },
+      { role: "user", content: "Traceback (most recent call last):\nAttributeError: no attribute\n(Open file: /repo/reproduce_bug.py)\nbash-$" },
     ];
     expect(userAsks(messages).map((a) => a.index)).toEqual([0]);
+  });
+
+  it("still takes a reply to an assistant message that ends in a code block for an ask in an ordinary chat", () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "How do I resume a session?" },
+      { role: "assistant", content: "Try this in your terminal:\n\n```\nclaude -c\n```" },
+      { role: "user", content: "still no conversation found to continue" },
+      { role: "assistant", content: "Then the session folder name is wrong." },
+      { role: "user", content: "how do I fix the folder name" },
+    ];
+    expect(userAsks(messages).map((a) => a.index)).toEqual([0, 2, 4]);
   });
 });
