@@ -44,6 +44,22 @@ export const SIMULATE_FLAGS = defineFlags({
   progress: { type: "boolean", description: "show the progress bar even when stderr is not a terminal or the replay is short" },
 });
 
+/** The window `eval` compacts in when `--window` is not given. */
+export const DEFAULT_EVAL_WINDOW = 64_000;
+
+/** `eval` flags (the engines are its first argument, so no `--engine`). */
+export const EVAL_FLAGS = defineFlags({
+  config: HOST_FLAG_OPTIONS.config,
+  root: HOST_FLAG_OPTIONS.root,
+  window: { type: "string", short: "w", value: "N", description: "the context window in tokens the engines compact in", defaultText: String(DEFAULT_EVAL_WINDOW) },
+  model: { type: "string", short: "m", value: "model", description: "model the replay prices requests for", defaultText: "the configured model, else claude-sonnet-4" },
+  provider: { type: "string", short: "p", value: "name", description: "provider of the model (decides prompt caching)", defaultText: "anthropic for Claude models, else openai" },
+  format: FORMAT_FLAG,
+  json: { type: "boolean", description: "print the results as JSON instead of tables" },
+  html: { type: "string", value: "file", description: "also write a self-contained HTML report there" },
+  progress: { type: "boolean", description: "show the progress bar even when stderr is not a terminal or a replay is short" },
+});
+
 /** `import` flags. */
 export const IMPORT_FLAGS = defineFlags({
   format: { type: "string", default: "auto", value: "format", description: `transcript format: ${FORMAT_CHOICES.join(", ")} (auto detects it from the content)` },
@@ -84,4 +100,5 @@ export const COMMAND_FLAGS = {
   import: IMPORT_FLAGS,
   simulate: SIMULATE_FLAGS,
   sessions: SESSIONS_FLAGS,
+  eval: EVAL_FLAGS,
 } as const;

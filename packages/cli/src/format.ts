@@ -19,3 +19,10 @@ export function messageLine(index: number, message: ChatMessage, tokens: number)
   const preview = text.length > 70 ? text.slice(0, 69) + "…" : text;
   return `[${String(index).padStart(3)}] ${message.role.padEnd(9)} ${String(tokens).padStart(6)} tok  ${preview}${calls}`;
 }
+
+/** Rows of cells as aligned columns (each column as wide as its widest cell), two spaces apart. */
+export function grid(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n");
+}

@@ -67,6 +67,12 @@ const COMMANDS: Record<keyof typeof COMMAND_FLAGS, Command> & Record<string, Com
     flags: COMMAND_FLAGS.sessions,
     run: async (io) => (await import("./commands/sessions.js")).runSessions(io),
   },
+  eval: {
+    summary: "compact transcripts with one or more engines (a,b compares them) and report what survived: paths, errors, commands, asks, what the tail refers back to, summary tokens, cost",
+    usage: "context-engine eval <engine[,engine…]> <transcript…> [options]",
+    flags: COMMAND_FLAGS.eval,
+    run: async (io) => (await import("./commands/eval.js")).runEval(io),
+  },
 };
 
 /** A command's `--help` text: usage, summary and one line per flag. */

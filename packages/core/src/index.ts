@@ -91,7 +91,20 @@ export type { HygieneState, HygieneDecision, HygieneReason, HygieneOutcome } fro
 // Replay report
 export { replayConversation, responseIndexes, providerUsage } from "./replay/replayConversation.js";
 export { requestTimestamps, messageTimestampMs, DEFAULT_REQUEST_CADENCE_MS, DEFAULT_REPLAY_START_MS } from "./replay/timestamps.js";
-export type { ReplayOptions, ReplayReport, ReplayRequest, ReplayTotals, CompactionEffect, RequestCompaction, CompactionLayer, FullMissNote, ReplaySwitch, ReplayProgress } from "./replay/types.js";
+export type { ReplayOptions, ReplayReport, ReplayRequest, ReplayTotals, CompactionEffect, RequestCompaction, CompactionLayer, FullMissNote, ReplaySwitch, ReplayProgress, ReplayCompaction } from "./replay/types.js";
+
+// Fidelity eval: what survives compaction
+export { evaluateFidelity, firstChunkRetention, MAX_LOST_LISTED, RETENTION_AT_COMPACTIONS } from "./eval/evaluateFidelity.js";
+export type { FidelityReport, CompactionFidelity } from "./eval/evaluateFidelity.js";
+export { extractFacts, FACT_KINDS, askWords, commandKey, errorKey } from "./eval/facts.js";
+export type { Fact, FactKind } from "./eval/facts.js";
+export { factSurvives, survivalByKind, survivalText, survivalShare, addSurvival, emptySurvival, ASK_SURVIVAL_SHARE } from "./eval/survival.js";
+export type { SurvivalByKind, KindSurvival, SurvivalText } from "./eval/survival.js";
+export { errorSignatures, nonZeroExit, toolResultErrors } from "./facts/errorSignatures.js";
+export { toolCallTarget, readsContent } from "./facts/toolCallTargets.js";
+export type { ToolCallTarget } from "./facts/toolCallTargets.js";
+export { userAsks, userAskOf, observationIndexes } from "./facts/userAsks.js";
+export type { UserAsk } from "./facts/userAsks.js";
 
 // Codex routes: windows and -900k aliases, threshold autoraise, Responses native compaction, app-server
 export { CODEX_PROVIDER, CODEX_ADVERTISED_WINDOW, CODEX_LARGE_VARIANT_WINDOW, CODEX_LARGE_VARIANT_BASES, CODEX_CAPPED_MODELS, LARGE_VARIANT_SUFFIX, CodexModelError, resolveCodexModel, routeContextWindow, baseModelName, codexModelFamily, isCodexProvider } from "./codex/models.js";

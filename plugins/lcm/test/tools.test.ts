@@ -23,17 +23,18 @@ describe("the agent tools", () => {
   });
 
   it("lcm_grep finds a term that exists only in compacted messages and reports the summary covering it", async () => {
+    // Turn 10 sits in the middle of the first condensed summary's history, which its summary leaves out.
     const visible = JSON.stringify(engine.assemble([input[0]!]));
-    expect(visible).not.toContain("zeta3 ");
-    const result = await call("lcm_grep", { pattern: "zeta3 invariant", scope: "messages" });
+    expect(visible).not.toContain("zeta10 ");
+    const result = await call("lcm_grep", { pattern: "zeta10 invariant", scope: "messages" });
     expect(result.error).toBeUndefined();
     const seqs = result.matches.map((m: { seq: number }) => m.seq);
-    expect(seqs).toEqual([16, 13]);
+    expect(seqs).toEqual([44, 41]);
     for (const m of result.matches) {
       expect(m.type).toBe("message");
       expect(m.coveredBy).toMatch(/^sum_/);
       expect(engine.store.contextItems("default").map((i) => i.id)).toContain(m.coveredBy);
-      expect(m.snippet).toContain("zeta3");
+      expect(m.snippet).toContain("zeta10");
       const described = await call("lcm_describe", { id: m.id });
       expect(described.coveredBy).toBe(m.coveredBy);
       expect(described.inContext).toBe(false);

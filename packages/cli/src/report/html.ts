@@ -8,7 +8,7 @@ import { contextChart, costChart } from "./charts.js";
 import { escapeHtml, jsonForScript } from "./escape.js";
 import { formatPercent, formatTokens, formatUsd } from "./numbers.js";
 import { REPORT_SCRIPT } from "./script.js";
-import { REPORT_STYLE } from "./style.js";
+import { pageStart } from "./page.js";
 import { summaryRows, unpricedNote } from "./summary.js";
 
 /** What the page says about where the report came from. */
@@ -107,17 +107,7 @@ export function renderReportHtml(report: ReplayReport, info: ReportPageInfo): st
   const lead = unpriced?.all
     ? `${reads}; the costs are unknown: ${escapeHtml(unpriced.text)}.`
     : `${reads}; the replay cost ${formatUsd(t.costUsd)} against ${formatUsd(t.noCachingCostUsd)} without prompt caching and ${formatUsd(t.noCompactionCostUsd)} without compaction.`;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
-<title>${escapeHtml(title)}</title>
-<style>${REPORT_STYLE}</style>
-</head>
-<body>
-<main>
+  return `${pageStart(title, { inlineScript: true })}
 <h1>${escapeHtml(title)}</h1>
 <p class="banner">${escapeHtml(info.banner)}</p>
 <p class="lead">${lead}</p>

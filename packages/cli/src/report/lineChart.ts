@@ -84,7 +84,8 @@ export function lineChart(spec: LineChartSpec): string {
     parts.push(`<text x="${MARGIN.left - 8}" y="${round(y(t) + 4)}" text-anchor="end">${escapeHtml(spec.formatY(t))}</text>`);
   }
   parts.push(`</g><g class="axis x-axis">`);
-  for (const t of niceTicks(Math.max(1, spec.count - 1), 8).filter((t) => t <= spec.count - 1)) {
+  // x positions are whole numbers (requests, compactions): no ticks between them.
+  for (const t of niceTicks(Math.max(1, spec.count - 1), 8).filter((t) => t <= spec.count - 1 && Number.isInteger(t))) {
     parts.push(`<text x="${round(x(t))}" y="${MARGIN.top + plotHeight + 18}" text-anchor="middle">${t}</text>`);
   }
   parts.push(`<text class="axis-label" x="${MARGIN.left + plotWidth / 2}" y="${spec.height - 4}" text-anchor="middle">${escapeHtml(spec.xLabel)}</text>`);

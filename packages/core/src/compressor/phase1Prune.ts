@@ -6,7 +6,7 @@
 import type { ChatMessage, ToolCall } from "../messages/schema.js";
 import { toolCallKey } from "../messages/toolPairs.js";
 import { contentSize, messageText } from "./content.js";
-import { describeToolOutput } from "./toolOutputDescriptor.js";
+import { describeToolOutput, keptErrorLines } from "./toolOutputDescriptor.js";
 import { MAX_TOOL_ARGUMENT_CHARS, truncateToolArguments } from "./toolArguments.js";
 
 /** What a cleared tool output starts with (SPEC §4 phase 1). */
@@ -95,7 +95,8 @@ function truncateCalls(message: ChatMessage, maxChars: number): ChatMessage | un
 
 /**
  * Clears large tool outputs before `protectedFrom`: each becomes `PRUNED_TOOL_PLACEHOLDER` followed on the
- * same line by a descriptor (`[terminal] ran \`pytest\` -> exit 1, 40 lines output`). An output whose
+ * same line by a descriptor (`[terminal] ran \`pytest\` -> exit 1, 40 lines output`) and, on the lines
+ * below, the error signatures of the output (facts/errorSignatures.ts). An output whose
  * exact text appears again later keeps only a pointer (the newest copy is the one that stays useful).
  */
 export function pruneOldToolResults(messages: readonly ChatMessage[], options: PruneOptions): PruneResult {
@@ -146,8 +147,12 @@ const clearedCache = new WeakMap<ChatMessage, ClearedEntry>();
 function clearedCopy(message: ChatMessage, name: string | undefined, args: string | undefined, duplicate: boolean, size: number): ChatMessage {
   const cached = clearedCache.get(message);
   if (cached && cached.content === message.content && cached.name === name && cached.args === args && cached.duplicate === duplicate) return cached.cleared;
-  const descriptor = describeToolOutput(name, args, messageText(message), size);
-  const content = duplicate ? `${PRUNED_TOOL_PLACEHOLDER} ${DUPLICATE_TOOL_OUTPUT_POINTER} ${descriptor}` : `${PRUNED_TOOL_PLACEHOLDER} ${descriptor}`;
+  const text = messageText(message);
+  const descriptor = describeToolOutput(name, args, text, size);
+  // The newer copy of a duplicate keeps the errors; a cleared output keeps its error lines below the descriptor.
+  const errors = duplicate ? [] : keptErrorLines(name, args, text, (message as { is_error?: unknown }).is_error === true);
+  const head = duplicate ? `${PRUNED_TOOL_PLACEHOLDER} ${DUPLICATE_TOOL_OUTPUT_POINTER} ${descriptor}` : `${PRUNED_TOOL_PLACEHOLDER} ${descriptor}`;
+  const content = [head, ...errors].join("\n");
   const cleared: ChatMessage = { ...message, content };
   clearedCache.set(message, { content: message.content, name, args, duplicate, cleared });
   return cleared;

@@ -1,12 +1,17 @@
 /**
- * The one-line descriptor phase 1 leaves in place of a cleared tool output, e.g.
- * "[terminal] ran `pytest` -> exit 1, 40 lines output": which tool, its key argument, and what came back.
+ * The descriptor phase 1 leaves in place of a cleared tool output, e.g.
+ * "[terminal] ran `pytest` -> exit 1, 40 lines output": which tool, its key argument, and what came back;
+ * the error signatures of the output follow on their own lines, so the summary can still name them.
  */
+import { toolResultErrors } from "../facts/errorSignatures.js";
+import { readsContent, toolCallTarget } from "../facts/toolCallTargets.js";
 
 /** Argument names that identify what a tool call did, in order of preference. */
 export const KEY_ARGUMENT_NAMES = ["command", "cmd", "path", "file_path", "filename", "query", "url"] as const;
 
 const MAX_ARGUMENT_CHARS = 80;
+/** Characters of each error line a cleared output keeps. */
+const KEPT_ERROR_LINE_CHARS = 120;
 /** Only this many characters at each end of an output are searched for an exit code. */
 const EXIT_SCAN_CHARS = 600;
 /** Cheap pre-check before the exit-code patterns run. */
@@ -35,6 +40,25 @@ export function keyArgument(argumentsJson: string | undefined): { name: string; 
     }
   }
   return undefined;
+}
+
+/** The command or first path of a call whose arguments name no key argument (SpecStory's `{"input": …}`). */
+function targetArgument(name: string, argumentsJson: string | undefined): { name: string; value: string } | undefined {
+  if (argumentsJson === undefined || argumentsJson === "") return undefined;
+  const target = toolCallTarget(name, argumentsJson);
+  if (target.command !== undefined) return { name: "command", value: oneLine(target.command, MAX_ARGUMENT_CHARS) };
+  const path = target.paths[0];
+  return path === undefined ? undefined : { name: "path", value: oneLine(path, MAX_ARGUMENT_CHARS) };
+}
+
+/**
+ * The error lines a cleared output keeps below its descriptor: its error signatures (see
+ * facts/errorSignatures.ts; for a result flagged `is_error` without any, its first line). None for calls
+ * that read content (a file, a search, `cat`), whose error-looking lines are content.
+ */
+export function keptErrorLines(toolName: string | undefined, argumentsJson: string | undefined, output: string, flagged: boolean): string[] {
+  if (toolName !== undefined && readsContent(toolName, argumentsJson ?? "")) return [];
+  return toolResultErrors(output, flagged).signatures.map((line) => oneLine(line, KEPT_ERROR_LINE_CHARS));
 }
 
 /** The exit code an output reports ("exit code: 1", `"exit_code": 2`, "exited with 127"), if visible. */
@@ -81,7 +105,7 @@ function oneLine(text: string, max: number): string {
  */
 export function describeToolOutput(toolName: string | undefined, argumentsJson: string | undefined, output: string, outputChars = output.length): string {
   const name = oneLine(toolName ?? "tool", 40) || "tool";
-  const key = keyArgument(argumentsJson);
+  const key = keyArgument(argumentsJson) ?? targetArgument(name, argumentsJson);
   let action = "";
   if (key) action = key.name === "command" || key.name === "cmd" ? ` ran \`${key.value}\`` : ` \`${key.value}\``;
   const exit = visibleExitCode(output);

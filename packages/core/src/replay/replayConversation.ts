@@ -195,6 +195,7 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
       context = [...after];
       reportedMessages = undefined;
       record.compacted = { layer, before: beforeTokens, after: afterTokens, messagesBefore: before.length, messagesAfter: after.length };
+      await options.onCompaction?.({ request: k, layer, before, after: context.slice() });
     };
 
     let attempted = false;

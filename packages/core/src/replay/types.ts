@@ -1,5 +1,6 @@
 /** Public types of the replay report: options, one row per request, compactions and totals. */
 import type { ContextEngine } from "../engine/ContextEngine.js";
+import type { ChatMessage } from "../messages/schema.js";
 import type { FullMissReason } from "../caching/prefixCacheModel.js";
 import type { PromptCachingStatus } from "../caching/status.js";
 import type { CacheTtl } from "../providers/anthropicFacts.js";
@@ -49,6 +50,19 @@ export interface ReplayOptions {
   minimumCacheableTokens?: Readonly<Record<string, number>>;
   /** Called after each request. */
   onProgress?: (progress: ReplayProgress) => void;
+  /** Called after each compaction that changed the context (awaited before the request is sent). */
+  onCompaction?: (compaction: ReplayCompaction) => void | Promise<void>;
+}
+
+/** A compaction as the replay saw it: the context before and after (for fidelity checks). */
+export interface ReplayCompaction {
+  /** The request the compaction ran before. */
+  request: number;
+  layer: CompactionLayer;
+  /** The context handed to `engine.compress()`. */
+  before: readonly ChatMessage[];
+  /** The context it returned. */
+  after: readonly ChatMessage[];
 }
 
 /** Which layer compacted before a request. */

@@ -3,8 +3,10 @@ import { LATER_ASK_PREFIX, extractSections } from "./extractiveSections.js";
 import { EMPTY_SECTION_ITEM, normalizeSummary, splitSummarySections } from "./prompt.js";
 import { redactSecrets } from "./redact.js";
 import { dedupe } from "./extractiveText.js";
-import { layoutSections } from "./summaryLayout.js";
-import type { KeepEnd, SectionItems, SummaryHeading } from "./summaryLayout.js";
+import type { SectionItems, SummaryHeading } from "./summaryLayout.js";
+import { fitByPriority, type FitOptions } from "./summaryPriority.js";
+import { defaultTokenCounter } from "../tokens/counter.js";
+import type { TokenCounter } from "../tokens/types.js";
 import { SUMMARY_SECTIONS } from "./types.js";
 import type { SummaryRequest, Summarizer } from "./types.js";
 
@@ -13,14 +15,6 @@ export const EXTRACTIVE_CHARS_PER_TOKEN = 4;
 
 /** Sections that describe the current state: new items replace the previous summary's. */
 const CURRENT_STATE: ReadonlySet<SummaryHeading> = new Set<SummaryHeading>(["### In Progress", "### Blocked", "## Next Steps"]);
-
-/** Which end of each section survives trimming. */
-const KEEP_END: Partial<Record<SummaryHeading, KeepEnd>> = {
-  "### Done": "tail",
-  "### In Progress": "tail",
-  "### Blocked": "tail",
-  "## Key Decisions": "tail",
-};
 
 const NOT_AN_ITEM = /^(…|\.\.\.) \(\d+ (more|earlier) omitted\)$|^--- END OF CONTEXT SUMMARY/;
 
@@ -40,7 +34,16 @@ function fileKey(item: string): string {
   return item.split(" — ")[0] ?? item;
 }
 
-/** Merges "path — notes" items by path, notes in order of first appearance. */
+/** A path as files are compared: a leading "./" dropped. */
+function samePathForm(path: string): string {
+  return path.replace(/^\.\//, "");
+}
+
+/**
+ * Merges "path — notes" items by path, notes in order of first appearance. A path that another listed
+ * path ends with (`./pkg/a.go`, `a.go` next to `/repo/pkg/a.go`) is the same file named shorter: its notes
+ * join the longest such path, which takes the earlier of the two places.
+ */
 function mergeFiles(previous: string[], current: string[]): string[] {
   const notes = new Map<string, string[]>();
   for (const item of [...previous, ...current]) {
@@ -50,10 +53,30 @@ function mergeFiles(previous: string[], current: string[]): string[] {
     for (const note of itemNotes) if (!list.includes(note)) list.push(note);
     notes.set(key, list);
   }
-  return [...notes].map(([path, list]) => {
-    const specific = list.length > 1 ? list.filter((note) => note !== "mentioned") : list;
-    return specific.length > 0 ? `${path} — ${specific.join(", ")}` : path;
-  });
+  const order = [...notes.keys()];
+  const place = new Map(order.map((key, i) => [key, i] as const));
+  for (const key of order) {
+    const short = samePathForm(key);
+    let longest: string | undefined;
+    for (const other of order) {
+      if (other === key || !notes.has(other)) continue;
+      const long = samePathForm(other);
+      if ((long === short && other.length > key.length) || long.endsWith(`/${short}`)) {
+        if (longest === undefined || other.length > longest.length) longest = other;
+      }
+    }
+    if (longest === undefined) continue;
+    const target = notes.get(longest)!;
+    for (const note of notes.get(key)!) if (!target.includes(note)) target.push(note);
+    place.set(longest, Math.min(place.get(longest)!, place.get(key)!));
+    notes.delete(key);
+  }
+  return [...notes]
+    .sort((a, b) => place.get(a[0])! - place.get(b[0])!)
+    .map(([path, list]) => {
+      const specific = list.length > 1 ? list.filter((note) => note !== "mentioned") : list;
+      return specific.length > 0 ? `${path} — ${specific.join(", ")}` : path;
+    });
 }
 
 /** A goal item of newer turns, marked as a later ask once an earlier goal exists. */
@@ -94,10 +117,17 @@ export function mergeSummaryItems(previous: SectionItems, current: SectionItems)
 /** Offline summarizer; the embedded default and the fallback when an LLM summary fails. */
 export class ExtractiveSummarizer implements Summarizer {
   readonly name = "extractive";
+  private readonly tokenCounter: TokenCounter | undefined;
+
+  /** `tokenCounter` checks the summary against `maxTokens` (default: the shared tiktoken counter). */
+  constructor(options: { tokenCounter?: TokenCounter } = {}) {
+    this.tokenCounter = options.tokenCounter;
+  }
 
   /**
    * Fills every template heading from the turns (merged into `previousSummary` when set), within
-   * `maxTokens` (about 4 characters a token). Items about `focusTopic` are the last to be trimmed.
+   * `maxTokens` counted by the token counter: items are dropped by salience (summaryPriority.ts), and
+   * items about `focusTopic` are the last to go.
    */
   async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<string> {
     signal?.throwIfAborted();
@@ -110,24 +140,62 @@ export class ExtractiveSummarizer implements Summarizer {
     const withGoal = headAsks.length > 0 && !goal.some((item) => !item.startsWith(LATER_ASK_PREFIX))
       ? { ...sections, "## Goal": [...headAsks.map((ask) => (ask.length > 300 ? ask.slice(0, 299) + "…" : ask)), ...goal] }
       : sections;
-    const merged = mergeSummaryItems(previous, withGoal);
-    const maxChars = Math.max(0, Math.floor(request.maxTokens * EXTRACTIVE_CHARS_PER_TOKEN));
-    const focused = request.focusTopic?.trim() ? focusOn(merged, request.focusTopic.trim()) : merged;
-    return layoutSections(redactSections(focused), maxChars, KEEP_END);
+    const merged = redactSections(mergeSummaryItems(previous, withGoal));
+    const topic = request.focusTopic?.trim().toLowerCase();
+    const fit: FitOptions = { bonus: ageBonus(previous, withGoal) };
+    if (topic) fit.boost = (item: string) => item.toLowerCase().includes(topic);
+    return fitWithinTokens(merged, Math.max(0, request.maxTokens), this.tokenCounter ?? defaultTokenCounter(), fit);
   }
 }
 
-/** Moves items that mention `topic` to the end of each section that survives trimming, so they are kept first. */
-function focusOn(sections: SectionItems, topic: string): SectionItems {
-  const needle = topic.toLowerCase();
-  const out: SectionItems = {};
+/** Priority added to items of the turns being summarized, and (falling to 0) to the oldest items of the previous summary. */
+export const AGE_BONUS = 20;
+
+/** The comparison key of an item: a file's path, a goal without its "Later: " mark, else the item itself. */
+function itemKey(heading: SummaryHeading, item: string): string {
+  if (heading === "## Relevant Files") return fileKey(item);
+  if (heading === "## Goal") return goalKey(item);
+  return item.replace(/\s+/g, " ").trim().toLowerCase();
+}
+
+/**
+ * The age bonus of each item: {@link AGE_BONUS} for what the summarized turns say; for items only the
+ * previous summary holds, from AGE_BONUS for its first item down to 0 for its last. Over budget the
+ * middle of the history goes first: the oldest facts (the task's setup, carried through every
+ * compaction) and the newest work stay.
+ */
+function ageBonus(previous: SectionItems, current: SectionItems): (heading: SummaryHeading, item: string) => number {
+  const fresh = new Map<SummaryHeading, Set<string>>();
+  const rank = new Map<SummaryHeading, Map<string, number>>();
   for (const heading of SUMMARY_SECTIONS) {
-    const items = sections[heading] ?? [];
-    const matching = items.filter((item) => item.toLowerCase().includes(needle));
-    const others = items.filter((item) => !item.toLowerCase().includes(needle));
-    out[heading] = (KEEP_END[heading] ?? "head") === "tail" ? [...others, ...matching] : [...matching, ...others];
+    fresh.set(heading, new Set((current[heading] ?? []).map((item) => itemKey(heading, item))));
+    const before = previous[heading] ?? [];
+    rank.set(heading, new Map(before.map((item, i) => [itemKey(heading, item), 1 - i / before.length] as const)));
   }
-  return out;
+  return (heading, item) => {
+    const key = itemKey(heading, item);
+    if (fresh.get(heading)?.has(key)) return AGE_BONUS;
+    return Math.round(AGE_BONUS * (rank.get(heading)?.get(key) ?? 0));
+  };
+}
+
+/** Rounds of re-fitting when the token count of a laid-out summary is over the budget. */
+const MAX_FIT_ROUNDS = 4;
+
+/**
+ * The summary laid out within `maxTokens`: first within `maxTokens × 4` characters, then, while the
+ * counter says it is over, again within a character budget scaled down by the measured ratio.
+ */
+function fitWithinTokens(sections: SectionItems, maxTokens: number, counter: TokenCounter, fit: FitOptions): string {
+  let maxChars = Math.floor(maxTokens * EXTRACTIVE_CHARS_PER_TOKEN);
+  let text = fitByPriority(sections, maxChars, fit);
+  for (let round = 0; round < MAX_FIT_ROUNDS; round++) {
+    const tokens = counter.count(text);
+    if (tokens <= maxTokens || text.length === 0) break;
+    maxChars = Math.min(maxChars, text.length) * (maxTokens / tokens) * 0.98;
+    text = fitByPriority(sections, Math.floor(maxChars), fit);
+  }
+  return text;
 }
 
 function redactSections(sections: SectionItems): SectionItems {

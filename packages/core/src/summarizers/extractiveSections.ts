@@ -1,37 +1,29 @@
 /** Reads template sections straight out of conversation turns (the ExtractiveSummarizer's extraction step). Pure. */
+import { PRUNED_TOOL_PLACEHOLDER } from "../compressor/phase1Prune.js";
+import { visibleExitCode } from "../compressor/toolOutputDescriptor.js";
+import { toolResultErrors } from "../facts/errorSignatures.js";
+import { readsContent, toolCallTarget, type ToolCallTarget } from "../facts/toolCallTargets.js";
+import { observationIndexes, userAskOf, userWords } from "../facts/userAsks.js";
 import type { ChatMessage, ToolCall } from "../messages/schema.js";
 import { isCompactionSummaryText } from "../messages/compactionMarker.js";
 import { toolCallKey } from "../messages/toolPairs.js";
 import { stripReasoningBlocks } from "./reasoning.js";
 import { contentText } from "./serialize.js";
 import type { SectionItems } from "./summaryLayout.js";
-import {
-  dedupe,
-  describeOutcome,
-  errorLines,
-  findPaths,
-  findValues,
-  isConstraint,
-  isDecision,
-  isFailureOutcome,
-  isSubstantive,
-  sentences,
-  shorten,
-} from "./extractiveText.js";
+import { dedupe, describeOutcome, findPaths, findValues, isConstraint, isDecision, sentences, shorten } from "./extractiveText.js";
 
-
-/** Argument keys that name the file a tool works on. */
-const PATH_KEYS = ["path", "file_path", "filepath", "filename", "file", "target_file", "notebook_path"] as const;
-const PATH_LIST_KEYS = ["paths", "files", "file_paths"] as const;
-const COMMAND_KEYS = ["command", "cmd", "script"] as const;
-/** Editor sub-commands that arrive in a `command` argument next to a `path`. */
-const EDITOR_COMMANDS: Record<string, string> = { view: "read", create: "created", str_replace: "edited", insert: "edited", undo_edit: "edited", write: "written" };
-const MAX_MENTIONED_FILES = 20;
-const MAX_LATER_ASKS = 4;
 /** Marks a Goal item that came from a later user message. */
 export const LATER_ASK_PREFIX = "Later: ";
-/** How a file action reads at the start of a Done item. */
-const ACTION_VERB: Record<string, string> = { written: "wrote" };
+
+/** Characters kept of the first ask, of later asks, of a command, of an error line. */
+const FIRST_ASK_CHARS = 300;
+const LATER_ASK_CHARS = 160;
+const COMMAND_CHARS = 64;
+const ERROR_CHARS = 160;
+/** Relevant Files note of a path the user named. */
+const NAMED_BY_USER = "named by the user";
+/** A tool result saying which file an edit changed (Claude Code's Edit/Write, also in SpecStory exports). */
+const FILE_UPDATED = /^The file (\S+) has been (updated|created)\b/;
 
 /** What the turns say, grouped by template section, plus the summaries embedded in them. */
 export interface ExtractedTurns {
@@ -40,47 +32,31 @@ export interface ExtractedTurns {
   embeddedSummaries: string[];
 }
 
-type Args = Record<string, unknown>;
-
-function parseArgs(raw: string): Args | undefined {
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Args) : undefined;
-  } catch {
-    return undefined;
-  }
+/** What came back for one tool call. */
+interface CallResult {
+  output: string;
+  flagged: boolean;
 }
 
-function stringArg(args: Args | undefined, keys: readonly string[]): string | undefined {
-  for (const key of keys) {
-    const value = args?.[key];
-    if (typeof value === "string" && value.trim() !== "") return value.trim();
-  }
-  return undefined;
+/** How a command shows in the summary: its first line (a script's or heredoc's opening), whitespace collapsed, cut to {@link COMMAND_CHARS}. */
+function commandLine(command: string): string {
+  const lines = command.split("\n").filter((line) => line.trim() !== "");
+  const first = (lines[0] ?? "").replace(/\\\s*$/, "");
+  return shorten(lines.length > 1 ? `${first} …` : first, COMMAND_CHARS);
 }
 
-function pathArgs(args: Args | undefined): string[] {
-  const paths: string[] = [];
-  const single = stringArg(args, PATH_KEYS);
-  if (single) paths.push(single);
-  for (const key of PATH_LIST_KEYS) {
-    const value = args?.[key];
-    if (Array.isArray(value)) paths.push(...value.filter((v): v is string => typeof v === "string" && v.trim() !== ""));
+/** The errors and outcome of a result, read from the original output or from phase 1's cleared form. */
+function resultFacts(call: ToolCall, result: CallResult): { errors: string[]; exit: number | undefined; outcome: string } {
+  if (result.output.startsWith(PRUNED_TOOL_PLACEHOLDER)) {
+    const [descriptor = "", ...kept] = result.output.split("\n");
+    const exit = visibleExitCode(descriptor);
+    const failed = exit !== undefined && exit !== 0 ? exit : undefined;
+    return { errors: kept.map((line) => line.trim()).filter((line) => line !== ""), exit: failed, outcome: exit !== undefined ? `exit ${exit}` : "" };
   }
-  return dedupe(paths);
-}
-
-/** read / edited / created / written, from the tool name or an editor sub-command. */
-function fileAction(toolName: string, args: Args | undefined): string {
-  const sub = stringArg(args, ["command", "mode", "action"]);
-  if (sub && EDITOR_COMMANDS[sub]) return EDITOR_COMMANDS[sub]!;
-  const name = toolName.toLowerCase();
-  if (/create|new_file|mkfile/.test(name)) return "created";
-  if (/edit|replace|patch|apply|modify|update|insert/.test(name)) return "edited";
-  if (/write|save/.test(name)) return "written";
-  if (/read|view|cat|open|show|get|load/.test(name)) return "read";
-  if (/delete|remove|rm\b/.test(name)) return "deleted";
-  return `used by ${toolName}`;
+  const outcome = describeOutcome(result.output);
+  if (readsContent(call.function.name, call.function.arguments)) return { errors: [], exit: undefined, outcome: "" };
+  const errors = toolResultErrors(result.output, result.flagged);
+  return { errors: errors.signatures, exit: errors.failedExit, outcome };
 }
 
 /** Collects facts while walking the turns. */
@@ -92,8 +68,7 @@ class Collector {
   readonly decisions: string[] = [];
   readonly errorsSeen: string[] = [];
   readonly files = new Map<string, string[]>();
-  readonly mentioned: string[] = [];
-  readonly latestResultByAction = new Map<string, { label: string; output: string }>();
+  readonly latestByAction = new Map<string, { label: string; failure: string | undefined }>();
   readonly values = { versions: [] as string[], ports: [] as string[], urls: [] as string[], ids: [] as string[] };
   lastIntention: string | undefined;
   readonly embeddedSummaries: string[] = [];
@@ -112,68 +87,59 @@ class Collector {
     this.values.ids.push(...found.ids);
   }
 
-  noteMentions(text: string): void {
-    for (const path of findPaths(text)) if (!this.files.has(path)) this.mentioned.push(path);
+  noteErrors(errors: readonly string[]): void {
+    this.errorsSeen.push(...errors.map((line) => shorten(line, ERROR_CHARS)));
   }
 
-  toolCall(call: ToolCall, output: string | undefined): void {
-    const name = call.function.name;
-    const args = parseArgs(call.function.arguments);
-    const paths = pathArgs(args);
-    const command = paths.length === 0 ? stringArg(args, COMMAND_KEYS) : undefined;
-    let label: string;
-    if (paths.length > 0) {
-      const action = fileAction(name, args);
-      for (const path of paths) this.noteFile(path, action);
-      label = `${ACTION_VERB[action] ?? action} ${paths.join(", ")}`;
-    } else if (command) {
-      label = `ran \`${shorten(command, 120)}\``;
-      this.noteValues(command);
-      this.noteMentions(command);
-    } else {
-      label = `${name}(${shorten(call.function.arguments, 80)})`;
-    }
-    if (output === undefined) {
-      this.pending.push(`awaiting the result of ${label}`);
+  toolCall(call: ToolCall, result: CallResult | undefined): void {
+    const target: ToolCallTarget = toolCallTarget(call.function.name, call.function.arguments);
+    const { command } = target;
+    const changes = target.paths.length > 0 && /^(edited|created|written|deleted)$/.test(target.action);
+    const label = target.paths.length > 0 ? `${target.action === "written" ? "wrote" : target.action} ${target.paths.join(", ")}` : command ? `ran \`${commandLine(command)}\`` : undefined;
+    for (const path of target.paths) this.noteFile(path, target.action);
+    if (command) this.noteValues(command);
+    if (result === undefined) {
+      if (label) this.pending.push(`awaiting the result of ${label}`);
       return;
     }
-    const failed = isFailureOutcome(output);
-    const outcome = command || failed || paths.length === 0 ? ` → ${describeOutcome(output)}` : "";
-    this.done.push(label + outcome);
-    this.latestResultByAction.set(command ?? `${name}:${paths.join(",")}`, { label, output });
+    const updated = FILE_UPDATED.exec(result.output.trimStart());
+    if (updated) this.noteFile(updated[1]!, updated[2] === "created" ? "created" : "edited");
+    const { errors, exit, outcome } = resultFacts(call, result);
+    this.noteErrors(errors);
+    const failure = exit !== undefined ? `exit ${exit}` : errors[0];
+    if (failure !== undefined) for (const path of target.paths) this.noteFile(path, "error");
+    if (command) {
+      // An output that only repeats the command (an `echo`) says nothing new.
+      const said = outcome !== "" && !command.includes(outcome) ? outcome : failure !== undefined ? shorten(failure, 120) : "";
+      this.done.push(said !== "" ? `${label} → ${said}` : label!);
+    } else if (changes) {
+      this.done.push(failure !== undefined ? `${label} → failed: ${shorten(failure, 120)}` : label!);
+    }
+    if (label) this.latestByAction.set(command ?? `${call.function.name}:${target.paths.join(",")}`, { label, failure: failure === undefined ? undefined : errors.slice(-2).map((e) => shorten(e, 160)).join(" | ") || failure });
+    if (!readsContent(call.function.name, call.function.arguments)) this.noteValues(result.output);
   }
 
-  toolResult(output: string): void {
-    this.noteValues(output);
-    this.noteMentions(output);
-    this.errorsSeen.push(...errorLines(output).map((line) => shorten(line, 200)));
-  }
-
-  user(text: string): void {
-    if (!isSubstantive(text)) return;
-    this.asks.push(text);
-    for (const sentence of sentences(text)) if (isConstraint(sentence)) this.constraints.push(shorten(sentence, 200));
-    this.noteValues(text);
-    this.errorsSeen.push(...errorLines(text).map((line) => shorten(line, 200)));
+  user(message: ChatMessage, observation: boolean): void {
+    const ask = userAskOf(message, observation);
+    if (ask === undefined) {
+      // Not the user's words (an observation, a command's echo): only the errors it shows count.
+      this.noteErrors(toolResultErrors(userWords(contentText(message.content)), false).signatures);
+      return;
+    }
+    this.asks.push(ask);
+    for (const sentence of sentences(ask)) if (isConstraint(sentence)) this.constraints.push(shorten(sentence, 200));
+    for (const path of findPaths(ask)) this.noteFile(path, NAMED_BY_USER);
+    this.noteValues(ask);
+    this.noteErrors(toolResultErrors(ask, false).signatures);
   }
 
   assistant(text: string): void {
     if (text.trim() === "") return;
     this.lastIntention = text;
     for (const sentence of sentences(text)) if (isDecision(sentence)) this.decisions.push(shorten(sentence, 200));
+    for (const path of findPaths(text)) if (!this.files.has(path)) this.noteFile(path, "mentioned");
     this.noteValues(text);
   }
-}
-
-function blockers(collector: Collector): Array<{ label: string; text: string }> {
-  const out: Array<{ label: string; text: string }> = [];
-  for (const { label, output } of collector.latestResultByAction.values()) {
-    if (!isFailureOutcome(output)) continue;
-    const lines = errorLines(output);
-    const detail = lines.length > 0 ? lines.slice(-2).map((line) => shorten(line, 160)).join(" | ") : describeOutcome(output);
-    out.push({ label, text: `${label}: ${detail}` });
-  }
-  return out;
 }
 
 function criticalContext(collector: Collector): string[] {
@@ -183,7 +149,7 @@ function criticalContext(collector: Collector): string[] {
     const unique = dedupe(values).slice(0, max);
     if (unique.length > 0) out.push(`${label}: ${unique.join(", ")}`);
   };
-  for (const error of dedupe(collector.errorsSeen).slice(-5)) out.push(`Error seen: ${error}`);
+  for (const error of dedupe(collector.errorsSeen)) out.push(`Error seen: ${error}`);
   list("Versions", versions, 8);
   list("Ports", ports, 6);
   list("URLs", urls, 6);
@@ -193,54 +159,50 @@ function criticalContext(collector: Collector): string[] {
 
 /** Extracts every template section from `messages` (oldest first). Deterministic. */
 export function extractSections(messages: ChatMessage[]): ExtractedTurns {
-  const results = new Map<string, string>();
+  const results = new Map<string, CallResult>();
   for (const message of messages) {
-    if (message.role === "tool" && message.tool_call_id !== undefined) results.set(message.tool_call_id, contentText(message.content));
+    if (message.role === "tool" && message.tool_call_id !== undefined) {
+      results.set(message.tool_call_id, { output: contentText(message.content), flagged: (message as { is_error?: unknown }).is_error === true });
+    }
   }
+  const answered = new Set<string>();
+  for (const message of messages) for (const call of message.tool_calls ?? []) answered.add(toolCallKey(call));
   const collector = new Collector();
-  for (const message of messages) {
+  const observations = observationIndexes(messages);
+  messages.forEach((message, index) => {
     const text = contentText(message.content);
     if (isCompactionSummaryText(text.trimStart())) {
       collector.embeddedSummaries.push(text);
-      continue;
+      return;
     }
-    if (message.role === "user") collector.user(text);
-    else if (message.role === "tool") collector.toolResult(text);
-    else if (message.role === "assistant") {
+    if (message.role === "user") collector.user(message, observations.has(index));
+    else if (message.role === "tool") {
+      // A result whose call was compacted earlier: its errors still count.
+      if (message.tool_call_id !== undefined && !answered.has(message.tool_call_id)) collector.noteErrors(toolResultErrors(text, false).signatures);
+    } else if (message.role === "assistant") {
       collector.assistant(stripReasoningBlocks(text));
       for (const call of message.tool_calls ?? []) collector.toolCall(call, results.get(toolCallKey(call)));
     }
-  }
+  });
 
   const [firstAsk, ...laterAsks] = collector.asks;
   const lastAsk = collector.asks[collector.asks.length - 1];
-  const inProgress = [
-    ...(collector.lastIntention ? [shorten(sentences(collector.lastIntention).slice(0, 2).join(" "), 240)] : []),
-    ...collector.pending,
-  ];
-  const blocked = blockers(collector);
-  const files = [
-    ...[...collector.files].map(([path, notes]) => `${path} — ${notes.join(", ")}`),
-    ...dedupe(collector.mentioned.filter((path) => !collector.files.has(path)))
-      .slice(0, MAX_MENTIONED_FILES)
-      .map((path) => `${path} — mentioned`),
-  ];
-  const nextSteps = [
-    ...(lastAsk ? [shorten(lastAsk, 240)] : []),
-    ...blocked.map((blocker) => `Fix the failure of ${blocker.label}`),
-  ];
+  const inProgress = [...(collector.lastIntention ? [shorten(sentences(collector.lastIntention).slice(0, 2).join(" "), 240)] : []), ...collector.pending];
+  const blocked = [...collector.latestByAction.values()].filter((entry) => entry.failure !== undefined);
+  const files = [...collector.files].map(([path, notes]) => {
+    const specific = notes.length > 1 ? notes.filter((note) => note !== "mentioned") : notes;
+    return `${path} — ${specific.join(", ")}`;
+  });
+  const nextSteps = [...(lastAsk ? [shorten(lastAsk, LATER_ASK_CHARS)] : []), ...blocked.map((blocker) => `Fix the failure of ${blocker.label}`)];
 
   return {
     embeddedSummaries: collector.embeddedSummaries,
     sections: {
-      "## Goal": [
-        ...(firstAsk ? [shorten(firstAsk, 300)] : []),
-        ...laterAsks.slice(-MAX_LATER_ASKS).map((ask) => LATER_ASK_PREFIX + shorten(ask, 160)),
-      ],
+      "## Goal": [...(firstAsk ? [shorten(firstAsk, FIRST_ASK_CHARS)] : []), ...laterAsks.map((ask) => LATER_ASK_PREFIX + shorten(ask, LATER_ASK_CHARS))],
       "## Constraints & Preferences": dedupe(collector.constraints),
       "### Done": dedupe(collector.done),
       "### In Progress": dedupe(inProgress),
-      "### Blocked": dedupe(blocked.map((blocker) => blocker.text)),
+      "### Blocked": dedupe(blocked.map((blocker) => `${blocker.label}: ${blocker.failure}`)),
       "## Key Decisions": dedupe(collector.decisions),
       "## Relevant Files": dedupe(files),
       "## Next Steps": dedupe(nextSteps),

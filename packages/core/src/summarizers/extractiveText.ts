@@ -1,4 +1,8 @@
-/** Pure text helpers of the ExtractiveSummarizer: shortening, sentences, paths, values, command outcomes. */
+/** Pure text helpers of the ExtractiveSummarizer: shortening, sentences, values, command outcomes. */
+import { errorSignatures } from "../facts/errorSignatures.js";
+import { URL_PATTERN as URL } from "../facts/paths.js";
+
+export { findPaths } from "../facts/paths.js";
 
 /** Collapses whitespace to single spaces and cuts `text` to at most `max` characters (ending in "…"). */
 export function shorten(text: string, max: number): string {
@@ -29,14 +33,6 @@ export function dedupe(items: string[]): string[] {
   return out;
 }
 
-const ACKNOWLEDGEMENT = /^(ok(ay)?|thanks?( you)?|thx|yes|yep|no|nope|sure|great|nice|cool|perfect|continue|go on|go ahead|proceed|done|lgtm)[.!\s]*$/i;
-
-/** True for a user message that asks for something (not an acknowledgement such as "ok" or "thanks"). */
-export function isSubstantive(text: string): boolean {
-  const trimmed = text.trim();
-  return trimmed.length >= 3 && !ACKNOWLEDGEMENT.test(trimmed);
-}
-
 const CONSTRAINT = /\b(must|mustn't|should|shouldn't|don't|do not|never|always|prefer|please use|make sure|avoid|only use)\b/i;
 /** True for a sentence that states a constraint or preference. */
 export function isConstraint(sentence: string): boolean {
@@ -47,33 +43,6 @@ const DECISION = /\b(decided|decide to|will use|I'll use|we'll use|going with|in
 /** True for a sentence that records a decision and its reason. */
 export function isDecision(sentence: string): boolean {
   return DECISION.test(sentence);
-}
-
-const ERROR_LINE = /(Traceback \(most recent call last\)|\b[A-Z][A-Za-z]*(Error|Exception)\b|\bError:|\berror(\[E\d+\])?:|\bFAILED\b|\bfatal:|\bpanicked at\b|\bSegmentation fault\b|\bcommand not found\b|No such file or directory)/;
-/** The lines of `text` that report an error (Traceback, `Error:`, `FAILED`, …), trimmed. */
-export function errorLines(text: string): string[] {
-  return text
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line.length > 0 && ERROR_LINE.test(line));
-}
-
-const FILE_EXTENSIONS = new Set(
-  "py pyi ts tsx js jsx mjs cjs mts cts rs go java kt kts swift c h cc cpp hpp cs rb php lua pl sh bash zsh fish ps1 md mdx rst txt json jsonc json5 yaml yml toml ini cfg conf env lock xml html htm css scss sass less vue svelte sql graphql proto csv tsv log ipynb dockerfile gradle makefile tf hcl nix zig ex exs erl hs ml scala r dart".split(" "),
-);
-const PATH_TOKEN = /(?<![\w./-])(?:~|\.{1,2})?\/?(?:[\w@.+-]+\/)*[\w@+-][\w@.+-]*\.([A-Za-z][A-Za-z0-9]{0,9})(?![\w/-])/g;
-const URL = /\b[a-z][a-z0-9+.-]*:\/\/[^\s)>\]"'`]+/gi;
-
-/** Path-like tokens with a file extension in `text` (URLs excluded), in order of appearance. */
-export function findPaths(text: string): string[] {
-  const withoutUrls = text.replace(URL, " ");
-  const out: string[] = [];
-  for (const match of withoutUrls.matchAll(PATH_TOKEN)) {
-    const token = match[0].replace(/[.]+$/, "");
-    const extension = (match[1] ?? "").toLowerCase();
-    if (token.includes("/") || FILE_EXTENSIONS.has(extension)) out.push(token);
-  }
-  return dedupe(out);
 }
 
 /** Specific values worth keeping verbatim, by kind. */
@@ -103,34 +72,38 @@ export function findValues(text: string): FoundValues {
   return { versions: dedupe(versions), ports: dedupe(ports), urls: dedupe(urls), ids: dedupe(ids) };
 }
 
+const TEST_COUNTS = /\b(\d+)\s+(passed|failed|errors?|skipped|xfailed|warnings?)\b/gi;
+
 /**
- * A short outcome of a command's output: exit status ("exit 1"), test counts ("8 passed, 2 failed"),
- * else the first error line, else a short one-line output, else its line count.
+ * What a command's output says, in a few words, or "" when it says nothing worth keeping: the exit
+ * status it shows ("exit 1"), test counts ("8 passed, 2 failed"), else its first error signature, else a
+ * short one-line output (a version, a count). Line counts and "no output" are not worth keeping.
  */
 export function describeOutcome(output: string): string {
   const parts: string[] = [];
   const exit = /\bexit(?:ed)?(?:\s+with)?(?:\s+code|\s+status|_code|Code)?["']?\s*[:=]?\s*(-?\d+)\b/i.exec(output);
   if (exit) parts.push(`exit ${exit[1]}`);
   const counts = new Map<string, string>();
-  for (const match of output.matchAll(/\b(\d+)\s+(passed|failed|errors?|skipped|xfailed|warnings?)\b/gi)) {
+  for (const match of output.matchAll(TEST_COUNTS)) {
     counts.set((match[2] ?? "").toLowerCase().replace(/s$/, ""), `${match[1]} ${(match[2] ?? "").toLowerCase()}`);
   }
   parts.push(...counts.values());
   if (parts.length > 0) return parts.join(", ");
-  const error = errorLines(output)[0];
+  const error = errorSignatures(output, 1)[0];
   if (error) return shorten(error, 120);
   const trimmed = output.trim();
-  if (trimmed === "") return "no output";
-  const lines = trimmed.split("\n");
-  if (lines.length === 1 && trimmed.length <= 100) return trimmed;
-  return `${lines.length} line${lines.length === 1 ? "" : "s"} of output`;
+  if (trimmed !== "" && !trimmed.includes("\n") && trimmed.length <= SHORT_OUTPUT_CHARS && !trimmed.startsWith("[")) return trimmed;
+  return "";
 }
 
-/** True when an outcome reads as a failure (non-zero exit, failed tests, an error line). */
+/** A one-line output up to this long is kept as a command's outcome. */
+const SHORT_OUTPUT_CHARS = 60;
+
+/** True when an outcome reads as a failure (non-zero exit, failed tests, an error signature). */
 export function isFailureOutcome(output: string): boolean {
   const exit = /\bexit(?:ed)?(?:\s+with)?(?:\s+code|\s+status|_code|Code)?["']?\s*[:=]?\s*(-?\d+)\b/i.exec(output);
   if (exit) return exit[1] !== "0";
   if (/\b[1-9]\d*\s+(failed|errors?)\b/i.test(output)) return true;
   if (/\b\d+\s+passed\b/i.test(output)) return false;
-  return errorLines(output).length > 0;
+  return errorSignatures(output, 1).length > 0;
 }

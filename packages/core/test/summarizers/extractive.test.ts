@@ -78,16 +78,17 @@ describe("ExtractiveSummarizer", () => {
     }
   });
 
-  it("keeps the most recent work when the Done section must be trimmed", async () => {
-    const long: ChatMessage[] = [{ role: "user", content: "Touch every module" }];
+  it("keeps the first and the most recent work when the Done section must be trimmed, dropping the middle", async () => {
+    const long: ChatMessage[] = [{ role: "user", content: "Build every module" }];
     for (let i = 0; i < 60; i++) {
-      long.push({ role: "assistant", content: null, tool_calls: [{ id: `r${i}`, type: "function", function: { name: "edit_file", arguments: JSON.stringify({ path: `src/m${i}.py` }) } }] });
-      long.push({ role: "tool", tool_call_id: `r${i}`, content: "ok" });
+      long.push({ role: "assistant", content: null, tool_calls: [{ id: `r${i}`, type: "function", function: { name: "terminal", arguments: JSON.stringify({ command: `make module_${i}` }) } }] });
+      long.push({ role: "tool", tool_call_id: `r${i}`, content: "built" });
     }
     const done = section(await summarizer.summarize({ messages: long, maxTokens: 300 }), "### Done");
-    expect(done).toContain("edited src/m59.py");
-    expect(done).not.toContain("edited src/m0.py");
-    expect(done).toMatch(/earlier omitted/);
+    expect(done).toContain("ran `make module_59`");
+    expect(done).toContain("ran `make module_0`");
+    expect(done).not.toContain("ran `make module_30`");
+    expect(done).toMatch(/- … \(\d+ more omitted\)/);
   });
 
   it("keeps the items about the focus topic when trimming", async () => {

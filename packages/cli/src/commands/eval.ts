@@ -1,0 +1,120 @@
+/**
+ * `context-engine eval <engine[,engine…]> <transcript…>`: replays each transcript through each engine in
+ * a fixed window (64,000 tokens unless `--window`), and reports what survived each compaction — file
+ * paths, real errors, commands, the user's asks, identifiers the kept tail refers back to — with the
+ * first chunk's retention over later compactions, summary tokens, cost and cache reads. Engines are
+ * resolved strictly (a name that does not resolve is an error, not a fallback) and stores are scratch.
+ */
+import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { evaluateFidelity, firstChunkRetention, isClaudeModel, parsePriceTable, promptCachingStatus, type HostConfig } from "@context-engine/core";
+import { parseCommandArgs, parsePositiveInt } from "../args.js";
+import { DEFAULT_EVAL_WINDOW, EVAL_FLAGS } from "../commandFlags.js";
+import { EXIT_OK, UsageError } from "../errors.js";
+import { grid } from "../format.js";
+import { hostFromFlags } from "../hostFlags.js";
+import type { CommandIO } from "../main.js";
+import { renderEvalHtml } from "../report/evalHtml.js";
+import { byTranscript, engineTotals, evalRows, totalRows, type EvalRun, type EvalSetting } from "../report/evalRows.js";
+import { loadTranscript, type LoadedTranscript } from "../transcript.js";
+import { DEFAULT_SIMULATE_MODEL, progressBar } from "./simulate.js";
+
+/** The engines of the first argument: "compressor" or "compressor,lcm". */
+export function parseEngineList(text: string): string[] {
+  const engines = text.split(",").map((name) => name.trim());
+  if (engines.some((name) => name === "")) throw new UsageError(`the engine list '${text}' has an empty name (use a,b to compare engines)`);
+  return [...new Set(engines)];
+}
+
+/** An eval never writes into the configured stores: lcm gets an in-memory database. */
+function scratchStores(config: HostConfig): void {
+  const section = (config as Record<string, unknown>).lcm;
+  (config as Record<string, unknown>).lcm = { ...(typeof section === "object" && section !== null ? section : {}), db_path: ":memory:" };
+}
+
+/** Runs `eval`. */
+export async function runEval(io: CommandIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs(io.args, EVAL_FLAGS);
+  const [engineList, ...files] = positionals;
+  if (engineList === undefined || files.length === 0) throw new UsageError("expects the engines (a name, or a,b to compare) and at least one transcript");
+  const engines = parseEngineList(engineList);
+  const window = parsePositiveInt(values.window, "--window") ?? DEFAULT_EVAL_WINDOW;
+  const transcripts: Array<{ file: string; loaded: LoadedTranscript }> = [];
+  for (const file of files) transcripts.push({ file, loaded: await loadTranscript(io.cwd, file, values.format) });
+
+  const showProgress = values.progress === true || process.stderr.isTTY === true;
+  const warned = new Set<string>();
+  const warn = (line: string) => {
+    if (!warned.has(line)) io.stderr(`warning: ${line}`);
+    warned.add(line);
+  };
+  let setting: (EvalSetting & { ttl: "5m" | "1h" }) | undefined;
+  const runs: EvalRun[] = [];
+  for (const { file, loaded } of transcripts) {
+    for (const warning of loaded.warnings) warn(`${file}: ${warning}`);
+    for (const engine of engines) {
+      const host = await hostFromFlags(io.cwd, { config: values.config, root: values.root, engine, strict: true }, io.stderr, scratchStores);
+      for (const warning of host.warnings) warn(warning);
+      const configured = host.model.model !== "unknown" ? host.model.model : undefined;
+      const model = values.model ?? configured ?? DEFAULT_SIMULATE_MODEL;
+      const provider = values.provider ?? host.model.provider ?? (isClaudeModel(model) ? "anthropic" : "openai");
+      host.engine.updateModel({ ...host.model, model, provider, contextLength: window });
+      setting = { window, model, provider, ttl: host.config.prompt_caching.cache_ttl };
+      if (showProgress) io.stderr(`${engine} on ${file}:`);
+      const bar = showProgress ? progressBar((text) => void process.stderr.write(text), values.progress === true) : undefined;
+      const report = await evaluateFidelity(loaded.messages, {
+        engine: host.engine,
+        model,
+        provider,
+        ttl: host.config.prompt_caching.cache_ttl,
+        prices: parsePriceTable(host.config.prices),
+        minimumCacheableTokens: host.config.prompt_caching.minimum_cacheable_tokens,
+        hygiene: { enabled: host.config.compression.enabled, hardMessageLimit: host.config.compression.hygiene_hard_message_limit },
+        ...(bar ? { onProgress: bar } : {}),
+      });
+      runs.push({ transcript: file, format: loaded.format, messages: loaded.messages.length, engine, report });
+    }
+  }
+  const { ttl, ...resolved } = setting!;
+
+  if (values.json) io.stdout(JSON.stringify(evalJson(runs, resolved), null, 2));
+  else io.stdout(evalText(runs, resolved));
+  if (values.html) {
+    await writeFile(resolve(io.cwd, values.html), renderEvalHtml(runs, { ...resolved, banner: promptCachingStatus(resolved.model, resolved.provider, ttl).banner }));
+    if (!values.json) io.stdout(`\nwrote ${values.html}`);
+  }
+  return EXIT_OK;
+}
+
+/** The text report: one table per transcript (engines side by side), then the totals when there are several transcripts. */
+export function evalText(runs: readonly EvalRun[], setting: EvalSetting): string {
+  const lines = [`eval: ${setting.window.toLocaleString("en-US")}-token window, ${setting.model} via ${setting.provider}; a fact survives when the engine's own text (its summary) still names it`];
+  for (const group of byTranscript(runs)) {
+    const first = group[0]!;
+    lines.push("", `${first.transcript} (${first.format}, ${first.messages} messages)`, grid(evalRows(group)));
+  }
+  if (byTranscript(runs).length > 1) lines.push("", "all transcripts", grid(totalRows(engineTotals(runs))));
+  return lines.join("\n");
+}
+
+/** The JSON report: the setting, each run (per compaction, with the facts that did not survive) and the totals per engine. */
+export function evalJson(runs: readonly EvalRun[], setting: EvalSetting): unknown {
+  return {
+    ...setting,
+    runs: runs.map((run) => ({
+      transcript: run.transcript,
+      format: run.format,
+      messages: run.messages,
+      engine: run.engine,
+      survival: run.report.survival,
+      references: run.report.references,
+      firstChunk: { ...run.report.firstChunk, retention: firstChunkRetention(run.report) ?? null },
+      summaryTokens: run.report.summaryTokens,
+      costUsd: run.report.replay.totals.costUsd,
+      cacheReadShare: run.report.replay.totals.cacheReadShare,
+      requests: run.report.replay.totals.requests,
+      compactions: run.report.compactions,
+    })),
+    totals: engineTotals(runs),
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * The rows of the `eval` report, shared by the text table, the HTML page and the JSON output: per
+ * transcript and engine, what share of each kind of fact survived compaction, the first chunk's
+ * retention, summary tokens, cost and cache reads.
+ */
+import { addSurvival, emptySurvival, firstChunkRetention, survivalShare, type FidelityReport, type KindSurvival, type SurvivalByKind } from "@context-engine/core";
+import { formatPercent, formatTokens, formatUsd } from "./numbers.js";
+
+/** One engine's run on one transcript. */
+export interface EvalRun {
+  /** The transcript as the user named it. */
+  transcript: string;
+  format: string;
+  messages: number;
+  engine: string;
+  report: FidelityReport;
+}
+
+/** The setting every run of one eval shares. */
+export interface EvalSetting {
+  window: number;
+  model: string;
+  provider: string;
+}
+
+/** Runs grouped by transcript, in the order given. */
+export function byTranscript(runs: readonly EvalRun[]): EvalRun[][] {
+  const groups = new Map<string, EvalRun[]>();
+  for (const run of runs) groups.set(run.transcript, [...(groups.get(run.transcript) ?? []), run]);
+  return [...groups.values()];
+}
+
+/** Kinds shown, with their row labels (identifiers are shown as the tail's references). */
+export const SHOWN_KINDS = [
+  ["path", "paths kept"],
+  ["error", "errors kept"],
+  ["command", "commands kept"],
+  ["ask", "user asks kept"],
+] as const;
+
+/** "95.0 % (19/20)", or "—" when there was nothing to keep. */
+export function keptCell(entry: KindSurvival): string {
+  const share = survivalShare(entry);
+  return share === undefined ? "—" : `${formatPercent(share)} (${entry.kept}/${entry.total})`;
+}
+
+/** "90.0 % after 5 (of 30 facts)", or "—" without compactions. */
+export function retentionCell(report: Pick<FidelityReport, "firstChunk">): string {
+  const retention = firstChunkRetention(report);
+  if (retention === undefined) return "—";
+  return `${formatPercent(retention.share)} after ${retention.after} (of ${report.firstChunk.facts} facts)`;
+}
+
+/** Retention values shown in a row before the curve is cut in the middle. */
+const CURVE_SHOWN = 8;
+
+/** "100 → 95 → 90 %" over every compaction from the first chunk's ("100 → 98 → … → 80 → 78 %" for long ones). */
+export function curveCell(report: Pick<FidelityReport, "firstChunk">): string {
+  const curve = report.firstChunk.retained.map((s) => (s * 100).toFixed(0));
+  if (curve.length === 0) return "—";
+  const shown = curve.length <= CURVE_SHOWN ? curve : [...curve.slice(0, CURVE_SHOWN - 3), "…", ...curve.slice(-2)];
+  const from = report.firstChunk.fromCompaction > 1 ? ` (from compaction ${report.firstChunk.fromCompaction})` : "";
+  return `${shown.join(" → ")} %${from}`;
+}
+
+/** The rows of one transcript's table: a label column, then one column per run (engine). */
+export function evalRows(runs: readonly EvalRun[]): string[][] {
+  const cell = (f: (run: EvalRun) => string) => runs.map(f);
+  return [
+    ["", ...runs.map((r) => r.engine)],
+    ["compactions", ...cell((r) => String(r.report.compactions.length))],
+    ...SHOWN_KINDS.map(([kind, label]) => [label, ...cell((r) => keptCell(r.report.survival[kind]))]),
+    ["tail references kept", ...cell((r) => keptCell(r.report.references))],
+    ["first chunk retained", ...cell((r) => retentionCell(r.report))],
+    ["retention per compaction", ...cell((r) => curveCell(r.report))],
+    ["summary tokens", ...cell((r) => (r.report.compactions.length === 0 ? "—" : `${formatTokens(r.report.summaryTokens.mean)} mean, ${formatTokens(r.report.summaryTokens.max)} max`))],
+    ["cost", ...cell((r) => formatUsd(r.report.replay.totals.costUsd))],
+    ["cache reads", ...cell((r) => formatPercent(r.report.replay.totals.cacheReadShare))],
+  ];
+}
+
+/** One engine over several transcripts. */
+export interface EngineTotals {
+  engine: string;
+  transcripts: number;
+  compactions: number;
+  survival: SurvivalByKind;
+  references: KindSurvival;
+  /** Mean over the transcripts that compacted of their first chunk's retention (see firstChunkRetention). */
+  firstChunkRetained: number | undefined;
+  costUsd: number;
+}
+
+/** Sums per engine over `runs`, in the order engines first appear. */
+export function engineTotals(runs: readonly EvalRun[]): EngineTotals[] {
+  const byEngine = new Map<string, EvalRun[]>();
+  for (const run of runs) byEngine.set(run.engine, [...(byEngine.get(run.engine) ?? []), run]);
+  return [...byEngine].map(([engine, list]) => {
+    const retained = list.map((r) => firstChunkRetention(r.report)?.share).filter((s): s is number => s !== undefined);
+    return {
+      engine,
+      transcripts: list.length,
+      compactions: list.reduce((s, r) => s + r.report.compactions.length, 0),
+      survival: list.reduce((acc, r) => addSurvival(acc, r.report.survival), emptySurvival()),
+      references: list.reduce((acc, r) => ({ total: acc.total + r.report.references.total, kept: acc.kept + r.report.references.kept }), { total: 0, kept: 0 }),
+      firstChunkRetained: retained.length === 0 ? undefined : retained.reduce((a, b) => a + b, 0) / retained.length,
+      costUsd: list.reduce((s, r) => s + r.report.replay.totals.costUsd, 0),
+    };
+  });
+}
+
+/** The rows of the all-transcripts table. */
+export function totalRows(totals: readonly EngineTotals[]): string[][] {
+  const cell = (f: (t: EngineTotals) => string) => totals.map(f);
+  return [
+    ["", ...totals.map((t) => t.engine)],
+    ["transcripts", ...cell((t) => String(t.transcripts))],
+    ["compactions", ...cell((t) => String(t.compactions))],
+    ...SHOWN_KINDS.map(([kind, label]) => [label, ...cell((t) => keptCell(t.survival[kind]))]),
+    ["tail references kept", ...cell((t) => keptCell(t.references))],
+    ["first chunk retained (mean)", ...cell((t) => (t.firstChunkRetained === undefined ? "—" : formatPercent(t.firstChunkRetained)))],
+    ["cost", ...cell((t) => formatUsd(t.costUsd))],
+  ];
+}

@@ -1,0 +1,235 @@
+/**
+ * The fidelity eval: a transcript replayed through an engine (the replay of replayConversation, with
+ * its prices and prefix-cache model), and at each compaction the facts of the transcript messages the
+ * engine removed checked against what the engine wrote into the context (its summaries, notes and
+ * placeholders). Messages the engine kept verbatim, merged into its summary message, or rewrote in
+ * place (a cleared tool output, truncated call arguments) are not removed. It also follows the first compaction's facts through the later compactions, and the
+ * identifiers of each removed range that the kept tail still refers to.
+ */
+import type { ChatMessage } from "../messages/schema.js";
+import { canonicalJson } from "../messages/canonicalJson.js";
+import { messageText } from "../messages/text.js";
+import { replayConversation } from "../replay/replayConversation.js";
+import type { CompactionLayer, ReplayCompaction, ReplayOptions, ReplayReport } from "../replay/types.js";
+import { defaultTokenCounter } from "../tokens/counter.js";
+import { messageCounter } from "../tokens/types.js";
+import { extractFacts, type Fact } from "./facts.js";
+import { addSurvival, emptySurvival, factSurvives, survivalByKind, survivalText, type KindSurvival, type SurvivalByKind } from "./survival.js";
+
+/** Lost facts listed per compaction in a report (the counts cover all of them). */
+export const MAX_LOST_LISTED = 40;
+/** The first chunk's retention is quoted after this many compactions (or after the last, when fewer ran). */
+export const RETENTION_AT_COMPACTIONS = 5;
+
+/** What one compaction kept of what it removed. */
+export interface CompactionFidelity {
+  /** 1 for the first compaction of the replay. */
+  number: number;
+  /** The request it ran before, and the layer that ran it. */
+  request: number;
+  layer: CompactionLayer;
+  /** Transcript messages it took out of the context. */
+  removedMessages: number;
+  /** Tokens of the messages it created (its summary and notes; rewritten copies of transcript messages and kept text merged into them left out). */
+  summaryTokens: number;
+  /** Per kind: facts of the removed messages, and how many appear in what the engine wrote. */
+  survival: SurvivalByKind;
+  /** Identifiers of the removed messages that the kept later messages mention, and how many the engine's text keeps. */
+  references: KindSurvival;
+  /** Share of the first chunk's facts (identifiers aside) still in the engine's text after this compaction; null before the first chunk. */
+  firstChunkRetained: number | null;
+  /** Up to {@link MAX_LOST_LISTED} facts that did not survive. */
+  lost: Fact[];
+}
+
+/** The fidelity of one engine on one transcript. */
+export interface FidelityReport {
+  engine: string;
+  transcriptMessages: number;
+  compactions: CompactionFidelity[];
+  /** Survival per kind over every compaction. */
+  survival: SurvivalByKind;
+  references: KindSurvival;
+  /**
+   * The first chunk: the facts (identifiers aside) of the first compaction that removed any, which
+   * compaction that was (1-based; 0 when none did), and the share of them retained after it and after
+   * each later compaction (index 0: right after it).
+   */
+  firstChunk: { facts: number; fromCompaction: number; retained: number[] };
+  summaryTokens: { total: number; mean: number; max: number };
+  /** The replay's own report: requests, cost, cache reads. */
+  replay: ReplayReport;
+}
+
+/** The share of the first chunk retained after `RETENTION_AT_COMPACTIONS` compactions (or after the last), and after how many. */
+export function firstChunkRetention(report: Pick<FidelityReport, "firstChunk">): { after: number; share: number } | undefined {
+  const curve = report.firstChunk.retained;
+  if (curve.length === 0) return undefined;
+  const after = Math.min(RETENTION_AT_COMPACTIONS, curve.length);
+  return { after, share: curve[after - 1]! };
+}
+
+/** A message's identity for matching engine output against the transcript (engines may copy messages). */
+function fingerprint(message: ChatMessage): string {
+  return canonicalJson({ role: message.role, content: message.content, tool_calls: message.tool_calls, tool_call_id: message.tool_call_id });
+}
+
+/** Characters at each end of a text used to find the transcript message an engine message starts or ends with. */
+const EDGE_CHARS = 64;
+/** Transcript texts shorter than this are not looked for inside engine messages. */
+const MIN_EMBEDDED_CHARS = 20;
+
+/** Tells transcript messages from engine-made ones, matching by identity first and content second. */
+class TranscriptIndex {
+  private readonly byObject = new Map<ChatMessage, number>();
+  private readonly byPrint = new Map<string, number>();
+  private readonly prints = new WeakMap<ChatMessage, string>();
+  private readonly byHead = new Map<string, string[]>();
+  private readonly byTail = new Map<string, string[]>();
+  private readonly callIds = new Set<string>();
+
+  constructor(transcript: readonly ChatMessage[]) {
+    transcript.forEach((message, index) => {
+      this.byObject.set(message, index);
+      const print = this.print(message);
+      if (!this.byPrint.has(print)) this.byPrint.set(print, index);
+      if (message.tool_call_id !== undefined) this.callIds.add(message.tool_call_id);
+      for (const call of message.tool_calls ?? []) this.callIds.add(call.id);
+      const text = messageText(message);
+      if (text.length < MIN_EMBEDDED_CHARS) return;
+      push(this.byHead, text.slice(0, EDGE_CHARS), text);
+      push(this.byTail, text.slice(-EDGE_CHARS), text);
+    });
+  }
+
+  print(message: ChatMessage): string {
+    let print = this.prints.get(message);
+    if (print === undefined) this.prints.set(message, (print = fingerprint(message)));
+    return print;
+  }
+
+  /** The transcript index of `message`, or undefined when the engine made it. */
+  indexOf(message: ChatMessage): number | undefined {
+    return this.byObject.get(message) ?? this.byPrint.get(this.print(message));
+  }
+
+  /** True for an engine-made copy of a transcript message (a cleared tool output, truncated call arguments). */
+  isRewrite(message: ChatMessage): boolean {
+    if (message.role === "tool") return message.tool_call_id !== undefined && this.callIds.has(message.tool_call_id);
+    const calls = message.tool_calls ?? [];
+    return calls.length > 0 && calls.every((call) => this.callIds.has(call.id));
+  }
+
+  /**
+   * The text an engine-made message adds, and the transcript texts it carries: a transcript message it
+   * starts with (a system prompt with a note appended) or ends with (a summary merged into the first kept
+   * message) is kept, not added.
+   */
+  split(message: ChatMessage): { added: string; carried: string[] } {
+    let text = messageText(message);
+    const carried: string[] = [];
+    const head = (this.byHead.get(text.slice(0, EDGE_CHARS)) ?? []).find((t) => t.length < text.length && text.startsWith(t));
+    if (head !== undefined) {
+      text = text.slice(head.length);
+      carried.push(head);
+    }
+    const tail = (this.byTail.get(text.slice(-EDGE_CHARS)) ?? []).find((t) => t.length < text.length && text.endsWith(t));
+    if (tail !== undefined) {
+      text = text.slice(0, text.length - tail.length);
+      carried.push(tail);
+    }
+    return { added: text, carried };
+  }
+}
+
+/** The tool-call ids a message answers or makes. */
+function callIdsOf(message: ChatMessage): string[] {
+  return message.role === "tool" ? (message.tool_call_id !== undefined ? [message.tool_call_id] : []) : (message.tool_calls ?? []).map((call) => call.id);
+}
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
+/** Replays `transcript` through `options.engine` and measures what each compaction kept. The engine is used. */
+export async function evaluateFidelity(transcript: readonly ChatMessage[], options: Omit<ReplayOptions, "onCompaction">): Promise<FidelityReport> {
+  const index = new TranscriptIndex(transcript);
+  const counter = options.tokenCounter ?? defaultTokenCounter();
+  const countOne = messageCounter(counter);
+  /** Tokens a created message adds: none for a rewritten transcript message, else its text without embedded transcript messages. */
+  const addedTokens = (message: ChatMessage): number => {
+    const { added, carried } = index.split(message);
+    if (carried.length === 0 && index.isRewrite(message)) return 0;
+    return added.length === messageText(message).length ? countOne(message) : counter.count(added);
+  };
+  const compactions: CompactionFidelity[] = [];
+  let firstFacts: Fact[] | undefined;
+  let firstFrom = 0;
+
+  const onCompaction = ({ request, layer, before, after }: ReplayCompaction): void => {
+    const kept = new Set(after.map((m) => index.print(m)));
+    const present = new Set(before.map((m) => index.print(m)));
+    const engineMade = after.filter((m) => index.indexOf(m) === undefined);
+    const parts = engineMade.map((m) => index.split(m));
+    const carried = new Set(parts.flatMap((p) => p.carried));
+    // Messages rewritten in place (a cleared tool output, truncated call arguments) are kept, not removed.
+    const rewritten = new Set(engineMade.filter((m) => index.isRewrite(m)).flatMap(callIdsOf));
+    const removed: Array<{ message: ChatMessage; at: number }> = [];
+    for (const message of before) {
+      const at = index.indexOf(message);
+      if (at === undefined || kept.has(index.print(message)) || carried.has(messageText(message))) continue;
+      const ids = callIdsOf(message);
+      if (ids.length > 0 && ids.every((id) => rewritten.has(id))) continue;
+      removed.push({ message, at });
+    }
+    const created = engineMade.filter((m) => !present.has(index.print(m)));
+    const written = survivalText(parts.map((p) => p.added).join("\n\n"));
+
+    const facts = extractFacts(removed.map((r) => r.message));
+    const lost: Fact[] = [];
+    const survival = survivalByKind(facts, written, lost);
+
+    const lastRemoved = removed.reduce((max, r) => Math.max(max, r.at), -1);
+    const laterText = after.filter((m) => (index.indexOf(m) ?? -1) > lastRemoved).map(messageText).join("\n");
+    const later = survivalText(laterText);
+    const referenced = facts.filter((f) => f.kind === "identifier" && laterText.includes(f.key) && factSurvives(f, later));
+    const references = { total: referenced.length, kept: referenced.filter((f) => factSurvives(f, written)).length };
+
+    const checked = facts.filter((f) => f.kind !== "identifier");
+    if (firstFacts === undefined && checked.length > 0) {
+      firstFacts = checked;
+      firstFrom = compactions.length + 1;
+    }
+    const retained = firstFacts === undefined ? null : firstFacts.filter((f) => factSurvives(f, written)).length / firstFacts.length;
+
+    compactions.push({
+      number: compactions.length + 1,
+      request,
+      layer,
+      removedMessages: removed.length,
+      summaryTokens: created.reduce((sum, m) => sum + addedTokens(m), 0),
+      survival,
+      references,
+      firstChunkRetained: retained,
+      lost: lost.filter((f) => f.kind !== "identifier").slice(0, MAX_LOST_LISTED),
+    });
+  };
+
+  const replay = await replayConversation(transcript, { ...options, onCompaction });
+  const survival = compactions.reduce((acc, c) => addSurvival(acc, c.survival), emptySurvival());
+  const references = compactions.reduce((acc, c) => ({ total: acc.total + c.references.total, kept: acc.kept + c.references.kept }), { total: 0, kept: 0 });
+  const tokens = compactions.map((c) => c.summaryTokens);
+  const total = tokens.reduce((s, t) => s + t, 0);
+  return {
+    engine: replay.engine,
+    transcriptMessages: transcript.length,
+    compactions,
+    survival,
+    references,
+    firstChunk: { facts: firstFacts?.length ?? 0, fromCompaction: firstFrom, retained: compactions.flatMap((c) => (c.firstChunkRetained === null ? [] : [c.firstChunkRetained])) },
+    summaryTokens: { total, mean: tokens.length === 0 ? 0 : total / tokens.length, max: tokens.length === 0 ? 0 : Math.max(...tokens) },
+    replay,
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * Real errors in command output or pasted text, as one-line signatures: compiler diagnostics
+ * (`file:line:col`, `error TS2322`, `error[E0308]`), failing tests (pytest `FAILED`, go `--- FAIL:`,
+ * jest `✕`), the final line of a Python traceback, `ERROR:` lines, Claude Code's `<tool_use_error>`,
+ * `make: ***`, `npm ERR!`, panics and shell failures. Prose that merely mentions an error is not one.
+ * The one definition shared by the summarizers (what to keep) and the eval (what should have been kept).
+ */
+
+/** Longest signature kept, in characters (longer lines are cut with "…"). */
+export const MAX_SIGNATURE_CHARS = 200;
+/** Distinct signatures taken from one text (a compiler run can print hundreds of the same kind). */
+export const MAX_SIGNATURES_PER_TEXT = 6;
+
+/** Line patterns of a real error, tried on each trimmed line. */
+const ERROR_LINE_PATTERNS: readonly RegExp[] = [
+  // Go, gcc/clang, tsc --pretty=false, eslint-unix: path:line:col[:] message (not a warning or note).
+  /^[\w@~./\\-]+\.[A-Za-z][\w]{0,9}:\d+:\d+:?\s+(?!warning\b|note\b|info\b|hint\b)\S/i,
+  // tsc: path(line,col): error TS2322: …
+  /^[\w@~./\\-]+\.[A-Za-z][\w]{0,9}\(\d+,\d+\):\s+error\b/,
+  /\berror TS\d{3,5}\b/,
+  // rustc/cargo/git/clang: "error: …", "error[E0308]: …".
+  /^error(?:\[E\d{3,5}\])?:\s*\S/,
+  // pytest: FAILED tests/x.py::test_y; ERROR collecting / ERROR tests/x.py
+  /^(?:FAILED|ERROR)\s+\S+(?:::|\.py\b)/,
+  // go test: --- FAIL: TestX (0.00s) / FAIL pkg 0.01s
+  /^--- FAIL:\s*\S/,
+  // go test: t.Errorf lines (path_test.go:88: got 3, want 1)
+  /^[\w./-]+_test\.go:\d+: \S/,
+  /^FAIL\s+\S/,
+  // jest / vitest: ✕ name, × name, ● Suite › test
+  /^[✕✗×]\s+\S/,
+  /^●\s+.+›/,
+  // Exceptions: ValueError: …, TypeError: …, java.lang.NullPointerException: …, Error: …
+  /^(?:Uncaught\s+)?(?:[A-Za-z_][\w$]*\.)*(?:[A-Z][\w$]*)?(?:Error|Exception)(?::\s*\S|$)/,
+  /(?:^|[\s[(])ERROR(?:\]|:)/,
+  /^make(?:\[\d+\])?: \*\*\* /,
+  /^npm (?:ERR!|error) /,
+  /^(?:fatal|panic): \S/,
+  /^thread '.*' panicked at\b/,
+  /\bSegmentation fault\b|\bcore dumped\b/,
+  /^(?:\(eval\)|[\w./-]+)(?::\d+)?: (?:command not found: \S|\S+: command not found\b)/,
+  /^(?:\S+: )?(?:cannot access|can't open|cannot open) .*No such file or directory/,
+];
+
+/** Lines that look like errors but report success or are headers of a listing. */
+const NOT_AN_ERROR = /^(?:0 errors?\b|no errors?\b|FAIL(?:ED)?:?\s*0\b)|\b0 failed\b/i;
+
+/** Collapses whitespace and cuts to {@link MAX_SIGNATURE_CHARS}. */
+function signatureOf(line: string): string {
+  const flat = line.replace(/\s+/g, " ").trim();
+  return flat.length <= MAX_SIGNATURE_CHARS ? flat : `${flat.slice(0, MAX_SIGNATURE_CHARS - 1).trimEnd()}…`;
+}
+
+/** True when the trimmed `line` reports a real error by itself. */
+export function isErrorLine(line: string): boolean {
+  const trimmed = line.trim();
+  if (trimmed === "" || NOT_AN_ERROR.test(trimmed)) return false;
+  return ERROR_LINE_PATTERNS.some((pattern) => pattern.test(trimmed));
+}
+
+/** The text inside each `<tool_use_error>…</tool_use_error>` (Claude Code's refused tool calls). */
+function toolUseErrors(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(/<tool_use_error>([\s\S]*?)(?:<\/tool_use_error>|$)/g)) {
+    const first = (match[1] ?? "").trim().split("\n")[0] ?? "";
+    if (first.trim() !== "") out.push(first);
+  }
+  return out;
+}
+
+/**
+ * The final line of each Python traceback in `lines`: the first unindented line after
+ * "Traceback (most recent call last):" and its indented frames (`ValueError: bad value`).
+ */
+function tracebackFinals(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i]!.includes("Traceback (most recent call last)")) continue;
+    for (let j = i + 1; j < lines.length; j++) {
+      const line = lines[j]!;
+      if (line.trim() === "" || /^\s/.test(line)) continue;
+      if (/^(?:During handling|The above exception)/.test(line)) break;
+      out.push(line);
+      i = j;
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * The error signatures of `text` in order of appearance, one line each, whitespace collapsed, at most
+ * {@link MAX_SIGNATURES_PER_TEXT} distinct ones: `<tool_use_error>` texts, traceback final lines, then
+ * every line matching a real-error pattern.
+ */
+export function errorSignatures(text: string, max = MAX_SIGNATURES_PER_TEXT): string[] {
+  if (text === "") return [];
+  const lines = text.split("\n");
+  const found = [...toolUseErrors(text), ...tracebackFinals(lines)];
+  for (const line of lines) if (!line.includes("tool_use_error>") && isErrorLine(line)) found.push(line);
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const line of found) {
+    const signature = signatureOf(line);
+    if (signature === "" || seen.has(signature)) continue;
+    seen.add(signature);
+    out.push(signature);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+const EXIT_PATTERNS: readonly RegExp[] = [
+  /^(?:Exit code|exit code|Exit status|exit status)[: ]\s*(-?\d{1,3})\b/m,
+  /["']?(?:exit_code|exitCode|returncode)["']?\s*[:=]\s*(-?\d{1,3})\b/,
+  /\b(?:Process|Command|command|process) (?:exited|failed) with (?:exit )?(?:code|status) (-?\d{1,3})\b/,
+  /\bexited with (?:exit )?(?:code|status) (-?\d{1,3})\b/,
+];
+/** Characters at each end of an output searched for an exit status. */
+const EXIT_SCAN_CHARS = 400;
+
+/**
+ * The non-zero exit status an output reports ("Exit code 1" first or last, `"exit_code": 2`,
+ * "exited with code 127"), or undefined (none, or 0).
+ */
+export function nonZeroExit(output: string): number | undefined {
+  const ends = output.length <= EXIT_SCAN_CHARS * 2 ? [output] : [output.slice(0, EXIT_SCAN_CHARS), output.slice(-EXIT_SCAN_CHARS)];
+  for (const text of ends) {
+    for (const pattern of EXIT_PATTERNS) {
+      const match = pattern.exec(text);
+      if (match?.[1] === undefined) continue;
+      const code = Number(match[1]);
+      return code === 0 ? undefined : code;
+    }
+  }
+  return undefined;
+}
+
+/** The errors one tool result reports. */
+export interface ToolResultErrors {
+  /** Its error signatures; for a result flagged `is_error` without any, its first line. */
+  signatures: string[];
+  /** Its non-zero exit status, when it shows one and no signature explains it. */
+  failedExit?: number;
+}
+
+/**
+ * The errors of a tool result (`output`, whether the result was `flagged` with `is_error`): its error
+ * signatures; else a non-zero exit; else, when flagged, its first line. Outputs of calls that read
+ * content (see readsContent) should not be passed here.
+ */
+export function toolResultErrors(output: string, flagged: boolean): ToolResultErrors {
+  const signatures = errorSignatures(output);
+  if (signatures.length > 0) return { signatures };
+  const exit = nonZeroExit(output);
+  if (exit !== undefined) return { signatures: [], failedExit: exit };
+  if (!flagged) return { signatures: [] };
+  const first = output.split("\n").find((line) => line.trim() !== "");
+  return { signatures: first === undefined ? [] : [signatureOf(first)] };
+}

@@ -1,0 +1,86 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import { ContextEngine } from "../../src/engine/ContextEngine.js";
+import type { CompressOptions } from "../../src/engine/types.js";
+import { evaluateFidelity, firstChunkRetention } from "../../src/eval/evaluateFidelity.js";
+import { parseMessages, type ChatMessage } from "../../src/messages/schema.js";
+import { FIXTURES_DIR } from "../importers/helpers.js";
+
+const MODEL = "claude-sonnet-4";
+
+/** Compacts once, at 11 messages: everything between the first user message and the last four becomes `summary`. */
+class OneSummaryEngine extends ContextEngine {
+  readonly name = "one_summary";
+  constructor(private readonly summary: string) {
+    super({ model: { model: MODEL, contextLength: 1_000 } });
+  }
+  shouldCompress(): boolean {
+    return this.compressionCount === 0;
+  }
+  async compress(messages: ChatMessage[], _options?: CompressOptions): Promise<ChatMessage[]> {
+    if (messages.length < 11) return messages;
+    this.compressionCount++;
+    return [messages[0]!, messages[1]!, { role: "assistant", content: this.summary }, ...messages.slice(-4)];
+  }
+  override updateFromResponse(): void {}
+}
+
+function call(id: string, command: string) {
+  return { id, type: "function" as const, function: { name: "Bash", arguments: JSON.stringify({ command }) } };
+}
+
+const TRANSCRIPT: ChatMessage[] = [
+  { role: "system", content: "You are a coding agent." },
+  { role: "user", content: "Make the importer handle SpecStory files." },
+  { role: "assistant", content: "Reading src/importers/specstory.ts.", tool_calls: [call("a", "npm test")] },
+  { role: "tool", tool_call_id: "a", content: "FAILED tests/import.test.ts::specstory - parseHeader is not defined" },
+  { role: "user", content: "Also keep the timestamps of every message." },
+  { role: "assistant", content: "", tool_calls: [call("b", "npm run build")] },
+  { role: "tool", tool_call_id: "b", content: "done" },
+  { role: "assistant", content: "parseHeader now lives in src/importers/header.ts." },
+  { role: "user", content: "Now fix parseHeader for empty files please." },
+  { role: "assistant", content: "Looking at parseHeader again." },
+  { role: "user", content: "thanks" },
+  { role: "assistant", content: "Done." },
+];
+
+describe("evaluateFidelity", () => {
+  it("checks the facts of the removed messages against the text the engine wrote", async () => {
+    const summary = "[summary] ran `npm test` → FAILED tests/import.test.ts::specstory - parseHeader is not defined; read src/importers/specstory.ts";
+    const report = await evaluateFidelity(TRANSCRIPT, { engine: new OneSummaryEngine(summary), model: MODEL, provider: "anthropic" });
+    expect(report.compactions).toHaveLength(1);
+    const [compaction] = report.compactions;
+    expect(compaction!.removedMessages).toBe(5);
+    expect(compaction!.survival.command).toEqual({ total: 2, kept: 1 });
+    expect(compaction!.survival.error).toEqual({ total: 1, kept: 1 });
+    expect(compaction!.survival.path).toEqual({ total: 1, kept: 1 });
+    expect(compaction!.survival.ask).toEqual({ total: 1, kept: 0 });
+    expect(compaction!.lost.map((f) => f.text)).toEqual(expect.arrayContaining(["npm run build", "Also keep the timestamps of every message."]));
+    // The kept tail names parseHeader, which the removed messages defined: the summary keeps it.
+    expect(compaction!.references).toEqual({ total: 1, kept: 1 });
+    expect(compaction!.summaryTokens).toBeGreaterThan(10);
+    expect(report.firstChunk.retained).toHaveLength(1);
+    expect(report.replay.totals.compactions).toBe(1);
+  });
+
+  it("follows the first chunk's facts through the compressor's later compactions on a real transcript", async () => {
+    const messages = parseMessages(JSON.parse(readFileSync(join(FIXTURES_DIR, "python-to-rust-port.json"), "utf8")));
+    const engine = new ContextCompressor({ model: { model: MODEL, contextLength: 8_000 } });
+    const report = await evaluateFidelity(messages, { engine, model: MODEL, provider: "anthropic" });
+    expect(report.compactions.length).toBeGreaterThanOrEqual(2);
+    expect(report.firstChunk.retained).toHaveLength(report.compactions.length);
+    expect(firstChunkRetention(report)?.after).toBe(Math.min(5, report.compactions.length));
+    // Kept tail messages merged into the summary message are not counted as removed, nor as summary tokens.
+    for (const c of report.compactions) expect(c.summaryTokens).toBeLessThan(engine.maxSummaryTokens + 300);
+  });
+
+  it("reports no compaction and nothing to keep when the engine never compacts", async () => {
+    const engine = new ContextCompressor({ model: { model: MODEL, contextLength: 200_000 } });
+    const report = await evaluateFidelity(TRANSCRIPT, { engine, model: MODEL, provider: "anthropic" });
+    expect(report.compactions).toEqual([]);
+    expect(report.survival.path).toEqual({ total: 0, kept: 0 });
+    expect(firstChunkRetention(report)).toBeUndefined();
+  });
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { askWords, commandKey, extractFacts, type Fact } from "../../src/eval/facts.js";
+import { factSurvives, survivalByKind } from "../../src/eval/survival.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
+
+function call(id: string, name: string, args: unknown) {
+  return { id, type: "function" as const, function: { name, arguments: JSON.stringify(args) } };
+}
+
+const CONVERSATION: ChatMessage[] = [
+  { role: "system", content: "You are a coding agent. See docs/SYSTEM.md." },
+  { role: "user", content: "<system-reminder>Use tools.</system-reminder>Port the parser in src/parser.py to Rust and keep the tests green." },
+  { role: "assistant", content: "I'll read src/parser.py first.", tool_calls: [call("c1", "Read", { file_path: "/repo/src/parser.py" })] },
+  { role: "tool", tool_call_id: "c1", content: "def parse(text):\n    raise ValueError('x')\nValueError: not an error, file content" },
+  { role: "assistant", content: "", tool_calls: [call("c2", "Bash", { command: "cargo build\n--release" }), call("c3", "Bash", { command: "pytest -q" })] },
+  { role: "tool", tool_call_id: "c2", content: "error[E0308]: mismatched types\n --> src/lib.rs:4:18" },
+  { role: "tool", tool_call_id: "c3", content: "Exit code 1\nsomething went wrong" },
+  { role: "user", content: "[Request interrupted by user]" },
+  { role: "assistant", content: "", tool_calls: [call("c4", "Edit", { file_path: "/repo/src/lib.rs" })] },
+  { role: "tool", tool_call_id: "c4", content: "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>", is_error: true } as ChatMessage,
+];
+
+function byKind(facts: Fact[], kind: Fact["kind"]): string[] {
+  return facts.filter((f) => f.kind === kind).map((f) => f.text);
+}
+
+describe("extractFacts", () => {
+  const facts = extractFacts(CONVERSATION);
+
+  it("takes paths from tool-call arguments and from user and assistant text, not from the system prompt or file contents", () => {
+    expect(byKind(facts, "path")).toEqual(["src/parser.py", "/repo/src/parser.py", "/repo/src/lib.rs"]);
+  });
+
+  it("takes commands by their first line and the real errors of what they printed", () => {
+    expect(byKind(facts, "command")).toEqual(["cargo build", "pytest -q"]);
+    expect(byKind(facts, "error")).toEqual(["error[E0308]: mismatched types", "pytest -q → exit 1", "File has not been read yet. Read it first before writing to it."]);
+  });
+
+  it("takes the user's asks without injected notes or interrupts, checked by their distinctive words", () => {
+    const asks = facts.filter((f) => f.kind === "ask");
+    expect(asks.map((a) => a.text)).toEqual(["Port the parser in src/parser.py to Rust and keep the tests green."]);
+    expect(asks[0]!.key).toBe("port parser rust tests green");
+  });
+
+  it("takes identifiers for the references the kept tail makes", () => {
+    expect(extractFacts([{ role: "assistant", content: "Call parse_header from TokenStream.nextToken" }]).filter((f) => f.kind === "identifier").map((f) => f.text)).toEqual([
+      "parse_header",
+      "TokenStream",
+      "nextToken",
+    ]);
+  });
+});
+
+describe("fact survival", () => {
+  const path = (key: string): Fact => ({ kind: "path", text: key, key });
+
+  it("finds a path as a whole token, also at the end of a longer path", () => {
+    expect(factSurvives(path("a.py"), "- src/data.py — read")).toBe(false);
+    expect(factSurvives(path("pkg/a.go"), "- /repo/pkg/a.go — edited")).toBe(true);
+    expect(factSurvives(path("pkg/a.go"), "- pkg/a.golden — read")).toBe(false);
+  });
+
+  it("needs a failed command and its exit status on one line", () => {
+    const exit: Fact = { kind: "error", text: "pytest -q → exit 1", key: "exit 1", anchor: "pytest -q" };
+    expect(factSurvives(exit, "- ran `pytest -q` → exit 1")).toBe(true);
+    expect(factSurvives(exit, "- ran `pytest -q`\n- ran `make` → exit 1")).toBe(false);
+  });
+
+  it("keeps an ask when half of its distinctive words remain", () => {
+    const ask: Fact = { kind: "ask", text: "", key: askWords("Port the parser in src/parser.py to Rust and keep the tests green").join(" ") };
+    expect(factSurvives(ask, "Goal: port the parser to Rust")).toBe(true);
+    expect(factSurvives(ask, "Goal: a parser")).toBe(false);
+  });
+
+  it("counts survival per kind and lists what was lost", () => {
+    const lost: Fact[] = [];
+    const tally = survivalByKind(extractFacts(CONVERSATION), "ran `cargo build` → error[E0308]: mismatched types; read /repo/src/parser.py", lost);
+    expect(tally.command).toEqual({ total: 2, kept: 1 });
+    expect(tally.error).toEqual({ total: 3, kept: 1 });
+    expect(tally.path).toEqual({ total: 3, kept: 2 });
+    expect(lost.map((f) => f.text)).toContain("/repo/src/lib.rs");
+  });
+
+  it("identifies a multi-line command by its first line", () => {
+    expect(commandKey("cd /repo && \\\n  make all")).toBe("cd /repo &&");
+  });
+});

@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { errorSignatures, isErrorLine, nonZeroExit, toolResultErrors } from "../../src/facts/errorSignatures.js";
+
+/** Error output as the tools print it (the Go, traceback, shell and tool_use_error lines are from the team corpus). */
+const SAMPLES: Record<string, { output: string; expected: string[] }> = {
+  "go build": {
+    output: "# github.com/specstoryai/specstory-cli/pkg/cmd\npkg/cmd/resume.go:4:2: \"bufio\" imported and not used\npkg/cmd/resume.go:13:2: \"sort\" imported and not used",
+    expected: ['pkg/cmd/resume.go:4:2: "bufio" imported and not used', 'pkg/cmd/resume.go:13:2: "sort" imported and not used'],
+  },
+  "golangci-lint": {
+    output: "pkg/sessionindex/store.go:348:2: const snippetMarkEnd is unused (unused)\n1 issues:\n* unused: 1",
+    expected: ["pkg/sessionindex/store.go:348:2: const snippetMarkEnd is unused (unused)"],
+  },
+  "tsc (pretty off)": {
+    output: "src/app.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'.\nFound 1 error in src/app.ts:12",
+    expected: ["src/app.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'."],
+  },
+  "tsc (pretty)": {
+    output: "src/app.ts:12:5 - error TS2322: Type 'string' is not assignable to type 'number'.\n\n12   const n: number = \"x\";\n         ~",
+    expected: ["src/app.ts:12:5 - error TS2322: Type 'string' is not assignable to type 'number'."],
+  },
+  rustc: {
+    output: "error[E0308]: mismatched types\n --> src/main.rs:4:18\n  |\n4 |     let x: u32 = \"a\";\n  |            ---   ^^^ expected `u32`, found `&str`\n\nerror: could not compile `demo` (bin \"demo\") due to 1 previous error",
+    expected: ["error[E0308]: mismatched types", 'error: could not compile `demo` (bin "demo") due to 1 previous error'],
+  },
+  pytest: {
+    output: "..F\n=== short test summary info ===\nFAILED tests/test_api.py::test_create_item - AssertionError: expected 201, got 422\n1 failed, 2 passed in 0.41s",
+    expected: ["FAILED tests/test_api.py::test_create_item - AssertionError: expected 201, got 422"],
+  },
+  "go test": {
+    output: "=== RUN   TestZZPrefix\n--- FAIL: TestZZPrefix (3.33s)\n    store_test.go:88: got 3 results, want 1\nFAIL\tgithub.com/x/y/pkg/sessionindex\t3.412s",
+    expected: ["--- FAIL: TestZZPrefix (3.33s)", "store_test.go:88: got 3 results, want 1", "FAIL github.com/x/y/pkg/sessionindex 3.412s"],
+  },
+  jest: {
+    output: " FAIL  src/sum.test.js\n  sum\n    ✓ adds (2 ms)\n    ✕ subtracts (3 ms)\n\n  ● sum › subtracts\n\n    expect(received).toBe(expected)",
+    expected: ["FAIL src/sum.test.js", "✕ subtracts (3 ms)", "● sum › subtracts"],
+  },
+  "python traceback": {
+    output:
+      'Traceback (most recent call last):\n  File "/pydicom__pydicom/reproduce_bug.py", line 17, in <module>\n    result = np.array_equal(ds.pixel_array, pixel_array)\n  File "/pydicom__pydicom/pydicom/dataset.py", line 1614, in pixel_array\n    self.convert_pixel_data()\nAttributeError: \'FileMetaDataset\' object has no attribute \'PixelRepresentation\'',
+    expected: ["AttributeError: 'FileMetaDataset' object has no attribute 'PixelRepresentation'"],
+  },
+  "ERROR: lines": {
+    output: "Collecting foo\nERROR: Could not find a version that satisfies the requirement foo==9.9 (from versions: none)\n[ERROR] Failed to execute goal on project app",
+    expected: ["ERROR: Could not find a version that satisfies the requirement foo==9.9 (from versions: none)", "[ERROR] Failed to execute goal on project app"],
+  },
+  "tool_use_error": {
+    output: "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>",
+    expected: ["File has not been read yet. Read it first before writing to it."],
+  },
+  make: {
+    output: "cc -o app main.c\nmain.c:3:1: error: unknown type name 'strin'\nmake: *** [Makefile:2: app] Error 1",
+    expected: ["main.c:3:1: error: unknown type name 'strin'", "make: *** [Makefile:2: app] Error 1"],
+  },
+  npm: {
+    output: "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/left-padd - Not found",
+    expected: ["npm ERR! code E404", "npm ERR! 404 Not Found - GET https://registry.npmjs.org/left-padd - Not found"],
+  },
+  "shell and panic": {
+    output: "(eval):1: command not found: python3.12\npanic: SQL logic error: no such column: src.sessions_fts (1) [recovered, repanicked]",
+    expected: ["(eval):1: command not found: python3.12", "panic: SQL logic error: no such column: src.sessions_fts (1) [recovered, repanicked]"],
+  },
+};
+
+describe("errorSignatures", () => {
+  for (const [name, sample] of Object.entries(SAMPLES)) {
+    it(`finds the real errors of ${name} output`, () => {
+      expect(errorSignatures(sample.output, 20)).toEqual(sample.expected);
+    });
+  }
+
+  it("ignores prose that only talks about errors, warnings and passing summaries", () => {
+    const prose = [
+      "I'll add error handling for missing items.",
+      "The error TS-style messages are explained in the docs.",
+      "Errors are logged to stderr.",
+      "src/app.ts:3:1: warning: unused variable 'x'",
+      "0 errors, 2 warnings",
+      "10 passed, 0 failed",
+      "  42→    raise ValueError(\"bad\")",
+      "src/app.ts:12:const err = new Error('x')",
+    ].join("\n");
+    expect(errorSignatures(prose)).toEqual([]);
+  });
+
+  it("takes at most six distinct signatures from one output, whitespace collapsed", () => {
+    const output = Array.from({ length: 20 }, (_, i) => `src/m${i}.go:${i + 1}:2:   undefined:    name${i}`).join("\n") + "\nsrc/m0.go:1:2: undefined: name0";
+    const found = errorSignatures(output);
+    expect(found).toHaveLength(6);
+    expect(found[0]).toBe("src/m0.go:1:2: undefined: name0");
+  });
+
+  it("tells an error line from its neighbours", () => {
+    expect(isErrorLine("ValueError: invalid literal for int() with base 10: 'x'")).toBe(true);
+    expect(isErrorLine("value error handling")).toBe(false);
+  });
+});
+
+describe("nonZeroExit", () => {
+  it("reads Claude Code's, JSON and prose exit statuses, and ignores exit 0", () => {
+    expect(nonZeroExit("Exit code 127\nzsh: command not found: foo")).toBe(127);
+    expect(nonZeroExit('{"exit_code": 2, "stdout": ""}')).toBe(2);
+    expect(nonZeroExit("the build process exited with code 1")).toBe(1);
+    expect(nonZeroExit("ok\nExit code: 0")).toBeUndefined();
+    expect(nonZeroExit("all good")).toBeUndefined();
+  });
+});
+
+describe("toolResultErrors", () => {
+  it("prefers signatures, then a failed exit, then the first line of a flagged result", () => {
+    expect(toolResultErrors("Exit code 1\nFAILED tests/a.py::t - assert 1 == 2", false)).toEqual({ signatures: ["FAILED tests/a.py::t - assert 1 == 2"] });
+    expect(toolResultErrors("Exit code 137\nKilled", false)).toEqual({ signatures: [], failedExit: 137 });
+    expect(toolResultErrors("String to replace not found in file.\nString: foo", true)).toEqual({ signatures: ["String to replace not found in file."] });
+    expect(toolResultErrors("String to replace not found in file.", false)).toEqual({ signatures: [] });
+  });
+});

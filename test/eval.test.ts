@@ -1,0 +1,104 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { bundledTranscript as fixture, repoRoot, runCli as cli, tempDir } from "./support/cli.js";
+import { expectSelfContainedPage } from "./support/page.js";
+
+const marshmallow = join(repoRoot, "test/fixtures/marshmallow-1867.json");
+
+describe("context-engine eval", () => {
+  it("compares engines side by side on each transcript, then over all of them", async () => {
+    const run = await cli(["eval", "compressor,sliding_window", fixture, marshmallow, "--window", "8000"]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout.split("\n")[0]).toBe("eval: 8,000-token window, claude-sonnet-4 via anthropic; a fact survives when the engine's own text (its summary) still names it");
+    const [, first = "", second = "", totals = ""] = run.stdout.split(/\n\n/);
+    expect(first).toMatch(/python-to-rust-port\.json \(openai, 80 messages\)\n +compressor +sliding_window\n/);
+    expect(first).toMatch(/\ncompactions +3 +1\n/);
+    expect(first).toMatch(/\npaths kept +100\.0 % \(6\/6\) +0\.0 % \(0\/11\)\n/);
+    expect(first).toMatch(/\ncommands kept +100\.0 % \(5\/5\) +0\.0 % \(0\/12\)\n/);
+    expect(first).toMatch(/\nerrors kept +— +—\n/);
+    expect(first).toMatch(/\nfirst chunk retained +100\.0 % after 3 \(of 5 facts\) +0\.0 % after 1 \(of 24 facts\)\n/);
+    expect(first).toMatch(/\nretention per compaction +100 → 100 → 100 % +0 %\n/);
+    expect(first).toMatch(/\nsummary tokens +\d+ mean, \d+ max +0 mean, 0 max\n/);
+    expect(first).toMatch(/\ncost +\$0\.\d+ +\$0\.\d+\ncache reads +\d+\.\d % +\d+\.\d %$/);
+    expect(second).toMatch(/^.*marshmallow-1867\.json \(openai, 24 messages\)/);
+    expect(totals).toMatch(/^all transcripts\n +compressor +sliding_window\ntranscripts +2 +2\ncompactions +4 +1\n/);
+  });
+
+  it("compacts in a 64,000-token window by default, where a short session never compacts", async () => {
+    const run = await cli(["eval", "compressor", fixture]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("eval: 64,000-token window");
+    expect(run.stdout).toMatch(/\ncompactions +0\npaths kept +—\n/);
+  });
+
+  it("prints JSON with each compaction's survival and what it lost", async () => {
+    const run = await cli(["eval", "compressor,sliding_window", fixture, "--window", "8000", "--json"]);
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout) as {
+      window: number;
+      model: string;
+      runs: Array<{ engine: string; survival: Record<string, { total: number; kept: number }>; firstChunk: { retention: { after: number; share: number } | null }; compactions: Array<{ number: number; lost: Array<{ kind: string; text: string }> }> }>;
+      totals: Array<{ engine: string; compactions: number }>;
+    };
+    expect([out.window, out.model]).toEqual([8000, "claude-sonnet-4"]);
+    const [compressor, window] = out.runs;
+    expect(compressor!.engine).toBe("compressor");
+    expect(compressor!.survival.path).toEqual({ total: 6, kept: 6 });
+    expect(compressor!.firstChunk.retention).toEqual({ after: 3, share: 1 });
+    expect(compressor!.compactions.map((c) => c.number)).toEqual([1, 2, 3]);
+    expect(window!.compactions[0]!.lost).toEqual(expect.arrayContaining([{ kind: "command", text: "cargo init --lib --name python_utils", key: "cargo init --lib --name python_utils" }]));
+    expect(out.totals.map((t) => [t.engine, t.compactions])).toEqual([["compressor", 3], ["sliding_window", 1]]);
+  });
+
+  it("writes a self-contained HTML page with the retention chart and the lost facts", async () => {
+    const dir = tempDir();
+    const run = await cli(["eval", "compressor,sliding_window", fixture, "--window", "8000", "--root", repoRoot, "--html", "eval.html"], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("\nwrote eval.html");
+    const page = readFileSync(join(dir, "eval.html"), "utf8");
+    expectSelfContainedPage(page);
+    expect(page).toContain("<title>Eval — compressor vs sliding_window</title>");
+    expect(page).toContain('<svg class="chart" id="retention-chart-0"');
+    expect(page).toContain('data-series="retention-compressor"');
+    expect(page).toContain('data-series="retention-sliding_window"');
+    expect(page).toContain("<td>paths kept</td><td>100.0 % (6/6)</td><td>0.0 % (0/11)</td>");
+    expect(page).toContain("What sliding_window lost at each compaction");
+    expect(page).toContain('<span class="muted">command</span> cargo init --lib --name python_utils');
+  });
+
+  it("shows a progress bar per run on stderr with --progress", async () => {
+    const run = await cli(["eval", "compressor,sliding_window", fixture, "--window", "8000", "--progress"]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`compressor on ${fixture}:`);
+    expect(run.stderr).toContain(`sliding_window on ${fixture}:`);
+    expect(run.stderr).toContain("] 39/39 requests\n");
+  });
+
+  it("never writes into the configured lcm database", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "config.yaml"), `plugins:\n  - ${join(repoRoot, "plugins/lcm")}\nlcm:\n  db_path: store.db\n`);
+    const run = await cli(["eval", "lcm", fixture, "--window", "8000"], dir);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/\n +lcm\ncompactions +[1-9]/);
+    expect(existsSync(join(dir, "store.db"))).toBe(false);
+    expect(existsSync(join(dir, ".context-engine"))).toBe(false);
+  });
+
+  it("refuses an engine that does not resolve instead of falling back", async () => {
+    const run = await cli(["eval", "compressor,nothere", fixture, "--window", "8000"], tempDir());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^context-engine eval: .*nothere/);
+    expect(run.stdout).toBe("");
+  });
+
+  it("explains its usage when the engines or transcripts are missing or the window is bad", async () => {
+    for (const args of [["eval"], ["eval", "compressor"], ["eval", "compressor,,lcm", fixture], ["eval", "compressor", fixture, "--window", "0"]]) {
+      const run = await cli(args);
+      expect(run.code, args.join(" ")).toBe(2);
+      expect(run.stderr).toMatch(/^context-engine eval: .*\(see `context-engine eval --help`\)\n$/);
+    }
+  });
+});
