@@ -8,12 +8,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import { findLatestSummary } from "../../src/compressor/summaryMessage.js";
 import { evaluateFidelity, firstChunkRetention, type FidelityReport } from "../../src/eval/evaluateFidelity.js";
 import { extractFacts } from "../../src/eval/facts.js";
 import { addSurvival, emptySurvival, survivalByKind, survivalShare } from "../../src/eval/survival.js";
 import { importTranscriptFile } from "../../src/importers/index.js";
 import { parseMessages, type ChatMessage } from "../../src/messages/schema.js";
-import { messageText } from "../../src/messages/text.js";
 import { ExtractiveSummarizer } from "../../src/summarizers/extractive.js";
 import type { SummaryRequest, Summarizer } from "../../src/summarizers/types.js";
 import { TiktokenCounter } from "../../src/tokens/counter.js";
@@ -110,7 +110,8 @@ function failingSession(): ChatMessage[] {
 async function summarizeOnce(messages: ChatMessage[]) {
   const engine = new ContextCompressor({ model: { model: MODEL, contextLength: 64_000 } });
   const out = await engine.compress(messages, { force: true });
-  const summary = out.map(messageText).find((text) => text.startsWith("[CONTEXT COMPACTION]")) ?? "";
+  // the summary may stand alone or be merged into the first tail message (after its own text)
+  const summary = findLatestSummary(out) ?? "";
   const middle = messages.slice(engine.lastCompression!.headMessages, messages.length - engine.lastCompression!.tailMessages);
   return { summary, facts: extractFacts(middle) };
 }
