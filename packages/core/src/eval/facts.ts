@@ -4,6 +4,7 @@
  * pasted text, failed exits, refused tool calls), commands run, the user's asks, and identifiers. The
  * one definition the eval, the summarizer tests and the fidelity bench measure with. Pure.
  */
+import { isCompactionSummaryText } from "../messages/compactionMarker.js";
 import type { ChatMessage, ToolCall } from "../messages/schema.js";
 import { messageText } from "../messages/text.js";
 import { toolCallKey } from "../messages/toolPairs.js";
@@ -135,7 +136,7 @@ export function extractFacts(messages: readonly ChatMessage[]): Fact[] {
   const observations = observationIndexes(messages);
   messages.forEach((message, index) => {
     const text = messageText(message);
-    if (text.trimStart().startsWith("[CONTEXT COMPACTION]")) return;
+    if (isCompactionSummaryText(text.trimStart())) return; // ours (signed); a real turn that starts with the tag counts
     if (message.role === "user") {
       const ask = userAskOf(message, observations.has(index));
       if (ask !== undefined) {

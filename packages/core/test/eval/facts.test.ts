@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { askWords, commandKey, extractFacts, type Fact } from "../../src/eval/facts.js";
 import { factSurvives, survivalByKind } from "../../src/eval/survival.js";
+import { SUMMARY_END_MARKER, SUMMARY_PREFIX } from "../../src/messages/compactionMarker.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 
 function call(id: string, name: string, args: unknown) {
@@ -40,6 +41,15 @@ describe("extractFacts", () => {
     const asks = facts.filter((f) => f.kind === "ask");
     expect(asks.map((a) => a.text)).toEqual(["Port the parser in src/parser.py to Rust and keep the tests green."]);
     expect(asks[0]!.key).toBe("port parser rust tests green");
+  });
+
+  it("skips our summaries but counts a real ask that merely starts with the compaction tag", () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: `${SUMMARY_PREFIX}\n\nGoal\n- port the lexer to Rust\n\n${SUMMARY_END_MARKER}` },
+      { role: "user", content: "[CONTEXT COMPACTION] should be renamed to CONTEXT SUMMARY in the parser module docs" },
+    ];
+    const asks = extractFacts(messages).filter((f) => f.kind === "ask");
+    expect(asks.map((f) => f.text)).toEqual(["[CONTEXT COMPACTION] should be renamed to CONTEXT SUMMARY in the parser module docs"]);
   });
 
   it("takes identifiers for the references the kept tail makes", () => {

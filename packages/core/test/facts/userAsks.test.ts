@@ -1,3 +1,4 @@
+import { SUMMARY_END_MARKER, SUMMARY_PREFIX } from "../../src/messages/compactionMarker.js";
 import { describe, expect, it } from "vitest";
 import { userAskOf, userAsks, userWords } from "../../src/facts/userAsks.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
@@ -15,12 +16,14 @@ describe("user asks", () => {
       "<command-name>/login</command-name>\n<command-message>login</command-message>\n<command-args></command-args>",
       "<local-command-stdout>Login successful</local-command-stdout>",
       "This session is being continued from a previous conversation that ran out of context. The summary below covers it.",
-      "[CONTEXT COMPACTION] Earlier turns were compacted.",
+      `${SUMMARY_PREFIX}\n\nGoal\n- fix the parser\n\n${SUMMARY_END_MARKER}`,
       "proceed",
       "ok",
     ];
     for (const text of notAsks) expect(userAskOf({ role: "user", content: text }), text).toBeUndefined();
     expect(userAskOf({ role: "user", content: "fix the underscore path normalization bug" })).toBe("fix the underscore path normalization bug");
+    // only our signed summaries are skipped: a user may start a real ask with the tag
+    expect(userAskOf({ role: "user", content: "[CONTEXT COMPACTION] tags should be hidden in the transcript viewer" })).toBeDefined();
   });
 
   it("treats the user messages answering a text-action agent's actions (SWE-agent) as observations", () => {
