@@ -2,14 +2,14 @@
  * One agent tool loop for the framework adapters' tests (AI SDK, LangChain): the loopback OpenAI server's
  * scripted answers read two large notes with the app's `readFile` tool, report prompt tokens past the
  * engine's threshold, then call an engine tool (`lcm_grep`, or the app's tool again for an engine without
- * tools) and answer. The checks read what the model was sent, on the wire.
+ * tools) and answer. No test framework here: the examples script their offline model with it too;
+ * the checks are in expectToolLoop.ts.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect } from "vitest";
-import { createContextHost, ExtractiveSummarizer, parseMessages, validateConversation, type ChatMessage, type ContextHost } from "@context-engine/core";
+import { createContextHost, ExtractiveSummarizer, parseMessages, type ChatMessage, type ContextHost } from "@context-engine/core";
 import type { FixtureServer, RecordedRequest } from "./openaiFixtureServer.js";
 
 /** The lcm plugin folder (a `plugins:` entry). */
@@ -86,47 +86,4 @@ export function sentMessages(request: RecordedRequest): ChatMessage[] {
 /** The tool names a recorded request offered. */
 export function sentTools(request: RecordedRequest): string[] {
   return ((request.body?.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name).sort();
-}
-
-/** What the checks found, for extra assertions. */
-export interface LoopFindings {
-  /** The messages of the request sent right after the compaction. */
-  compacted: ChatMessage[];
-  /** The messages of the request before it (the whole history). */
-  before: ChatMessage[];
-  /** The engine tool's result as the model received it. */
-  engineToolResult: string;
-}
-
-/**
- * Checks the loop on the wire: four requests; the third (after the answer that reported
- * {@link PAST_THRESHOLD_TOKENS}) is shorter than the whole history, provider-valid, keeps the system prompt
- * and the newest tool result; the fourth carries the engine tool's result; the engine compressed once and
- * holds the last reported usage.
- */
-export function expectCompressedLoop(server: FixtureServer, host: ContextHost, engineTool: "lcm_grep" | "readFile"): LoopFindings {
-  const requests = server.requests;
-  expect(requests).toHaveLength(4);
-  const [, second, third, fourth] = requests.map(sentMessages);
-  // without the engine the third request would be the second one plus its answer and that answer's tool result
-  expect(third!.length).toBeLessThan(second!.length + 2);
-  expect(validateConversation(third!)).toEqual([]);
-  expect(validateConversation(fourth!)).toEqual([]);
-  expect(third![0]).toMatchObject({ role: "system", content: expect.stringContaining(SYSTEM_PROMPT) });
-  expect(JSON.stringify(third)).toContain("[CONTEXT COMPACTION]");
-  expect(third!.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_yak", content: expect.stringContaining("yak field note") });
-  // the next step is sent the compacted conversation plus what came after it, not the whole history again
-  expect(fourth!.slice(0, third!.length)).toEqual(third);
-  const engineResult = fourth!.find((m) => m.role === "tool" && m.tool_call_id === "call_engine");
-  expect(engineResult, "the engine tool's result reached the model").toBeDefined();
-  const text = typeof engineResult!.content === "string" ? engineResult!.content : JSON.stringify(engineResult!.content);
-  if (engineTool === "lcm_grep") {
-    expect(sentTools(requests[0]!)).toEqual(expect.arrayContaining(["lcm_grep", "readFile"]));
-    const found = JSON.parse(text) as { count?: number };
-    expect(found.count, text).toBeGreaterThan(0);
-    expect(text).toContain("zebra");
-  }
-  expect(host.engine.compressionCount).toBe(1);
-  expect(host.engine.lastPromptTokens).toBe(FINAL_PROMPT_TOKENS);
-  return { compacted: third!, before: second!, engineToolResult: text };
 }

@@ -4,11 +4,11 @@ import { generateText, stepCountIs, tool, type ModelMessage } from "ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ContextHost } from "@context-engine/core";
+import { expectCompressedLoop } from "../../../test/support/expectToolLoop.js";
 import { startOpenAIFixtureServer, type FixtureServer } from "../../../test/support/openaiFixtureServer.js";
 import {
   compressorHost,
-  expectCompressedLoop,
-  FINAL_ANSWER,
+    FINAL_ANSWER,
   lcmHost,
   readNote,
   scenarioDir,
