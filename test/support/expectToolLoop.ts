@@ -1,8 +1,32 @@
-/** The checks of the adapters' tool loop (toolLoopScenario.ts), on what the model was sent. */
-import { expect } from "vitest";
+/** The set-up and checks of the adapters' tool loop (toolLoopScenario.ts), on what the model was sent. */
+import { rmSync } from "node:fs";
+import { afterEach, beforeEach, expect } from "vitest";
 import { validateConversation, type ChatMessage, type ContextHost } from "@context-engine/core";
-import type { FixtureServer } from "./openaiFixtureServer.js";
-import { FINAL_PROMPT_TOKENS, SYSTEM_PROMPT, sentMessages, sentTools } from "./toolLoopScenario.js";
+import { startOpenAIFixtureServer, type FixtureServer } from "./openaiFixtureServer.js";
+import { FINAL_PROMPT_TOKENS, scenarioDir, SYSTEM_PROMPT, sentMessages, sentTools } from "./toolLoopScenario.js";
+
+/** The running test's loopback server and temp folder, and the host it made (closed after the test). */
+export interface ToolLoopFixture {
+  server: FixtureServer;
+  dir: string;
+  host: ContextHost | undefined;
+}
+
+/** Before each test: a loopback server and a temp folder; after it: the host's engine closed, the server stopped, the folder removed. */
+export function useToolLoopFixture(): ToolLoopFixture {
+  const fixture = { host: undefined } as ToolLoopFixture;
+  beforeEach(async () => {
+    fixture.server = await startOpenAIFixtureServer();
+    fixture.dir = scenarioDir();
+  });
+  afterEach(async () => {
+    (fixture.host?.engine as { close?: () => void } | undefined)?.close?.();
+    fixture.host = undefined;
+    await fixture.server.close();
+    rmSync(fixture.dir, { recursive: true, force: true });
+  });
+  return fixture;
+}
 
 /** What the checks found, for extra assertions. */
 export interface LoopFindings {

@@ -1,36 +1,21 @@
-import { rmSync } from "node:fs";
 import { ChatOpenAI } from "@langchain/openai";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { createAgent } from "langchain";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ContextHost } from "@context-engine/core";
-import { expectCompressedLoop } from "../../../test/support/expectToolLoop.js";
-import { startOpenAIFixtureServer, type FixtureServer } from "../../../test/support/openaiFixtureServer.js";
-import { compressorHost, FINAL_ANSWER, lcmHost, readNote, scenarioDir, scriptToolLoop, SYSTEM_PROMPT, USER_ASK } from "../../../test/support/toolLoopScenario.js";
+import { expectCompressedLoop, useToolLoopFixture } from "../../../test/support/expectToolLoop.js";
+import { compressorHost, FINAL_ANSWER, lcmHost, readNote, scriptToolLoop, SYSTEM_PROMPT, USER_ASK } from "../../../test/support/toolLoopScenario.js";
 import { contextEngineMiddleware, type LangChainCompressionEvent } from "../src/index.js";
 
-let server: FixtureServer;
-let dir: string;
-let host: ContextHost | undefined;
-
-beforeEach(async () => {
-  server = await startOpenAIFixtureServer();
-  dir = scenarioDir();
-});
-afterEach(async () => {
-  (host?.engine as { close?: () => void } | undefined)?.close?.();
-  host = undefined;
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const loop = useToolLoopFixture();
 
 /** Runs the scenario's loop with a createAgent agent through the loopback server. */
 async function runLoop(agentHost: ContextHost, events: LangChainCompressionEvent[]) {
   const readFile = tool(async ({ path }: { path: string }) => readNote(path), { name: "readFile", description: "Read a note", schema: z.object({ path: z.string() }) });
   const agent = createAgent({
-    model: new ChatOpenAI({ model: "fixture-model", apiKey: "fixture-key", configuration: { baseURL: server.baseUrl } }),
+    model: new ChatOpenAI({ model: "fixture-model", apiKey: "fixture-key", configuration: { baseURL: loop.server.baseUrl } }),
     tools: [readFile],
     middleware: [contextEngineMiddleware({ host: agentHost, onCompress: (event) => events.push(event) })],
   });
@@ -39,12 +24,12 @@ async function runLoop(agentHost: ContextHost, events: LangChainCompressionEvent
 
 describe("the LangChain middleware in createAgent's tool loop, against a loopback OpenAI server", () => {
   it("compresses through lcm past the threshold, sends a valid compacted conversation, feeds usage_metadata back and runs lcm_grep for the model", async () => {
-    host = await lcmHost(dir);
-    scriptToolLoop(server, "lcm_grep");
+    const host = (loop.host = await lcmHost(loop.dir));
+    scriptToolLoop(loop.server, "lcm_grep");
     const events: LangChainCompressionEvent[] = [];
     const state = await runLoop(host, events);
     expect(state.messages.at(-1)?.content).toBe(FINAL_ANSWER);
-    const { compacted } = expectCompressedLoop(server, host, "lcm_grep");
+    const { compacted } = expectCompressedLoop(loop.server, host, "lcm_grep");
     expect(events).toEqual([{ messagesBefore: 6, messagesAfter: compacted.length, promptTokens: 7_600, compressionCount: 1 }]);
     // the agent's state holds the compacted conversation, then the lcm_grep call, its result and the answer
     expect(state.messages.map((m) => m.getType())).toEqual([...compacted.map((m) => ({ system: "system", user: "human", assistant: "ai", tool: "tool" })[m.role]), "ai", "tool", "ai"]);
@@ -52,12 +37,12 @@ describe("the LangChain middleware in createAgent's tool loop, against a loopbac
   });
 
   it("compresses through the built-in compressor the same way (an engine without tools)", async () => {
-    host = await compressorHost(dir);
-    scriptToolLoop(server, "readFile");
+    const host = (loop.host = await compressorHost(loop.dir));
+    scriptToolLoop(loop.server, "readFile");
     const events: LangChainCompressionEvent[] = [];
     const state = await runLoop(host, events);
     expect(state.messages.at(-1)?.content).toBe(FINAL_ANSWER);
-    const { compacted } = expectCompressedLoop(server, host, "readFile");
+    const { compacted } = expectCompressedLoop(loop.server, host, "readFile");
     expect(compacted.some((m) => typeof m.content === "string" && m.content.includes("## Goal"))).toBe(true);
     expect(events).toHaveLength(1);
   });

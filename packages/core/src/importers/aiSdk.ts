@@ -38,7 +38,7 @@ export function aiSdkToolOutputText(part: Part): string {
       return asText(output.value);
     case "json":
     case "error-json":
-      return JSON.stringify(output.value);
+      return JSON.stringify(output.value ?? null);
     case "execution-denied":
       return `Tool execution denied${typeof output.reason === "string" ? `: ${output.reason}` : ""}`;
     case "content":
