@@ -2,28 +2,36 @@
 import { rmSync } from "node:fs";
 import { afterEach, beforeEach, expect } from "vitest";
 import { validateConversation, type ChatMessage, type ContextHost } from "@context-engine/core";
-import { startOpenAIFixtureServer, type FixtureServer } from "./openaiFixtureServer.js";
+import { useOpenAIFixtureServer, type FixtureServer } from "./openaiFixtureServer.js";
 import { FINAL_PROMPT_TOKENS, scenarioDir, SYSTEM_PROMPT, sentMessages, sentTools } from "./toolLoopScenario.js";
 
-/** The running test's loopback server and temp folder, and the host it made (closed after the test). */
+/** The test file's loopback server (see useOpenAIFixtureServer), the running test's temp folder and the host it made. */
 export interface ToolLoopFixture {
-  server: FixtureServer;
-  dir: string;
+  readonly server: FixtureServer;
+  readonly dir: string;
   host: ContextHost | undefined;
 }
 
-/** Before each test: a loopback server and a temp folder; after it: the host's engine closed, the server stopped, the folder removed. */
+/** A loopback server for the file; before each test a temp folder; after it the host's engine closed and the folder removed. */
 export function useToolLoopFixture(): ToolLoopFixture {
-  const fixture = { host: undefined } as ToolLoopFixture;
-  beforeEach(async () => {
-    fixture.server = await startOpenAIFixtureServer();
-    fixture.dir = scenarioDir();
+  const server = useOpenAIFixtureServer();
+  let dir: string | undefined;
+  const fixture: ToolLoopFixture = {
+    get server() {
+      return server.current;
+    },
+    get dir() {
+      return dir!;
+    },
+    host: undefined,
+  };
+  beforeEach(() => {
+    dir = scenarioDir();
   });
-  afterEach(async () => {
+  afterEach(() => {
     (fixture.host?.engine as { close?: () => void } | undefined)?.close?.();
     fixture.host = undefined;
-    await fixture.server.close();
-    rmSync(fixture.dir, { recursive: true, force: true });
+    rmSync(dir!, { recursive: true, force: true });
   });
   return fixture;
 }

@@ -7,7 +7,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { LanguageModelUsage, ModelMessage, ToolSet } from "ai";
-import { isContextEngine, type ContextEngine } from "@context-engine/core";
+import { AWAITING_REAL_USAGE, isContextEngine, type ContextEngine } from "@context-engine/core";
 import { toChatMessages } from "./toChatMessages.js";
 import { toModelMessages } from "./toModelMessages.js";
 import { engineTools } from "./tools.js";
@@ -15,6 +15,8 @@ import { aiSdkUsageReport } from "./usage.js";
 
 /** Options of {@link createAiSdkAdapter}: an engine, or a host (`createContextHost`) whose engine is used. */
 export type AiSdkAdapterOptions = ({ engine: ContextEngine; host?: undefined } | { host: { engine: ContextEngine }; engine?: undefined }) & {
+  /** The conversation's id, when one engine serves several (passed to `shouldCompress`, `compress`, `updateFromResponse`). */
+  sessionId?: string;
   /** Called after each compaction. */
   onCompress?: (event: AiSdkCompressionEvent) => void;
 };
@@ -57,8 +59,12 @@ export class AiSdkAdapter {
   readonly engine: ContextEngine;
   /** The engine's tools as AI SDK tools: spread them into `tools`. */
   readonly tools: ToolSet;
+  /** The conversation's id given to the engine, if any. */
+  readonly sessionId: string | undefined;
   private readonly onCompress: ((event: AiSdkCompressionEvent) => void) | undefined;
   private compaction: Compaction | undefined;
+  /** Prompt tokens of this conversation's last reported step: undefined before any, AWAITING_REAL_USAGE after a compaction until the next. */
+  private promptTokens: number | undefined;
   private readonly fed = new WeakSet<object>();
 
   constructor(options: AiSdkAdapterOptions) {
@@ -67,6 +73,7 @@ export class AiSdkAdapter {
     this.engine = engine;
     this.tools = engineTools(engine);
     this.onCompress = options.onCompress;
+    this.sessionId = options.sessionId;
   }
 
   /**
@@ -88,7 +95,9 @@ export class AiSdkAdapter {
     if (this.fed.has(step)) return;
     this.fed.add(step);
     const report = aiSdkUsageReport(step.usage);
-    if (report !== undefined) this.engine.updateFromResponse(report);
+    if (report === undefined) return;
+    this.engine.updateFromResponse(report, this.sessionId);
+    this.promptTokens = report.prompt_tokens as number;
   }
 
   /**
@@ -99,13 +108,17 @@ export class AiSdkAdapter {
     const last = steps[steps.length - 1];
     if (last !== undefined) this.feed(last);
     const current = this.view(messages);
-    if (!this.engine.shouldCompress()) return current === messages ? undefined : { messages: current };
-    const promptTokens = this.engine.lastPromptTokens;
+    const unchanged = current === messages ? undefined : { messages: current };
+    // this conversation's own count (an engine serving several conversations holds the latest of any)
+    const promptTokens = this.promptTokens ?? this.engine.lastPromptTokens;
+    if (!this.engine.shouldCompress(this.promptTokens, this.sessionId)) return unchanged;
     const chat = toChatMessages(current);
-    const compressed = await this.engine.compress(chat, promptTokens > 0 ? { currentTokens: promptTokens } : {});
-    if (compressed === chat) return current === messages ? undefined : { messages: current };
+    const session = this.sessionId !== undefined ? { sessionId: this.sessionId } : {};
+    const compressed = await this.engine.compress(chat, promptTokens > 0 ? { currentTokens: promptTokens, ...session } : session);
+    if (compressed === chat) return unchanged;
     const view = toModelMessages(compressed);
     this.compaction = { source: messages.slice(), view };
+    this.promptTokens = AWAITING_REAL_USAGE;
     this.onCompress?.({ stepNumber, messagesBefore: messages.length, messagesAfter: view.length, promptTokens, compressionCount: this.engine.compressionCount });
     return { messages: view };
   };
@@ -115,9 +128,10 @@ export class AiSdkAdapter {
     this.feed(step);
   };
 
-  /** Forgets the compaction (a new conversation); the engine's counters are the engine's (`onSessionReset`). */
+  /** Forgets the compaction and the usage seen (a new conversation); the engine's counters are the engine's (`onSessionReset`). */
   reset(): void {
     this.compaction = undefined;
+    this.promptTokens = undefined;
   }
 }
 

@@ -1,19 +1,26 @@
 import type { LanguageModelUsage, ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { ContextEngine, type ChatMessage } from "@context-engine/core";
+import { ContextEngine, type ChatMessage, type CompressOptions, type UsageReport } from "@context-engine/core";
 import { aiSdkUsageReport, createAiSdkAdapter, engineTools } from "../src/index.js";
 
-/** An engine that keeps the last message when it compresses, and offers one tool. */
+/** An engine that keeps the last message when it compresses, offers one tool and records the session ids it was given. */
 class LastMessageEngine extends ContextEngine {
   readonly name = "last_message";
   override thresholdTokens = 100;
-  shouldCompress(promptTokens = this.lastPromptTokens): boolean {
+  readonly sessions: (string | undefined)[] = [];
+  shouldCompress(promptTokens = this.lastPromptTokens, sessionId?: string): boolean {
+    this.sessions.push(sessionId);
     return promptTokens >= this.thresholdTokens;
   }
-  async compress(messages: ChatMessage[]): Promise<ChatMessage[]> {
+  async compress(messages: ChatMessage[], options: CompressOptions = {}): Promise<ChatMessage[]> {
+    this.sessions.push(options.sessionId);
     this.compressionCount++;
     this.lastPromptTokens = -1;
     return messages.slice(-1);
+  }
+  override updateFromResponse(usage: UsageReport, sessionId?: string): void {
+    this.sessions.push(sessionId);
+    super.updateFromResponse(usage, sessionId);
   }
   override getToolSchemas() {
     return [{ type: "function" as const, function: { name: "echo", description: "Echo the input", parameters: { type: "object", properties: { text: { type: "string" } } } } }];
@@ -60,6 +67,20 @@ describe("the AI SDK adapter", () => {
     expect(adapter.view(structuredClone(later))).toEqual([user("b"), user("c")]);
     expect(adapter.view([user("x")])).toEqual([user("x")]);
     expect(adapter.view(later)).toBe(later);
+  });
+
+  it("judges by its own conversation's usage and names its session to the engine, which other conversations' usage does not move", async () => {
+    const engine = new LastMessageEngine();
+    const mine = createAiSdkAdapter({ engine, sessionId: "s1" });
+    const other = createAiSdkAdapter({ engine, sessionId: "s2" });
+    mine.onStepFinish({ usage: usage(50) });
+    other.onStepFinish({ usage: usage(500) });
+    expect(await mine.prepareStep({ steps: [], stepNumber: 1, messages: [user("a"), user("b")] })).toBeUndefined();
+    expect(await other.prepareStep({ steps: [], stepNumber: 1, messages: [user("c"), user("d")] })).toEqual({ messages: [user("d")] });
+    expect(engine.sessions).toEqual(["s1", "s2", "s1", "s2", "s2"]);
+    // after its compaction a conversation waits for the next reported usage
+    expect(await other.prepareStep({ steps: [], stepNumber: 2, messages: [user("c"), user("d"), user("e")] })).toEqual({ messages: [user("d"), user("e")] });
+    expect(engine.compressionCount).toBe(1);
   });
 
   it("feeds each finished step's usage to the engine", () => {

@@ -20,6 +20,8 @@ export const REMOVE_ALL_MESSAGES = "__remove_all__";
 export type ContextEngineMiddlewareOptions = ({ engine: ContextEngine; host?: undefined } | { host: { engine: ContextEngine }; engine?: undefined }) & {
   /** The middleware's name (default "ContextEngineMiddleware"). */
   name?: string;
+  /** The conversation's id, when one engine serves several (passed to `shouldCompress`, `compress`, `updateFromResponse`). */
+  sessionId?: string;
   /** Called after each compaction. */
   onCompress?: (event: LangChainCompressionEvent) => void;
 };
@@ -34,6 +36,17 @@ export interface LangChainCompressionEvent {
   compressionCount: number;
 }
 
+/** The usage report of the latest AI message in `messages` that carries usage. */
+function lastUsage(messages: readonly BaseMessage[]): { prompt_tokens: number } | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (!AIMessage.isInstance(message)) continue;
+    const report = langChainUsageReport(message.usage_metadata);
+    if (report !== undefined) return report as { prompt_tokens: number };
+  }
+  return undefined;
+}
+
 /** The state update that replaces the agent's messages with `messages`. */
 function replaceAll(messages: BaseMessage[]): { messages: BaseMessage[] } {
   return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...messages] };
@@ -41,24 +54,28 @@ function replaceAll(messages: BaseMessage[]): { messages: BaseMessage[] } {
 
 /**
  * Agent middleware that compresses through a context engine, feeds usage back and offers the engine's
- * tools: `createAgent({ model, tools, middleware: [contextEngineMiddleware({ host })] })`. One per conversation
- * (an engine keeps one conversation's counters).
+ * tools: `createAgent({ model, tools, middleware: [contextEngineMiddleware({ host })] })`. The trigger is the
+ * latest answer's `usage_metadata` in the agent's state; an engine holds one conversation unless each
+ * middleware names its own `sessionId`.
  */
 export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions): AgentMiddleware<undefined, undefined, unknown, StructuredToolInterface[]> {
   const engine = options.host !== undefined ? options.host.engine : options.engine;
   if (!isContextEngine(engine)) throw new TypeError("contextEngineMiddleware: give `engine` (a ContextEngine) or `host` (from createContextHost)");
+  const { sessionId } = options;
   const fed = new WeakSet<BaseMessage>();
   return createMiddleware({
     name: options.name ?? "ContextEngineMiddleware",
     tools: engineTools(engine),
     beforeModel: async (state) => {
-      if (!engine.shouldCompress()) return undefined;
-      const promptTokens = engine.lastPromptTokens;
+      // the prompt tokens of this conversation's latest answer, as the agent's state holds it
+      const promptTokens = lastUsage(state.messages)?.prompt_tokens;
+      if (!engine.shouldCompress(promptTokens, sessionId)) return undefined;
       const chat = toChatMessages(state.messages);
-      const compressed = await engine.compress(chat, promptTokens > 0 ? { currentTokens: promptTokens } : {});
+      const session = sessionId !== undefined ? { sessionId } : {};
+      const compressed = await engine.compress(chat, promptTokens !== undefined && promptTokens > 0 ? { currentTokens: promptTokens, ...session } : session);
       if (compressed === chat) return undefined;
       const messages = toBaseMessages(compressed);
-      options.onCompress?.({ messagesBefore: state.messages.length, messagesAfter: messages.length, promptTokens, compressionCount: engine.compressionCount });
+      options.onCompress?.({ messagesBefore: state.messages.length, messagesAfter: messages.length, promptTokens: promptTokens ?? engine.lastPromptTokens, compressionCount: engine.compressionCount });
       return replaceAll(messages);
     },
     afterModel: (state) => {
@@ -66,7 +83,7 @@ export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions)
       if (last === undefined || !AIMessage.isInstance(last) || fed.has(last)) return undefined;
       fed.add(last);
       const report = langChainUsageReport(last.usage_metadata);
-      if (report !== undefined) engine.updateFromResponse(report);
+      if (report !== undefined) engine.updateFromResponse(report, sessionId);
       return undefined;
     },
   });

@@ -1,15 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { ContextEngine, type ChatMessage } from "@context-engine/core";
-import { contextEngineMiddleware, engineTools, langChainUsageReport } from "../src/index.js";
+import { AIMessage, HumanMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
+import { ContextEngine, type ChatMessage, type CompressOptions, type UsageReport } from "@context-engine/core";
+import { contextEngineMiddleware, engineTools, langChainUsageReport, REMOVE_ALL_MESSAGES } from "../src/index.js";
 
-/** An engine offering one tool. */
+/** An engine offering one tool, keeping the last message when it compresses, recording the session ids it was given. */
 class EchoEngine extends ContextEngine {
   readonly name = "echo";
-  shouldCompress(): boolean {
-    return false;
+  override thresholdTokens = 100;
+  readonly sessions: (string | undefined)[] = [];
+  shouldCompress(promptTokens = this.lastPromptTokens, sessionId?: string): boolean {
+    this.sessions.push(sessionId);
+    return promptTokens >= this.thresholdTokens;
   }
-  async compress(messages: ChatMessage[]): Promise<ChatMessage[]> {
-    return messages;
+  async compress(messages: ChatMessage[], options: CompressOptions = {}): Promise<ChatMessage[]> {
+    this.sessions.push(options.sessionId);
+    this.compressionCount++;
+    return messages.slice(-1);
+  }
+  override updateFromResponse(usage: UsageReport, sessionId?: string): void {
+    this.sessions.push(sessionId);
+    super.updateFromResponse(usage, sessionId);
   }
   override getToolSchemas() {
     return [{ type: "function" as const, function: { name: "echo", description: "Echo the input", parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } } }];
@@ -39,5 +49,20 @@ describe("the LangChain middleware's parts", () => {
   it("registers the engine's tools with the agent and refuses options without an engine", () => {
     expect(contextEngineMiddleware({ engine: new EchoEngine() }).tools?.map((t) => t.name)).toEqual(["echo"]);
     expect(() => contextEngineMiddleware({} as never)).toThrow(/give `engine` \(a ContextEngine\) or `host`/);
+  });
+
+  it("compresses when the latest answer in the agent's state reports usage past the threshold, replacing every message, and names its session", async () => {
+    const engine = new EchoEngine();
+    const middleware = contextEngineMiddleware({ engine, sessionId: "thread-1" });
+    const hook = (h: unknown) => (typeof h === "function" ? h : (h as { hook: Function }).hook) as (state: { messages: BaseMessage[] }, runtime: unknown) => Promise<{ messages: BaseMessage[] } | undefined>;
+    const answer = (tokens: number) => new AIMessage({ content: "ok", usage_metadata: { input_tokens: tokens, output_tokens: 1, total_tokens: tokens + 1 } });
+    expect(await hook(middleware.beforeModel)({ messages: [new HumanMessage("a"), answer(50), new HumanMessage("b")] }, {})).toBeUndefined();
+    const update = await hook(middleware.beforeModel)({ messages: [new HumanMessage("a"), answer(150), new HumanMessage({ content: "b", id: "h2" })] }, {});
+    expect(update!.messages[0]).toBeInstanceOf(RemoveMessage);
+    expect(update!.messages[0]!.id).toBe(REMOVE_ALL_MESSAGES);
+    expect(update!.messages.slice(1).map((m) => [m.getType(), m.content, m.id])).toEqual([["human", "b", "h2"]]);
+    await hook(middleware.afterModel)({ messages: [answer(30)] }, {});
+    expect(engine.lastPromptTokens).toBe(30);
+    expect(engine.sessions).toEqual(["thread-1", "thread-1", "thread-1", "thread-1"]);
   });
 });
