@@ -1,35 +1,9 @@
 import type { LanguageModelUsage, ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { ContextEngine, type ChatMessage, type CompressOptions, type UsageReport } from "@context-engine/core";
 import { aiSdkUsageReport, createAiSdkAdapter, engineTools } from "../src/index.js";
+import { RecordingEngine } from "../../../test/support/recordingEngine.js";
 
-/** An engine that keeps the last message when it compresses, offers one tool and records the session ids it was given. */
-class LastMessageEngine extends ContextEngine {
-  readonly name = "last_message";
-  override thresholdTokens = 100;
-  readonly sessions: (string | undefined)[] = [];
-  shouldCompress(promptTokens = this.lastPromptTokens, sessionId?: string): boolean {
-    this.sessions.push(sessionId);
-    return promptTokens >= this.thresholdTokens;
-  }
-  async compress(messages: ChatMessage[], options: CompressOptions = {}): Promise<ChatMessage[]> {
-    this.sessions.push(options.sessionId);
-    this.compressionCount++;
-    this.lastPromptTokens = -1;
-    return messages.slice(-1);
-  }
-  override updateFromResponse(usage: UsageReport, sessionId?: string): void {
-    this.sessions.push(sessionId);
-    super.updateFromResponse(usage, sessionId);
-  }
-  override getToolSchemas() {
-    return [{ type: "function" as const, function: { name: "echo", description: "Echo the input", parameters: { type: "object", properties: { text: { type: "string" } } } } }];
-  }
-  override async handleToolCall(name: string, args: unknown): Promise<string> {
-    return name === "echo" ? JSON.stringify({ echoed: args }) : super.handleToolCall(name, args);
-  }
-}
-
+/** An AI SDK step usage with `inputTokens` prompt tokens and 5 output tokens. */
 function usage(inputTokens: number | undefined, extra: Partial<LanguageModelUsage> = {}): LanguageModelUsage {
   return {
     inputTokens,
@@ -55,7 +29,7 @@ describe("the AI SDK adapter", () => {
   });
 
   it("compresses when the last step's usage reaches the threshold and sends later steps the compacted view", async () => {
-    const engine = new LastMessageEngine();
+    const engine = new RecordingEngine();
     const adapter = createAiSdkAdapter({ engine });
     const history = [user("a"), user("b")];
     expect(await adapter.prepareStep({ steps: [{ usage: usage(50) }], stepNumber: 1, messages: history })).toBeUndefined();
@@ -70,7 +44,7 @@ describe("the AI SDK adapter", () => {
   });
 
   it("judges by its own conversation's usage and names its session to the engine, which other conversations' usage does not move", async () => {
-    const engine = new LastMessageEngine();
+    const engine = new RecordingEngine();
     const mine = createAiSdkAdapter({ engine, sessionId: "s1" });
     const other = createAiSdkAdapter({ engine, sessionId: "s2" });
     mine.onStepFinish({ usage: usage(50) });
@@ -84,14 +58,14 @@ describe("the AI SDK adapter", () => {
   });
 
   it("feeds each finished step's usage to the engine", () => {
-    const engine = new LastMessageEngine();
+    const engine = new RecordingEngine();
     const adapter = createAiSdkAdapter({ host: { engine } });
     adapter.onStepFinish({ usage: usage(77) });
     expect([engine.lastPromptTokens, engine.lastCompletionTokens, engine.lastTotalTokens]).toEqual([77, 5, 82]);
   });
 
   it("offers the engine's tools as AI SDK tools that run handleToolCall", async () => {
-    const tools = engineTools(new LastMessageEngine());
+    const tools = engineTools(new RecordingEngine());
     expect(Object.keys(tools)).toEqual(["echo"]);
     expect(tools.echo!.description).toBe("Echo the input");
     const result = await tools.echo!.execute!({ text: "hi" }, { toolCallId: "c1", messages: [] });

@@ -1,33 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AIMessage, HumanMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
-import { ContextEngine, type ChatMessage, type CompressOptions, type UsageReport } from "@context-engine/core";
 import { contextEngineMiddleware, engineTools, langChainUsageReport, REMOVE_ALL_MESSAGES } from "../src/index.js";
-
-/** An engine offering one tool, keeping the last message when it compresses, recording the session ids it was given. */
-class EchoEngine extends ContextEngine {
-  readonly name = "echo";
-  override thresholdTokens = 100;
-  readonly sessions: (string | undefined)[] = [];
-  shouldCompress(promptTokens = this.lastPromptTokens, sessionId?: string): boolean {
-    this.sessions.push(sessionId);
-    return promptTokens >= this.thresholdTokens;
-  }
-  async compress(messages: ChatMessage[], options: CompressOptions = {}): Promise<ChatMessage[]> {
-    this.sessions.push(options.sessionId);
-    this.compressionCount++;
-    return messages.slice(-1);
-  }
-  override updateFromResponse(usage: UsageReport, sessionId?: string): void {
-    this.sessions.push(sessionId);
-    super.updateFromResponse(usage, sessionId);
-  }
-  override getToolSchemas() {
-    return [{ type: "function" as const, function: { name: "echo", description: "Echo the input", parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } } }];
-  }
-  override async handleToolCall(name: string, args: unknown): Promise<string> {
-    return name === "echo" ? JSON.stringify({ echoed: args }) : super.handleToolCall(name, args);
-  }
-}
+import { RecordingEngine } from "../../../test/support/recordingEngine.js";
 
 describe("the LangChain middleware's parts", () => {
   it("reports usage_metadata as OpenAI usage, cache reads and writes included, and nothing without it", () => {
@@ -41,18 +15,18 @@ describe("the LangChain middleware's parts", () => {
   });
 
   it("offers the engine's tools as LangChain tools that run handleToolCall", async () => {
-    const [echo] = engineTools(new EchoEngine());
+    const [echo] = engineTools(new RecordingEngine());
     expect([echo!.name, echo!.description]).toEqual(["echo", "Echo the input"]);
     expect(await echo!.invoke({ text: "hi" })).toBe('{"echoed":{"text":"hi"}}');
   });
 
   it("registers the engine's tools with the agent and refuses options without an engine", () => {
-    expect(contextEngineMiddleware({ engine: new EchoEngine() }).tools?.map((t) => t.name)).toEqual(["echo"]);
+    expect(contextEngineMiddleware({ engine: new RecordingEngine() }).tools?.map((t) => t.name)).toEqual(["echo"]);
     expect(() => contextEngineMiddleware({} as never)).toThrow(/give `engine` \(a ContextEngine\) or `host`/);
   });
 
   it("compresses when the latest answer in the agent's state reports usage past the threshold, replacing every message, and names its session", async () => {
-    const engine = new EchoEngine();
+    const engine = new RecordingEngine();
     const middleware = contextEngineMiddleware({ engine, sessionId: "thread-1" });
     const hook = (h: unknown) => (typeof h === "function" ? h : (h as { hook: Function }).hook) as (state: { messages: BaseMessage[] }, runtime: unknown) => Promise<{ messages: BaseMessage[] } | undefined>;
     const answer = (tokens: number) => new AIMessage({ content: "ok", usage_metadata: { input_tokens: tokens, output_tokens: 1, total_tokens: tokens + 1 } });
