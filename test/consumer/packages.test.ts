@@ -132,6 +132,28 @@ console.log(history.length, typeof runConformance, typeof register, typeof sessi
     expect(run(process.execPath, [tsc, "--noEmit", "-p", "."], project)).toBe("");
   });
 
+  it("type-checks the framework adapters in use with the same strict config (skipLibCheck on: the AI SDK's and LangChain's own declarations fail without it)", () => {
+    writeFiles(project, {
+      "frameworks/tsconfig.json": JSON.stringify({ extends: "../tsconfig.json", compilerOptions: { skipLibCheck: true }, include: ["*.ts"] }),
+      "frameworks/app.ts": `import { generateText, stepCountIs, type LanguageModel, type ModelMessage } from "ai";
+import { createAgent } from "langchain";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { createContextHost } from "@context-engine/core";
+import { createAiSdkAdapter, toChatMessages, toModelMessages } from "@context-engine/ai-sdk";
+import { contextEngineMiddleware, toBaseMessages } from "@context-engine/langchain";
+declare const model: LanguageModel;
+declare const chatModel: BaseChatModel;
+const host = await createContextHost({ config: "config.yaml" });
+const context = createAiSdkAdapter({ host });
+const messages: ModelMessage[] = toModelMessages(toChatMessages([{ role: "user", content: "hi" }]));
+await generateText({ model, messages, tools: { ...context.tools }, stopWhen: stepCountIs(3), prepareStep: context.prepareStep, onStepFinish: context.onStepFinish });
+const agent = createAgent({ model: chatModel, tools: [], middleware: [contextEngineMiddleware({ host })] });
+console.log(typeof agent, toBaseMessages([]).length);
+`,
+    });
+    expect(run(process.execPath, [join(project, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", "frameworks"], project)).toBe("");
+  });
+
   it("resolves a TypeScript directory engine that extends the host's own ContextEngine", () => {
     writeFiles(project, {
       "plugins/context_engine/my_engine/index.ts": MY_ENGINE,
@@ -160,6 +182,38 @@ console.log(JSON.stringify({ name: host.engine.name, source: host.engineSource, 
 `,
     });
     expect(JSON.parse(node("run.mjs", join(project, "lcm")))).toEqual({ name: "lcm", source: "plugin", tools: ["lcm_describe", "lcm_expand", "lcm_grep"], warnings: [] });
+  });
+
+  it("uses the framework adapters from ESM and CommonJS, with the AI SDK and LangChain the install brought in as peers", () => {
+    writeFiles(project, {
+      "adapters.mjs": `import { createContextHost } from "@context-engine/core";
+import { createAiSdkAdapter, toChatMessages as fromAiSdk, toModelMessages } from "@context-engine/ai-sdk";
+import { contextEngineMiddleware, toChatMessages as fromLangChain, toBaseMessages } from "@context-engine/langchain";
+import { HumanMessage } from "@langchain/core/messages";
+const host = await createContextHost({ config: "lcm/config.yaml", rootDir: process.cwd() + "/lcm" });
+const model = [{ role: "user", content: [{ type: "text", text: "hi", providerOptions: { openai: { x: 1 } } }] }];
+const lc = [new HumanMessage({ content: "hi", id: "h1" })];
+console.log(JSON.stringify({
+  aiSdkTools: Object.keys(createAiSdkAdapter({ host }).tools).sort(),
+  middlewareTools: contextEngineMiddleware({ host }).tools.map((t) => t.name).sort(),
+  aiSdkBack: toModelMessages(fromAiSdk(model)),
+  langChainBack: toBaseMessages(fromLangChain(lc)).map((m) => [m.getType(), m.id, m.content]),
+}));
+`,
+      "adapters.cjs": `const { toChatMessages } = require("@context-engine/ai-sdk");
+const langchain = require("@context-engine/langchain");
+console.log(JSON.stringify({ aiSdk: toChatMessages([{ role: "user", content: "hi" }]), langchain: typeof langchain.contextEngineMiddleware }));
+`,
+    });
+    writeFiles(project, { "lcm/config.yaml": 'context:\n  engine: lcm\nplugins:\n  - "@context-engine/lcm"\nlcm:\n  db_path: ":memory:"\n' });
+    const tools = ["lcm_describe", "lcm_expand", "lcm_grep"];
+    expect(JSON.parse(node("adapters.mjs"))).toEqual({
+      aiSdkTools: tools,
+      middlewareTools: tools,
+      aiSdkBack: [{ role: "user", content: [{ type: "text", text: "hi", providerOptions: { openai: { x: 1 } } }] }],
+      langChainBack: [["human", "h1", "hi"]],
+    });
+    expect(JSON.parse(node("adapters.cjs"))).toEqual({ aiSdk: [{ role: "user", content: "hi" }], langchain: "function" });
   });
 
   it("runs the installed context-engine command", () => {

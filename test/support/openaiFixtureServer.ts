@@ -16,7 +16,19 @@ export type FixtureStep =
   | { kind: "drip"; content: string; byteIntervalMs: number }
   | { kind: "empty" }
   | { kind: "garbage" }
-  | { kind: "reset" };
+  | { kind: "reset" }
+  | { kind: "reply"; reply: FixtureReply | ((request: RecordedRequest) => FixtureReply) };
+
+/**
+ * A scripted chat-completions answer: text and/or tool calls (`finish_reason: "tool_calls"` when there are
+ * calls; `arguments` given as a value is sent as its JSON) with the usage to report (default 10 prompt tokens).
+ */
+export interface FixtureReply {
+  content?: string | null;
+  toolCalls?: { id?: string; name: string; arguments: unknown }[];
+  usage?: { prompt_tokens: number; completion_tokens?: number };
+  model?: string;
+}
 
 /** A request the fixture server received. */
 export interface RecordedRequest {
@@ -65,6 +77,25 @@ function completionBody(content: string, model: string): unknown {
     model,
     choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
     usage: { prompt_tokens: 10, completion_tokens: Math.ceil(content.length / 4), total_tokens: 10 + Math.ceil(content.length / 4) },
+  };
+}
+
+function replyBody(reply: FixtureReply, model: string): unknown {
+  const calls = (reply.toolCalls ?? []).map((call, i) => ({
+    id: call.id ?? `call_fixture_${i}_${Math.random().toString(36).slice(2, 8)}`,
+    type: "function",
+    function: { name: call.name, arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments) },
+  }));
+  const content = reply.content === undefined ? (calls.length > 0 ? null : "") : reply.content;
+  const prompt = reply.usage?.prompt_tokens ?? 10;
+  const completion = reply.usage?.completion_tokens ?? Math.ceil((content ?? "").length / 4) + 1;
+  return {
+    id: `chatcmpl-fixture-${Math.random().toString(36).slice(2, 10)}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model: reply.model ?? model,
+    choices: [{ index: 0, message: { role: "assistant", content, ...(calls.length > 0 ? { tool_calls: calls } : {}) }, finish_reason: calls.length > 0 ? "tool_calls" : "stop" }],
+    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
   };
 }
 
@@ -129,6 +160,13 @@ export async function startOpenAIFixtureServer(): Promise<FixtureServer> {
         });
         return;
       }
+      case "reply":
+        if (recorded.body?.stream === true) {
+          sendJson(res, 400, { error: { message: "the fixture server answers reply steps without streaming", type: "invalid_request_error" } });
+          return;
+        }
+        sendJson(res, 200, replyBody(typeof step.reply === "function" ? step.reply(recorded) : step.reply, requestedModel));
+        return;
     }
   };
 

@@ -83,6 +83,8 @@ export type { AnthropicRequestOptions } from "./providers/anthropicAdapter.js";
 // Transcript importers
 export { importTranscript, importTranscriptFile, detectTranscriptFormat, importClaudeCode, importSweAgent, importOpenHands, importOpenAIMessages, importSpecStory, importCctraceXml, importAiSdkMessages, TRANSCRIPT_FORMATS, TranscriptImportError } from "./importers/index.js";
 export type { ImportOptions, ImportResult, TranscriptFormat } from "./importers/index.js";
+// One AI SDK ModelMessage as OpenAI messages (the framework adapters' lossless converters build on it)
+export { aiSdkMessageToChat, aiSdkToolOutputText } from "./importers/aiSdk.js";
 
 // Gateway session hygiene
 export { gatewayHygiene, hygieneAfterMessage, hygieneCalibration, hygieneThresholdTokens, GATEWAY_HYGIENE_THRESHOLD, GATEWAY_HYGIENE_WARN_AFTER, DEFAULT_HYGIENE_HARD_MESSAGE_LIMIT, GATEWAY_HYGIENE_MIN_MESSAGES, HYGIENE_ABORT_NOTICE } from "./gateway/hygiene.js";

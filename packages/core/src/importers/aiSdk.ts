@@ -5,7 +5,9 @@
  * becomes its own `tool` message, its `output` (`text`, `json`, `error-text`, `error-json`,
  * `content`, `execution-denied`) as text; user `image` and `file` parts become `image_url` and `file`
  * parts (data URLs for inline data). v4's `args`/`result` are read too. Tool approvals and
- * provider-executed results are left out with a warning; pairs are repaired by `assembleConversation`.
+ * provider-executed calls and results are left out with a warning; pairs are repaired by `assembleConversation`.
+ * {@link aiSdkMessageToChat} converts one message (no repair); the lossless converters of
+ * `@context-engine/ai-sdk` build on it.
  */
 import type { ChatMessage, ContentPart, ToolCall } from "../messages/schema.js";
 import { assembleConversation, type SourcedMessage } from "./assemble.js";
@@ -36,7 +38,7 @@ export function aiSdkToolOutputText(part: Part): string {
       return asText(output.value);
     case "json":
     case "error-json":
-      return JSON.stringify(output.value);
+      return JSON.stringify(output.value ?? null);
     case "execution-denied":
       return `Tool execution denied${typeof output.reason === "string" ? `: ${output.reason}` : ""}`;
     case "content":
@@ -71,7 +73,10 @@ function assistantMessage(parts: Part[], where: string, warnings: string[]): Cha
   for (const part of parts) {
     if (part.type === "text") texts.push(asText(part.text));
     else if (part.type === "reasoning") reasoning.push(asText(part.text));
-    else if (part.type === "tool-call") {
+    else if (part.type === "tool-call" && part.providerExecuted === true) {
+      // the provider ran it and its result sits in this message: no OpenAI tool message can answer it
+      warnings.push(`${where}: provider-executed tool call ${JSON.stringify(part.toolCallId)} (${String(part.toolName)}) has no OpenAI equivalent; left out`);
+    } else if (part.type === "tool-call") {
       calls.push({ id: asText(part.toolCallId), type: "function", function: { name: asText(part.toolName), arguments: asText(part.input ?? part.args) } });
     } else warnings.push(`${where}: assistant '${String(part.type)}' part has no OpenAI equivalent; left out`);
   }
@@ -108,6 +113,15 @@ function convertMessage(raw: unknown, where: string, warnings: string[]): Source
     });
   }
   throw new TranscriptImportError(`${where}: unknown AI SDK role ${JSON.stringify(role)}`);
+}
+
+/**
+ * The OpenAI chat messages of one AI SDK `ModelMessage` (a tool message gives one per `tool-result`),
+ * without repairing tool pairs; parts with no OpenAI equivalent are left out with a warning naming `where`.
+ * Inline media must be base64 or data-URL strings (JSON); URLs are kept as they are.
+ */
+export function aiSdkMessageToChat(message: unknown, where: string, warnings: string[] = []): ChatMessage[] {
+  return convertMessage(message, where, warnings).map((item) => item.message);
 }
 
 /** Imports Vercel AI SDK `ModelMessage[]` JSON (or `{messages: [...]}`) as valid OpenAI chat messages. */

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectTranscriptFormat, importAiSdkMessages, importTranscript, TRANSCRIPT_FORMATS } from "../../src/importers/index.js";
+import { aiSdkMessageToChat } from "../../src/index.js";
 import { expectValidConversation, FIXTURES_DIR } from "./helpers.js";
 
 const text = readFileSync(resolve(FIXTURES_DIR, "ai-sdk/multi-step-tools.json"), "utf8");
@@ -45,6 +46,26 @@ describe("importAiSdkMessages", () => {
     expect(messages[1]?.tool_calls?.map((c) => c.function.arguments)).toEqual(['{"x":1}']);
     expect(messages[2]?.content).toBe('{"ok":true}');
     expect(warnings).toEqual(['v4.json: messages[1]: tool call "b" (t) has no result; left out of tool_calls']);
+  });
+
+  it("converts one message without repairing pairs, leaving a provider-executed call out of tool_calls with a warning", () => {
+    const warnings: string[] = [];
+    const message = {
+      role: "assistant",
+      content: [
+        { type: "text", text: "Searching." },
+        { type: "tool-call", toolCallId: "ws_1", toolName: "web_search", input: { query: "x" }, providerExecuted: true },
+        { type: "tool-result", toolCallId: "ws_1", toolName: "web_search", output: { type: "json", value: [] } },
+        { type: "tool-call", toolCallId: "c1", toolName: "readFile", input: { path: "a" } },
+      ],
+    };
+    expect(aiSdkMessageToChat(message, "m[0]", warnings)).toEqual([
+      { role: "assistant", content: "Searching.", tool_calls: [{ id: "c1", type: "function", function: { name: "readFile", arguments: '{"path":"a"}' } }] },
+    ]);
+    expect(warnings).toEqual([
+      'm[0]: provider-executed tool call "ws_1" (web_search) has no OpenAI equivalent; left out',
+      "m[0]: assistant 'tool-result' part has no OpenAI equivalent; left out",
+    ]);
   });
 
   it("is a transcript format that detection picks for AI SDK messages", () => {
