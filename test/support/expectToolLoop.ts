@@ -2,7 +2,8 @@
 import { rmSync } from "node:fs";
 import { afterEach, beforeEach, expect } from "vitest";
 import { validateConversation, type ChatMessage, type ContextHost } from "@context-engine/core";
-import { useOpenAIFixtureServer, type FixtureServer } from "./openaiFixtureServer.js";
+import type { FixtureServer } from "./openaiFixtureServer.js";
+import { useOpenAIFixtureServer } from "./useOpenAIFixtureServer.js";
 import { FINAL_PROMPT_TOKENS, scenarioDir, SYSTEM_PROMPT, sentMessages, sentTools } from "./toolLoopScenario.js";
 
 /** The test file's loopback server (see useOpenAIFixtureServer), the running test's temp folder and the host it made. */

@@ -5,7 +5,6 @@
 import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { afterAll, afterEach, beforeAll } from "vitest";
 
 /** One scripted answer of the fixture server. */
 export type FixtureStep =
@@ -55,7 +54,7 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
-const DEFAULT_STEP: FixtureStep = { kind: "success", content: "fixture summary" };
+export const DEFAULT_STEP: FixtureStep = { kind: "success", content: "fixture summary" };
 
 function openAIErrorBody(status: number): unknown {
   const type =
@@ -212,31 +211,6 @@ export async function startOpenAIFixtureServer(): Promise<FixtureServer> {
       for (const socket of sockets) socket.destroy();
       sockets.clear();
       return new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
-    },
-  };
-}
-
-/**
- * A fixture server for the calling test file: started before its tests, its requests and default step
- * (`defaultStep`, else the initial one) reset after each test, stopped after all. Read `.current` inside tests.
- */
-export function useOpenAIFixtureServer(defaultStep: FixtureStep = DEFAULT_STEP): { readonly current: FixtureServer } {
-  let server: FixtureServer | undefined;
-  beforeAll(async () => {
-    server = await startOpenAIFixtureServer();
-    server.setDefault(defaultStep);
-  });
-  afterEach(() => {
-    server!.requests.length = 0;
-    server!.setDefault(defaultStep);
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-  return {
-    get current(): FixtureServer {
-      if (!server) throw new Error("the fixture server is only running inside the tests of the file that asked for it");
-      return server;
     },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useOpenAIFixtureServer } from "../../../../test/support/openaiFixtureServer.js";
+import { useOpenAIFixtureServer } from "../../../../test/support/useOpenAIFixtureServer.js";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
 import { buildSummaryRequest, formatSummaryContent } from "../../src/compressor/summaryMessage.js";
 import { OpenAICompatibleSummarizer } from "../../src/summarizers/openaiCompatible.js";

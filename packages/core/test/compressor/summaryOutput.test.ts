@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useOpenAIFixtureServer } from "../../../../test/support/openaiFixtureServer.js";
+import { useOpenAIFixtureServer } from "../../../../test/support/useOpenAIFixtureServer.js";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
 import { parseSummaryMessage } from "../../src/compressor/summaryMessage.js";
 import type { ChatMessage } from "../../src/messages/schema.js";

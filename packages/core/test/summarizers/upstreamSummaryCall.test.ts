@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useOpenAIFixtureServer } from "../../../../test/support/openaiFixtureServer.js";
+import { useOpenAIFixtureServer } from "../../../../test/support/useOpenAIFixtureServer.js";
 import { AuxiliaryCompressionSchema } from "../../src/config/schema.js";
 import { OpenAICompatibleSummarizer } from "../../src/summarizers/openaiCompatible.js";
 import type { OpenAICompatibleSummarizerOptions } from "../../src/summarizers/openaiCompatible.js";
