@@ -3,8 +3,9 @@
  * summary in context (each with its id and covered seq range), then the raw tail verbatim; tool pairs
  * repaired. A pure function of the stored state, so identical state gives identical output.
  */
-import { COMPACTION_TAG, isLegacySummaryText, sanitizeToolPairs, SIGNED_COMPACTION_TAG, STUB_TOOL_RESULT, SUMMARY_END_MARKER, type ChatMessage } from "./core.js";
+import { COMPACTION_TAG, isLegacySummaryText, pendingToolCallsStart, sanitizeToolPairs, SIGNED_COMPACTION_TAG, STUB_TOOL_RESULT, SUMMARY_END_MARKER, type ChatMessage } from "./core.js";
 import type { StoredMessage, SummaryRecord } from "./store/LcmStore.js";
+import { distinctToolCallIds } from "./toolCallIds.js";
 
 /**
  * First line of the summary block; ingest recognises lcm's own output by it. It carries core's invisible
@@ -104,8 +105,10 @@ function placeBlocks(messages: readonly ChatMessage[]): ChatMessage[] {
 /**
  * Builds the model's context: `system` untouched, then the context items in order, raw messages verbatim
  * and each run of side-by-side summaries as one block naming their ids and covered ranges. Tool pairs
- * are repaired (a call whose result never came gets a stub, an orphan result is dropped), then blocks
- * take the role that keeps user and assistant turns alternating (see {@link placeBlocks}).
+ * are repaired (a call whose result never came gets a stub, an orphan result is dropped) except in a
+ * trailing group of calls still running, which is kept as it is; a call id used again later is renamed
+ * in its earlier uses (see {@link distinctToolCallIds}); then blocks take the role that keeps user and
+ * assistant turns alternating (see {@link placeBlocks}).
  */
 export function assembleContext(system: readonly ChatMessage[], items: readonly LoadedItem[]): ChatMessage[] {
   const draft: ChatMessage[] = [];
@@ -122,5 +125,7 @@ export function assembleContext(system: readonly ChatMessage[], items: readonly 
     }
   }
   flush();
-  return [...system, ...placeBlocks(sanitizeToolPairs(draft))];
+  const pending = pendingToolCallsStart(draft);
+  const repaired = pending < 0 ? sanitizeToolPairs(draft) : [...sanitizeToolPairs(draft.slice(0, pending)), ...draft.slice(pending)];
+  return [...system, ...placeBlocks(distinctToolCallIds(repaired))];
 }
