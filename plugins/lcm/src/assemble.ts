@@ -3,7 +3,7 @@
  * summary in context (each with its id and covered seq range), then the raw tail verbatim; tool pairs
  * repaired. A pure function of the stored state, so identical state gives identical output.
  */
-import { COMPACTION_TAG, isLegacySummaryText, pendingToolCallsStart, sanitizeToolPairs, SIGNED_COMPACTION_TAG, STUB_TOOL_RESULT, SUMMARY_END_MARKER, type ChatMessage } from "./core.js";
+import { COMPACTION_SIGNATURE, COMPACTION_TAG, isLegacySummaryText, pendingToolCallsStart, sanitizeToolPairs, SIGNED_COMPACTION_TAG, STUB_TOOL_RESULT, SUMMARY_END_MARKER, type ChatMessage } from "./core.js";
 import type { StoredMessage, SummaryRecord } from "./store/LcmStore.js";
 import { distinctToolCallIds } from "./toolCallIds.js";
 
@@ -30,10 +30,23 @@ const LEGACY_OPENING = `${COMPACTION_TAG} lcm:${OPENING_TEXT}`;
 /** One context item with its record loaded. */
 export type LoadedItem = { type: "summary"; summary: SummaryRecord } | { type: "message"; stored: StoredMessage };
 
-/** The rendering of one summary inside the block: its id, kind, depth and covered seq range, then its text. */
+/**
+ * A summary's text made safe inside its wrapper: `<summary` and `</summary` (any case) become
+ * `&lt;summary` / `&lt;/summary`, the dashes that open the block's end line are spaced out (`- - - END OF
+ * CONTEXT SUMMARY`), and the invisible artifact signature is removed, so no summary can close its wrapper,
+ * end the block early or pass for an artifact. The stored summary keeps its text as written.
+ */
+export function escapeSummaryText(text: string): string {
+  return text
+    .replace(/<(\/?)(summary)/gi, "&lt;$1$2")
+    .replace(/-{3,}(\s*END OF CONTEXT SUMMARY)/gi, "- - -$1")
+    .replaceAll(COMPACTION_SIGNATURE, "");
+}
+
+/** The rendering of one summary inside the block: its id, kind, depth and covered seq range, then its (escaped) text. */
 export function renderSummary(summary: SummaryRecord): string {
   const range = summary.seqStart === summary.seqEnd ? `${summary.seqStart}` : `${summary.seqStart}-${summary.seqEnd}`;
-  return `<summary id="${summary.id}" kind="${summary.kind}" depth="${summary.depth}" messages="${range}">\n${summary.content}\n</summary>`;
+  return `<summary id="${summary.id}" kind="${summary.kind}" depth="${summary.depth}" messages="${range}">\n${escapeSummaryText(summary.content)}\n</summary>`;
 }
 
 /** The text of the summary block for `summaries` (in context order). */
