@@ -1,8 +1,8 @@
 /**
  * The summary escalation ladder: normal (target budget) → aggressive (half the budget) → deterministic
  * truncation with a marker naming the summary id. Every rung is bounded by a timeout, and a result is
- * only accepted when it fits its budget and is smaller than its sources, so a summary always shrinks
- * the context, even when the summarizer throws, hangs or inflates.
+ * only accepted when it stays within {@link SUMMARY_OVERRUN_TOLERANCE}× its budget and is smaller than
+ * its sources, so a summary always shrinks the context, even when the summarizer throws, hangs or inflates.
  */
 import type { ChatMessage, Summarizer, TokenCounter } from "./core.js";
 import type { SummaryLevel } from "./store/LcmStore.js";
@@ -50,6 +50,12 @@ export async function withTimeout<T>(task: (signal: AbortSignal) => Promise<T>, 
     if (onOuterAbort) outer?.removeEventListener("abort", onOuterAbort);
   }
 }
+
+/**
+ * How far over its token budget a summary may run and still be kept: models overshoot a requested length
+ * often, and a somewhat long summary beats a deterministic truncation (lossless-claw keeps up to 3×).
+ */
+export const SUMMARY_OVERRUN_TOLERANCE = 3;
 
 /** What one summary needs. */
 export interface LadderInput {
@@ -104,7 +110,7 @@ export async function summarizeWithLadder(input: LadderInput): Promise<LadderRes
       const body = typeof text === "string" ? text.trim() : "";
       if (!body) continue;
       const tokens = input.counter.count(body);
-      if (tokens <= rung.maxTokens && tokens < input.sourceTokens) return { body, level: rung.level };
+      if (tokens <= rung.maxTokens * SUMMARY_OVERRUN_TOLERANCE && tokens < input.sourceTokens) return { body, level: rung.level };
     } catch (error) {
       if (error instanceof CompactionAbortedError) throw error;
       input.health.failed = true;

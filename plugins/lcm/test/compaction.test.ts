@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../src/core.js";
 import { STUB_TOOL_RESULT, validateConversation } from "../src/core.js";
+import type { SummaryRequest } from "../src/core.js";
 import { CountingSummarizer, HangingSummarizer, InflatingSummarizer, ThrowingSummarizer, conversation, makeEngine, tempDir, toolSteps } from "./support.js";
 
 describe("compaction", () => {
@@ -96,6 +97,25 @@ describe("compaction", () => {
       engine.close();
     });
   }
+
+  it("keeps a summary up to 3× its target; one beyond that falls back to the deterministic summary", async () => {
+    /** Answers with `factor` times the tokens it was asked for (4 characters a token). */
+    const overlong = (factor: number) => ({
+      name: "overlong",
+      async summarize(request: SummaryRequest) {
+        return "abcd".repeat(Math.floor(request.maxTokens * factor) - 2);
+      },
+    });
+    for (const [factor, level] of [[2, 1], [4, 3]] as const) {
+      const temp = tempDir();
+      const engine = makeEngine(temp.dir, { summarizer: overlong(factor), llmSummarizer: true });
+      await engine.compress(conversation(40));
+      const levels = new Set(engine.store.allSummaries("default").map((s) => s.level));
+      expect([factor, [...levels]]).toEqual([factor, [level]]);
+      engine.close();
+      temp.cleanup();
+    }
+  });
 
   it("keeps compacting after the user message it kept raw is no longer the newest", async () => {
     // 4,200 tokens (target 1,575): the fresh tail's tool-call envelopes and ids now count, as sent.
