@@ -4,7 +4,8 @@
  * only accepted when it stays within {@link SUMMARY_OVERRUN_TOLERANCE}× its budget and is smaller than
  * its sources, so a summary always shrinks the context, even when the summarizer throws, hangs or inflates.
  */
-import type { ChatMessage, Summarizer, TokenCounter } from "./core.js";
+import { redactSecrets, type ChatMessage, type Summarizer, type TokenCounter } from "./core.js";
+import { neutralizeInstructions } from "./neutralize.js";
 import type { SummaryLevel } from "./store/LcmStore.js";
 
 /** Thrown when a summarizer call exceeded its time budget. */
@@ -118,5 +119,10 @@ export async function summarizeWithLadder(input: LadderInput): Promise<LadderRes
     }
   }
   const budget = Math.max(1, Math.min(Math.floor(input.targetTokens / 2), Math.floor(input.sourceTokens / 2)));
-  return { body: deterministicTruncation(input.sourceText, budget), level: 3 };
+  return { body: deterministicTruncation(fallbackSourceText(input.sourceText), budget), level: 3 };
+}
+
+/** Source text fit to be shown as a summary: secrets redacted (as every summarizer does), instruction-like text left out. */
+export function fallbackSourceText(text: string): string {
+  return neutralizeInstructions(redactSecrets(text));
 }
