@@ -30,11 +30,23 @@ export interface PassPlan {
   fromOrd: number;
   toOrd: number;
   items: LoadedItem[];
+  /** A leaf's nearest summary before it in context, handed to the summarizer as the previous summary. */
+  previous?: SummaryRecord | undefined;
+}
+
+/** The summary nearest before context item `ord`, if any. */
+function summaryBefore(items: readonly LoadedItem[], ord: number): SummaryRecord | undefined {
+  for (let i = ord - 1; i >= 0; i--) {
+    const item = items[i]!;
+    if (item.type === "summary") return item.summary;
+  }
+  return undefined;
 }
 
 /**
  * The leaf pass: the oldest run of raw messages outside the fresh tail, up to `chunkTokens` (at least one
- * message), extended over the tool results that answer its last calls. The newest user message is never
+ * message), extended over the tool results that answer its last calls, with the nearest summary before
+ * it as its previous summary: background for continuity (lossless-claw's previous_context), not merged in. The newest user message is never
  * compacted: it is pinned raw even when the turn after it is compacted. `startOrd` skips the runs before
  * it (the run there did not shrink the context). Null when nothing is compactable.
  */
@@ -60,7 +72,7 @@ export function planLeafPass(items: readonly LoadedItem[], freshTail: number, ch
   let tokens = 0;
   while (end < limitOrd && compactable(end) && (end === first || tokens + message(end).tokens <= chunkTokens)) tokens += message(end++).tokens;
   while (end < limitOrd && compactable(end) && message(end).role === "tool") end++;
-  return { kind: "leaf", depth: 1, fromOrd: first, toOrd: end - 1, items: items.slice(first, end) };
+  return { kind: "leaf", depth: 1, fromOrd: first, toOrd: end - 1, items: items.slice(first, end), previous: summaryBefore(items, first) };
 }
 
 /**
@@ -176,6 +188,7 @@ async function summarizePlan(plan: PassPlan, input: CompactionInput, health: { f
     signal: input.signal,
     health,
     focusTopic: input.focusTopic,
+    precedingSummary: plan.previous?.content,
   });
   const id = summaryId(plan.kind, plan.depth, sources.map((s) => s.id), result.body);
   const content = result.level === 3 ? `${result.body}\n${truncationMarker(id)}` : result.body;

@@ -74,6 +74,8 @@ export interface LadderInput {
   /** Shared across one compaction: once the summarizer threw or timed out, later summaries skip it. */
   health: { failed: boolean; lastError?: string };
   focusTopic?: string | undefined;
+  /** The summary before these turns, as background for continuity (a leaf's previous summary). */
+  precedingSummary?: string | undefined;
 }
 
 /** The accepted summary body (without the fallback marker, which needs the id) and its level. */
@@ -106,7 +108,12 @@ export async function summarizeWithLadder(input: LadderInput): Promise<LadderRes
   for (const rung of rungs) {
     if (input.health.failed) break;
     try {
-      const request = { messages: input.messages, maxTokens: rung.maxTokens, ...(input.focusTopic ? { focusTopic: input.focusTopic } : {}) };
+      const request = {
+        messages: input.messages,
+        maxTokens: rung.maxTokens,
+        ...(input.focusTopic ? { focusTopic: input.focusTopic } : {}),
+        ...(input.precedingSummary ? { precedingSummary: input.precedingSummary } : {}),
+      };
       const text = await withTimeout((signal) => input.summarizer.summarize(request, signal), input.timeoutMs, input.signal);
       const body = typeof text === "string" ? text.trim() : "";
       if (!body) continue;

@@ -136,6 +136,27 @@ describe("compaction", () => {
     engine.close();
   });
 
+  it("hands each leaf the summary before it as background, so the goal carries forward without repeating the summary", async () => {
+    const requests: SummaryRequest[] = [];
+    const inner = new CountingSummarizer();
+    const recording = { name: "recording", summarize: (request: SummaryRequest, signal?: AbortSignal) => (requests.push(request), inner.summarize(request, signal)) };
+    const engine = makeEngine(dir, { summarizer: recording, llmSummarizer: true });
+    // an ask, then long runs of tool steps: only the first leaf holds the ask (the newest ask stays raw)
+    const ask = (text: string): ChatMessage => ({ role: "user", content: text });
+    await engine.compress([{ role: "system", content: "You are a careful coding agent." }, ask("Port the zeta-scheduler to Rust."), ...toolSteps(40), ask("Continue."), ...toolSteps(30, 40)]);
+    const leafRequests = requests.filter((r) => !r.messages.some((m) => typeof m.content === "string" && m.content.includes(" summary sum_")));
+    expect(leafRequests.length).toBeGreaterThan(2);
+    expect(leafRequests[0]!.precedingSummary).toBeUndefined();
+    for (const [i, request] of leafRequests.slice(1).entries()) expect(request.precedingSummary, `leaf request ${i + 1}`).toBeDefined();
+    const leaves = engine.store.allSummaries("default").filter((s) => s.kind === "leaf");
+    expect(leafRequests[1]!.precedingSummary).toBe(leaves.sort((a, b) => a.seqStart - b.seqStart)[0]!.content);
+    // every leaf names the goal; none repeats the steps of the leaf before it
+    for (const leaf of leaves) expect(leaf.content).toContain("Port the zeta-scheduler to Rust.");
+    const second = leaves[1]!;
+    expect(second.content).not.toContain("step 0:");
+    engine.close();
+  });
+
   it("keeps compacting after the user message it kept raw is no longer the newest", async () => {
     // 4,200 tokens (target 1,575): the fresh tail's tool-call envelopes and ids now count, as sent.
     const engine = makeEngine(dir, { contextLength: 4_200 });
