@@ -77,13 +77,14 @@ export function planLeafPass(items: readonly LoadedItem[], freshTail: number, ch
 
 /**
  * The condense pass: the leftmost run of at least `minRun` side-by-side summaries of one depth, up to
- * `fanin` of them, becomes one summary a level deeper, looked for from `startOrd`. Null when no such run exists.
+ * `fanin` of them, becomes one summary a level deeper (never deeper than `maxDepth`), looked for from
+ * `startOrd`. Null when no such run exists.
  */
-export function planCondensePass(items: readonly LoadedItem[], fanin: number, minRun: number, startOrd = 0): PassPlan | null {
+export function planCondensePass(items: readonly LoadedItem[], fanin: number, minRun: number, startOrd = 0, maxDepth = Number.POSITIVE_INFINITY): PassPlan | null {
   let i = startOrd;
   while (i < items.length) {
     const item = items[i]!;
-    if (item.type !== "summary") {
+    if (item.type !== "summary" || item.summary.depth >= maxDepth) {
       i++;
       continue;
     }
@@ -112,6 +113,8 @@ export interface CompactionInput {
   leafTargetTokens: number;
   condensedTargetTokens: number;
   condenseFanin: number;
+  /** Deepest summary a condense pass may create. */
+  maxDepth: number;
   maxPasses: number;
   summaryTimeoutMs: number;
   now: () => number;
@@ -212,11 +215,12 @@ async function summarizePlan(plan: PassPlan, input: CompactionInput, health: { f
  * then any condense of two or more. Later runs are offered only when the earlier ones did not shrink
  * the context (an old user message left raw between summaries must not stall compaction).
  */
-export function* passCandidates(items: readonly LoadedItem[], input: Pick<CompactionInput, "condenseFanin" | "freshTail" | "leafChunkTokens">): Generator<PassPlan> {
-  const full = planCondensePass(items, input.condenseFanin, input.condenseFanin);
+export function* passCandidates(items: readonly LoadedItem[], input: Pick<CompactionInput, "condenseFanin" | "freshTail" | "leafChunkTokens" | "maxDepth">): Generator<PassPlan> {
+  const { condenseFanin: fanin, maxDepth } = input;
+  const full = planCondensePass(items, fanin, fanin, 0, maxDepth);
   if (full) yield full;
   for (let leaf = planLeafPass(items, input.freshTail, input.leafChunkTokens); leaf; leaf = planLeafPass(items, input.freshTail, input.leafChunkTokens, leaf.toOrd + 1)) yield leaf;
-  for (let run = planCondensePass(items, input.condenseFanin, 2); run; run = planCondensePass(items, input.condenseFanin, 2, run.toOrd + 1)) yield run;
+  for (let run = planCondensePass(items, fanin, 2, 0, maxDepth); run; run = planCondensePass(items, fanin, 2, run.toOrd + 1, maxDepth)) yield run;
 }
 
 /** The identity of a plan: its kind and the ids it would replace. */

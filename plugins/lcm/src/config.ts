@@ -27,6 +27,8 @@ export const LcmConfigSchema = z.looseObject({
   condensed_target_tokens: positiveInt("tokens").default(2_000),
   /** Same-depth summaries side by side that trigger a condense pass. */
   condense_fanin: z.number().int({ error: "must be a whole number (summaries)" }).min(2, { error: "must be at least 2 (summaries)" }).default(4),
+  /** Deepest summary a condense pass may create (leaves are depth 1); summaries at this depth stay side by side. */
+  max_depth: positiveInt("summary depth").default(5),
   /** Upper bound of compaction passes in one `compress()` call. */
   max_passes: positiveInt("passes").default(32),
   /** A summarizer call that takes longer is abandoned and the next level of the ladder is used. */

@@ -176,6 +176,7 @@ export class LcmEngine extends ContextEngine {
         leafTargetTokens: this.settings.leaf_target_tokens,
         condensedTargetTokens: this.settings.condensed_target_tokens,
         condenseFanin: this.settings.condense_fanin,
+        maxDepth: this.settings.max_depth,
         maxPasses: this.settings.max_passes,
         summaryTimeoutMs: this.settings.summary_timeout_ms,
         now: this.now,

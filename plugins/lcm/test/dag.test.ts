@@ -125,3 +125,28 @@ describe("the summary DAG", () => {
     }
   });
 });
+
+describe("the depth cap", () => {
+  it("never condenses beyond max_depth: summaries at the cap stay side by side", async () => {
+    const { dir, cleanup } = tempDir();
+    const engine = makeEngine(dir, { config: { max_depth: 2 } });
+    try {
+      const output = await engine.compress(conversation(60));
+      const depths = engine.store.allSummaries(engine.sessionId).map((s) => s.depth);
+      expect(Math.max(...depths)).toBe(2);
+      expect(validateConversation(output)).toEqual([]);
+    } finally {
+      engine.close();
+      cleanup();
+    }
+  });
+
+  it("rejects a max_depth below 1, naming the key", () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      expect(() => makeEngine(dir, { config: { max_depth: 0 } })).toThrow(/lcm\.max_depth/);
+    } finally {
+      cleanup();
+    }
+  });
+});
