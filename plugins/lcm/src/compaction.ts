@@ -7,7 +7,7 @@ import { alignBoundaryBackward, countingIdOf, SIGNED_COMPACTION_TAG, type ChatMe
 import { assembleContext, type LoadedItem } from "./assemble.js";
 import { searchableText, summaryId } from "./messageText.js";
 import type { ItemRef, LcmStore, StoredMessage, SummaryKind, SummaryRecord } from "./store/LcmStore.js";
-import { CompactionAbortedError, summarizeWithLadder, truncationMarker } from "./summarize.js";
+import { CompactionAbortedError, summarizeWithLadder, truncationMarker, type SummarizerHealth } from "./summarize.js";
 
 /**
  * Index in `raw` (the uncompacted messages, oldest first) where the protected tail starts: the last
@@ -120,6 +120,8 @@ export interface CompactionInput {
   now: () => number;
   signal?: AbortSignal | undefined;
   focusTopic?: string | undefined;
+  /** True while the summarizer is paused (it refused its credentials): every summary is the deterministic one. */
+  summarizerPaused?: boolean | undefined;
 }
 
 /** What a compaction run did. */
@@ -132,6 +134,10 @@ export interface CompactionOutcome {
   fallbacks: number;
   /** Set when the summarizer threw or timed out during this run. */
   summarizerError?: string;
+  /** Set when the summarizer refused its credentials (401/403) during this run. */
+  authFailure?: string;
+  /** True when the summarizer was paused for this run and not called. */
+  summarizerPaused?: boolean;
 }
 
 /**
@@ -161,7 +167,7 @@ function refOf(item: LoadedItem): ItemRef {
 }
 
 /** Builds the summary record of a plan: sources, covered range and the ladder's text. */
-async function summarizePlan(plan: PassPlan, input: CompactionInput, health: { failed: boolean; lastError?: string }): Promise<SummaryRecord> {
+async function summarizePlan(plan: PassPlan, input: CompactionInput, health: SummarizerHealth): Promise<SummaryRecord> {
   const sources = plan.items.map(refOf);
   let messages: ChatMessage[];
   let sourceText: string;
@@ -233,7 +239,7 @@ function planKey(plan: PassPlan): string {
  * makes the context smaller; a plan that did not is not summarized again in this run.
  */
 export async function runCompaction(input: CompactionInput): Promise<CompactionOutcome> {
-  const health: { failed: boolean; lastError?: string } = { failed: false };
+  const health: SummarizerHealth = { failed: input.summarizerPaused === true };
   let items = loadContext(input.store, input.session, input.counter);
   // stored messages are measured by their stored counts; only summary blocks and stubs are counted
   const storedTokens = new Map<ChatMessage, number>();
@@ -272,5 +278,7 @@ export async function runCompaction(input: CompactionInput): Promise<CompactionO
   }
   outcome.tokensAfter = tokens;
   if (health.lastError !== undefined) outcome.summarizerError = health.lastError;
+  if (health.authFailure !== undefined) outcome.authFailure = health.authFailure;
+  if (input.summarizerPaused) outcome.summarizerPaused = true;
   return outcome;
 }

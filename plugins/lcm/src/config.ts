@@ -33,6 +33,8 @@ export const LcmConfigSchema = z.looseObject({
   max_passes: positiveInt("passes").default(32),
   /** A summarizer call that takes longer is abandoned and the next level of the ladder is used. */
   summary_timeout_ms: positiveInt("milliseconds").default(60_000),
+  /** After the summarizer refuses its credentials (401/403), it is not called for this long; fallback summaries are used. */
+  auth_cooldown_ms: positiveInt("milliseconds").default(1_800_000),
   /** Time budget of one regex `lcm_grep`. */
   regex_time_budget_ms: positiveInt("milliseconds").default(250),
   /** The session used before `onSessionStart` names one. */

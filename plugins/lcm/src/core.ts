@@ -8,7 +8,7 @@ export type { ConversationProblem } from "@context-engine/core";
 export { sanitizeToolPairs, alignBoundaryBackward, pendingToolCallsStart, toolCallKey, STUB_TOOL_RESULT } from "@context-engine/core";
 export { COMPACTION_TAG, COMPACTION_SIGNATURE, SIGNED_COMPACTION_TAG, SUMMARY_END_MARKER, hasCompactionSignature, isLegacySummaryText } from "@context-engine/core";
 export type { Summarizer, SummaryRequest } from "@context-engine/core";
-export { ExtractiveSummarizer, redactSecrets } from "@context-engine/core";
+export { ExtractiveSummarizer, redactSecrets, classifySummaryFailure } from "@context-engine/core";
 export type { TokenCounter } from "@context-engine/core";
 export { RoughTokenCounter, countingIdOf } from "@context-engine/core";
 export { contentText, searchableText, canonicalJson } from "@context-engine/core";

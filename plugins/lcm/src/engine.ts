@@ -77,6 +77,8 @@ export class LcmEngine extends ContextEngine {
   private disposed = false;
   /** Per session: identities of the conversation the host was last known to hold. */
   private readonly held = new Map<string, HeldSequence>();
+  /** The summarizer is not called before this time (epoch ms): it refused its credentials. */
+  summarizerPausedUntil = 0;
 
   constructor(options: LcmEngineOptions = {}) {
     super(options.model ? { model: options.model } : {});
@@ -182,13 +184,14 @@ export class LcmEngine extends ContextEngine {
         now: this.now,
         signal: options.signal,
         focusTopic: options.focusTopic,
+        summarizerPaused: this.now() < this.summarizerPausedUntil,
       });
     } catch (error) {
       if (error instanceof CompactionAbortedError) return messages;
       throw error;
     }
     this.lastCompaction = outcome;
-    if (outcome.summarizerError !== undefined) this.warn(`lcm: summarizer failed (${outcome.summarizerError}); deterministic fallback summaries were used`);
+    this.reportSummarizerFailure(outcome);
     if (outcome.passes > 0) {
       this.compressionCount += 1;
       this.lastPromptTokens = AWAITING_REAL_USAGE;
@@ -205,6 +208,21 @@ export class LcmEngine extends ContextEngine {
     const { output, held } = this.assembleHeld(system, session);
     this.held.set(session, held);
     return output;
+  }
+
+  /**
+   * Warns about a summarizer failure. A refused credential (401/403) opens the circuit breaker: the
+   * summarizer is not called for `auth_cooldown_ms` and fallback summaries are used, reported once here.
+   */
+  private reportSummarizerFailure(outcome: CompactionOutcome): void {
+    if (outcome.authFailure !== undefined) {
+      const ms = this.settings.auth_cooldown_ms;
+      this.summarizerPausedUntil = this.now() + ms;
+      const span = ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.ceil(ms / 1_000)} s`;
+      this.warn(`lcm: ${outcome.authFailure}; the summarizer is not called for the next ${span} (lcm.auth_cooldown_ms), deterministic fallback summaries are used`);
+    } else if (outcome.summarizerError !== undefined) {
+      this.warn(`lcm: summarizer failed (${outcome.summarizerError}); deterministic fallback summaries were used`);
+    }
   }
 
   /** The context of `session` as the model would see it after `system`. Pure function of the stored state. */

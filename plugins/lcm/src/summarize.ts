@@ -4,7 +4,7 @@
  * only accepted when it stays within {@link SUMMARY_OVERRUN_TOLERANCE}× its budget and is smaller than
  * its sources, so a summary always shrinks the context, even when the summarizer throws, hangs or inflates.
  */
-import { redactSecrets, type ChatMessage, type Summarizer, type TokenCounter } from "./core.js";
+import { classifySummaryFailure, redactSecrets, type ChatMessage, type Summarizer, type TokenCounter } from "./core.js";
 import { neutralizeInstructions } from "./neutralize.js";
 import type { SummaryLevel } from "./store/LcmStore.js";
 
@@ -58,6 +58,15 @@ export async function withTimeout<T>(task: (signal: AbortSignal) => Promise<T>, 
  */
 export const SUMMARY_OVERRUN_TOLERANCE = 3;
 
+/** How the summarizer fared during one compaction. */
+export interface SummarizerHealth {
+  /** Set once it threw or timed out (or when it is paused): later summaries skip it. */
+  failed: boolean;
+  lastError?: string;
+  /** Set when it refused its credentials (401/403): the engine pauses it. */
+  authFailure?: string;
+}
+
 /** What one summary needs. */
 export interface LadderInput {
   summarizer: Summarizer;
@@ -72,7 +81,7 @@ export interface LadderInput {
   timeoutMs: number;
   signal?: AbortSignal | undefined;
   /** Shared across one compaction: once the summarizer threw or timed out, later summaries skip it. */
-  health: { failed: boolean; lastError?: string };
+  health: SummarizerHealth;
   focusTopic?: string | undefined;
   /** The summary before these turns, as background for continuity (a leaf's previous summary). */
   precedingSummary?: string | undefined;
@@ -123,6 +132,8 @@ export async function summarizeWithLadder(input: LadderInput): Promise<LadderRes
       if (error instanceof CompactionAbortedError) throw error;
       input.health.failed = true;
       input.health.lastError = error instanceof Error ? error.message : String(error);
+      const failure = classifySummaryFailure(error);
+      if (failure.kind === "auth") input.health.authFailure = failure.reason;
     }
   }
   const budget = Math.max(1, Math.min(Math.floor(input.targetTokens / 2), Math.floor(input.sourceTokens / 2)));
