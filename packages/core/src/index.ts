@@ -34,7 +34,7 @@ export type { PluginContext, EngineContext, EngineFactory, EngineClass, EngineRe
 export { modelInfoFromConfig, knownContextLength } from "./host/modelInfo.js";
 
 // Thresholds
-export { resolveModelThreshold, effectiveThresholdPercent, computeThresholds, summaryTokenBudget, clampTargetRatio } from "./compressor/thresholds.js";
+export { resolveModelThreshold, matchModelThreshold, effectiveThresholdPercent, computeThresholds, summaryTokenBudget, clampTargetRatio } from "./compressor/thresholds.js";
 export type { ThresholdSettings, ThresholdPlan, ThresholdRule } from "./compressor/thresholds.js";
 
 // Built-in compressor

@@ -6,7 +6,9 @@
 import {
   AWAITING_REAL_USAGE,
   ContextEngine,
+  effectiveThresholdPercent,
   ExtractiveSummarizer,
+  matchModelThreshold,
   parseMessages,
   RoughTokenCounter,
   type ChatMessage,
@@ -44,6 +46,8 @@ export interface LcmEngineOptions {
   llmSummarizer?: boolean;
   tokenCounter?: TokenCounter;
   model?: ModelInfo;
+  /** The host's `compression.model_thresholds`: per-model trigger shares that override `threshold`. */
+  modelThresholds?: Record<string, number> | undefined;
   warn?: (message: string) => void;
   /** Clock for created_at (tests pin it). */
   now?: () => number;
@@ -66,6 +70,8 @@ export class LcmEngine extends ContextEngine {
   private readonly llm: Summarizer | undefined;
   private readonly warn: (message: string) => void;
   private readonly now: () => number;
+  /** `compression.model_thresholds` (undefined while the base constructor sizes the engine the first time). */
+  private readonly modelThresholds: Record<string, number> | undefined;
   private readonly ownsStore: boolean;
   /** The open store; `store` reopens it when `onSessionEnd` closed it. */
   private storeHandle: LcmStore;
@@ -94,6 +100,7 @@ export class LcmEngine extends ContextEngine {
     this.warn = options.warn ?? (() => {});
     this.now = options.now ?? Date.now;
     this.sessionId = this.settings.session;
+    this.modelThresholds = options.modelThresholds;
     this.updateModel(this.model);
   }
 
@@ -103,11 +110,17 @@ export class LcmEngine extends ContextEngine {
     return this.storeHandle;
   }
 
-  /** lcm's own trigger: `threshold` (default 0.75) of the window; compression.model_thresholds do not apply. */
+  /**
+   * lcm's trigger: the share of the window `compression.model_thresholds` gives the model (the longest
+   * matching key, raised to 75 % on windows under 512k, as the built-in compressor applies it), else
+   * lcm's own `threshold` (default 0.75). lcm has no minimum trigger: it compacts losslessly.
+   */
   override updateModel(model: ModelInfo): void {
     this.model = model;
     this.contextLength = model.contextLength;
-    this.thresholdPercent = this.settings?.threshold ?? 0.75;
+    const match = matchModelThreshold(model.model, this.modelThresholds ?? {});
+    this.thresholdPercent = match ? effectiveThresholdPercent(model.contextLength, match.value, true) : (this.settings?.threshold ?? 0.75);
+    this.thresholdRule = !match ? "threshold" : this.thresholdPercent > match.value ? "small-context-floor" : "model-threshold";
     this.thresholdTokens = Math.floor(model.contextLength * this.thresholdPercent);
   }
 

@@ -34,6 +34,13 @@ function lcmSection(config: unknown): unknown {
   return typeof config === "object" && config !== null ? (config as Record<string, unknown>).lcm : undefined;
 }
 
+/** The host's `compression.model_thresholds`, when the config has them. */
+function modelThresholdsOf(config: unknown): Record<string, number> | undefined {
+  const compression = typeof config === "object" && config !== null ? (config as { compression?: { model_thresholds?: unknown } }).compression : undefined;
+  const thresholds = compression?.model_thresholds;
+  return typeof thresholds === "object" && thresholds !== null ? (thresholds as Record<string, number>) : undefined;
+}
+
 /** The db path for `rawPath` (config `lcm.db_path`): ":memory:" as is, relative paths under `rootDir`. */
 export function resolveDbPath(rawPath: string | undefined, rootDir: string): string {
   if (rawPath === ":memory:") return rawPath;
@@ -43,14 +50,15 @@ export function resolveDbPath(rawPath: string | undefined, rootDir: string): str
 
 /**
  * Builds an LcmEngine from the host's engine context: settings from `config.lcm` (validated; errors name
- * the key path), the db at `lcm.db_path` (default `<rootDir>/.context-engine/lcm.db`), the host's
- * summarizer and token counter when given.
+ * the key path), the db at `lcm.db_path` (default `<rootDir>/.context-engine/lcm.db`), the trigger
+ * overrides of `compression.model_thresholds`, the host's summarizer and token counter when given.
  */
 export function createLcmEngine(engineCtx: LcmEngineContext): LcmEngine {
   const settings = parseLcmConfig(lcmSection(engineCtx.config));
   return new LcmEngine({
     config: settings,
     dbPath: resolveDbPath(settings.db_path, engineCtx.rootDir),
+    modelThresholds: modelThresholdsOf(engineCtx.config),
     ...(engineCtx.summarizer ? { summarizer: engineCtx.summarizer } : {}),
     ...(engineCtx.tokenCounter ? { tokenCounter: engineCtx.tokenCounter } : {}),
     warn: engineCtx.warn,

@@ -1,7 +1,8 @@
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ChatMessage } from "../src/core.js";
+import type { ChatMessage, SummaryRequest } from "../src/core.js";
 import { STUB_TOOL_RESULT, validateConversation } from "../src/core.js";
-import type { SummaryRequest } from "../src/core.js";
+import { createLcmEngine } from "../src/index.js";
 import { LEFT_OUT_NOTE } from "../src/neutralize.js";
 import { CountingSummarizer, HangingSummarizer, InflatingSummarizer, ThrowingSummarizer, conversation, makeEngine, tempDir, toolSteps } from "./support.js";
 
@@ -24,11 +25,30 @@ describe("compaction", () => {
     engine.close();
   });
 
-  it("uses its own threshold (0.75 by default), not the compressor's model_thresholds", () => {
+  it("uses its own threshold (0.75 by default) for models compression.model_thresholds does not name", () => {
     const engine = makeEngine(dir, { contextLength: 200_000, config: { threshold: undefined } });
     expect(engine.thresholdTokens).toBe(150_000);
     engine.updateModel({ model: "claude-sonnet", contextLength: 100_000 });
     expect(engine.thresholdTokens).toBe(75_000);
+    engine.close();
+  });
+
+  it("honours compression.model_thresholds like the built-in compressor: longest match, 75 % floor under 512k", () => {
+    const engine = createLcmEngine({
+      config: { compression: { model_thresholds: { "claude-sonnet": 0.9, "claude-sonnet-4-5": 0.95, "gpt-4.1": 0.5 } }, lcm: { db_path: join(dir, "lcm.db") } },
+      rootDir: dir,
+      warn: () => {},
+    });
+    engine.updateModel({ model: "claude-sonnet-4-5", contextLength: 200_000 });
+    expect([engine.thresholdTokens, engine.thresholdRule]).toEqual([190_000, "model-threshold"]);
+    engine.updateModel({ model: "claude-sonnet-4", contextLength: 200_000 });
+    expect(engine.thresholdTokens).toBe(180_000);
+    engine.updateModel({ model: "gpt-4.1", contextLength: 200_000 });
+    expect([engine.thresholdTokens, engine.thresholdRule]).toEqual([150_000, "small-context-floor"]);
+    engine.updateModel({ model: "gpt-4.1", contextLength: 1_000_000 });
+    expect(engine.thresholdTokens).toBe(500_000);
+    engine.updateModel({ model: "llama-3", contextLength: 200_000 });
+    expect([engine.thresholdTokens, engine.thresholdRule]).toEqual([150_000, "threshold"]);
     engine.close();
   });
 
