@@ -2,6 +2,7 @@
  * lcm's own settings (the `lcm:` section of the host config, a loose object the host passes through),
  * validated with zod: one source for types, defaults and error messages.
  */
+import { nearestConfigKey } from "./core.js";
 import { z } from "./deps.js";
 
 const fraction = (what: string) =>
@@ -44,20 +45,38 @@ export const LcmConfigSchema = z.looseObject({
 /** Defaulted lcm settings. */
 export type LcmSettings = z.output<typeof LcmConfigSchema>;
 
-/** Thrown for an invalid `lcm:` section; the message names every key path. */
+/**
+ * Thrown for an invalid `lcm:` section; the message names every key path, on one line (a host that
+ * reports a plugin's failure by its first line still shows them all).
+ */
 export class LcmConfigError extends Error {
-  constructor(detail: string) {
-    super(`Invalid lcm config:\n${detail}`);
+  constructor(problems: readonly string[]) {
+    super(`Invalid lcm config: ${problems.join("; ")}`);
     this.name = "LcmConfigError";
   }
 }
 
-/** Validates and defaults an `lcm:` section (undefined/null → all defaults). */
+/** Validates and defaults an `lcm:` section (undefined/null → all defaults). Unknown keys are kept; see {@link unknownLcmKeys}. */
 export function parseLcmConfig(raw: unknown): LcmSettings {
   const parsed = LcmConfigSchema.safeParse(raw ?? {});
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  - lcm.${i.path.map(String).join(".") || "(root)"}: ${i.message}`);
-    throw new LcmConfigError(lines.join("\n"));
+    throw new LcmConfigError(parsed.error.issues.map((i) => `lcm.${i.path.map(String).join(".") || "(root)"}: ${i.message}`));
   }
   return parsed.data;
+}
+
+/**
+ * One line per key of an `lcm:` section that lcm does not know, naming its path and, when one is
+ * close, the setting it probably meant: `lcm.tresh is not an lcm setting (ignored) — did you mean
+ * lcm.threshold?`. Empty for a section without unknown keys (or no section).
+ */
+export function unknownLcmKeys(raw: unknown): string[] {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return [];
+  const known = Object.keys(LcmConfigSchema.shape);
+  return Object.keys(raw)
+    .filter((key) => !known.includes(key))
+    .map((key) => {
+      const near = nearestConfigKey(key, known);
+      return `lcm.${key} is not an lcm setting (ignored)${near === undefined ? "" : ` — did you mean lcm.${near}?`}`;
+    });
 }

@@ -4,7 +4,7 @@
  */
 import { isAbsolute, join, resolve } from "node:path";
 import type { Summarizer, TokenCounter } from "./core.js";
-import { parseLcmConfig } from "./config.js";
+import { LcmConfigError, parseLcmConfig, unknownLcmKeys } from "./config.js";
 import { LcmEngine } from "./engine.js";
 
 /** What the factory registered with the host receives. */
@@ -22,6 +22,8 @@ export interface LcmPluginContext {
   config?: unknown;
   rootDir?: string;
   warn?: (message: string) => void;
+  /** Strict mode: an unknown `lcm:` key is an error, not a warning. */
+  strict?: boolean;
 }
 
 /** The name `context.engine` selects lcm by. */
@@ -65,14 +67,23 @@ export function createLcmEngine(engineCtx: LcmEngineContext): LcmEngine {
   });
 }
 
-/** Plugin entry point: registers the "lcm" engine factory. Validates `config.lcm` early so mistakes surface at load. */
+/**
+ * Plugin entry point: registers the "lcm" engine factory. Validates `config.lcm` early so mistakes surface
+ * at load: an invalid value throws, an unknown key is a warning (an error in strict mode, the host's or
+ * the config's `strict`) naming its path and the setting it probably meant.
+ */
 export function register(ctx: LcmPluginContext): void {
-  parseLcmConfig(lcmSection(ctx.config));
+  const section = lcmSection(ctx.config);
+  parseLcmConfig(section);
+  const unknown = unknownLcmKeys(section);
+  const strict = ctx.strict ?? (ctx.config as { strict?: unknown } | undefined)?.strict === true;
+  if (strict && unknown.length > 0) throw new LcmConfigError(unknown.map((line) => line.replace(" (ignored)", "")));
+  for (const line of unknown) ctx.warn?.(line);
   ctx.registerContextEngine((engineCtx) => createLcmEngine(engineCtx), LCM_ENGINE_NAME);
 }
 
 export { LcmEngine, type LcmEngineOptions } from "./engine.js";
-export { LcmConfigSchema, LcmConfigError, parseLcmConfig, type LcmSettings } from "./config.js";
+export { LcmConfigSchema, LcmConfigError, parseLcmConfig, unknownLcmKeys, type LcmSettings } from "./config.js";
 export { LcmStore, type StoredMessage, type SummaryRecord, type ItemRef } from "./store/LcmStore.js";
 export { LCM_CONTEXT_HEADER, LCM_CONTEXT_END, assembleContext } from "./assemble.js";
 export { LCM_TOOL_NAMES } from "./tools/index.js";

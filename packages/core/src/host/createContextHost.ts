@@ -74,7 +74,8 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
   const config = await resolveConfig(options.config);
   const rootDir = options.rootDir !== undefined ? resolve(options.rootDir) : hostRootDir(config);
   const configDir = config.sourcePath ? dirname(config.sourcePath) : rootDir;
-  const problems = new HostProblems([...(config.warnings ?? [])], options.strict ?? config.strict, config.sourcePath);
+  const strict = options.strict ?? config.strict;
+  const problems = new HostProblems([...(config.warnings ?? [])], strict, config.sourcePath);
   const { warnings, warn } = problems;
   const engineKey = ["context", "engine"];
   const hooks = createHostHooks();
@@ -84,7 +85,7 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
   const registry = new EngineRegistry(hooks, engineContext);
   const requested = config.context.engine.trim() || BUILTIN_ENGINE;
 
-  await loadListedPlugins(config.plugins, configDir, { config, rootDir, hooks, warn }, registry, problems);
+  await loadListedPlugins(config.plugins, configDir, { config, rootDir, hooks, warn, strict }, registry, problems);
 
   let engine: ContextEngine | undefined;
   let source: EngineSource = "builtin";

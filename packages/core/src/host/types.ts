@@ -42,6 +42,8 @@ export interface PluginContext {
   registerContextEngine(engine: EngineRegistration, name?: string): void;
   /** Adds a line to `host.warnings`. */
   warn(message: string): void;
+  /** Strict mode (the host's option, else the config's `strict`): a plugin should throw where it would warn. */
+  strict?: boolean;
 }
 
 /** The shape of a plugin module. */
