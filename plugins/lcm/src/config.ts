@@ -38,6 +38,8 @@ export const LcmConfigSchema = z.looseObject({
   auth_cooldown_ms: positiveInt("milliseconds").default(1_800_000),
   /** Time budget of one regex `lcm_grep`. */
   regex_time_budget_ms: positiveInt("milliseconds").default(250),
+  /** Whether the tools may reach every session in the store (`sessions: "all"`); turn off where sessions belong to different users. */
+  search_all_sessions: z.boolean({ error: "must be true or false" }).default(true),
   /** The session used before `onSessionStart` names one. */
   session: z.string().min(1).default("default"),
 });

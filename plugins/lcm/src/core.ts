@@ -10,7 +10,7 @@ export { COMPACTION_TAG, COMPACTION_SIGNATURE, SIGNED_COMPACTION_TAG, SUMMARY_EN
 export type { Summarizer, SummaryRequest } from "@context-engine/core";
 export { ExtractiveSummarizer, redactSecrets, classifySummaryFailure } from "@context-engine/core";
 export type { TokenCounter } from "@context-engine/core";
-export { RoughTokenCounter, countingIdOf } from "@context-engine/core";
+export { RoughTokenCounter, countingIdOf, estimateTokensRough } from "@context-engine/core";
 export { contentText, searchableText, canonicalJson } from "@context-engine/core";
 export { queryTerms, literalFtsQuery, queryCutNote, MAX_QUERY_TERMS } from "@context-engine/core";
 export type { QueryTerms } from "@context-engine/core";

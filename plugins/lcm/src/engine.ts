@@ -268,6 +268,7 @@ export class LcmEngine extends ContextEngine {
       session,
       counter: this.tokenCounter,
       regexBudgetMs: this.settings.regex_time_budget_ms,
+      allSessions: this.settings.search_all_sessions,
       summaryTimeoutMs: this.settings.summary_timeout_ms,
       llmSummarizer: this.llm,
     };

@@ -4,7 +4,7 @@
  * only accepted when it stays within {@link SUMMARY_OVERRUN_TOLERANCE}× its budget and is smaller than
  * its sources, so a summary always shrinks the context, even when the summarizer throws, hangs or inflates.
  */
-import { classifySummaryFailure, redactSecrets, type ChatMessage, type Summarizer, type TokenCounter } from "./core.js";
+import { classifySummaryFailure, estimateTokensRough, redactSecrets, type ChatMessage, type Summarizer, type TokenCounter } from "./core.js";
 import { neutralizeInstructions } from "./neutralize.js";
 import type { SummaryLevel } from "./store/LcmStore.js";
 
@@ -98,14 +98,25 @@ export function truncationMarker(summaryId: string): string {
   return `[deterministic fallback summary (truncated source text) — call lcm_expand with id "${summaryId}" for the original messages]`;
 }
 
-/** Head and tail of `text` within about `maxTokens` tokens (4 characters a token), cut on a marked gap. */
+/**
+ * Head (70 %) and tail of `text` within `maxTokens` tokens less 50 for the marker, cut on a marked gap.
+ * Measured with core's rough estimator, which counts CJK, kana, Hangul and Thai text as the tokens it
+ * costs (a CJK character is about ¾ token, not ¼), so no script overruns the budget.
+ */
 export function deterministicTruncation(text: string, maxTokens: number): string {
-  const budget = Math.max(16, maxTokens * 4 - 200);
+  const budget = Math.max(4, maxTokens - 50);
   const flat = text.replace(/\s+\n/g, "\n").trim();
-  if (flat.length <= budget) return flat;
-  const head = Math.floor(budget * 0.7);
-  const tail = Math.max(0, budget - head - 5);
-  return `${flat.slice(0, head)}\n…\n${tail > 0 ? flat.slice(flat.length - tail) : ""}`;
+  const total = estimateTokensRough(flat);
+  if (total <= budget) return flat;
+  const cut = (chars: number) => {
+    const head = Math.floor(chars * 0.7);
+    const tail = Math.max(0, chars - head - 5);
+    return `${flat.slice(0, head)}\n…\n${tail > 0 ? flat.slice(flat.length - tail) : ""}`;
+  };
+  let chars = Math.max(16, Math.floor((flat.length * budget) / total));
+  let out = cut(chars);
+  while (chars > 16 && estimateTokensRough(out) > budget) out = cut((chars = Math.max(16, Math.floor(chars * 0.9))));
+  return out;
 }
 
 /** Walks the ladder and returns the first acceptable summary body. Rethrows only the caller's abort. */

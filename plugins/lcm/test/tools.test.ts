@@ -18,7 +18,7 @@ describe("the agent tools", () => {
     const names = engine.getToolSchemas().map((t) => t.function.name);
     expect(names).toEqual(["lcm_grep", "lcm_describe", "lcm_expand"]);
     const grep = engine.getToolSchemas()[0]!.function.parameters as { properties: Record<string, unknown>; required?: string[] };
-    expect(Object.keys(grep.properties)).toEqual(["pattern", "mode", "scope", "since", "before", "limit"]);
+    expect(Object.keys(grep.properties)).toEqual(["pattern", "mode", "scope", "sessions", "sort", "since", "before", "limit"]);
     expect(grep.required).toEqual(["pattern"]);
   });
 

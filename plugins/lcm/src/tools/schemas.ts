@@ -4,11 +4,25 @@ import { z } from "../deps.js";
 
 const timeBound = z.union([z.string(), z.number()]).optional();
 
+/** Which sessions a tool reaches. */
+const sessionsArg = z
+  .enum(["current", "conversation", "all"])
+  .default("current")
+  .describe('Sessions to reach: "current", "conversation" (this conversation\'s earlier sessions too, e.g. before /new) or "all" sessions in the store');
+
 /** `lcm_grep` arguments. */
 export const GrepArgsSchema = z.strictObject({
-  pattern: z.string().min(1).describe("Words to find (full_text: all of them, or any of them when joined by OR; a trailing * matches a prefix; at most 64 distinct words) or a JavaScript regex (regex, case-insensitive)"),
+  pattern: z
+    .string()
+    .min(1)
+    .describe(
+      'full_text: words to find, all of them, or any when joined by | or OR; "quoted phrases" match exactly; a trailing * matches a prefix; ' +
+        "CJK and other unspaced text is matched as substrings; at most 64 distinct terms. regex: a JavaScript regex (case-insensitive)",
+    ),
   mode: z.enum(["full_text", "regex"]).default("full_text"),
   scope: z.enum(["messages", "summaries", "both"]).default("both"),
+  sessions: sessionsArg,
+  sort: z.enum(["recency", "relevance"]).default("recency").describe("recency: newest first; relevance: best full-text matches first"),
   since: timeBound.describe("Only records created at or after this time (ISO 8601 or epoch milliseconds)"),
   before: timeBound.describe("Only records created before this time (ISO 8601 or epoch milliseconds)"),
   limit: z.number().int().min(1).max(100).default(20),
