@@ -11,7 +11,7 @@ async function expandFromContext(engine: LcmEngine): Promise<ChatMessage[]> {
   const expand = async (id: string): Promise<void> => {
     let offset: number | null = 0;
     while (offset !== null) {
-      const page = parseResult(await engine.handleToolCall("lcm_expand", { id, offset, maxTokens: 300 }));
+      const page = parseResult(await engine.handleToolCall("lcm_expand", { id, offset, maxTokens: 1_000 }));
       expect(page.error).toBeUndefined();
       for (const item of page.items) {
         if (item.type === "message") out.push(item.message);

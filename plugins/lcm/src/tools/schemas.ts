@@ -30,14 +30,16 @@ export const GrepArgsSchema = z.strictObject({
 
 /** `lcm_describe` arguments. */
 export const DescribeArgsSchema = z.strictObject({
-  id: z.string().min(1).optional().describe("A summary id (sum_…) or message id (msg_…); omit for the session overview"),
+  id: z.string().min(1).optional().describe("A summary id (sum_…) or message id (msg_…); omit for the overview of the sessions"),
+  sessions: sessionsArg,
 });
 
 /** `lcm_expand` arguments. */
 export const ExpandArgsSchema = z.strictObject({
-  id: z.string().min(1).describe("The summary id to expand"),
-  maxTokens: z.number().int().min(1).max(200_000).default(4000),
-  offset: z.number().int().min(0).default(0),
+  id: z.string().min(1).describe("A summary id (sum_…) to expand into its sources, or a message id (msg_…) to read in full"),
+  maxTokens: z.number().int().min(100).max(200_000).default(4000).describe("Token budget of the answer; a source larger than it is cut and the answer says where the rest is"),
+  offset: z.number().int().min(0).default(0).describe("Summary: the first source to show (the previous page's nextOffset). Message: the character to start from"),
+  sessions: sessionsArg,
 });
 
 /** `lcm_expand_query` arguments: a question answered from expanded history, found by `query` or given as `ids`. */
@@ -61,7 +63,7 @@ export function lcmToolSchemas(withExpandQuery: boolean): ToolSchema[] {
   const tools = [
     toolSchema("lcm_grep", "Search the whole stored conversation, including turns compacted out of view. Returns matches with ids and the summary that covers each.", GrepArgsSchema),
     toolSchema("lcm_describe", "Describe a summary (sources, parents, covered messages) or a message (the summary covering it); without id, an overview of the session's history.", DescribeArgsSchema),
-    toolSchema("lcm_expand", "Expand a summary: a leaf's original messages verbatim, or a condensed summary's child summaries. Pages with offset.", ExpandArgsSchema),
+    toolSchema("lcm_expand", "Expand a summary (a leaf's original messages verbatim, a condensed summary's child summaries) or read one message in full, within maxTokens; pages with offset.", ExpandArgsSchema),
   ];
   if (withExpandQuery) {
     tools.push(toolSchema("lcm_expand_query", "Answer a question from expanded history: selects summaries by query or ids, expands them and answers with the summarizer model.", ExpandQueryArgsSchema));
