@@ -40,6 +40,8 @@ export const LcmConfigSchema = z.looseObject({
   regex_time_budget_ms: positiveInt("milliseconds").default(250),
   /** Whether the tools may reach every session in the store (`sessions: "all"`); turn off where sessions belong to different users. */
   search_all_sessions: z.boolean({ error: "must be true or false" }).default(true),
+  /** Sessions lcm does not store (nor compact): ids matching one of these globs (`*` any run, `?` one character). */
+  ignore_sessions: z.array(z.string({ error: "must be a glob string" }).min(1, { error: "must not be empty" }), { error: "must be a list of session id globs" }).default([]),
   /** The session used before `onSessionStart` names one. */
   session: z.string().min(1).default("default"),
 });

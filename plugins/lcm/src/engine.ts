@@ -25,6 +25,7 @@ import { parseLcmConfig, type LcmSettings } from "./config.js";
 import { heldSequence, type HeldSequence } from "./held.js";
 import { ingestConversation, type IngestResult } from "./ingest.js";
 import { messageIdentity } from "./messageText.js";
+import { sessionMatcher } from "./sessionPatterns.js";
 import { LcmStore, type StoredMessage } from "./store/LcmStore.js";
 import { CompactionAbortedError } from "./summarize.js";
 import { dispatchLcmTool } from "./tools/index.js";
@@ -83,6 +84,8 @@ export class LcmEngine extends ContextEngine {
   private disposed = false;
   /** Per session: identities of the conversation the host was last known to hold. */
   private readonly held = new Map<string, HeldSequence>();
+  /** True for the sessions `ignore_sessions` names: nothing of them is stored. */
+  readonly isIgnoredSession: (session: string) => boolean;
   /** The summarizer is not called before this time (epoch ms): it refused its credentials. */
   summarizerPausedUntil = 0;
 
@@ -101,6 +104,7 @@ export class LcmEngine extends ContextEngine {
     this.now = options.now ?? Date.now;
     this.sessionId = this.settings.session;
     this.modelThresholds = options.modelThresholds;
+    this.isIgnoredSession = sessionMatcher(this.settings.ignore_sessions);
     this.updateModel(this.model);
   }
 
@@ -141,6 +145,7 @@ export class LcmEngine extends ContextEngine {
   ingest(messages: ChatMessage[], session: string = this.sessionId): StoredMessage[] {
     // the store is append-only: a malformed message must be refused before it is stored for good
     parseMessages(messages, "LcmEngine.ingest");
+    if (this.isIgnoredSession(session)) return [];
     return this.ingestValid(messages, session).stored;
   }
 
@@ -155,8 +160,9 @@ export class LcmEngine extends ContextEngine {
   /**
    * Ingests into session `options.sessionId` (default {@link sessionId}), then (at or above the
    * threshold, or with `force`) compacts until the context is at the target and returns the assembled
-   * context. Below the threshold the input is returned unchanged. An aborted `signal` returns the input
-   * unchanged too (passes already committed stay in the store).
+   * context. Below the threshold the input is returned unchanged, and so is the input of a session
+   * `ignore_sessions` names. An aborted `signal` returns the input unchanged too (passes already committed
+   * stay in the store).
    */
   async compress(messages: ChatMessage[], options: CompressOptions = {}): Promise<ChatMessage[]> {
     parseMessages(messages, "LcmEngine.compress");
@@ -172,6 +178,8 @@ export class LcmEngine extends ContextEngine {
   /** The body of {@link compress}, run while `running` counts it. */
   private async ingestAndCompact(messages: ChatMessage[], options: CompressOptions): Promise<ChatMessage[]> {
     const session = options.sessionId || this.sessionId;
+    // an ignored session is neither stored nor compacted: lcm only compacts what it keeps
+    if (this.isIgnoredSession(session)) return messages;
     const ingested = this.ingestValid(messages, session);
     // stored and held messages are not counted again: only the system prompt and lcm's own artifacts are
     const tokens = options.currentTokens ?? ingested.tokens + this.tokenCounter.countMessages(messages.filter((m) => m.role === "system" || isLcmArtifact(m)));
