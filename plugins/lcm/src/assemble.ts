@@ -5,6 +5,7 @@
  */
 import { COMPACTION_SIGNATURE, COMPACTION_TAG, isLegacySummaryText, pendingToolCallsStart, sanitizeToolPairs, SIGNED_COMPACTION_TAG, STUB_TOOL_RESULT, SUMMARY_END_MARKER, type ChatMessage } from "./core.js";
 import type { StoredMessage, SummaryRecord } from "./store/LcmStore.js";
+import { externalizedPreview, isExternalized, isExternalizedPreview } from "./externalize.js";
 import { distinctToolCallIds } from "./toolCallIds.js";
 
 /**
@@ -73,11 +74,11 @@ function leadingText(content: ChatMessage["content"]): string {
 
 /**
  * True for messages lcm itself put into an assembled context: the summary block (signed, or an older
- * version's block with its full opening and end line) and stub tool results (whose text carries the
- * signature too). A real turn or tool result that only looks like them is never taken for one.
+ * version's block with its full opening and end line), stub tool results and previews of externalized
+ * tool outputs (whose texts carry the signature too). A real turn or tool result that only looks like them is never taken for one.
  */
 export function isLcmArtifact(message: ChatMessage): boolean {
-  if (message.role === "tool") return message.content === STUB_TOOL_RESULT;
+  if (message.role === "tool") return message.content === STUB_TOOL_RESULT || isExternalizedPreview(message);
   const text = leadingText(message.content);
   return text.startsWith(LCM_CONTEXT_HEADER) || isLegacySummaryText(text, LEGACY_OPENING);
 }
@@ -115,15 +116,23 @@ function placeBlocks(messages: readonly ChatMessage[]): ChatMessage[] {
   return out;
 }
 
+/** How a context is assembled. */
+export interface AssembleOptions {
+  /** Tool results larger than this many tokens are shown as a preview with their id (0 or absent: never). */
+  externalizeAboveTokens?: number | undefined;
+}
+
 /**
  * Builds the model's context: `system` untouched, then the context items in order, raw messages verbatim
- * and each run of side-by-side summaries as one block naming their ids and covered ranges. Tool pairs
+ * (a tool result over `externalizeAboveTokens` as its preview, see externalize.ts) and each run of
+ * side-by-side summaries as one block naming their ids and covered ranges. Tool pairs
  * are repaired (a call whose result never came gets a stub, an orphan result is dropped) except in a
  * trailing group of calls still running, which is kept as it is; a call id used again later is renamed
  * in its earlier uses (see {@link distinctToolCallIds}); then blocks take the role that keeps user and
  * assistant turns alternating (see {@link placeBlocks}).
  */
-export function assembleContext(system: readonly ChatMessage[], items: readonly LoadedItem[]): ChatMessage[] {
+export function assembleContext(system: readonly ChatMessage[], items: readonly LoadedItem[], options: AssembleOptions = {}): ChatMessage[] {
+  const externalizeAbove = options.externalizeAboveTokens ?? 0;
   const draft: ChatMessage[] = [];
   let run: SummaryRecord[] = [];
   const flush = () => {
@@ -134,7 +143,7 @@ export function assembleContext(system: readonly ChatMessage[], items: readonly 
     if (item.type === "summary") run.push(item.summary);
     else {
       flush();
-      draft.push(item.stored.message);
+      draft.push(isExternalized(item.stored, externalizeAbove) ? externalizedPreview(item.stored) : item.stored.message);
     }
   }
   flush();

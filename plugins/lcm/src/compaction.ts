@@ -120,6 +120,8 @@ export interface CompactionInput {
   now: () => number;
   signal?: AbortSignal | undefined;
   focusTopic?: string | undefined;
+  /** Tool results over this many tokens are shown as previews (0: never). */
+  externalizeAboveTokens?: number | undefined;
   /** True while the summarizer is paused (it refused its credentials): every summary is the deterministic one. */
   summarizerPaused?: boolean | undefined;
 }
@@ -246,7 +248,7 @@ export async function runCompaction(input: CompactionInput): Promise<CompactionO
   for (const item of items) if (item.type === "message") storedTokens.set(item.stored.message, item.stored.tokens);
   const measure = (loaded: readonly LoadedItem[]) => {
     let total = 0;
-    for (const m of assembleContext(input.system, loaded)) total += storedTokens.get(m) ?? input.counter.countMessages([m]);
+    for (const m of assembleContext(input.system, loaded, { externalizeAboveTokens: input.externalizeAboveTokens })) total += storedTokens.get(m) ?? input.counter.countMessages([m]);
     return total;
   };
   let tokens = measure(items);

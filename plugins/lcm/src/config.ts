@@ -30,6 +30,11 @@ export const LcmConfigSchema = z.looseObject({
   condense_fanin: z.number().int({ error: "must be a whole number (summaries)" }).min(2, { error: "must be at least 2 (summaries)" }).default(4),
   /** Deepest summary a condense pass may create (leaves are depth 1); summaries at this depth stay side by side. */
   max_depth: positiveInt("summary depth").default(5),
+  /**
+   * Tool results larger than this many tokens are kept out of the assembled context: a preview (start,
+   * end, the stored message's id) stands for them; lcm_expand reads and lcm_grep searches the full text. 0: never.
+   */
+  externalize_tool_output_tokens: z.number({ error: "must be a whole number (tokens, 0 for never)" }).int({ error: "must be a whole number (tokens, 0 for never)" }).min(0, { error: "must be 0 or more (tokens)" }).default(8_000),
   /** Upper bound of compaction passes in one `compress()` call. */
   max_passes: positiveInt("passes").default(32),
   /** A summarizer call that takes longer is abandoned and the next level of the ladder is used. */

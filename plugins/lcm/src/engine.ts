@@ -19,7 +19,7 @@ import {
   type TokenCounter,
   type ToolSchema,
 } from "./core.js";
-import { assembleContext, isLcmArtifact, splitSystemPrompt } from "./assemble.js";
+import { assembleContext, isLcmArtifact, splitSystemPrompt, type AssembleOptions } from "./assemble.js";
 import { loadContext, runCompaction, type CompactionOutcome } from "./compaction.js";
 import { parseLcmConfig, type LcmSettings } from "./config.js";
 import { heldSequence, type HeldSequence } from "./held.js";
@@ -206,6 +206,7 @@ export class LcmEngine extends ContextEngine {
         signal: options.signal,
         focusTopic: options.focusTopic,
         summarizerPaused: this.now() < this.summarizerPausedUntil,
+        externalizeAboveTokens: this.settings.externalize_tool_output_tokens,
       });
     } catch (error) {
       if (error instanceof CompactionAbortedError) return messages;
@@ -248,7 +249,12 @@ export class LcmEngine extends ContextEngine {
 
   /** The context of `session` as the model would see it after `system`. Pure function of the stored state. */
   assemble(system: ChatMessage[] = [], session: string = this.sessionId): ChatMessage[] {
-    return assembleContext(system, loadContext(this.store, session));
+    return assembleContext(system, loadContext(this.store, session), this.assembleOptions);
+  }
+
+  /** How this engine assembles contexts (from its settings). */
+  private get assembleOptions(): AssembleOptions {
+    return { externalizeAboveTokens: this.settings.externalize_tool_output_tokens };
   }
 
   /** The agent-facing tools: lcm_grep, lcm_describe, lcm_expand (+ lcm_expand_query with an LLM summarizer). */
@@ -329,7 +335,7 @@ export class LcmEngine extends ContextEngine {
   /** The assembled context of `session` and what the host holds once it has it (stored identities and counts, nothing hashed). */
   private assembleHeld(system: ChatMessage[], session: string): { output: ChatMessage[]; held: HeldSequence } {
     const items = loadContext(this.store, session, this.tokenCounter);
-    const output = assembleContext(system, items);
+    const output = assembleContext(system, items, this.assembleOptions);
     const stored = new Map<ChatMessage, StoredMessage>();
     for (const item of items) if (item.type === "message") stored.set(item.stored.message, item.stored);
     const messages = output.slice(system.length).filter((m) => !isLcmArtifact(m));

@@ -16,7 +16,7 @@ describe("lcm_expand keeps to the caller's token budget", () => {
   const huge = bigOutput(30_000);
   beforeEach(async () => {
     dir = tempDir();
-    engine = makeEngine(dir.dir, { contextLength: 40_000, config: { fresh_tail: 4 } });
+    engine = makeEngine(dir.dir, { contextLength: 40_000, config: { fresh_tail: 4, externalize_tool_output_tokens: 0 } });
     const input: ChatMessage[] = [
       { role: "system", content: "You are a careful coding agent." },
       { role: "user", content: "Build it." },
