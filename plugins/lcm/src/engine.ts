@@ -22,6 +22,7 @@ import {
 import { assembleContext, isLcmArtifact, splitSystemPrompt, type AssembleOptions } from "./assemble.js";
 import { loadContext, runCompaction, type CompactionOutcome } from "./compaction.js";
 import { parseLcmConfig, type LcmSettings } from "./config.js";
+import { checkLcmStore, type DoctorReport } from "./doctor.js";
 import { heldSequence, type HeldSequence } from "./held.js";
 import { ingestConversation, type IngestResult } from "./ingest.js";
 import { messageIdentity } from "./messageText.js";
@@ -319,6 +320,11 @@ export class LcmEngine extends ContextEngine {
     let n = 1;
     while (this.store.hasSession(`${base}~${n}`)) n++;
     this.sessionId = `${base}~${n}`;
+  }
+
+  /** Checks the store's summary DAG and indexes (every session, or `sessions`); see {@link checkLcmStore}. */
+  doctor(sessions?: readonly string[]): DoctorReport {
+    return checkLcmStore(this.store, sessions);
   }
 
   /** Closes the store if this engine opened it, for good (unlike onSessionEnd, nothing reopens it). */

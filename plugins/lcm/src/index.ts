@@ -87,3 +87,4 @@ export { LcmConfigSchema, LcmConfigError, parseLcmConfig, unknownLcmKeys, type L
 export { LcmStore, type StoredMessage, type SummaryRecord, type ItemRef } from "./store/LcmStore.js";
 export { LCM_CONTEXT_HEADER, LCM_CONTEXT_END, assembleContext } from "./assemble.js";
 export { LCM_TOOL_NAMES } from "./tools/index.js";
+export { checkLcmStore, type DoctorReport, type DoctorProblem, type DoctorProblemCode } from "./doctor.js";
