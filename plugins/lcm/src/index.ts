@@ -14,6 +14,8 @@ export interface LcmEngineContext {
   tokenCounter?: TokenCounter | undefined;
   rootDir: string;
   warn: (message: string) => void;
+  /** The host only simulates: the store is kept in memory, the configured file is not touched. */
+  scratch?: boolean | undefined;
 }
 
 /** The part of the host's plugin context lcm uses. */
@@ -52,14 +54,15 @@ export function resolveDbPath(rawPath: string | undefined, rootDir: string): str
 
 /**
  * Builds an LcmEngine from the host's engine context: settings from `config.lcm` (validated; errors name
- * the key path), the db at `lcm.db_path` (default `<rootDir>/.context-engine/lcm.db`), the trigger
+ * the key path), the db at `lcm.db_path` (default `<rootDir>/.context-engine/lcm.db`; in memory for a
+ * scratch host, e.g. `context-engine simulate`), the trigger
  * overrides of `compression.model_thresholds`, the host's summarizer and token counter when given.
  */
 export function createLcmEngine(engineCtx: LcmEngineContext): LcmEngine {
   const settings = parseLcmConfig(lcmSection(engineCtx.config));
   return new LcmEngine({
     config: settings,
-    dbPath: resolveDbPath(settings.db_path, engineCtx.rootDir),
+    dbPath: engineCtx.scratch ? ":memory:" : resolveDbPath(settings.db_path, engineCtx.rootDir),
     modelThresholds: modelThresholdsOf(engineCtx.config),
     ...(engineCtx.summarizer ? { summarizer: engineCtx.summarizer } : {}),
     ...(engineCtx.tokenCounter ? { tokenCounter: engineCtx.tokenCounter } : {}),

@@ -40,6 +40,8 @@ export interface ContextHostOptions {
   store?: SessionStore;
   /** The main model; default from `config.model`. */
   model?: ModelInfo;
+  /** The host only simulates: engines keep no state beyond it (see {@link EngineContext.scratch}). */
+  scratch?: boolean;
 }
 
 /** A running host. */
@@ -81,7 +83,7 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
   const hooks = createHostHooks();
   const model = options.model ?? modelInfoFromConfig(config);
   const summarizer = options.summarizer ?? createSummarizer(config.auxiliary.compression, mainEndpoint(config)).summarizer;
-  const engineContext: EngineContext = { config, rootDir, summarizer, tokenCounter: options.tokenCounter, store: options.store, warn };
+  const engineContext: EngineContext = { config, rootDir, summarizer, tokenCounter: options.tokenCounter, store: options.store, warn, ...(options.scratch ? { scratch: true } : {}) };
   const registry = new EngineRegistry(hooks, engineContext);
   const requested = config.context.engine.trim() || BUILTIN_ENGINE;
 

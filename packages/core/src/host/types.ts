@@ -16,6 +16,11 @@ export interface EngineContext {
   tokenCounter?: TokenCounter;
   /** The session store passed to the host, if any. */
   store?: SessionStore;
+  /**
+   * True when the host only simulates (a replay, an evaluation): the engine keeps no state beyond this
+   * host — its databases in memory or in a temporary place, never the configured ones.
+   */
+  scratch?: boolean;
   /** Adds a line to `host.warnings`. */
   warn(message: string): void;
 }
