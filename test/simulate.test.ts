@@ -1,7 +1,7 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { bundledTranscript as fixture, runCli as cli, tempDir } from "./support/cli.js";
+import { bundledTranscript as fixture, repoRoot, runCli as cli, tempDir } from "./support/cli.js";
 import { expectSelfContainedPage } from "./support/page.js";
 
 describe("context-engine simulate", () => {
@@ -79,6 +79,19 @@ describe("context-engine simulate", () => {
     const page = readFileSync(join(dir, "report.html"), "utf8");
     expect(page).toContain("the costs are unknown: no price for mystery-model");
     expect(page).not.toContain("the replay cost $0 against $0");
+  });
+
+  it("replays lcm on a scratch store: the configured database is neither created nor written", async () => {
+    const dir = tempDir();
+    const lcmPlugin = join(repoRoot, "plugins/lcm");
+    writeFileSync(join(dir, "config.yaml"), `context:\n  engine: lcm\nplugins:\n  - ${lcmPlugin}\nlcm:\n  db_path: state/lcm.db\n`);
+    const run = await cli(["simulate", fixture, "--context-length", "8000"], dir);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/engine\s+lcm/);
+    expect(run.stdout).toMatch(/compactions\s+[1-9]/);
+    expect(existsSync(join(dir, "state"))).toBe(false);
+    expect(existsSync(join(dir, ".context-engine"))).toBe(false);
   });
 
   it("exits 2 without a transcript and 1 for a missing file", async () => {

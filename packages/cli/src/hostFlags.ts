@@ -35,17 +35,16 @@ export function rootDirFromFlags(cwd: string, flags: Pick<HostFlags, "root">, co
 }
 
 /**
- * Builds the host the flags describe; `--engine` overrides `context.engine`, `--strict` turns fallbacks
- * into errors. `adjust` may change the loaded configuration first (e.g. a scratch store for an eval).
+ * Builds the host the flags describe; `--engine` overrides `context.engine`, `--strict` turns fallbacks into
+ * errors. With `scratch`, engines keep no state beyond the host (simulations use scratch stores).
  */
-export async function hostFromFlags(cwd: string, flags: HostFlags, announce?: (line: string) => void, adjust?: (config: HostConfig) => void): Promise<ContextHost> {
+export async function hostFromFlags(cwd: string, flags: HostFlags, announce?: (line: string) => void, options: { scratch?: boolean } = {}): Promise<ContextHost> {
   if (flags.engine !== undefined && flags.engine.trim() !== "" && !ENGINE_NAME_PATTERN.test(flags.engine.trim())) {
     throw new UsageError(`--engine must be an engine name matching ${ENGINE_NAME_PATTERN.source}, got '${flags.engine}'`);
   }
   const config = await configFromFlags(cwd, flags);
   if (flags.engine !== undefined) config.context = { ...config.context, engine: flags.engine };
-  adjust?.(config);
-  const host = await createContextHost({ config, rootDir: rootDirFromFlags(cwd, flags, config), ...(flags.strict ? { strict: true } : {}) }).catch((error: unknown) => {
+  const host = await createContextHost({ config, rootDir: rootDirFromFlags(cwd, flags, config), ...(flags.strict ? { strict: true } : {}), ...(options.scratch ? { scratch: true } : {}) }).catch((error: unknown) => {
     throw flags.engine !== undefined ? blameEngineFlag(error, flags.engine) : error;
   });
   for (const notice of host.notices) announce?.(notice);

@@ -20,7 +20,7 @@ export { normalizeUsage, InvalidUsageError } from "./engine/usage.js";
 // Config
 export { loadConfig, parseConfigText, validateConfigObject, setConfigValue, parseConfigValue, formatConfigYaml, ConfigError } from "./config/load.js";
 export type { ConfigIssue } from "./config/load.js";
-export { unknownConfigKeyMessage } from "./config/keys.js";
+export { unknownConfigKeyMessage, nearestConfigKey } from "./config/keys.js";
 export { HostConfigSchema, ENGINE_NAME_PATTERN } from "./config/schema.js";
 export type { HostConfig, CompressionConfig, AuxiliaryCompressionConfig } from "./config/schema.js";
 
@@ -34,7 +34,7 @@ export type { PluginContext, EngineContext, EngineFactory, EngineClass, EngineRe
 export { modelInfoFromConfig, knownContextLength } from "./host/modelInfo.js";
 
 // Thresholds
-export { resolveModelThreshold, effectiveThresholdPercent, computeThresholds, summaryTokenBudget, clampTargetRatio } from "./compressor/thresholds.js";
+export { resolveModelThreshold, matchModelThreshold, effectiveThresholdPercent, computeThresholds, summaryTokenBudget, clampTargetRatio } from "./compressor/thresholds.js";
 export type { ThresholdSettings, ThresholdPlan, ThresholdRule } from "./compressor/thresholds.js";
 
 // Built-in compressor

@@ -3,8 +3,10 @@
  * summary in context (each with its id and covered seq range), then the raw tail verbatim; tool pairs
  * repaired. A pure function of the stored state, so identical state gives identical output.
  */
-import { COMPACTION_TAG, isLegacySummaryText, sanitizeToolPairs, SIGNED_COMPACTION_TAG, STUB_TOOL_RESULT, SUMMARY_END_MARKER, type ChatMessage } from "./core.js";
+import { COMPACTION_SIGNATURE, COMPACTION_TAG, isLegacySummaryText, pendingToolCallsStart, sanitizeToolPairs, SIGNED_COMPACTION_TAG, STUB_TOOL_RESULT, SUMMARY_END_MARKER, type ChatMessage } from "./core.js";
 import type { StoredMessage, SummaryRecord } from "./store/LcmStore.js";
+import { externalizedPreview, isExternalized, isExternalizedPreview } from "./externalize.js";
+import { distinctToolCallIds } from "./toolCallIds.js";
 
 /**
  * First line of the summary block; ingest recognises lcm's own output by it. It carries core's invisible
@@ -29,10 +31,23 @@ const LEGACY_OPENING = `${COMPACTION_TAG} lcm:${OPENING_TEXT}`;
 /** One context item with its record loaded. */
 export type LoadedItem = { type: "summary"; summary: SummaryRecord } | { type: "message"; stored: StoredMessage };
 
-/** The rendering of one summary inside the block: its id, kind, depth and covered seq range, then its text. */
+/**
+ * A summary's text made safe inside its wrapper: `<summary` and `</summary` (any case) become
+ * `&lt;summary` / `&lt;/summary`, the dashes that open the block's end line are spaced out (`- - - END OF
+ * CONTEXT SUMMARY`), and the invisible artifact signature is removed, so no summary can close its wrapper,
+ * end the block early or pass for an artifact. The stored summary keeps its text as written.
+ */
+export function escapeSummaryText(text: string): string {
+  return text
+    .replace(/<(\/?)(summary)/gi, "&lt;$1$2")
+    .replace(/-{3,}(\s*END OF CONTEXT SUMMARY)/gi, "- - -$1")
+    .replaceAll(COMPACTION_SIGNATURE, "");
+}
+
+/** The rendering of one summary inside the block: its id, kind, depth and covered seq range, then its (escaped) text. */
 export function renderSummary(summary: SummaryRecord): string {
   const range = summary.seqStart === summary.seqEnd ? `${summary.seqStart}` : `${summary.seqStart}-${summary.seqEnd}`;
-  return `<summary id="${summary.id}" kind="${summary.kind}" depth="${summary.depth}" messages="${range}">\n${summary.content}\n</summary>`;
+  return `<summary id="${summary.id}" kind="${summary.kind}" depth="${summary.depth}" messages="${range}">\n${escapeSummaryText(summary.content)}\n</summary>`;
 }
 
 /** The text of the summary block for `summaries` (in context order). */
@@ -59,11 +74,11 @@ function leadingText(content: ChatMessage["content"]): string {
 
 /**
  * True for messages lcm itself put into an assembled context: the summary block (signed, or an older
- * version's block with its full opening and end line) and stub tool results (whose text carries the
- * signature too). A real turn or tool result that only looks like them is never taken for one.
+ * version's block with its full opening and end line), stub tool results and previews of externalized
+ * tool outputs (whose texts carry the signature too). A real turn or tool result that only looks like them is never taken for one.
  */
 export function isLcmArtifact(message: ChatMessage): boolean {
-  if (message.role === "tool") return message.content === STUB_TOOL_RESULT;
+  if (message.role === "tool") return message.content === STUB_TOOL_RESULT || isExternalizedPreview(message);
   const text = leadingText(message.content);
   return text.startsWith(LCM_CONTEXT_HEADER) || isLegacySummaryText(text, LEGACY_OPENING);
 }
@@ -101,13 +116,23 @@ function placeBlocks(messages: readonly ChatMessage[]): ChatMessage[] {
   return out;
 }
 
+/** How a context is assembled. */
+export interface AssembleOptions {
+  /** Tool results larger than this many tokens are shown as a preview with their id (0 or absent: never). */
+  externalizeAboveTokens?: number | undefined;
+}
+
 /**
  * Builds the model's context: `system` untouched, then the context items in order, raw messages verbatim
- * and each run of side-by-side summaries as one block naming their ids and covered ranges. Tool pairs
- * are repaired (a call whose result never came gets a stub, an orphan result is dropped), then blocks
- * take the role that keeps user and assistant turns alternating (see {@link placeBlocks}).
+ * (a tool result over `externalizeAboveTokens` as its preview, see externalize.ts) and each run of
+ * side-by-side summaries as one block naming their ids and covered ranges. Tool pairs
+ * are repaired (a call whose result never came gets a stub, an orphan result is dropped) except in a
+ * trailing group of calls still running, which is kept as it is; a call id used again later is renamed
+ * in its earlier uses (see {@link distinctToolCallIds}); then blocks take the role that keeps user and
+ * assistant turns alternating (see {@link placeBlocks}).
  */
-export function assembleContext(system: readonly ChatMessage[], items: readonly LoadedItem[]): ChatMessage[] {
+export function assembleContext(system: readonly ChatMessage[], items: readonly LoadedItem[], options: AssembleOptions = {}): ChatMessage[] {
+  const externalizeAbove = options.externalizeAboveTokens ?? 0;
   const draft: ChatMessage[] = [];
   let run: SummaryRecord[] = [];
   const flush = () => {
@@ -118,9 +143,11 @@ export function assembleContext(system: readonly ChatMessage[], items: readonly 
     if (item.type === "summary") run.push(item.summary);
     else {
       flush();
-      draft.push(item.stored.message);
+      draft.push(isExternalized(item.stored, externalizeAbove) ? externalizedPreview(item.stored) : item.stored.message);
     }
   }
   flush();
-  return [...system, ...placeBlocks(sanitizeToolPairs(draft))];
+  const pending = pendingToolCallsStart(draft);
+  const repaired = pending < 0 ? sanitizeToolPairs(draft) : [...sanitizeToolPairs(draft.slice(0, pending)), ...draft.slice(pending)];
+  return [...system, ...placeBlocks(distinctToolCallIds(repaired))];
 }

@@ -7,7 +7,7 @@ import { alignBoundaryBackward, countingIdOf, SIGNED_COMPACTION_TAG, type ChatMe
 import { assembleContext, type LoadedItem } from "./assemble.js";
 import { searchableText, summaryId } from "./messageText.js";
 import type { ItemRef, LcmStore, StoredMessage, SummaryKind, SummaryRecord } from "./store/LcmStore.js";
-import { CompactionAbortedError, summarizeWithLadder, truncationMarker } from "./summarize.js";
+import { CompactionAbortedError, summarizeWithLadder, truncationMarker, type SummarizerHealth } from "./summarize.js";
 
 /**
  * Index in `raw` (the uncompacted messages, oldest first) where the protected tail starts: the last
@@ -30,11 +30,23 @@ export interface PassPlan {
   fromOrd: number;
   toOrd: number;
   items: LoadedItem[];
+  /** A leaf's nearest summary before it in context, handed to the summarizer as the previous summary. */
+  previous?: SummaryRecord | undefined;
+}
+
+/** The summary nearest before context item `ord`, if any. */
+function summaryBefore(items: readonly LoadedItem[], ord: number): SummaryRecord | undefined {
+  for (let i = ord - 1; i >= 0; i--) {
+    const item = items[i]!;
+    if (item.type === "summary") return item.summary;
+  }
+  return undefined;
 }
 
 /**
  * The leaf pass: the oldest run of raw messages outside the fresh tail, up to `chunkTokens` (at least one
- * message), extended over the tool results that answer its last calls. The newest user message is never
+ * message), extended over the tool results that answer its last calls, with the nearest summary before
+ * it as its previous summary: background for continuity (lossless-claw's previous_context), not merged in. The newest user message is never
  * compacted: it is pinned raw even when the turn after it is compacted. `startOrd` skips the runs before
  * it (the run there did not shrink the context). Null when nothing is compactable.
  */
@@ -60,18 +72,19 @@ export function planLeafPass(items: readonly LoadedItem[], freshTail: number, ch
   let tokens = 0;
   while (end < limitOrd && compactable(end) && (end === first || tokens + message(end).tokens <= chunkTokens)) tokens += message(end++).tokens;
   while (end < limitOrd && compactable(end) && message(end).role === "tool") end++;
-  return { kind: "leaf", depth: 1, fromOrd: first, toOrd: end - 1, items: items.slice(first, end) };
+  return { kind: "leaf", depth: 1, fromOrd: first, toOrd: end - 1, items: items.slice(first, end), previous: summaryBefore(items, first) };
 }
 
 /**
  * The condense pass: the leftmost run of at least `minRun` side-by-side summaries of one depth, up to
- * `fanin` of them, becomes one summary a level deeper, looked for from `startOrd`. Null when no such run exists.
+ * `fanin` of them, becomes one summary a level deeper (never deeper than `maxDepth`), looked for from
+ * `startOrd`. Null when no such run exists.
  */
-export function planCondensePass(items: readonly LoadedItem[], fanin: number, minRun: number, startOrd = 0): PassPlan | null {
+export function planCondensePass(items: readonly LoadedItem[], fanin: number, minRun: number, startOrd = 0, maxDepth = Number.POSITIVE_INFINITY): PassPlan | null {
   let i = startOrd;
   while (i < items.length) {
     const item = items[i]!;
-    if (item.type !== "summary") {
+    if (item.type !== "summary" || item.summary.depth >= maxDepth) {
       i++;
       continue;
     }
@@ -100,11 +113,17 @@ export interface CompactionInput {
   leafTargetTokens: number;
   condensedTargetTokens: number;
   condenseFanin: number;
+  /** Deepest summary a condense pass may create. */
+  maxDepth: number;
   maxPasses: number;
   summaryTimeoutMs: number;
   now: () => number;
   signal?: AbortSignal | undefined;
   focusTopic?: string | undefined;
+  /** Tool results over this many tokens are shown as previews (0: never). */
+  externalizeAboveTokens?: number | undefined;
+  /** True while the summarizer is paused (it refused its credentials): every summary is the deterministic one. */
+  summarizerPaused?: boolean | undefined;
 }
 
 /** What a compaction run did. */
@@ -117,6 +136,10 @@ export interface CompactionOutcome {
   fallbacks: number;
   /** Set when the summarizer threw or timed out during this run. */
   summarizerError?: string;
+  /** Set when the summarizer refused its credentials (401/403) during this run. */
+  authFailure?: string;
+  /** True when the summarizer was paused for this run and not called. */
+  summarizerPaused?: boolean;
 }
 
 /**
@@ -146,7 +169,7 @@ function refOf(item: LoadedItem): ItemRef {
 }
 
 /** Builds the summary record of a plan: sources, covered range and the ladder's text. */
-async function summarizePlan(plan: PassPlan, input: CompactionInput, health: { failed: boolean; lastError?: string }): Promise<SummaryRecord> {
+async function summarizePlan(plan: PassPlan, input: CompactionInput, health: SummarizerHealth): Promise<SummaryRecord> {
   const sources = plan.items.map(refOf);
   let messages: ChatMessage[];
   let sourceText: string;
@@ -176,6 +199,7 @@ async function summarizePlan(plan: PassPlan, input: CompactionInput, health: { f
     signal: input.signal,
     health,
     focusTopic: input.focusTopic,
+    precedingSummary: plan.previous?.content,
   });
   const id = summaryId(plan.kind, plan.depth, sources.map((s) => s.id), result.body);
   const content = result.level === 3 ? `${result.body}\n${truncationMarker(id)}` : result.body;
@@ -199,11 +223,12 @@ async function summarizePlan(plan: PassPlan, input: CompactionInput, health: { f
  * then any condense of two or more. Later runs are offered only when the earlier ones did not shrink
  * the context (an old user message left raw between summaries must not stall compaction).
  */
-export function* passCandidates(items: readonly LoadedItem[], input: Pick<CompactionInput, "condenseFanin" | "freshTail" | "leafChunkTokens">): Generator<PassPlan> {
-  const full = planCondensePass(items, input.condenseFanin, input.condenseFanin);
+export function* passCandidates(items: readonly LoadedItem[], input: Pick<CompactionInput, "condenseFanin" | "freshTail" | "leafChunkTokens" | "maxDepth">): Generator<PassPlan> {
+  const { condenseFanin: fanin, maxDepth } = input;
+  const full = planCondensePass(items, fanin, fanin, 0, maxDepth);
   if (full) yield full;
   for (let leaf = planLeafPass(items, input.freshTail, input.leafChunkTokens); leaf; leaf = planLeafPass(items, input.freshTail, input.leafChunkTokens, leaf.toOrd + 1)) yield leaf;
-  for (let run = planCondensePass(items, input.condenseFanin, 2); run; run = planCondensePass(items, input.condenseFanin, 2, run.toOrd + 1)) yield run;
+  for (let run = planCondensePass(items, fanin, 2, 0, maxDepth); run; run = planCondensePass(items, fanin, 2, run.toOrd + 1, maxDepth)) yield run;
 }
 
 /** The identity of a plan: its kind and the ids it would replace. */
@@ -216,14 +241,14 @@ function planKey(plan: PassPlan): string {
  * makes the context smaller; a plan that did not is not summarized again in this run.
  */
 export async function runCompaction(input: CompactionInput): Promise<CompactionOutcome> {
-  const health: { failed: boolean; lastError?: string } = { failed: false };
+  const health: SummarizerHealth = { failed: input.summarizerPaused === true };
   let items = loadContext(input.store, input.session, input.counter);
   // stored messages are measured by their stored counts; only summary blocks and stubs are counted
   const storedTokens = new Map<ChatMessage, number>();
   for (const item of items) if (item.type === "message") storedTokens.set(item.stored.message, item.stored.tokens);
   const measure = (loaded: readonly LoadedItem[]) => {
     let total = 0;
-    for (const m of assembleContext(input.system, loaded)) total += storedTokens.get(m) ?? input.counter.countMessages([m]);
+    for (const m of assembleContext(input.system, loaded, { externalizeAboveTokens: input.externalizeAboveTokens })) total += storedTokens.get(m) ?? input.counter.countMessages([m]);
     return total;
   };
   let tokens = measure(items);
@@ -255,5 +280,7 @@ export async function runCompaction(input: CompactionInput): Promise<CompactionO
   }
   outcome.tokensAfter = tokens;
   if (health.lastError !== undefined) outcome.summarizerError = health.lastError;
+  if (health.authFailure !== undefined) outcome.authFailure = health.authFailure;
+  if (input.summarizerPaused) outcome.summarizerPaused = true;
   return outcome;
 }

@@ -2,6 +2,7 @@
  * lcm's own settings (the `lcm:` section of the host config, a loose object the host passes through),
  * validated with zod: one source for types, defaults and error messages.
  */
+import { nearestConfigKey } from "./core.js";
 import { z } from "./deps.js";
 
 const fraction = (what: string) =>
@@ -27,12 +28,25 @@ export const LcmConfigSchema = z.looseObject({
   condensed_target_tokens: positiveInt("tokens").default(2_000),
   /** Same-depth summaries side by side that trigger a condense pass. */
   condense_fanin: z.number().int({ error: "must be a whole number (summaries)" }).min(2, { error: "must be at least 2 (summaries)" }).default(4),
+  /** Deepest summary a condense pass may create (leaves are depth 1); summaries at this depth stay side by side. */
+  max_depth: positiveInt("summary depth").default(5),
+  /**
+   * Tool results larger than this many tokens are kept out of the assembled context: a preview (start,
+   * end, the stored message's id) stands for them; lcm_expand reads and lcm_grep searches the full text. 0: never.
+   */
+  externalize_tool_output_tokens: z.number({ error: "must be a whole number (tokens, 0 for never)" }).int({ error: "must be a whole number (tokens, 0 for never)" }).min(0, { error: "must be 0 or more (tokens)" }).default(8_000),
   /** Upper bound of compaction passes in one `compress()` call. */
   max_passes: positiveInt("passes").default(32),
   /** A summarizer call that takes longer is abandoned and the next level of the ladder is used. */
   summary_timeout_ms: positiveInt("milliseconds").default(60_000),
+  /** After the summarizer refuses its credentials (401/403), it is not called for this long; fallback summaries are used. */
+  auth_cooldown_ms: positiveInt("milliseconds").default(1_800_000),
   /** Time budget of one regex `lcm_grep`. */
   regex_time_budget_ms: positiveInt("milliseconds").default(250),
+  /** Whether the tools may reach every session in the store (`sessions: "all"`); turn off where sessions belong to different users. */
+  search_all_sessions: z.boolean({ error: "must be true or false" }).default(true),
+  /** Sessions lcm does not store (nor compact): ids matching one of these globs (`*` any run, `?` one character). */
+  ignore_sessions: z.array(z.string({ error: "must be a glob string" }).min(1, { error: "must not be empty" }), { error: "must be a list of session id globs" }).default([]),
   /** The session used before `onSessionStart` names one. */
   session: z.string().min(1).default("default"),
 });
@@ -40,20 +54,38 @@ export const LcmConfigSchema = z.looseObject({
 /** Defaulted lcm settings. */
 export type LcmSettings = z.output<typeof LcmConfigSchema>;
 
-/** Thrown for an invalid `lcm:` section; the message names every key path. */
+/**
+ * Thrown for an invalid `lcm:` section; the message names every key path, on one line (a host that
+ * reports a plugin's failure by its first line still shows them all).
+ */
 export class LcmConfigError extends Error {
-  constructor(detail: string) {
-    super(`Invalid lcm config:\n${detail}`);
+  constructor(problems: readonly string[]) {
+    super(`Invalid lcm config: ${problems.join("; ")}`);
     this.name = "LcmConfigError";
   }
 }
 
-/** Validates and defaults an `lcm:` section (undefined/null → all defaults). */
+/** Validates and defaults an `lcm:` section (undefined/null → all defaults). Unknown keys are kept; see {@link unknownLcmKeys}. */
 export function parseLcmConfig(raw: unknown): LcmSettings {
   const parsed = LcmConfigSchema.safeParse(raw ?? {});
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  - lcm.${i.path.map(String).join(".") || "(root)"}: ${i.message}`);
-    throw new LcmConfigError(lines.join("\n"));
+    throw new LcmConfigError(parsed.error.issues.map((i) => `lcm.${i.path.map(String).join(".") || "(root)"}: ${i.message}`));
   }
   return parsed.data;
+}
+
+/**
+ * One line per key of an `lcm:` section that lcm does not know, naming its path and, when one is
+ * close, the setting it probably meant: `lcm.tresh is not an lcm setting (ignored) — did you mean
+ * lcm.threshold?`. Empty for a section without unknown keys (or no section).
+ */
+export function unknownLcmKeys(raw: unknown): string[] {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return [];
+  const known = Object.keys(LcmConfigSchema.shape);
+  return Object.keys(raw)
+    .filter((key) => !known.includes(key))
+    .map((key) => {
+      const near = nearestConfigKey(key, known);
+      return `lcm.${key} is not an lcm setting (ignored)${near === undefined ? "" : ` — did you mean lcm.${near}?`}`;
+    });
 }

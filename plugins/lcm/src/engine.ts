@@ -6,7 +6,9 @@
 import {
   AWAITING_REAL_USAGE,
   ContextEngine,
+  effectiveThresholdPercent,
   ExtractiveSummarizer,
+  matchModelThreshold,
   parseMessages,
   RoughTokenCounter,
   type ChatMessage,
@@ -17,12 +19,14 @@ import {
   type TokenCounter,
   type ToolSchema,
 } from "./core.js";
-import { assembleContext, isLcmArtifact, splitSystemPrompt } from "./assemble.js";
+import { assembleContext, isLcmArtifact, splitSystemPrompt, type AssembleOptions } from "./assemble.js";
 import { loadContext, runCompaction, type CompactionOutcome } from "./compaction.js";
 import { parseLcmConfig, type LcmSettings } from "./config.js";
+import { checkLcmStore, type DoctorReport } from "./doctor.js";
 import { heldSequence, type HeldSequence } from "./held.js";
 import { ingestConversation, type IngestResult } from "./ingest.js";
 import { messageIdentity } from "./messageText.js";
+import { sessionMatcher } from "./sessionPatterns.js";
 import { LcmStore, type StoredMessage } from "./store/LcmStore.js";
 import { CompactionAbortedError } from "./summarize.js";
 import { dispatchLcmTool } from "./tools/index.js";
@@ -44,6 +48,8 @@ export interface LcmEngineOptions {
   llmSummarizer?: boolean;
   tokenCounter?: TokenCounter;
   model?: ModelInfo;
+  /** The host's `compression.model_thresholds`: per-model trigger shares that override `threshold`. */
+  modelThresholds?: Record<string, number> | undefined;
   warn?: (message: string) => void;
   /** Clock for created_at (tests pin it). */
   now?: () => number;
@@ -66,6 +72,8 @@ export class LcmEngine extends ContextEngine {
   private readonly llm: Summarizer | undefined;
   private readonly warn: (message: string) => void;
   private readonly now: () => number;
+  /** `compression.model_thresholds` (undefined while the base constructor sizes the engine the first time). */
+  private readonly modelThresholds: Record<string, number> | undefined;
   private readonly ownsStore: boolean;
   /** The open store; `store` reopens it when `onSessionEnd` closed it. */
   private storeHandle: LcmStore;
@@ -77,6 +85,10 @@ export class LcmEngine extends ContextEngine {
   private disposed = false;
   /** Per session: identities of the conversation the host was last known to hold. */
   private readonly held = new Map<string, HeldSequence>();
+  /** True for the sessions `ignore_sessions` names: nothing of them is stored. */
+  readonly isIgnoredSession: (session: string) => boolean;
+  /** The summarizer is not called before this time (epoch ms): it refused its credentials. */
+  summarizerPausedUntil = 0;
 
   constructor(options: LcmEngineOptions = {}) {
     super(options.model ? { model: options.model } : {});
@@ -92,6 +104,8 @@ export class LcmEngine extends ContextEngine {
     this.warn = options.warn ?? (() => {});
     this.now = options.now ?? Date.now;
     this.sessionId = this.settings.session;
+    this.modelThresholds = options.modelThresholds;
+    this.isIgnoredSession = sessionMatcher(this.settings.ignore_sessions);
     this.updateModel(this.model);
   }
 
@@ -101,11 +115,17 @@ export class LcmEngine extends ContextEngine {
     return this.storeHandle;
   }
 
-  /** lcm's own trigger: `threshold` (default 0.75) of the window; compression.model_thresholds do not apply. */
+  /**
+   * lcm's trigger: the share of the window `compression.model_thresholds` gives the model (the longest
+   * matching key, raised to 75 % on windows under 512k, as the built-in compressor applies it), else
+   * lcm's own `threshold` (default 0.75). lcm has no minimum trigger: it compacts losslessly.
+   */
   override updateModel(model: ModelInfo): void {
     this.model = model;
     this.contextLength = model.contextLength;
-    this.thresholdPercent = this.settings?.threshold ?? 0.75;
+    const match = matchModelThreshold(model.model, this.modelThresholds ?? {});
+    this.thresholdPercent = match ? effectiveThresholdPercent(model.contextLength, match.value, true) : (this.settings?.threshold ?? 0.75);
+    this.thresholdRule = !match ? "threshold" : this.thresholdPercent > match.value ? "small-context-floor" : "model-threshold";
     this.thresholdTokens = Math.floor(model.contextLength * this.thresholdPercent);
   }
 
@@ -126,6 +146,7 @@ export class LcmEngine extends ContextEngine {
   ingest(messages: ChatMessage[], session: string = this.sessionId): StoredMessage[] {
     // the store is append-only: a malformed message must be refused before it is stored for good
     parseMessages(messages, "LcmEngine.ingest");
+    if (this.isIgnoredSession(session)) return [];
     return this.ingestValid(messages, session).stored;
   }
 
@@ -140,8 +161,9 @@ export class LcmEngine extends ContextEngine {
   /**
    * Ingests into session `options.sessionId` (default {@link sessionId}), then (at or above the
    * threshold, or with `force`) compacts until the context is at the target and returns the assembled
-   * context. Below the threshold the input is returned unchanged. An aborted `signal` returns the input
-   * unchanged too (passes already committed stay in the store).
+   * context. Below the threshold the input is returned unchanged, and so is the input of a session
+   * `ignore_sessions` names. An aborted `signal` returns the input unchanged too (passes already committed
+   * stay in the store).
    */
   async compress(messages: ChatMessage[], options: CompressOptions = {}): Promise<ChatMessage[]> {
     parseMessages(messages, "LcmEngine.compress");
@@ -157,6 +179,8 @@ export class LcmEngine extends ContextEngine {
   /** The body of {@link compress}, run while `running` counts it. */
   private async ingestAndCompact(messages: ChatMessage[], options: CompressOptions): Promise<ChatMessage[]> {
     const session = options.sessionId || this.sessionId;
+    // an ignored session is neither stored nor compacted: lcm only compacts what it keeps
+    if (this.isIgnoredSession(session)) return messages;
     const ingested = this.ingestValid(messages, session);
     // stored and held messages are not counted again: only the system prompt and lcm's own artifacts are
     const tokens = options.currentTokens ?? ingested.tokens + this.tokenCounter.countMessages(messages.filter((m) => m.role === "system" || isLcmArtifact(m)));
@@ -176,18 +200,21 @@ export class LcmEngine extends ContextEngine {
         leafTargetTokens: this.settings.leaf_target_tokens,
         condensedTargetTokens: this.settings.condensed_target_tokens,
         condenseFanin: this.settings.condense_fanin,
+        maxDepth: this.settings.max_depth,
         maxPasses: this.settings.max_passes,
         summaryTimeoutMs: this.settings.summary_timeout_ms,
         now: this.now,
         signal: options.signal,
         focusTopic: options.focusTopic,
+        summarizerPaused: this.now() < this.summarizerPausedUntil,
+        externalizeAboveTokens: this.settings.externalize_tool_output_tokens,
       });
     } catch (error) {
       if (error instanceof CompactionAbortedError) return messages;
       throw error;
     }
     this.lastCompaction = outcome;
-    if (outcome.summarizerError !== undefined) this.warn(`lcm: summarizer failed (${outcome.summarizerError}); deterministic fallback summaries were used`);
+    this.reportSummarizerFailure(outcome);
     if (outcome.passes > 0) {
       this.compressionCount += 1;
       this.lastPromptTokens = AWAITING_REAL_USAGE;
@@ -206,9 +233,29 @@ export class LcmEngine extends ContextEngine {
     return output;
   }
 
+  /**
+   * Warns about a summarizer failure. A refused credential (401/403) opens the circuit breaker: the
+   * summarizer is not called for `auth_cooldown_ms` and fallback summaries are used, reported once here.
+   */
+  private reportSummarizerFailure(outcome: CompactionOutcome): void {
+    if (outcome.authFailure !== undefined) {
+      const ms = this.settings.auth_cooldown_ms;
+      this.summarizerPausedUntil = this.now() + ms;
+      const span = ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.ceil(ms / 1_000)} s`;
+      this.warn(`lcm: ${outcome.authFailure}; the summarizer is not called for the next ${span} (lcm.auth_cooldown_ms), deterministic fallback summaries are used`);
+    } else if (outcome.summarizerError !== undefined) {
+      this.warn(`lcm: summarizer failed (${outcome.summarizerError}); deterministic fallback summaries were used`);
+    }
+  }
+
   /** The context of `session` as the model would see it after `system`. Pure function of the stored state. */
   assemble(system: ChatMessage[] = [], session: string = this.sessionId): ChatMessage[] {
-    return assembleContext(system, loadContext(this.store, session));
+    return assembleContext(system, loadContext(this.store, session), this.assembleOptions);
+  }
+
+  /** How this engine assembles contexts (from its settings). */
+  private get assembleOptions(): AssembleOptions {
+    return { externalizeAboveTokens: this.settings.externalize_tool_output_tokens };
   }
 
   /** The agent-facing tools: lcm_grep, lcm_describe, lcm_expand (+ lcm_expand_query with an LLM summarizer). */
@@ -236,6 +283,7 @@ export class LcmEngine extends ContextEngine {
       session,
       counter: this.tokenCounter,
       regexBudgetMs: this.settings.regex_time_budget_ms,
+      allSessions: this.settings.search_all_sessions,
       summaryTimeoutMs: this.settings.summary_timeout_ms,
       llmSummarizer: this.llm,
     };
@@ -274,6 +322,11 @@ export class LcmEngine extends ContextEngine {
     this.sessionId = `${base}~${n}`;
   }
 
+  /** Checks the store's summary DAG and indexes (every session, or `sessions`); see {@link checkLcmStore}. */
+  doctor(sessions?: readonly string[]): DoctorReport {
+    return checkLcmStore(this.store, sessions);
+  }
+
   /** Closes the store if this engine opened it, for good (unlike onSessionEnd, nothing reopens it). */
   close(): void {
     this.disposed = true;
@@ -288,7 +341,7 @@ export class LcmEngine extends ContextEngine {
   /** The assembled context of `session` and what the host holds once it has it (stored identities and counts, nothing hashed). */
   private assembleHeld(system: ChatMessage[], session: string): { output: ChatMessage[]; held: HeldSequence } {
     const items = loadContext(this.store, session, this.tokenCounter);
-    const output = assembleContext(system, items);
+    const output = assembleContext(system, items, this.assembleOptions);
     const stored = new Map<ChatMessage, StoredMessage>();
     for (const item of items) if (item.type === "message") stored.set(item.stored.message, item.stored);
     const messages = output.slice(system.length).filter((m) => !isLcmArtifact(m));

@@ -4,7 +4,7 @@
  */
 import { isAbsolute, join, resolve } from "node:path";
 import type { Summarizer, TokenCounter } from "./core.js";
-import { parseLcmConfig } from "./config.js";
+import { LcmConfigError, parseLcmConfig, unknownLcmKeys } from "./config.js";
 import { LcmEngine } from "./engine.js";
 
 /** What the factory registered with the host receives. */
@@ -14,6 +14,8 @@ export interface LcmEngineContext {
   tokenCounter?: TokenCounter | undefined;
   rootDir: string;
   warn: (message: string) => void;
+  /** The host only simulates: the store is kept in memory, the configured file is not touched. */
+  scratch?: boolean | undefined;
 }
 
 /** The part of the host's plugin context lcm uses. */
@@ -22,6 +24,8 @@ export interface LcmPluginContext {
   config?: unknown;
   rootDir?: string;
   warn?: (message: string) => void;
+  /** Strict mode: an unknown `lcm:` key is an error, not a warning. */
+  strict?: boolean;
 }
 
 /** The name `context.engine` selects lcm by. */
@@ -34,6 +38,13 @@ function lcmSection(config: unknown): unknown {
   return typeof config === "object" && config !== null ? (config as Record<string, unknown>).lcm : undefined;
 }
 
+/** The host's `compression.model_thresholds`, when the config has them. */
+function modelThresholdsOf(config: unknown): Record<string, number> | undefined {
+  const compression = typeof config === "object" && config !== null ? (config as { compression?: { model_thresholds?: unknown } }).compression : undefined;
+  const thresholds = compression?.model_thresholds;
+  return typeof thresholds === "object" && thresholds !== null ? (thresholds as Record<string, number>) : undefined;
+}
+
 /** The db path for `rawPath` (config `lcm.db_path`): ":memory:" as is, relative paths under `rootDir`. */
 export function resolveDbPath(rawPath: string | undefined, rootDir: string): string {
   if (rawPath === ":memory:") return rawPath;
@@ -43,28 +54,40 @@ export function resolveDbPath(rawPath: string | undefined, rootDir: string): str
 
 /**
  * Builds an LcmEngine from the host's engine context: settings from `config.lcm` (validated; errors name
- * the key path), the db at `lcm.db_path` (default `<rootDir>/.context-engine/lcm.db`), the host's
- * summarizer and token counter when given.
+ * the key path), the db at `lcm.db_path` (default `<rootDir>/.context-engine/lcm.db`; in memory for a
+ * scratch host, e.g. `context-engine simulate`), the trigger
+ * overrides of `compression.model_thresholds`, the host's summarizer and token counter when given.
  */
 export function createLcmEngine(engineCtx: LcmEngineContext): LcmEngine {
   const settings = parseLcmConfig(lcmSection(engineCtx.config));
   return new LcmEngine({
     config: settings,
-    dbPath: resolveDbPath(settings.db_path, engineCtx.rootDir),
+    dbPath: engineCtx.scratch ? ":memory:" : resolveDbPath(settings.db_path, engineCtx.rootDir),
+    modelThresholds: modelThresholdsOf(engineCtx.config),
     ...(engineCtx.summarizer ? { summarizer: engineCtx.summarizer } : {}),
     ...(engineCtx.tokenCounter ? { tokenCounter: engineCtx.tokenCounter } : {}),
     warn: engineCtx.warn,
   });
 }
 
-/** Plugin entry point: registers the "lcm" engine factory. Validates `config.lcm` early so mistakes surface at load. */
+/**
+ * Plugin entry point: registers the "lcm" engine factory. Validates `config.lcm` early so mistakes surface
+ * at load: an invalid value throws, an unknown key is a warning (an error in strict mode, the host's or
+ * the config's `strict`) naming its path and the setting it probably meant.
+ */
 export function register(ctx: LcmPluginContext): void {
-  parseLcmConfig(lcmSection(ctx.config));
+  const section = lcmSection(ctx.config);
+  parseLcmConfig(section);
+  const unknown = unknownLcmKeys(section);
+  const strict = ctx.strict ?? (ctx.config as { strict?: unknown } | undefined)?.strict === true;
+  if (strict && unknown.length > 0) throw new LcmConfigError(unknown.map((line) => line.replace(" (ignored)", "")));
+  for (const line of unknown) ctx.warn?.(line);
   ctx.registerContextEngine((engineCtx) => createLcmEngine(engineCtx), LCM_ENGINE_NAME);
 }
 
 export { LcmEngine, type LcmEngineOptions } from "./engine.js";
-export { LcmConfigSchema, LcmConfigError, parseLcmConfig, type LcmSettings } from "./config.js";
+export { LcmConfigSchema, LcmConfigError, parseLcmConfig, unknownLcmKeys, type LcmSettings } from "./config.js";
 export { LcmStore, type StoredMessage, type SummaryRecord, type ItemRef } from "./store/LcmStore.js";
 export { LCM_CONTEXT_HEADER, LCM_CONTEXT_END, assembleContext } from "./assemble.js";
 export { LCM_TOOL_NAMES } from "./tools/index.js";
+export { checkLcmStore, type DoctorReport, type DoctorProblem, type DoctorProblemCode } from "./doctor.js";

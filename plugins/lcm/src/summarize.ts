@@ -1,10 +1,11 @@
 /**
  * The summary escalation ladder: normal (target budget) → aggressive (half the budget) → deterministic
  * truncation with a marker naming the summary id. Every rung is bounded by a timeout, and a result is
- * only accepted when it fits its budget and is smaller than its sources, so a summary always shrinks
- * the context, even when the summarizer throws, hangs or inflates.
+ * only accepted when it stays within {@link SUMMARY_OVERRUN_TOLERANCE}× its budget and is smaller than
+ * its sources, so a summary always shrinks the context, even when the summarizer throws, hangs or inflates.
  */
-import type { ChatMessage, Summarizer, TokenCounter } from "./core.js";
+import { classifySummaryFailure, estimateTokensRough, redactSecrets, type ChatMessage, type Summarizer, type TokenCounter } from "./core.js";
+import { neutralizeInstructions } from "./neutralize.js";
 import type { SummaryLevel } from "./store/LcmStore.js";
 
 /** Thrown when a summarizer call exceeded its time budget. */
@@ -51,6 +52,21 @@ export async function withTimeout<T>(task: (signal: AbortSignal) => Promise<T>, 
   }
 }
 
+/**
+ * How far over its token budget a summary may run and still be kept: models overshoot a requested length
+ * often, and a somewhat long summary beats a deterministic truncation (lossless-claw keeps up to 3×).
+ */
+export const SUMMARY_OVERRUN_TOLERANCE = 3;
+
+/** How the summarizer fared during one compaction. */
+export interface SummarizerHealth {
+  /** Set once it threw or timed out (or when it is paused): later summaries skip it. */
+  failed: boolean;
+  lastError?: string;
+  /** Set when it refused its credentials (401/403): the engine pauses it. */
+  authFailure?: string;
+}
+
 /** What one summary needs. */
 export interface LadderInput {
   summarizer: Summarizer;
@@ -65,8 +81,10 @@ export interface LadderInput {
   timeoutMs: number;
   signal?: AbortSignal | undefined;
   /** Shared across one compaction: once the summarizer threw or timed out, later summaries skip it. */
-  health: { failed: boolean; lastError?: string };
+  health: SummarizerHealth;
   focusTopic?: string | undefined;
+  /** The summary before these turns, as background for continuity (a leaf's previous summary). */
+  precedingSummary?: string | undefined;
 }
 
 /** The accepted summary body (without the fallback marker, which needs the id) and its level. */
@@ -80,14 +98,25 @@ export function truncationMarker(summaryId: string): string {
   return `[deterministic fallback summary (truncated source text) — call lcm_expand with id "${summaryId}" for the original messages]`;
 }
 
-/** Head and tail of `text` within about `maxTokens` tokens (4 characters a token), cut on a marked gap. */
+/**
+ * Head (70 %) and tail of `text` within `maxTokens` tokens less 50 for the marker, cut on a marked gap.
+ * Measured with core's rough estimator, which counts CJK, kana, Hangul and Thai text as the tokens it
+ * costs (a CJK character is about ¾ token, not ¼), so no script overruns the budget.
+ */
 export function deterministicTruncation(text: string, maxTokens: number): string {
-  const budget = Math.max(16, maxTokens * 4 - 200);
+  const budget = Math.max(4, maxTokens - 50);
   const flat = text.replace(/\s+\n/g, "\n").trim();
-  if (flat.length <= budget) return flat;
-  const head = Math.floor(budget * 0.7);
-  const tail = Math.max(0, budget - head - 5);
-  return `${flat.slice(0, head)}\n…\n${tail > 0 ? flat.slice(flat.length - tail) : ""}`;
+  const total = estimateTokensRough(flat);
+  if (total <= budget) return flat;
+  const cut = (chars: number) => {
+    const head = Math.floor(chars * 0.7);
+    const tail = Math.max(0, chars - head - 5);
+    return `${flat.slice(0, head)}\n…\n${tail > 0 ? flat.slice(flat.length - tail) : ""}`;
+  };
+  let chars = Math.max(16, Math.floor((flat.length * budget) / total));
+  let out = cut(chars);
+  while (chars > 16 && estimateTokensRough(out) > budget) out = cut((chars = Math.max(16, Math.floor(chars * 0.9))));
+  return out;
 }
 
 /** Walks the ladder and returns the first acceptable summary body. Rethrows only the caller's abort. */
@@ -99,18 +128,30 @@ export async function summarizeWithLadder(input: LadderInput): Promise<LadderRes
   for (const rung of rungs) {
     if (input.health.failed) break;
     try {
-      const request = { messages: input.messages, maxTokens: rung.maxTokens, ...(input.focusTopic ? { focusTopic: input.focusTopic } : {}) };
+      const request = {
+        messages: input.messages,
+        maxTokens: rung.maxTokens,
+        ...(input.focusTopic ? { focusTopic: input.focusTopic } : {}),
+        ...(input.precedingSummary ? { precedingSummary: input.precedingSummary } : {}),
+      };
       const text = await withTimeout((signal) => input.summarizer.summarize(request, signal), input.timeoutMs, input.signal);
       const body = typeof text === "string" ? text.trim() : "";
       if (!body) continue;
       const tokens = input.counter.count(body);
-      if (tokens <= rung.maxTokens && tokens < input.sourceTokens) return { body, level: rung.level };
+      if (tokens <= rung.maxTokens * SUMMARY_OVERRUN_TOLERANCE && tokens < input.sourceTokens) return { body, level: rung.level };
     } catch (error) {
       if (error instanceof CompactionAbortedError) throw error;
       input.health.failed = true;
       input.health.lastError = error instanceof Error ? error.message : String(error);
+      const failure = classifySummaryFailure(error);
+      if (failure.kind === "auth") input.health.authFailure = failure.reason;
     }
   }
   const budget = Math.max(1, Math.min(Math.floor(input.targetTokens / 2), Math.floor(input.sourceTokens / 2)));
-  return { body: deterministicTruncation(input.sourceText, budget), level: 3 };
+  return { body: deterministicTruncation(fallbackSourceText(input.sourceText), budget), level: 3 };
+}
+
+/** Source text fit to be shown as a summary: secrets redacted (as every summarizer does), instruction-like text left out. */
+export function fallbackSourceText(text: string): string {
+  return neutralizeInstructions(redactSecrets(text));
 }

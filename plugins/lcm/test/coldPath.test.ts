@@ -3,6 +3,7 @@ import { RoughTokenCounter, type ChatMessage } from "../src/core.js";
 import type { LcmEngine } from "../src/engine.js";
 import { sameJson } from "../src/held.js";
 import { LcmStore } from "../src/store/LcmStore.js";
+import { LCM_SCHEMA_VERSION } from "../src/store/schema.js";
 import { conversation, makeEngine, tempDir } from "./support.js";
 
 /** The rough counter, recording how many messages it was asked to measure. */
@@ -123,7 +124,7 @@ describe("stored token counts and the counter that made them", () => {
       const columns = (reopened.db.pragma("table_info(lcm_messages)") as { name: string }[]).map((c) => c.name);
       expect(columns).toContain("tokens_by");
       expect(reopened.messageCount("default")).toBeGreaterThan(0);
-      expect(reopened.db.pragma("user_version", { simple: true })).toBe(2);
+      expect(reopened.db.pragma("user_version", { simple: true })).toBe(LCM_SCHEMA_VERSION);
     } finally {
       reopened.close();
     }

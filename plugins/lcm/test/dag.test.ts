@@ -11,7 +11,7 @@ async function expandFromContext(engine: LcmEngine): Promise<ChatMessage[]> {
   const expand = async (id: string): Promise<void> => {
     let offset: number | null = 0;
     while (offset !== null) {
-      const page = parseResult(await engine.handleToolCall("lcm_expand", { id, offset, maxTokens: 300 }));
+      const page = parseResult(await engine.handleToolCall("lcm_expand", { id, offset, maxTokens: 1_000 }));
       expect(page.error).toBeUndefined();
       for (const item of page.items) {
         if (item.type === "message") out.push(item.message);
@@ -122,6 +122,31 @@ describe("the summary DAG", () => {
     } finally {
       twin.close();
       other.cleanup();
+    }
+  });
+});
+
+describe("the depth cap", () => {
+  it("never condenses beyond max_depth: summaries at the cap stay side by side", async () => {
+    const { dir, cleanup } = tempDir();
+    const engine = makeEngine(dir, { config: { max_depth: 2 } });
+    try {
+      const output = await engine.compress(conversation(60));
+      const depths = engine.store.allSummaries(engine.sessionId).map((s) => s.depth);
+      expect(Math.max(...depths)).toBe(2);
+      expect(validateConversation(output)).toEqual([]);
+    } finally {
+      engine.close();
+      cleanup();
+    }
+  });
+
+  it("rejects a max_depth below 1, naming the key", () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      expect(() => makeEngine(dir, { config: { max_depth: 0 } })).toThrow(/lcm\.max_depth/);
+    } finally {
+      cleanup();
     }
   });
 });

@@ -74,6 +74,34 @@ describe("the lcm plugin", () => {
     }
   });
 
+  it("warns about an unknown lcm: key, naming its path and the key it probably meant", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const configPath = join(dir, "config.yaml");
+      writeFileSync(configPath, `context:\n  engine: lcm\nplugins:\n  - ${PLUGIN_DIR}\nlcm:\n  treshold: 0.6\n  zzz_unrelated: 1\n  db_path: state/lcm.db\n`);
+      const host = await createContextHost({ config: configPath, rootDir: dir });
+      expect(host.engine.name).toBe("lcm");
+      expect(host.warnings).toHaveLength(2);
+      expect(host.warnings[0]).toMatch(/lcm\.treshold is not an lcm setting \(ignored\) — did you mean lcm\.threshold\?/);
+      expect(host.warnings[1]).toMatch(/lcm\.zzz_unrelated is not an lcm setting \(ignored\)$/);
+      (host.engine as LcmEngine).close();
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("refuses an unknown lcm: key in strict mode, naming its path", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const configPath = join(dir, "config.yaml");
+      writeFileSync(configPath, `context:\n  engine: lcm\nplugins:\n  - ${PLUGIN_DIR}\nlcm:\n  fresh_tial: 7\n  db_path: state/lcm.db\n`);
+      await expect(createContextHost({ config: configPath, rootDir: dir, strict: true })).rejects.toThrow(/lcm\.fresh_tial is not an lcm setting — did you mean lcm\.fresh_tail\?/);
+      await expect(createContextHost({ config: { context: { engine: "lcm" }, plugins: [PLUGIN_DIR], strict: true, lcm: { fresh_tial: 7, db_path: join(dir, "x.db") } } as never, rootDir: dir })).rejects.toThrow(/lcm\.fresh_tial/);
+    } finally {
+      cleanup();
+    }
+  });
+
   it("stays inactive unless context.engine names it", async () => {
     const { dir, cleanup } = tempDir();
     try {

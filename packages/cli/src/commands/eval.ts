@@ -7,7 +7,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { evaluateFidelity, firstChunkRetention, isClaudeModel, parsePriceTable, promptCachingStatus, type HostConfig } from "@context-engine/core";
+import { evaluateFidelity, firstChunkRetention, isClaudeModel, parsePriceTable, promptCachingStatus } from "@context-engine/core";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { DEFAULT_EVAL_WINDOW, EVAL_FLAGS } from "../commandFlags.js";
 import { EXIT_OK, UsageError } from "../errors.js";
@@ -24,12 +24,6 @@ export function parseEngineList(text: string): string[] {
   const engines = text.split(",").map((name) => name.trim());
   if (engines.some((name) => name === "")) throw new UsageError(`the engine list '${text}' has an empty name (use a,b to compare engines)`);
   return [...new Set(engines)];
-}
-
-/** An eval never writes into the configured stores: lcm gets an in-memory database. */
-function scratchStores(config: HostConfig): void {
-  const section = (config as Record<string, unknown>).lcm;
-  (config as Record<string, unknown>).lcm = { ...(typeof section === "object" && section !== null ? section : {}), db_path: ":memory:" };
 }
 
 /** Runs `eval`. */
@@ -53,7 +47,7 @@ export async function runEval(io: CommandIO): Promise<number> {
   for (const { file, loaded } of transcripts) {
     for (const warning of loaded.warnings) warn(`${file}: ${warning}`);
     for (const engine of engines) {
-      const host = await hostFromFlags(io.cwd, { config: values.config, root: values.root, engine, strict: true }, io.stderr, scratchStores);
+      const host = await hostFromFlags(io.cwd, { config: values.config, root: values.root, engine, strict: true }, io.stderr, { scratch: true }); // an eval never writes into the configured stores
       for (const warning of host.warnings) warn(warning);
       const configured = host.model.model !== "unknown" ? host.model.model : undefined;
       const model = values.model ?? configured ?? DEFAULT_SIMULATE_MODEL;

@@ -30,7 +30,8 @@ export async function runSimulate(io: CommandIO): Promise<number> {
   if (!file || positionals.length > 1) throw new UsageError("expects exactly one transcript file");
   const contextLength = parsePositiveInt(values["context-length"], "--context-length");
   const transcript = await loadTranscript(io.cwd, file, values.format);
-  const host = await hostFromFlags(io.cwd, values, io.stderr);
+  // a replay must not write into the configured stores (lcm's database): engines get scratch ones
+  const host = await hostFromFlags(io.cwd, values, io.stderr, { scratch: true });
 
   const configured = host.model.model !== "unknown" ? host.model.model : undefined;
   const model = values.model ?? configured ?? DEFAULT_SIMULATE_MODEL;

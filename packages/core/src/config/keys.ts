@@ -23,7 +23,7 @@ export function unknownConfigKeyMessage(keyPath: string): string | undefined {
     const child = shapeChild(shape, segment);
     if (!child) {
       const siblings = [...Object.keys(shape ?? {}), ...(i === 0 ? PLUGIN_SECTIONS : [])];
-      const near = nearest(segment, siblings);
+      const near = nearestConfigKey(segment, siblings);
       const suggestion = near === undefined ? "" : ` — did you mean ${[...segments.slice(0, i), near, ...segments.slice(i + 1)].join(".")}?`;
       return `${keyPath} is not a configuration key${suggestion}`;
     }
@@ -32,8 +32,8 @@ export function unknownConfigKeyMessage(keyPath: string): string | undefined {
   return undefined;
 }
 
-/** The candidate closest to `word` by edit distance, if it is close enough to be a likely typo. */
-function nearest(word: string, candidates: Iterable<string>): string | undefined {
+/** The candidate closest to `word` by edit distance, if it is close enough to be a likely typo (for "did you mean"). */
+export function nearestConfigKey(word: string, candidates: Iterable<string>): string | undefined {
   let best: { name: string; distance: number } | undefined;
   for (const name of candidates) {
     const distance = editDistance(word, name);

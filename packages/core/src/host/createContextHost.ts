@@ -47,6 +47,8 @@ export interface ContextHostOptions {
   store?: SessionStore;
   /** The main model; default from `config.model`. */
   model?: ModelInfo;
+  /** The host only simulates: engines keep no state beyond it (see {@link EngineContext.scratch}). */
+  scratch?: boolean;
 }
 
 /** A running host. */
@@ -81,18 +83,19 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
   const config = await resolveConfig(options.config);
   const rootDir = options.rootDir !== undefined ? resolve(options.rootDir) : hostRootDir(config);
   const configDir = config.sourcePath ? dirname(config.sourcePath) : rootDir;
-  const problems = new HostProblems([...(config.warnings ?? [])], options.strict ?? config.strict, config.sourcePath);
+  const strict = options.strict ?? config.strict;
+  const problems = new HostProblems([...(config.warnings ?? [])], strict, config.sourcePath);
   const { warnings, warn } = problems;
   const engineKey = ["context", "engine"];
   const hooks = createHostHooks();
   const model = options.model ?? modelInfoFromConfig(config);
   const summarizer = options.summarizer ?? createSummarizer(config.auxiliary.compression, mainEndpoint(config)).summarizer;
-  const engineContext: EngineContext = { config, rootDir, summarizer, tokenCounter: options.tokenCounter, store: options.store, warn };
+  const engineContext: EngineContext = { config, rootDir, summarizer, tokenCounter: options.tokenCounter, store: options.store, warn, ...(options.scratch ? { scratch: true } : {}) };
   const registry = new EngineRegistry(hooks, engineContext);
   const requested = config.context.engine.trim() || BUILTIN_ENGINE;
   const loadTimeoutMs = options.pluginLoadTimeoutMs ?? config.plugin_load_timeout * 1000;
 
-  await loadListedPlugins(config.plugins, configDir, { config, rootDir, hooks, warn }, registry, problems, loadTimeoutMs);
+  await loadListedPlugins(config.plugins, configDir, { config, rootDir, hooks, warn, strict }, registry, problems, loadTimeoutMs);
 
   let engine: ContextEngine | undefined;
   let source: EngineSource = "builtin";

@@ -16,6 +16,11 @@ export interface EngineContext {
   tokenCounter?: TokenCounter;
   /** The session store passed to the host, if any. */
   store?: SessionStore;
+  /**
+   * True when the host only simulates (a replay, an evaluation): the engine keeps no state beyond this
+   * host — its databases in memory or in a temporary place, never the configured ones.
+   */
+  scratch?: boolean;
   /** Adds a line to `host.warnings`. */
   warn(message: string): void;
 }
@@ -42,6 +47,8 @@ export interface PluginContext {
   registerContextEngine(engine: EngineRegistration, name?: string): void;
   /** Adds a line to `host.warnings`. */
   warn(message: string): void;
+  /** Strict mode (the host's option, else the config's `strict`): a plugin should throw where it would warn. */
+  strict?: boolean;
 }
 
 /** The shape of a plugin module. */

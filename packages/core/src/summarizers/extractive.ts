@@ -135,7 +135,10 @@ export class ExtractiveSummarizer implements Summarizer {
     const previousTexts = [...(request.previousSummary?.trim() ? [request.previousSummary] : []), ...embeddedSummaries];
     const previous = previousTexts.map(summaryItems).reduce<SectionItems>((acc, items) => mergeSummaryItems(acc, items), {});
     const goal = sections["## Goal"] ?? [];
-    const headAsks = (request.goalContext ?? []).map((ask) => ask.replace(/\s+/g, " ").trim()).filter((ask) => ask !== "");
+    const givenAsks = (request.goalContext ?? []).map((ask) => ask.replace(/\s+/g, " ").trim()).filter((ask) => ask !== "");
+    // the goal of the summary before these turns carries forward when the turns state none
+    const earlierGoal = request.precedingSummary?.trim() ? (summaryItems(request.precedingSummary)["## Goal"] ?? []) : [];
+    const headAsks = dedupe([...givenAsks, ...earlierGoal]);
     // The first ask usually stays in the head, outside the turns: it still states the goal.
     const withGoal = headAsks.length > 0 && !goal.some((item) => !item.startsWith(LATER_ASK_PREFIX))
       ? { ...sections, "## Goal": [...headAsks.map((ask) => (ask.length > 300 ? ask.slice(0, 299) + "…" : ask)), ...goal] }

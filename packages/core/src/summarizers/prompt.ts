@@ -45,6 +45,13 @@ function goalContext(request: SummaryRequest): string[] {
   return [`CONVERSATION START (kept verbatim before these turns; use it for the Goal, do not summarize it again):\n${asks.map((a) => `[USER]: ${a.trim()}`).join("\n")}`];
 }
 
+/** The summary of the turns before these, as background (lcm's previous leaf). */
+function precedingContext(request: SummaryRequest): string[] {
+  const text = request.precedingSummary?.trim();
+  if (!text) return [];
+  return [`EARLIER CONTEXT (the summary of the turns just before these; for continuity only, do not repeat it — summarize only the turns below, and name its goal if they state none):\n${text}`];
+}
+
 /** The focus line: the given topic, else the user's latest asks (auto-focus). */
 function focus(request: SummaryRequest): string {
   const topic = request.focusTopic?.trim();
@@ -80,6 +87,7 @@ export function buildSummaryPrompt(request: SummaryRequest, serializedTurns: str
     rules(request.maxTokens),
     `Template:\n${template}`,
     ...goalContext(request),
+    ...precedingContext(request),
     `TURNS TO SUMMARIZE:\n${serializedTurns}`,
     "Now write the summary, following the template exactly.",
   ].join("\n\n");

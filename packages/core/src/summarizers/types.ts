@@ -21,6 +21,12 @@ export interface SummaryRequest {
    * they state the goal the summary's "Goal" section should name. Not to be summarized again.
    */
   goalContext?: string[];
+  /**
+   * The summary of the turns just before these, when an engine keeps one summary per span of turns (lcm's
+   * leaves): background for continuity only. The new summary covers `messages`; it does not repeat this
+   * one, except the Goal it carries forward when the turns state none.
+   */
+  precedingSummary?: string;
 }
 
 /** Produces a summary text (the template body, without the compaction prefix). */

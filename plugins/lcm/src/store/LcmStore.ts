@@ -10,7 +10,8 @@ import { dirname } from "node:path";
 import type { ChatMessage } from "../core.js";
 import { Database, type SqliteDatabase, type SqliteStatement } from "../deps.js";
 import { messageId, parseMessageId, searchableText } from "../messageText.js";
-import { LCM_ADDED_COLUMNS, LCM_SCHEMA_SQL, LCM_SCHEMA_VERSION } from "./schema.js";
+import { LCM_ADDED_COLUMNS, LCM_SCHEMA_SQL, LCM_SCHEMA_VERSION, LCM_TRIGRAM_VERSION } from "./schema.js";
+import { hasUnspacedScript } from "./unspaced.js";
 
 /** A message as stored: the original message verbatim plus its place in the session. */
 export interface StoredMessage {
@@ -169,11 +170,13 @@ export class LcmStore {
     this.db.pragma("foreign_keys = ON");
     // REPLACE conflict resolution then fires the DELETE triggers, so INSERT OR REPLACE cannot overwrite a row
     this.db.pragma("recursive_triggers = ON");
+    const openedVersion = this.db.pragma("user_version", { simple: true }) as number;
     this.db.exec(LCM_SCHEMA_SQL);
     for (const added of LCM_ADDED_COLUMNS) {
       const columns = this.db.pragma(`table_info(${added.table})`) as { name: string }[];
       if (!columns.some((c) => c.name === added.column)) this.db.exec(added.sql);
     }
+    if (openedVersion > 0 && openedVersion < LCM_TRIGRAM_VERSION) this.fillTrigramIndexes();
     this.db.pragma(`user_version = ${LCM_SCHEMA_VERSION}`);
     const p = (sql: string) => this.db.prepare(sql);
     this.s = {
@@ -183,6 +186,8 @@ export class LcmStore {
         "INSERT INTO lcm_messages (session, seq, role, message_json, content_text, tokens, identity, created_at, tokens_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
       ),
       insertMessageFts: p("INSERT INTO lcm_messages_fts (rowid, text, skey) VALUES (?, ?, ?)"),
+      insertMessageTri: p("INSERT INTO lcm_messages_tri (rowid, text) VALUES (?, ?)"),
+      insertSummaryTri: p("INSERT INTO lcm_summaries_tri (rowid, text) VALUES (?, ?)"),
       insertItem: p("INSERT INTO lcm_context_items (session, ord, item_type, item_id) VALUES (?, ?, ?, ?)"),
       identityAt: p("SELECT identity FROM lcm_messages WHERE session = ? AND seq = ?"),
       identitiesFrom: p("SELECT identity FROM lcm_messages WHERE session = ? AND seq >= ? ORDER BY seq"),
@@ -208,8 +213,30 @@ export class LcmStore {
         "INSERT INTO lcm_compactions (session, at, passes, tokens_before, tokens_after, summaries_created, fallback_summaries) VALUES (?, ?, ?, ?, ?, ?, ?)",
       ),
       lastCompaction: p("SELECT * FROM lcm_compactions WHERE session = ? ORDER BY id DESC LIMIT 1"),
+      sessions: p("SELECT session FROM lcm_messages GROUP BY session UNION SELECT session FROM lcm_context_items GROUP BY session ORDER BY session"),
       hasSession: p("SELECT 1 FROM lcm_messages WHERE session = ? UNION ALL SELECT 1 FROM lcm_context_items WHERE session = ? LIMIT 1"),
     };
+  }
+
+  /**
+   * Fills the trigram indexes (schema v3) from the rows a store file written before them holds: every
+   * message and summary text written in a script without spaces. One transaction.
+   */
+  private fillTrigramIndexes(): void {
+    const messages = this.db.prepare("SELECT * FROM lcm_messages WHERE id > ? ORDER BY id LIMIT 1000");
+    const insertMessage = this.db.prepare("INSERT INTO lcm_messages_tri (rowid, text) VALUES (?, ?)");
+    const insertSummary = this.db.prepare("INSERT INTO lcm_summaries_tri (rowid, text) VALUES (?, ?)");
+    this.db.transaction(() => {
+      for (let after = 0, rows: MessageRow[]; (rows = messages.all(after) as MessageRow[]).length > 0; after = rows[rows.length - 1]!.id) {
+        for (const row of rows) {
+          const text = searchableText(decodeMessage(row).message);
+          if (hasUnspacedScript(text)) insertMessage.run(row.id, text);
+        }
+      }
+      for (const row of this.db.prepare("SELECT rowid AS rowId, content FROM lcm_summaries").all() as { rowId: number; content: string }[]) {
+        if (hasUnspacedScript(row.content)) insertSummary.run(row.rowId, row.content);
+      }
+    })();
   }
 
   /** False once the database was closed. */
@@ -225,6 +252,11 @@ export class LcmStore {
   /** Highest seq stored for `session` (0 when empty). */
   lastSeq(session: string): number {
     return (this.s.lastSeq!.get(session) as { n: number }).n;
+  }
+
+  /** Every session the store holds messages or context items of, sorted. */
+  sessions(): string[] {
+    return (this.s.sessions!.all() as { session: string }[]).map((r) => r.session);
   }
 
   /** True when `session` has any message or context item. */
@@ -260,7 +292,9 @@ export class LcmStore {
         const content = stringContent ? packText(m.message.content as string) : null;
         const info = this.s.insertMessage!.run(session, seq, m.message.role, packText(json), content, m.tokens, m.identity, createdAt, m.tokensBy ?? null);
         const rowId = Number(info.lastInsertRowid);
-        this.s.insertMessageFts!.run(rowId, searchableText(m.message), skey);
+        const text = searchableText(m.message);
+        this.s.insertMessageFts!.run(rowId, text, skey);
+        if (hasUnspacedScript(text)) this.s.insertMessageTri!.run(rowId, text);
         this.s.insertItem!.run(session, ord++, "message", messageId(rowId));
         out.push({ id: messageId(rowId), rowId, session, seq, role: m.message.role, message: m.message, tokens: m.tokens, identity: m.identity, createdAt, tokensBy: m.tokensBy });
       }
@@ -331,6 +365,7 @@ export class LcmStore {
       const r = summary;
       const info = this.s.insertSummary!.run(r.id, r.session, r.kind, r.depth, r.level, r.content, r.tokens, r.sourceTokens, r.seqStart, r.seqEnd, r.createdAt);
       this.s.insertSummaryFts!.run(Number(info.lastInsertRowid), r.content, sessionKey(r.session));
+      if (hasUnspacedScript(r.content)) this.s.insertSummaryTri!.run(Number(info.lastInsertRowid), r.content);
       sources.forEach((src, i) => this.s.insertSource!.run(r.id, i, src.type, src.id));
       this.s.deleteItems!.run(r.session, fromOrd, toOrd);
       this.s.shiftItems!.run(toOrd - fromOrd, r.session, toOrd);

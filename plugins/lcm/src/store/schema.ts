@@ -7,8 +7,10 @@
 /**
  * Schema version written to `PRAGMA user_version`. v2: `lcm_messages.tokens_by` names the counting that
  * produced `tokens` (a counter's `countingId`), so another counter recounts instead of trusting it.
+ * v3: trigram indexes (`lcm_messages_tri`, `lcm_summaries_tri`) of the texts written without spaces
+ * between words (CJK, kana, Hangul, Thai), so a word inside such text is found as a substring.
  */
-export const LCM_SCHEMA_VERSION = 2;
+export const LCM_SCHEMA_VERSION = 3;
 
 /** The full DDL, idempotent (`IF NOT EXISTS`). */
 export const LCM_SCHEMA_SQL = `
@@ -75,6 +77,9 @@ CREATE TABLE IF NOT EXISTS lcm_compactions (
 -- contentless full-text indexes: the text lives once, in the tables above
 CREATE VIRTUAL TABLE IF NOT EXISTS lcm_messages_fts USING fts5 (text, skey, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE IF NOT EXISTS lcm_summaries_fts USING fts5 (text, skey, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2');
+-- substring indexes of the texts in scripts written without spaces (see unspacedScript), same rowids
+CREATE VIRTUAL TABLE IF NOT EXISTS lcm_messages_tri USING fts5 (text, content='', columnsize=0, tokenize='trigram');
+CREATE VIRTUAL TABLE IF NOT EXISTS lcm_summaries_tri USING fts5 (text, content='', columnsize=0, tokenize='trigram');
 
 ${appendOnlyTriggers("lcm_messages", [])}
 ${appendOnlyTriggers("lcm_summaries", ["id = NEW.id"])}
@@ -86,6 +91,9 @@ ${appendOnlyTriggers("lcm_compactions", ["id = NEW.id"])}
 export const LCM_ADDED_COLUMNS: readonly { table: string; column: string; sql: string }[] = [
   { table: "lcm_messages", column: "tokens_by", sql: "ALTER TABLE lcm_messages ADD COLUMN tokens_by TEXT" },
 ];
+
+/** The version that added the trigram tables: a store opening an older file fills them from its rows. */
+export const LCM_TRIGRAM_VERSION = 3;
 
 /**
  * DELETE and UPDATE refused. `INSERT OR REPLACE` deletes the row it replaces without firing DELETE

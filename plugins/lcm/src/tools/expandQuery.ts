@@ -31,7 +31,7 @@ export async function runExpandQuery(ctx: ToolContext, args: z.output<typeof Exp
   if (!summarizer) throw new ToolError("unavailable", "lcm_expand_query needs an LLM summarizer to be configured");
   let ids = args.ids ?? [];
   if (args.query !== undefined) {
-    const found = runGrep(ctx, { pattern: args.query, mode: "full_text", scope: "both", limit: 20 }).matches as { id: string; coveredBy: string | null }[];
+    const found = runGrep(ctx, { pattern: args.query, mode: "full_text", scope: "both", sessions: "current", sort: "relevance", limit: 20 }).matches as { id: string; coveredBy: string | null }[];
     ids = [...new Set([...ids, ...found.map((m) => m.coveredBy ?? m.id)])].slice(0, 20);
   }
   if (ids.length === 0) return { prompt: args.prompt, ids: [], answer: null, sources: 0, note: "nothing matched the query" };

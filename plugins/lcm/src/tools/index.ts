@@ -33,11 +33,9 @@ export async function dispatchLcmTool(ctx: ToolContext, name: string, args: unkn
       case "lcm_grep":
         return toolResult(runGrep(ctx, parseArgs(GrepArgsSchema, name, args)));
       case "lcm_describe":
-        return toolResult(runDescribe(ctx, parseArgs(DescribeArgsSchema, name, args).id));
-      case "lcm_expand": {
-        const a = parseArgs(ExpandArgsSchema, name, args);
-        return toolResult(runExpand(ctx, a.id, a.maxTokens, a.offset));
-      }
+        return toolResult(runDescribe(ctx, parseArgs(DescribeArgsSchema, name, args)));
+      case "lcm_expand":
+        return toolResult(runExpand(ctx, parseArgs(ExpandArgsSchema, name, args)));
       case "lcm_expand_query":
         if (!ctx.llmSummarizer) return undefined;
         return toolResult(await runExpandQuery(ctx, parseArgs(ExpandQueryArgsSchema, name, args)));

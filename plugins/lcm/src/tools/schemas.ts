@@ -4,11 +4,25 @@ import { z } from "../deps.js";
 
 const timeBound = z.union([z.string(), z.number()]).optional();
 
+/** Which sessions a tool reaches. */
+const sessionsArg = z
+  .enum(["current", "conversation", "all"])
+  .default("current")
+  .describe('Sessions to reach: "current", "conversation" (this conversation\'s earlier sessions too, e.g. before /new) or "all" sessions in the store');
+
 /** `lcm_grep` arguments. */
 export const GrepArgsSchema = z.strictObject({
-  pattern: z.string().min(1).describe("Words to find (full_text: all of them, or any of them when joined by OR; a trailing * matches a prefix; at most 64 distinct words) or a JavaScript regex (regex, case-insensitive)"),
+  pattern: z
+    .string()
+    .min(1)
+    .describe(
+      'full_text: words to find, all of them, or any when joined by | or OR; "quoted phrases" match exactly; a trailing * matches a prefix; ' +
+        "CJK and other unspaced text is matched as substrings; at most 64 distinct terms. regex: a JavaScript regex (case-insensitive)",
+    ),
   mode: z.enum(["full_text", "regex"]).default("full_text"),
   scope: z.enum(["messages", "summaries", "both"]).default("both"),
+  sessions: sessionsArg,
+  sort: z.enum(["recency", "relevance"]).default("recency").describe("recency: newest first; relevance: best full-text matches first"),
   since: timeBound.describe("Only records created at or after this time (ISO 8601 or epoch milliseconds)"),
   before: timeBound.describe("Only records created before this time (ISO 8601 or epoch milliseconds)"),
   limit: z.number().int().min(1).max(100).default(20),
@@ -16,14 +30,16 @@ export const GrepArgsSchema = z.strictObject({
 
 /** `lcm_describe` arguments. */
 export const DescribeArgsSchema = z.strictObject({
-  id: z.string().min(1).optional().describe("A summary id (sum_…) or message id (msg_…); omit for the session overview"),
+  id: z.string().min(1).optional().describe("A summary id (sum_…) or message id (msg_…); omit for the overview of the sessions"),
+  sessions: sessionsArg,
 });
 
 /** `lcm_expand` arguments. */
 export const ExpandArgsSchema = z.strictObject({
-  id: z.string().min(1).describe("The summary id to expand"),
-  maxTokens: z.number().int().min(1).max(200_000).default(4000),
-  offset: z.number().int().min(0).default(0),
+  id: z.string().min(1).describe("A summary id (sum_…) to expand into its sources, or a message id (msg_…) to read in full"),
+  maxTokens: z.number().int().min(100).max(200_000).default(4000).describe("Token budget of the answer; a source larger than it is cut and the answer says where the rest is"),
+  offset: z.number().int().min(0).default(0).describe("Summary: the first source to show (the previous page's nextOffset). Message: the character to start from"),
+  sessions: sessionsArg,
 });
 
 /** `lcm_expand_query` arguments: a question answered from expanded history, found by `query` or given as `ids`. */
@@ -47,7 +63,7 @@ export function lcmToolSchemas(withExpandQuery: boolean): ToolSchema[] {
   const tools = [
     toolSchema("lcm_grep", "Search the whole stored conversation, including turns compacted out of view. Returns matches with ids and the summary that covers each.", GrepArgsSchema),
     toolSchema("lcm_describe", "Describe a summary (sources, parents, covered messages) or a message (the summary covering it); without id, an overview of the session's history.", DescribeArgsSchema),
-    toolSchema("lcm_expand", "Expand a summary: a leaf's original messages verbatim, or a condensed summary's child summaries. Pages with offset.", ExpandArgsSchema),
+    toolSchema("lcm_expand", "Expand a summary (a leaf's original messages verbatim, a condensed summary's child summaries) or read one message in full, within maxTokens; pages with offset.", ExpandArgsSchema),
   ];
   if (withExpandQuery) {
     tools.push(toolSchema("lcm_expand_query", "Answer a question from expanded history: selects summaries by query or ids, expands them and answers with the summarizer model.", ExpandQueryArgsSchema));

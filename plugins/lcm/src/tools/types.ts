@@ -8,6 +8,8 @@ export interface ToolContext {
   session: string;
   counter: TokenCounter;
   regexBudgetMs: number;
+  /** False when `sessions: "all"` is turned off (lcm.search_all_sessions). */
+  allSessions: boolean;
   summaryTimeoutMs: number;
   /** Set only when an LLM summarizer is configured (enables `lcm_expand_query`). */
   llmSummarizer?: Summarizer | undefined;

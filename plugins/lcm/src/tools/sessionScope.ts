@@ -1,0 +1,32 @@
+/**
+ * Which sessions a tool call reaches: the current one, the conversation's sessions (the current id without
+ * its `~n` suffix and every `~n` that `/new` started from it), or every session in the store.
+ */
+import type { SessionScope } from "../store/search.js";
+import { ToolError } from "./result.js";
+import type { ToolContext } from "./types.js";
+
+/** The `sessions` argument of lcm_grep, lcm_describe and lcm_expand. */
+export type SessionsArg = "current" | "conversation" | "all";
+
+/** The conversation a session belongs to: its id without a `~n` suffix. */
+export function conversationOf(session: string): string {
+  return session.replace(/~\d+$/, "");
+}
+
+/** The sessions `arg` names from `ctx.session`; "all" only when the config allows it. */
+export function resolveSessions(ctx: ToolContext, arg: SessionsArg): SessionScope {
+  if (arg === "current") return [ctx.session];
+  if (arg === "all") {
+    if (!ctx.allSessions) throw new ToolError("invalid_arguments", 'sessions: "all" is turned off here (lcm.search_all_sessions: false); use "current" or "conversation"');
+    return "all";
+  }
+  const base = conversationOf(ctx.session);
+  const related = ctx.store.sessions().filter((s) => s === base || (s.startsWith(`${base}~`) && /^\d+$/.test(s.slice(base.length + 1))));
+  return related.includes(ctx.session) ? related : [...related, ctx.session];
+}
+
+/** True when the record of `session` lies inside `scope`. */
+export function inScope(scope: SessionScope, session: string): boolean {
+  return scope === "all" || scope.includes(session);
+}
