@@ -42,6 +42,13 @@ const ERROR_LINE_PATTERNS: readonly RegExp[] = [
   /^(?:\S+: )?(?:cannot access|can't open|cannot open) .*No such file or directory/,
 ];
 
+/**
+ * Something every line matching one of {@link ERROR_LINE_PATTERNS} contains (a superset, one native
+ * scan): text without it has no error line, so most outputs are never split into lines or tried
+ * pattern by pattern.
+ */
+const ERROR_HINT = /\d:\d|\(\d+,\d+\)|\.go:\d|error|exception|fail|[✕✗×●]|make|npm|fatal|panic|segmentation|core dumped|command not found|no such file/i;
+
 /** Lines that look like errors but report success or are headers of a listing. */
 const NOT_AN_ERROR = /^(?:0 errors?\b|no errors?\b|FAIL(?:ED)?:?\s*0\b)|\b0 failed\b/i;
 
@@ -95,9 +102,13 @@ function tracebackFinals(lines: readonly string[]): string[] {
  */
 export function errorSignatures(text: string, max = MAX_SIGNATURES_PER_TEXT): string[] {
   if (text === "") return [];
-  const lines = text.split("\n");
-  const found = [...toolUseErrors(text), ...tracebackFinals(lines)];
-  for (const line of lines) if (!line.includes("tool_use_error>") && isErrorLine(line)) found.push(line);
+  const found = text.includes("<tool_use_error>") ? toolUseErrors(text) : [];
+  const tracebacks = text.includes("Traceback (most recent call last)");
+  if (tracebacks || ERROR_HINT.test(text)) {
+    const lines = text.split("\n");
+    if (tracebacks) found.push(...tracebackFinals(lines));
+    for (const line of lines) if (ERROR_HINT.test(line) && !line.includes("tool_use_error>") && isErrorLine(line)) found.push(line);
+  }
   const seen = new Set<string>();
   const out: string[] = [];
   for (const line of found) {
@@ -119,21 +130,22 @@ const EXIT_PATTERNS: readonly RegExp[] = [
 /** Characters at each end of an output searched for an exit status. */
 const EXIT_SCAN_CHARS = 400;
 
-/**
- * The non-zero exit status an output reports ("Exit code 1" first or last, `"exit_code": 2`,
- * "exited with code 127"), or undefined (none, or 0).
- */
-export function nonZeroExit(output: string): number | undefined {
+/** The exit status an output reports ("Exit code 1" first or last, `"exit_code": 2`, "exited with code 127"), 0 included, or undefined. */
+export function reportedExit(output: string): number | undefined {
   const ends = output.length <= EXIT_SCAN_CHARS * 2 ? [output] : [output.slice(0, EXIT_SCAN_CHARS), output.slice(-EXIT_SCAN_CHARS)];
   for (const text of ends) {
     for (const pattern of EXIT_PATTERNS) {
       const match = pattern.exec(text);
-      if (match?.[1] === undefined) continue;
-      const code = Number(match[1]);
-      return code === 0 ? undefined : code;
+      if (match?.[1] !== undefined) return Number(match[1]);
     }
   }
   return undefined;
+}
+
+/** The non-zero exit status an output reports (see {@link reportedExit}), or undefined (none, or 0). */
+export function nonZeroExit(output: string): number | undefined {
+  const code = reportedExit(output);
+  return code === 0 ? undefined : code;
 }
 
 /** The errors one tool result reports. */
@@ -146,14 +158,16 @@ export interface ToolResultErrors {
 
 /**
  * The errors of a tool result (`output`, whether the result was `flagged` with `is_error`): its error
- * signatures; else a non-zero exit; else, when flagged, its first line. Outputs of calls that read
- * content (see readsContent) should not be passed here.
+ * signatures; else a non-zero exit; else, when flagged, its first line. A result that reports exit
+ * status 0 (and is not flagged) succeeded: its error-looking lines are not errors, and it is not
+ * scanned. Outputs of calls that read content (see readsContent) should not be passed here.
  */
 export function toolResultErrors(output: string, flagged: boolean): ToolResultErrors {
+  const exit = reportedExit(output);
+  if (exit === 0 && !flagged) return { signatures: [] };
   const signatures = errorSignatures(output);
   if (signatures.length > 0) return { signatures };
-  const exit = nonZeroExit(output);
-  if (exit !== undefined) return { signatures: [], failedExit: exit };
+  if (exit !== undefined && exit !== 0) return { signatures: [], failedExit: exit };
   if (!flagged) return { signatures: [] };
   const first = output.split("\n").find((line) => line.trim() !== "");
   return { signatures: first === undefined ? [] : [signatureOf(first)] };
