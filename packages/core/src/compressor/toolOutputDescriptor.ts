@@ -57,8 +57,10 @@ function targetArgument(name: string, argumentsJson: string | undefined): { name
  * that read content (a file, a search, `cat`), whose error-looking lines are content.
  */
 export function keptErrorLines(toolName: string | undefined, argumentsJson: string | undefined, output: string, flagged: boolean): string[] {
-  if (toolName !== undefined && readsContent(toolName, argumentsJson ?? "")) return [];
-  return toolResultErrors(output, flagged).signatures.map((line) => oneLine(line, KEPT_ERROR_LINE_CHARS));
+  const { signatures } = toolResultErrors(output, flagged);
+  // most outputs have none: the call's arguments are read only when there is something to keep
+  if (signatures.length === 0 || (toolName !== undefined && readsContent(toolName, argumentsJson ?? ""))) return [];
+  return signatures.map((line) => oneLine(line, KEPT_ERROR_LINE_CHARS));
 }
 
 /** The exit code an output reports ("exit code: 1", `"exit_code": 2`, "exited with 127"), if visible. */
