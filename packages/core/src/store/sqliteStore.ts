@@ -31,6 +31,7 @@ import {
   type SessionOverview,
   type SessionRecord,
   type SessionStore,
+  type SessionStoreAsync,
   type StoredMessage,
   type UndoResult,
 } from "./types.js";
@@ -122,7 +123,7 @@ function prepareStatements(db: Database.Database) {
 }
 
 /** The SQLite implementation of {@link SessionStore}. */
-export class SqliteSessionStore implements SessionStore, EngineStateStore {
+export class SqliteSessionStore implements SessionStore, SessionStoreAsync, EngineStateStore {
   readonly db: Database.Database;
   private readonly now: () => number;
   private readonly countTokens: (message: ChatMessage) => number;

@@ -226,6 +226,20 @@ export interface SessionStore extends Partial<EngineStateStore> {
   close(): void;
 }
 
+/** A value or a promise of it: what a method of a {@link SessionStoreAsync} returns. */
+export type Awaitable<T> = T | PromiseLike<T>;
+
+/** `T`'s methods, each returning its value or a promise of it. */
+export type AwaitableMethods<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Awaitable<R> : T[K] };
+
+/**
+ * A session store that may answer asynchronously: every {@link SessionStore} method with the same
+ * arguments and meaning, each returning its value or a promise of it, so a store over a network
+ * database (`@context-engine/postgres`) fits beside the embedded one. {@link SqliteSessionStore} is one
+ * as it is (it returns the values); callers await every call ({@link CompactionSessionAsync} does).
+ */
+export interface SessionStoreAsync extends AwaitableMethods<Omit<SessionStore, keyof EngineStateStore>>, Partial<AwaitableMethods<EngineStateStore>> {}
+
 /** A store operation that cannot proceed (unknown session, taken id, bad argument). */
 export class SessionStoreError extends Error {
   constructor(message: string) {
