@@ -4,13 +4,27 @@
  * call awaited. Open one with `await CompactionSessionAsync.open(options)`.
  */
 import type { ChatMessage } from "../messages/schema.js";
-import type { CompactionRecord, SessionRecord, SessionStoreAsync, UndoResult } from "../store/types.js";
+import { SessionStoreError, type CompactionRecord, type SessionRecord, type SessionStoreAsync, type UndoResult } from "../store/types.js";
 import type { CompactionResult, CompactionSessionOptions } from "./CompactionSession.js";
 import { appServerBoundaryInfo, CompactionSessionBase, resolveSessionOptions, type ResolvedSessionOptions } from "./compactionSessionBase.js";
 
 /** Options of {@link CompactionSessionAsync.open}: those of {@link CompactionSession}, with a store that may answer asynchronously. */
 export interface CompactionSessionAsyncOptions extends Omit<CompactionSessionOptions, "store"> {
   store: SessionStoreAsync;
+}
+
+/**
+ * Creates the session; when another worker created the same id meanwhile (the store refuses the taken
+ * id), that session is used, so workers opening one new conversation together all join it.
+ */
+async function createOrJoin(store: SessionStoreAsync, options: CompactionSessionAsyncOptions): Promise<SessionRecord> {
+  try {
+    return await store.createSession({ id: options.sessionId, platform: options.platform, title: options.title ?? null });
+  } catch (error) {
+    const created = options.sessionId === undefined || !(error instanceof SessionStoreError) ? undefined : await store.getSession(options.sessionId);
+    if (created === undefined) throw error;
+    return created;
+  }
 }
 
 /** One conversation bound to a store that may answer asynchronously and an engine. */
@@ -29,8 +43,7 @@ export class CompactionSessionAsync extends CompactionSessionBase {
     const resolved = resolveSessionOptions(options);
     const { store } = options;
     const existing = options.sessionId === undefined ? undefined : await store.getSession(options.sessionId);
-    const session = existing ?? (await store.createSession({ id: options.sessionId, platform: options.platform, title: options.title ?? null }));
-    return new CompactionSessionAsync(resolved, store, session);
+    return new CompactionSessionAsync(resolved, store, existing ?? (await createOrJoin(store, options)));
   }
 
   /** The current session's record. */
