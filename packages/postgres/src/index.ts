@@ -5,3 +5,4 @@
  */
 export { openPostgresStore, PostgresSessionStore, type PostgresStoreOptions } from "./session/PostgresSessionStore.js";
 export { DEFAULT_SCHEMA, type PgConnectionOptions } from "./connection.js";
+export { openPostgresLcmStore, PostgresLcmStore } from "./lcm/PostgresLcmStore.js";

@@ -57,6 +57,7 @@ describe("PostgresSessionStore: PostgreSQL only", () => {
       await store.appendMessages(session.id, conversation());
       await expect(sql(url, "DELETE FROM context_engine.messages")).rejects.toThrow(/messages: DELETE refused/);
       await expect(sql(url, "DELETE FROM context_engine.sessions")).rejects.toThrow(/sessions: DELETE refused/);
+      await expect(sql(url, "TRUNCATE context_engine.messages CASCADE")).rejects.toThrow(/messages: TRUNCATE refused/);
       await expect(sql(url, "UPDATE context_engine.messages SET message_json = '{}' WHERE seq = 1")).rejects.toThrow(/only active, compacted and compaction_id may change/);
       await sql(url, "UPDATE context_engine.messages SET active = FALSE, compacted = TRUE WHERE seq = 1");
       expect((await sql<{ n: string }>(url, "SELECT COUNT(*) AS n FROM context_engine.messages"))[0]!.n).toBe("7");

@@ -2,16 +2,16 @@
  * The PostgreSQL schema of the session store: the SQLite store's tables (sessions, messages with
  * active/compacted flags, the compaction log, engine state) with a generated `tsvector` column and a GIN
  * index for word search, and a pg_trgm GIN index on the text for substrings and CJK. As in SQLite the
- * database itself refuses DELETE, and UPDATE of anything but a message's flags.
+ * database itself refuses DELETE (and TRUNCATE), and UPDATE of anything but a message's flags.
  */
 import type { PgMigration } from "../migrate.js";
 
 /** Characters of a message's text that go into its `tsvector` (a tsvector holds at most 1 MB); substring search covers the rest. */
 export const TSVECTOR_TEXT_CHARS = 100_000;
 
-const refuse = (s: string, table: string, operation: string, what: string) => `
+const refuse = (s: string, table: string, operation: "DELETE" | "UPDATE" | "TRUNCATE", what: string) => `
 CREATE TRIGGER ${table}_no_${operation.toLowerCase()} BEFORE ${operation} ON ${s}.${table}
-FOR EACH ROW EXECUTE FUNCTION ${s}.refuse_change('${table}: ${operation} refused — ${what}');`;
+FOR EACH ${operation === "TRUNCATE" ? "STATEMENT" : "ROW"} EXECUTE FUNCTION ${s}.refuse_change('${table}: ${operation} refused — ${what}');`;
 
 const V1 = (s: string, trgm: string) => `
 CREATE TABLE ${s}.sessions (
@@ -101,6 +101,9 @@ ${refuse(s, "messages", "DELETE", "archived turns are kept forever (compaction m
 ${refuse(s, "compactions", "DELETE", "the compaction log is append-only")}
 ${refuse(s, "compactions", "UPDATE", "the compaction log is append-only")}
 ${refuse(s, "sessions", "DELETE", "sessions are never deleted")}
+${refuse(s, "messages", "TRUNCATE", "archived turns are kept forever")}
+${refuse(s, "compactions", "TRUNCATE", "the compaction log is append-only")}
+${refuse(s, "sessions", "TRUNCATE", "sessions are never deleted")}
 `;
 
 /** Every schema step of the session store, oldest first. Append new steps; never edit a released one. */
