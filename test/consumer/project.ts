@@ -12,7 +12,12 @@ import { writeFiles } from "../support/files.js";
 export { writeFiles };
 
 /** The workspace packages that are published, by folder. */
-export const PUBLISHED_PACKAGES = { "@context-engine/core": "packages/core", "@context-engine/cli": "packages/cli", "@context-engine/lcm": "plugins/lcm" } as const;
+export const PUBLISHED_PACKAGES = {
+  "@context-engine/core": "packages/core",
+  "@context-engine/cli": "packages/cli",
+  "@context-engine/lcm": "plugins/lcm",
+  "@context-engine/postgres": "packages/postgres",
+} as const;
 /** A published package name. */
 export type PublishedPackage = keyof typeof PUBLISHED_PACKAGES;
 
