@@ -69,6 +69,33 @@ export async function withTransaction<T>(pool: pg.Pool, body: (client: pg.PoolCl
 }
 
 /**
+ * Claims the compaction of one session (`pg_try_advisory_xact_lock` on its own connection, in a
+ * transaction held open until the release): undefined when another worker holds it. A connection of its
+ * own, not the pool's, so compactions waiting on a summarizer never starve the pool their writes need;
+ * when the worker dies, the server ends the transaction and the claim with it.
+ */
+export async function leaseSessionCompaction(connection: PgConnection, kind: "session" | "lcm", sessionId: string): Promise<(() => Promise<void>) | undefined> {
+  const client = new pg.Client(connection.pool.options);
+  client.on("error", () => undefined);
+  await client.connect();
+  try {
+    await client.query("BEGIN");
+    const { rows } = await client.query<{ held: boolean }>("SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS held", [`context-engine:compact:${kind}:${connection.schemaName}:${sessionId}`]);
+    if (rows[0]?.held === true) {
+      return async () => {
+        await client.query("COMMIT").catch(() => undefined);
+        await client.end().catch(() => undefined);
+      };
+    }
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  await client.end().catch(() => undefined);
+  return undefined;
+}
+
+/**
  * Takes the transaction-scoped advisory lock of one session (`pg_advisory_xact_lock`, released at
  * COMMIT or ROLLBACK): every write of a session (append, compaction, undo) takes it first, so writers of
  * one session, in any process on any machine, run one at a time while other sessions go on.

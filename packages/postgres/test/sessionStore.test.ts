@@ -83,6 +83,26 @@ describe("PostgresSessionStore: PostgreSQL only", () => {
     }
   });
 
+  it("lets one worker at a time hold a session's compaction lease, each session its own, until it is released", async () => {
+    const url = await server.createDatabase();
+    const [one, two] = [await openPostgresStore({ connectionString: url }), await openPostgresStore({ connectionString: url })];
+    try {
+      const held = await one.leaseCompaction("s");
+      expect(held).toBeTypeOf("function");
+      expect(await two.leaseCompaction("s")).toBeUndefined();
+      const other = await two.leaseCompaction("t");
+      expect(other).toBeTypeOf("function");
+      await held!();
+      const next = await two.leaseCompaction("s");
+      expect(next).toBeTypeOf("function");
+      await next!();
+      await other!();
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
   it("keeps its tables in the schema it is given, apart from another store's in the same database", async () => {
     const url = await server.createDatabase();
     const a = await openPostgresStore({ connectionString: url, schema: "tenant_a" });

@@ -11,7 +11,7 @@ import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.js"
 import { HYGIENE_ABORT_NOTICE } from "../gateway/hygiene.js";
 import type { HostHooks, SessionCompressEvent } from "../host/hooks.js";
 import type { ChatMessage } from "../messages/schema.js";
-import { CompactionConflictError, type CompactionRecord, type SessionRecord, type SessionStoreAsync } from "../store/types.js";
+import { CompactionConflictError, type CompactionRecord, type SessionRecord, type SessionStoreAsync, type StoredMessage } from "../store/types.js";
 import type { CompactionResult, CompactionSessionOptions, MaybeCompressOptions } from "./CompactionSession.js";
 import { engineOutputProblem } from "./engineOutput.js";
 import { compressionCountWarning } from "./warnings.js";
@@ -57,6 +57,18 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pro
   });
   work.catch(() => undefined);
   return Promise.race([work, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
+}
+
+/** The reason of a compaction left to the worker that is compacting the session already. */
+export const COMPACTING_ELSEWHERE = "another worker is compacting this session; nothing was written";
+
+/** What every result of one compaction attempt starts from. */
+interface CompactionBase {
+  sessionId: string;
+  oldSessionId: string;
+  inPlace: boolean;
+  messagesBefore: number;
+  messagesAfter: number;
 }
 
 const CHANGED_WHILE_COMPACTING = "the conversation changed while it was being compacted (another compaction or an undo finished first); nothing was written";
@@ -139,6 +151,25 @@ export abstract class CompactionSessionBase {
       return { ...base, outcome: "not_needed", compressionCount: await count() };
     }
     if (isAppServerSession(this.engine.model)) return this.compressViaAppServer(before, options);
+    // one worker compacts a session at a time (when the store can say so); the others leave it be
+    const release = await this.anyStore.leaseCompaction?.(sessionId);
+    if (release === undefined && this.anyStore.leaseCompaction !== undefined) {
+      return { ...base, outcome: "aborted", compressionCount: await count(), notice: HYGIENE_ABORT_NOTICE, reason: `${COMPACTING_ELSEWHERE} (session '${sessionId}')` };
+    }
+    try {
+      // under the lease, compact what the previous holder left (read again), not what was read before it
+      return await this.compressLeased(sessionId, release === undefined ? startRows : await this.anyStore.activeRows(sessionId), options);
+    } finally {
+      await release?.();
+    }
+  }
+
+  /** The compaction itself, once this caller may compact the session. */
+  private async compressLeased(sessionId: string, startRows: readonly StoredMessage[], options: MaybeCompressOptions): Promise<CompactionResult> {
+    const before = startRows.map((row) => row.message);
+    const base: CompactionBase = { sessionId, oldSessionId: "", inPlace: this.inPlace, messagesBefore: before.length, messagesAfter: before.length };
+    const count = async () => (await this.anyStore.getSession(this.currentId))!.compressionCount;
+    if (before.length === 0) return { ...base, outcome: "not_needed", compressionCount: await count() };
 
     const previousReport = lastReportOf(this.engine);
     const cancelled = async (signal: AbortSignal): Promise<CompactionResult> => ({

@@ -238,7 +238,15 @@ export type AwaitableMethods<T> = { [K in keyof T]: T[K] extends (...args: infer
  * database (`@context-engine/postgres`) fits beside the embedded one. {@link SqliteSessionStore} is one
  * as it is (it returns the values); callers await every call ({@link CompactionSessionAsync} does).
  */
-export interface SessionStoreAsync extends AwaitableMethods<Omit<SessionStore, keyof EngineStateStore>>, Partial<AwaitableMethods<EngineStateStore>> {}
+export interface SessionStoreAsync extends AwaitableMethods<Omit<SessionStore, keyof EngineStateStore>>, Partial<AwaitableMethods<EngineStateStore>> {
+  /**
+   * Claims the compaction of `sessionId` for this caller until the returned release is called: undefined
+   * when another caller (another worker, on any machine) holds it. A store shared by many workers offers
+   * it so a session is compacted (its summarizer run) by one worker at a time; without it, concurrent
+   * compactions are still safe (`compactedRowIds`), only the overtaken one's work is wasted.
+   */
+  leaseCompaction?(sessionId: string): Awaitable<(() => Awaitable<void>) | undefined>;
+}
 
 /** A store operation that cannot proceed (unknown session, taken id, bad argument). */
 export class SessionStoreError extends Error {

@@ -62,4 +62,36 @@ describe("CompactionSessionAsync", () => {
     await expect(CompactionSessionAsync.open({ engine: new FoldAllButLast(), store: racing, platform: "" })).rejects.toThrow(/platform/);
     sqlite.close();
   });
+
+  it("leaves a session to the worker holding its compaction lease, and releases its own lease once it has written", async () => {
+    const sqlite = openSqliteStore(":memory:");
+    const engine = new FoldAllButLast();
+    let compressCalls = 0;
+    const compress = engine.compress.bind(engine);
+    engine.compress = async (messages) => (compressCalls++, compress(messages));
+    const events: string[] = [];
+    let heldElsewhere = true;
+    const extra: Partial<SessionStoreAsync> = {
+      leaseCompaction: async (id: string) => {
+        events.push(`lease ${id}`);
+        if (heldElsewhere) return undefined;
+        return () => void events.push(`release ${id}`);
+      },
+      archiveAndReplace: async (...args: Parameters<SessionStoreAsync["archiveAndReplace"]>) => (events.push("write"), sqlite.archiveAndReplace(...args)),
+    };
+    const base = promising(sqlite);
+    const leasing = new Proxy(base, { get: (target, key) => (key in extra ? extra[key as keyof SessionStoreAsync] : Reflect.get(target, key)) });
+    const session = await CompactionSessionAsync.open({ engine, store: leasing, sessionId: "s", platform: "gateway" });
+    await session.append([{ role: "user", content: "one" }, { role: "user", content: "two" }]);
+
+    const left = await session.maybeCompress({ force: true });
+    expect(left).toMatchObject({ outcome: "aborted", reason: "another worker is compacting this session; nothing was written (session 's')" });
+    expect(compressCalls).toBe(0);
+    expect((await session.messages()).map((m) => m.content)).toEqual(["one", "two"]);
+
+    heldElsewhere = false;
+    expect((await session.maybeCompress({ force: true })).outcome).toBe("compressed");
+    expect(events).toEqual(["lease s", "lease s", "write", "release s"]);
+    sqlite.close();
+  });
 });

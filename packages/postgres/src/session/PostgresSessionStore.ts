@@ -42,7 +42,7 @@ import {
   unknownSessionError,
   type StoredTokenCounting,
 } from "@context-engine/core/store";
-import { connect, lockSession, num, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
+import { connect, leaseSessionCompaction, lockSession, num, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
 import { migrate } from "../migrate.js";
 import { MESSAGE_COLUMNS, toCompaction, toSession, toStored, type PgCompactionRow, type PgMessageRow, type PgSessionRow } from "./rows.js";
 import { PG_SESSION_STORE_MIGRATIONS } from "./schema.js";
@@ -272,6 +272,11 @@ export class PostgresSessionStore implements SessionStoreAsync {
       await this.setCompactionState(client, sessionId, Math.max(0, session.compressionCount - 1), previousRow === undefined ? null : previousRow.in_place, at);
       return { undoneCompactionId: last.id, undoId, restored: restored.rowCount ?? 0, archived: archived.rowCount ?? 0 };
     });
+  }
+
+  /** One worker compacts a session at a time: see core's `SessionStoreAsync.leaseCompaction`. */
+  async leaseCompaction(sessionId: string): Promise<(() => Promise<void>) | undefined> {
+    return leaseSessionCompaction(this.connection, "session", sessionId);
   }
 
   async loadEngineState(engine: string, sessionId: string): Promise<unknown> {

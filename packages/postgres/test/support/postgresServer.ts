@@ -153,12 +153,16 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     ["-D", dataDir, "-p", String(port), "-h", "127.0.0.1", "-k", dataDir, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=300"],
     { ...(user ?? {}), stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, LC_ALL: "C" } },
   );
+  // a test process that ends without stop() (a crash, a timeout) takes its server down with it
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
   await untilReady(child);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
     url,
     createDatabase: () => createDatabase(url),
     stop: async () => {
+      process.removeListener("exit", killOnExit);
       if (child.exitCode === null) {
         await new Promise<void>((resolve) => {
           child.once("exit", () => resolve());

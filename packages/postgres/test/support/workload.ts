@@ -48,6 +48,8 @@ export interface WorkerReport {
   compacted: number;
   /** Compactions refused because another worker's compaction (of the same turns) came first. */
   conflicts: number;
+  /** Compactions left to the worker that was compacting the session already (its lease). */
+  leftToOthers: number;
   ms: number;
   failures: string[];
 }
@@ -62,7 +64,7 @@ export const sharedSessionId = (s: number) => `shared-${s}`;
 export async function runWorkload(options: WorkloadOptions): Promise<WorkerReport> {
   const store = await openPostgresStore({ connectionString: options.url, maxConnections: 4 });
   const engine = new TagFolder();
-  const report: WorkerReport = { worker: options.worker, appended: 0, compacted: 0, conflicts: 0, ms: 0, failures: [] };
+  const report: WorkerReport = { worker: options.worker, appended: 0, compacted: 0, conflicts: 0, leftToOthers: 0, ms: 0, failures: [] };
   const started = performance.now();
   try {
     const sessions = await Promise.all(
@@ -77,7 +79,8 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkerRepor
             if ((r + 1) % options.compactEvery !== 0) return;
             const result: CompactionResult = await session.maybeCompress({ force: true });
             if (result.outcome === "compressed") report.compacted++;
-            else if (result.outcome === "aborted" && /changed while it was being compacted/.test(result.reason ?? "")) report.conflicts++;
+            else if (/changed while it was being compacted/.test(result.reason ?? "")) report.conflicts++;
+            else if (/another worker is compacting/.test(result.reason ?? "")) report.leftToOthers++;
           } catch (error) {
             report.failures.push(`${sharedSessionId(s)} round ${r}: ${(error as Error).message}`);
           }
