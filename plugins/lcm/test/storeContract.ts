@@ -73,6 +73,12 @@ export function describeLcmStoreContract<S extends LcmStoreAsync>(name: string, 
       expect((await store.getMessagesBySeq("s", 2, 3)).map((m) => m.seq)).toEqual([2, 3]);
     });
 
+    it("keeps a message holding NUL characters verbatim", async () => {
+      const binary: ChatMessage = { role: "tool", tool_call_id: "c1", content: "raw \u0000 output \u0000" };
+      const [stored] = await store.appendMessages("s", [newMessage(binary)], 1);
+      expect((await store.getMessage(stored!.id))!.message).toEqual(binary);
+    });
+
     it("keeps sessions apart, and reads messages of several sessions by id in session and seq order", async () => {
       const a = await store.appendMessages("a", [newMessage(turn(0)), newMessage(turn(1))], 1);
       const b = await store.appendMessages("b", [newMessage(turn(2))], 1);

@@ -10,7 +10,7 @@ import type { ItemRef, LcmCompactionRecord, LcmFullTextSearch, LcmStoreAsync, Ne
 import { loadLcmApi, type LcmApi } from "./lcmTypes.js";
 import { connect, lockSession, num, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
 import { migrate } from "../migrate.js";
-import { parseTermQuery, termCondition } from "../search/query.js";
+import { parseTermQuery, storableSearchText, termCondition } from "../search/query.js";
 import { PG_LCM_MIGRATIONS } from "./schema.js";
 
 interface MessageRow {
@@ -139,7 +139,7 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
           messages.map((_, i) => first + i),
           messages.map((m) => m.message.role),
           messages.map((m) => JSON.stringify(m.message)),
-          messages.map((m) => this.lcmApi.searchableText(m.message)),
+          messages.map((m) => storableSearchText(this.lcmApi.searchableText(m.message))),
           messages.map((m) => m.tokens),
           messages.map((m) => m.identity),
           messages.map((m) => m.tokensBy ?? null),

@@ -69,6 +69,14 @@ export function parseTermQuery(query: string): TermQuery {
   return { terms: terms.slice(0, MAX_QUERY_TERMS), anyOf, given: terms.length };
 }
 
+/**
+ * A message's searchable text as PostgreSQL can store it: TEXT cannot hold NUL, so each becomes a space
+ * (the message itself is stored as its JSON, where NUL is escaped, and comes back verbatim).
+ */
+export function storableSearchText(text: string): string {
+  return text.includes("\u0000") ? text.replace(/\u0000/g, " ") : text;
+}
+
 /** `text` as an ILIKE pattern matching it anywhere (`%`, `_` and `\` escaped). */
 export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

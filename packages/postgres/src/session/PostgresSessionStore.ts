@@ -44,6 +44,7 @@ import {
 } from "@context-engine/core/store";
 import { connect, leaseSessionCompaction, lockSession, num, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
 import { migrate } from "../migrate.js";
+import { storableSearchText } from "../search/query.js";
 import { MESSAGE_COLUMNS, toCompaction, toSession, toStored, type PgCompactionRow, type PgMessageRow, type PgSessionRow } from "./rows.js";
 import { PG_SESSION_STORE_MIGRATIONS } from "./schema.js";
 import { searchMessages } from "./search.js";
@@ -334,7 +335,7 @@ export class PostgresSessionStore implements SessionStoreAsync {
         messages.map((_, i) => first + i),
         messages.map((m) => m.role),
         messages.map((m) => JSON.stringify(m)),
-        messages.map((m) => searchableMessageText(m)),
+        messages.map((m) => storableSearchText(searchableMessageText(m))),
         messages.map((m) => this.counting.count(m)),
       ],
     );

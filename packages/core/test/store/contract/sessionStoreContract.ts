@@ -82,6 +82,14 @@ export function describeSessionStoreContract<S extends SessionStoreAsync>(name: 
         expect(await store.getSession(session.id)).toMatchObject({ platform: "cli", title: "migration", parentSessionId: null, compressionCount: 0, lastCompactionInPlace: null });
       });
 
+      it("keeps a turn holding NUL and other control characters verbatim, and still finds it", async () => {
+        const session = await store.createSession({ platform: "cli" });
+        const binary = user("tool printed \u0000\u0001 bytes before the flamingo banner\u0000");
+        await store.appendMessages(session.id, [binary]);
+        expect(await store.activeMessages(session.id)).toEqual([binary]);
+        expect((await store.search("flamingo")).map((h) => h.seq)).toEqual([1]);
+      });
+
       it("rejects an invalid message naming its index, and stores none of the batch", async () => {
         const session = await store.createSession({ platform: "cli" });
         const bad = [user("fine"), { role: "robot", content: "?" }] as unknown as ChatMessage[];
