@@ -9,7 +9,7 @@
  * run it). A server that cannot start fails the test with its own output; nothing is skipped.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
@@ -146,7 +146,17 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   const dataDir = mkdtempSync(join(tmpdir(), "context-engine-pgdata-"));
   if (user) chownSync(dataDir, user.uid, user.gid);
   chmodSync(dataDir, 0o700);
-  runTool(join(bin, "initdb"), ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"], user);
+  const initdb = (locale: string) => runTool(join(bin, "initdb"), ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", `--locale=${locale}`, "--no-sync"], user);
+  try {
+    initdb("C.UTF-8");
+  } catch (error) {
+    // a system without the C.UTF-8 locale still gets a server: search stays right, CJK merely unindexed
+    if (!/locale/i.test((error as Error).message)) throw error;
+    rmSync(dataDir, { recursive: true, force: true });
+    mkdirSync(dataDir, { mode: 0o700 });
+    if (user) chownSync(dataDir, user.uid, user.gid);
+    initdb("C");
+  }
   const port = await freePort();
   const child = spawn(
     join(bin, "postgres"),
