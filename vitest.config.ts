@@ -4,10 +4,14 @@ import { defineConfig } from "vitest/config";
 // points each workspace package at its src/. The CLI and packaging tests run the built dist/ as a user
 // would; the global setup rebuilds it first.
 const conditions = ["@context-engine/source", "import", "module", "node", "default"];
+// Vitest hands the SSR conditions to the test processes as `node --conditions`, where "import" would make
+// a CommonJS package's require() of a dual package load its ESM build (pg requiring pg-pool breaks);
+// Vite adds "import" or "require" by itself for each import.
+const ssrConditions = conditions.filter((condition) => condition !== "import");
 
 export default defineConfig({
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ["@context-engine/source"] } },
+  ssr: { resolve: { conditions: ssrConditions, externalConditions: ["@context-engine/source"] } },
   test: {
     include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "plugins/**/*.test.ts", "test/**/*.test.ts"],
     exclude: ["**/node_modules/**", "**/dist/**"],

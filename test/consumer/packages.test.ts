@@ -80,15 +80,16 @@ describe("the published packages, installed into a project of one's own", () => 
 import { runConformance } from "@context-engine/core/conformance";
 import * as lcm from "@context-engine/lcm";
 import { main } from "@context-engine/cli";
+import { openPostgresStore, openPostgresLcmStore } from "@context-engine/postgres";
 const host = await createContextHost({ rootDir: process.cwd() });
 const store = openSqliteStore(":memory:");
 const session = store.createSession({ platform: "cli" });
 store.appendMessages(session.id, [{ role: "user", content: "hello from a consumer" }]);
-console.log(JSON.stringify({ engine: host.engine.name, base: host.engine instanceof ContextEngine, conformance: typeof runConformance, lcm: typeof lcm.register, cli: typeof main, hits: store.search("consumer").length }));
+console.log(JSON.stringify({ engine: host.engine.name, base: host.engine instanceof ContextEngine, conformance: typeof runConformance, lcm: typeof lcm.register, cli: typeof main, postgres: [typeof openPostgresStore, typeof openPostgresLcmStore], hits: store.search("consumer").length }));
 store.close();
 `,
     });
-    expect(JSON.parse(node("esm.mjs"))).toEqual({ engine: "compressor", base: true, conformance: "function", lcm: "function", cli: "function", hits: 1 });
+    expect(JSON.parse(node("esm.mjs"))).toEqual({ engine: "compressor", base: true, conformance: "function", lcm: "function", cli: "function", postgres: ["function", "function"], hits: 1 });
   });
 
   it("loads every package with require() from CommonJS", () => {
@@ -114,12 +115,19 @@ console.log(JSON.stringify({ host: typeof core.createContextHost, conformance: t
       "src/app.ts": `import { createContextHost, openSqliteStore, CompactionSession, type ChatMessage, type ContextHost } from "@context-engine/core";
 import { runConformance } from "@context-engine/core/conformance";
 import { register } from "@context-engine/lcm";
+import { CompactionSessionAsync } from "@context-engine/core";
+import { openPostgresStore } from "@context-engine/postgres";
 const host: ContextHost = await createContextHost({ config: "config.yaml" });
 for (const warning of host.warnings) console.warn(warning);
 let history: ChatMessage[] = [{ role: "user", content: "hi" }];
 if (host.engine.shouldCompress()) history = await host.engine.compress(history);
 const session = new CompactionSession({ host, store: openSqliteStore("state.db"), platform: "cli" });
 console.log(history.length, typeof runConformance, typeof register, typeof session.append);
+if (process.env.DATABASE_URL) {
+  const shared = await CompactionSessionAsync.open({ host, store: await openPostgresStore({ connectionString: process.env.DATABASE_URL }), platform: "gateway" });
+  const ids: number[] = await shared.append([{ role: "user", content: "hi" }]);
+  console.log(ids.length, (await shared.maybeCompress()).outcome);
+}
 `,
     });
     const tsc = join(project, "node_modules/typescript/bin/tsc");

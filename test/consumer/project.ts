@@ -18,6 +18,7 @@ export const PUBLISHED_PACKAGES = {
   "@context-engine/lcm": "plugins/lcm",
   "@context-engine/ai-sdk": "packages/ai-sdk",
   "@context-engine/langchain": "packages/langchain",
+  "@context-engine/postgres": "packages/postgres",
 } as const;
 /** A published package name. */
 export type PublishedPackage = keyof typeof PUBLISHED_PACKAGES;

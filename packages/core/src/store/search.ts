@@ -5,25 +5,11 @@
  * distinct words as its first ones, so any text is accepted and the cost stays bounded.
  */
 import type BetterSqlite3 from "better-sqlite3";
-import { z } from "zod";
 import { literalFtsQuery, queryCutNote, queryTerms } from "./ftsQuery.js";
-import { SearchQueryError, SessionStoreError, type SearchHit, type SearchOptions } from "./types.js";
+import { parseSearchRequest } from "./kit.js";
+import type { SearchHit, SearchOptions } from "./types.js";
 
-/** Hits returned when `limit` is not given. */
-export const DEFAULT_SEARCH_LIMIT = 20;
-/** The largest `limit` accepted. */
-export const MAX_SEARCH_LIMIT = 500;
-
-const SearchOptionsSchema = z.object({
-  sessionId: z.string({ error: "must be a session id (string)" }).min(1, { error: "must not be empty" }).optional(),
-  includeArchived: z.boolean({ error: "must be true or false" }).default(true),
-  limit: z
-    .number({ error: "must be a whole number" })
-    .int({ error: "must be a whole number" })
-    .min(1, { error: "must be at least 1" })
-    .max(MAX_SEARCH_LIMIT, { error: `must be at most ${MAX_SEARCH_LIMIT}` })
-    .default(DEFAULT_SEARCH_LIMIT),
-});
+export { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from "./kit.js";
 
 interface HitRow {
   id: number;
@@ -82,10 +68,7 @@ export function planSearchQuery(query: string): SearchQueryPlan {
 export function prepareSearch(db: BetterSqlite3.Database): (query: string, options?: SearchOptions) => SearchHit[] {
   const statement = db.prepare(SEARCH_SQL);
   return (query, options = {}) => {
-    if (typeof query !== "string" || query.trim() === "") throw new SearchQueryError(String(query), "the query is empty");
-    const parsed = SearchOptionsSchema.safeParse(options);
-    if (!parsed.success) throw new SessionStoreError(`Invalid search options:\n${z.prettifyError(parsed.error)}`);
-    const { sessionId, includeArchived, limit } = parsed.data;
+    const { sessionId, includeArchived, limit } = parseSearchRequest(query, options);
     const plan = planSearchQuery(query);
     const run = (match: string) => statement.all({ query: match, sessionId: sessionId ?? null, includeArchived: includeArchived ? 1 : 0, limit }) as HitRow[];
     let rows: HitRow[] = [];

@@ -7,19 +7,31 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type Database from "better-sqlite3";
-import { z } from "zod";
 import { parseMessages, type ChatMessage } from "../messages/schema.js";
-import { MemoizedTokenCounter, MESSAGE_COUNTING_VERSION } from "../tokens/counter.js";
-import { estimateMessageTokensRough } from "../tokens/rough.js";
+import type { MemoizedTokenCounter } from "../tokens/counter.js";
 import type { TokenCounter } from "../tokens/types.js";
 import { retryWhileBusy, STORE_BUSY_TIMEOUT_MS } from "./busy.js";
 import { sqliteDriver } from "./driver.js";
+import {
+  checkCompactedList,
+  checkSeqRange,
+  engineStateJson,
+  nothingToCompactError,
+  parseEngineState,
+  parseListSessionsOptions,
+  parseNewSession,
+  rowsAppendedAfter,
+  sessionExistsError,
+  storedTokenCounting,
+  undoRefusal,
+  unknownSessionError,
+  type StoredTokenCounting,
+} from "./kit.js";
 import { searchableMessageText } from "./messageText.js";
 import { migrateSessionStore } from "./schema.js";
 import { reportJson, toCompaction, toSession, toStored, type CompactionRow, type MessageRow, type SessionRow } from "./rows.js";
 import { prepareSearch } from "./search.js";
 import {
-  CompactionConflictError,
   SessionStoreError,
   type CompactionInfo,
   type CompactionRecord,
@@ -31,6 +43,7 @@ import {
   type SessionOverview,
   type SessionRecord,
   type SessionStore,
+  type SessionStoreAsync,
   type StoredMessage,
   type UndoResult,
 } from "./types.js";
@@ -47,20 +60,6 @@ export interface SqliteStoreOptions {
   /** Clock in epoch ms (default `Date.now`). */
   now?: () => number;
 }
-
-const NewSessionSchema = z.object({
-  id: z.string({ error: "must be a string" }).trim().min(1, { error: "must not be empty" }).max(200, { error: "must be at most 200 characters" }).optional(),
-  platform: z.string({ error: "must be a platform name (string)" }).min(1, { error: "must not be empty" }),
-  title: z.string({ error: "must be a string or null" }).nullable().optional(),
-  parentSessionId: z.string({ error: "must be a session id or null" }).nullable().optional(),
-});
-
-const ListSessionsOptionsSchema = z.object({
-  limit: z.number({ error: "limit must be a whole number" }).int({ error: "limit must be a whole number" }).min(1, { error: "limit must be at least 1" }).max(500, { error: "limit must be at most 500" }).default(20),
-  offset: z.number({ error: "offset must be a whole number" }).int({ error: "offset must be a whole number" }).min(0, { error: "offset must be 0 or more" }).default(0),
-  ids: z.array(z.string({ error: "ids must be session ids (strings)" })).optional(),
-  platform: z.string({ error: "platform must be a string" }).optional(),
-});
 
 /** A sessions row with the counts {@link SessionOverview} adds. */
 type OverviewRow = SessionRow & { message_count: number; active_count: number; last_seq: number };
@@ -122,14 +121,11 @@ function prepareStatements(db: Database.Database) {
 }
 
 /** The SQLite implementation of {@link SessionStore}. */
-export class SqliteSessionStore implements SessionStore, EngineStateStore {
+export class SqliteSessionStore implements SessionStore, SessionStoreAsync, EngineStateStore {
   readonly db: Database.Database;
   private readonly now: () => number;
-  private readonly countTokens: (message: ChatMessage) => number;
-  /** The `countingId` stored with each count (null for a counter whose counts must not be reused). */
-  private readonly countingId: string | null;
-  /** The counter that remembers reloaded messages with their stored counts, when there is one. */
-  private readonly memo: MemoizedTokenCounter | undefined;
+  /** Counts stored messages and remembers the stored counts of reloaded ones. */
+  private readonly counting: StoredTokenCounting;
   private readonly runSearch: (query: string, options?: SearchOptions) => SearchHit[];
   private readonly s: ReturnType<typeof prepareStatements>;
 
@@ -154,10 +150,7 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
     this.db.pragma("recursive_triggers = ON");
     migrateSessionStore(this.db, path);
     this.now = options.now ?? Date.now;
-    const counter = options.tokenCounter;
-    this.countTokens = counter ? (m) => counter.countMessages([m]) : estimateMessageTokensRough;
-    this.memo = counter instanceof MemoizedTokenCounter && counter.countingId !== undefined ? counter : undefined;
-    this.countingId = counter === undefined ? MESSAGE_COUNTING_VERSION.rough : (this.memo?.countingId ?? null);
+    this.counting = storedTokenCounting(options.tokenCounter);
     this.runSearch = prepareSearch(this.db);
     this.s = prepareStatements(this.db);
   }
@@ -168,11 +161,9 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
   }
 
   createSession(session: NewSession): SessionRecord {
-    const parsed = NewSessionSchema.safeParse(session);
-    if (!parsed.success) throw new SessionStoreError(`createSession: invalid session:\n${z.prettifyError(parsed.error)}`);
-    const { id = randomUUID(), platform, title = null, parentSessionId = null } = parsed.data;
+    const { id = randomUUID(), platform, title, parentSessionId } = parseNewSession(session);
     return this.write(() => {
-      if (this.getSession(id)) throw new SessionStoreError(`createSession: session '${id}' already exists`);
+      if (this.getSession(id)) throw sessionExistsError(id);
       if (parentSessionId !== null) this.requireSession(parentSessionId, "createSession (parentSessionId)");
       const at = this.now();
       this.s.insertSession.run(id, platform, title, at, at, parentSessionId, 0, null);
@@ -215,12 +206,12 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
   archiveAndReplace(sessionId: string, newActiveMessages: readonly ChatMessage[], info: CompactionInfo = {}): CompactionRecord {
     const where = `archiveAndReplace('${sessionId}')`;
     parseMessages(newActiveMessages, where);
-    if (newActiveMessages.length === 0) throw new SessionStoreError(`${where}: the new message list is empty; a compaction must keep at least one message`);
+    checkCompactedList(newActiveMessages, where);
     const report = reportJson(info.report, where);
     return this.write(() => {
       const session = this.requireSession(sessionId, where);
       const before = this.activeCount(sessionId);
-      if (before === 0) throw new SessionStoreError(`${where}: the session has no active messages to compact`);
+      if (before === 0) throw nothingToCompactError(where);
       const written = [...newActiveMessages, ...this.appendedAfter(sessionId, info.compactedRowIds, where)];
       const at = info.at ?? this.now();
       const firstSeq = this.lastSeq(sessionId) + 1;
@@ -242,7 +233,7 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
   ): { session: SessionRecord; compaction: CompactionRecord } {
     const where = `rotateSession('${parentSessionId}')`;
     parseMessages(messages, where);
-    if (messages.length === 0) throw new SessionStoreError(`${where}: the new message list is empty; a compaction must keep at least one message`);
+    checkCompactedList(messages, where);
     const report = reportJson(info.report, where);
     return this.write(() => {
       const parent = this.requireSession(parentSessionId, where);
@@ -284,16 +275,14 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
   }
 
   listSessions(options: ListSessionsOptions = {}): SessionOverview[] {
-    const parsed = ListSessionsOptionsSchema.safeParse(options);
-    if (!parsed.success) throw new SessionStoreError(`listSessions: ${z.prettifyError(parsed.error)}`);
-    const { limit, offset, ids, platform } = parsed.data;
+    const { limit, offset, ids, platform } = parseListSessionsOptions(options);
     const rows = this.s.listSessions.all({ limit, offset, platform: platform ?? null, ids: ids === undefined ? null : JSON.stringify(ids) }) as OverviewRow[];
     return rows.map((row) => ({ ...toSession(row), messageCount: row.message_count, activeCount: row.active_count, lastSeq: row.last_seq }));
   }
 
   messagesBySeq(sessionId: string, fromSeq: number, toSeq: number): StoredMessage[] {
     this.requireSession(sessionId, "messagesBySeq");
-    if (!Number.isInteger(fromSeq) || !Number.isInteger(toSeq)) throw new SessionStoreError(`messagesBySeq: fromSeq and toSeq must be whole numbers, got ${fromSeq} and ${toSeq}`);
+    checkSeqRange(fromSeq, toSeq);
     return (this.s.messagesBySeq.all(sessionId, fromSeq, toSeq) as MessageRow[]).map((row) => this.storedRecord(row));
   }
 
@@ -308,16 +297,8 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
       const session = this.requireSession(sessionId, where);
       const [last, previous] = (this.s.inEffect.all(sessionId) as CompactionRow[]).map(toCompaction);
       if (!last) return undefined;
-      if (!last.inPlace) {
-        throw new SessionStoreError(
-          `${where}: the session was created by rotation from '${session.parentSessionId ?? "?"}'; there is no in-place compaction to undo (continue the parent session for the earlier turns)`,
-        );
-      }
-      if (!last.transcriptRewritten) {
-        throw new SessionStoreError(
-          `${where}: compaction ${last.id} was done by the Codex app-server on its own thread; the local transcript was never rewritten, so there is nothing to undo here`,
-        );
-      }
+      const refused = undoRefusal(last, session.parentSessionId, where);
+      if (refused) throw refused;
       const row = this.s.compaction.get(last.id) as CompactionRow;
       const [firstSeq, lastSeq] = [row.first_seq ?? 0, row.last_seq ?? -1];
       const before = this.activeCount(sessionId);
@@ -343,13 +324,7 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
   private appendedAfter(sessionId: string, compactedRowIds: readonly number[] | undefined, where: string): ChatMessage[] {
     if (compactedRowIds === undefined) return [];
     const ids = this.s.activeIds.all(sessionId) as number[];
-    const intact = ids.length >= compactedRowIds.length && compactedRowIds.every((id, i) => ids[i] === id);
-    if (!intact) {
-      throw new CompactionConflictError(
-        `${where}: the active list no longer begins with the ${compactedRowIds.length} rows this compaction read (another compaction or an undo finished first); nothing was written`,
-      );
-    }
-    if (ids.length === compactedRowIds.length) return [];
+    if (rowsAppendedAfter(ids, compactedRowIds, where) === 0) return [];
     const rows = this.s.activeRows.all(sessionId) as MessageRow[];
     return rows.slice(compactedRowIds.length).map((row) => JSON.parse(row.message_json) as ChatMessage);
   }
@@ -366,18 +341,11 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
 
   loadEngineState(engine: string, sessionId: string): unknown {
     const row = this.s.engineState.get(engine, sessionId) as { state_json: string } | undefined;
-    if (row === undefined) return undefined;
-    try {
-      return JSON.parse(row.state_json) as unknown;
-    } catch (error) {
-      throw new SessionStoreError(`loadEngineState('${engine}', '${sessionId}'): stored state is not JSON: ${(error as Error).message}`);
-    }
+    return row === undefined ? undefined : parseEngineState(engine, sessionId, row.state_json);
   }
 
   saveEngineState(engine: string, sessionId: string, state: unknown): void {
-    const json = JSON.stringify(state);
-    if (json === undefined) throw new SessionStoreError(`saveEngineState('${engine}', '${sessionId}'): the state is not a JSON value`);
-    this.s.saveEngineState.run(engine, sessionId, json, this.now());
+    this.s.saveEngineState.run(engine, sessionId, engineStateJson(engine, sessionId, state), this.now());
   }
 
   clearEngineState(engine: string, sessionId: string): void {
@@ -388,7 +356,7 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
     let seq = this.lastSeq(sessionId);
     const ids = messages.map((message) => {
       seq += 1;
-      const info = this.s.insertMessage.run(sessionId, seq, message.role, JSON.stringify(message), searchableMessageText(message), this.countTokens(message), this.countingId, at);
+      const info = this.s.insertMessage.run(sessionId, seq, message.role, JSON.stringify(message), searchableMessageText(message), this.counting.count(message), this.counting.countingId, at);
       return Number(info.lastInsertRowid);
     });
     return { ids };
@@ -396,8 +364,7 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
 
   /** `message` after the counter (if any) has remembered its stored count, when counted the same way. */
   private remembered(message: ChatMessage, row: Pick<MessageRow, "tokens" | "tokens_by">): ChatMessage {
-    if (this.memo !== undefined && row.tokens_by === this.memo.countingId) this.memo.remember(message, row.tokens);
-    return message;
+    return this.counting.remembered(message, row.tokens, row.tokens_by);
   }
 
   private storedRecord(row: MessageRow): StoredMessage {
@@ -420,7 +387,7 @@ export class SqliteSessionStore implements SessionStore, EngineStateStore {
 
   private requireSession(sessionId: string, where: string): SessionRecord {
     const session = typeof sessionId === "string" ? this.getSession(sessionId) : undefined;
-    if (!session) throw new SessionStoreError(`${where}: unknown session ${JSON.stringify(sessionId)}`);
+    if (!session) throw unknownSessionError(sessionId, where);
     return session;
   }
 }

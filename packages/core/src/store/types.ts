@@ -226,6 +226,28 @@ export interface SessionStore extends Partial<EngineStateStore> {
   close(): void;
 }
 
+/** A value or a promise of it: what a method of a {@link SessionStoreAsync} returns. */
+export type Awaitable<T> = T | PromiseLike<T>;
+
+/** `T`'s methods, each returning its value or a promise of it. */
+export type AwaitableMethods<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Awaitable<R> : T[K] };
+
+/**
+ * A session store that may answer asynchronously: every {@link SessionStore} method with the same
+ * arguments and meaning, each returning its value or a promise of it, so a store over a network
+ * database (`@context-engine/postgres`) fits beside the embedded one. {@link SqliteSessionStore} is one
+ * as it is (it returns the values); callers await every call ({@link CompactionSessionAsync} does).
+ */
+export interface SessionStoreAsync extends AwaitableMethods<Omit<SessionStore, keyof EngineStateStore>>, Partial<AwaitableMethods<EngineStateStore>> {
+  /**
+   * Claims the compaction of `sessionId` for this caller until the returned release is called: undefined
+   * when another caller (another worker, on any machine) holds it. A store shared by many workers offers
+   * it so a session is compacted (its summarizer run) by one worker at a time; without it, concurrent
+   * compactions are still safe (`compactedRowIds`), only the overtaken one's work is wasted.
+   */
+  leaseCompaction?(sessionId: string): Awaitable<(() => Awaitable<void>) | undefined>;
+}
+
 /** A store operation that cannot proceed (unknown session, taken id, bad argument). */
 export class SessionStoreError extends Error {
   constructor(message: string) {

@@ -15,28 +15,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("engine state in the session store", () => {
-  it("saves, replaces, reads back after reopening, and clears one state per engine and session", () => {
-    const store = openSqliteStore(path);
-    store.saveEngineState("compressor", "s", { cooldownUntil: 1 });
-    store.saveEngineState("compressor", "s", { cooldownUntil: 2 });
-    store.saveEngineState("compressor", "t", { cooldownUntil: 3 });
-    store.saveEngineState("other", "s", { cooldownUntil: 4 });
-    store.close();
-
-    const reopened = openSqliteStore(path);
-    try {
-      expect(reopened.loadEngineState("compressor", "s")).toEqual({ cooldownUntil: 2 });
-      reopened.clearEngineState("compressor", "s");
-      expect(reopened.loadEngineState("compressor", "s")).toBeUndefined();
-      expect(reopened.loadEngineState("compressor", "t")).toEqual({ cooldownUntil: 3 });
-      expect(reopened.loadEngineState("other", "s")).toEqual({ cooldownUntil: 4 });
-      expect(() => reopened.saveEngineState("compressor", "s", undefined)).toThrow(/saveEngineState\('compressor', 's'\): the state is not a JSON value/);
-    } finally {
-      reopened.close();
-    }
-  });
-
+// Saving, replacing and clearing states is part of the store contract (contract/sessionStoreContract.ts).
+describe("engine state in the SQLite session store", () => {
   it("adds the engine_state table to a version-3 file without touching its sessions", () => {
     const db = new Database(path);
     for (const step of SESSION_STORE_MIGRATIONS.filter((m) => m.version <= 3)) db.exec(step.sql);

@@ -1,0 +1,295 @@
+/**
+ * What {@link CompactionSession} (over a synchronous store) and {@link CompactionSessionAsync} (over a
+ * store that may answer asynchronously, e.g. PostgreSQL) share: the compaction itself, written once
+ * against {@link SessionStoreAsync} (a synchronous store is one: awaiting its values changes nothing).
+ */
+import { isDeepStrictEqual } from "node:util";
+import { appServerCompactionPolicy, compactViaAppServer, isAppServerSession, type AppServerAutoMode, type AppServerCompactionBoundary, type AppServerThread } from "../codex/appServer.js";
+import type { CompressionReport } from "../compressor/report.js";
+import { findLatestSummary } from "../compressor/summaryMessage.js";
+import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.js";
+import { HYGIENE_ABORT_NOTICE } from "../gateway/hygiene.js";
+import type { HostHooks, SessionCompressEvent } from "../host/hooks.js";
+import type { ChatMessage } from "../messages/schema.js";
+import { CompactionConflictError, type CompactionRecord, type SessionRecord, type SessionStoreAsync, type StoredMessage } from "../store/types.js";
+import type { CompactionResult, CompactionSessionOptions, MaybeCompressOptions } from "./CompactionSession.js";
+import { engineOutputProblem } from "./engineOutput.js";
+import { compressionCountWarning } from "./warnings.js";
+
+function isReport(value: unknown): value is CompressionReport {
+  return typeof value === "object" && value !== null && typeof (value as { aborted?: unknown }).aborted === "boolean";
+}
+
+function lastReportOf(engine: ContextEngine): CompressionReport | undefined {
+  const report = (engine as { lastCompression?: unknown }).lastCompression;
+  return isReport(report) ? report : undefined;
+}
+
+function engineInPlace(engine: ContextEngine): boolean | undefined {
+  const value = (engine as { compression?: { in_place?: unknown } }).compression?.in_place;
+  return typeof value === "boolean" ? value : undefined;
+}
+
+function engineAppServerAuto(engine: ContextEngine): AppServerAutoMode | undefined {
+  const value = (engine as { compression?: { codex_app_server_auto?: unknown } }).compression?.codex_app_server_auto;
+  return value === "native" || value === "hermes" || value === "off" ? value : undefined;
+}
+
+/** Why `signal` was aborted, in words. */
+function abortReasonText(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason.message;
+  return typeof reason === "string" && reason !== "" ? reason : "the caller cancelled the compaction";
+}
+
+const ABORTED = Symbol("aborted");
+
+/**
+ * `work`'s value, or {@link ABORTED} as soon as `signal` fires (whether or not `work` ever settles). A
+ * rejection of `work` after that is swallowed; before it, it is thrown.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
+  if (signal === undefined) return work;
+  let onAbort!: () => void;
+  const aborted = new Promise<typeof ABORTED>((resolve) => {
+    onAbort = () => resolve(ABORTED);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
+}
+
+/** The reason of a compaction left to the worker that is compacting the session already. */
+export const COMPACTING_ELSEWHERE = "another worker is compacting this session; nothing was written";
+
+/** What every result of one compaction attempt starts from. */
+interface CompactionBase {
+  sessionId: string;
+  oldSessionId: string;
+  inPlace: boolean;
+  messagesBefore: number;
+  messagesAfter: number;
+}
+
+const CHANGED_WHILE_COMPACTING = "the conversation changed while it was being compacted (another compaction or an undo finished first); nothing was written";
+
+
+/** The engine, hooks and modes a session runs with, resolved from its options. */
+export interface ResolvedSessionOptions {
+  engine: ContextEngine;
+  hooks: Pick<HostHooks, "sessionCompress"> | undefined;
+  platform: string;
+  inPlace: boolean;
+  appServerAuto: AppServerAutoMode;
+  appServerThread: AppServerThread | undefined;
+}
+
+/** Checks `options` and resolves the engine, hooks and modes (the store is the caller's business). */
+export function resolveSessionOptions(options: Omit<CompactionSessionOptions, "store">): ResolvedSessionOptions {
+  const engine = options.host?.engine ?? options.engine;
+  if (!isContextEngine(engine)) throw new Error("CompactionSession: give `host` (with an engine) or `engine`");
+  if (typeof options.platform !== "string" || options.platform === "") throw new Error("CompactionSession: `platform` must be a non-empty string");
+  return {
+    engine,
+    hooks: options.hooks ?? options.host?.hooks,
+    platform: options.platform,
+    inPlace: options.inPlace ?? options.host?.config?.compression.in_place ?? engineInPlace(engine) ?? true,
+    appServerAuto: options.host?.config?.compression.codex_app_server_auto ?? engineAppServerAuto(engine) ?? "native",
+    appServerThread: options.appServerThread,
+  };
+}
+
+/** How a compaction the Codex app-server did is logged (a boundary, SPEC §3.5). */
+export function appServerBoundaryInfo(boundary: AppServerCompactionBoundary): { report: { appServer: AppServerCompactionBoundary } } {
+  return { report: { appServer: boundary } };
+}
+
+/** One conversation bound to a store and an engine: the state and the compaction both session classes share. */
+export abstract class CompactionSessionBase {
+  readonly engine: ContextEngine;
+  readonly platform: string;
+  /** True: compact under the same id; false: rotate to a child session. */
+  readonly inPlace: boolean;
+  /** Mode of the latest compaction (the gateway's mode-independent value); null before any. */
+  lastCompactionInPlace: boolean | null;
+  /** `compression.codex_app_server_auto` (host config, else the engine's, else native). */
+  readonly appServerAuto: AppServerAutoMode;
+  protected readonly hooks: Pick<HostHooks, "sessionCompress"> | undefined;
+  protected readonly appServerThread: AppServerThread | undefined;
+  protected currentId: string;
+  /** The store as the shared code uses it: every call awaited. */
+  protected abstract readonly anyStore: SessionStoreAsync;
+
+  protected constructor(resolved: ResolvedSessionOptions, session: SessionRecord) {
+    this.engine = resolved.engine;
+    this.platform = resolved.platform;
+    this.hooks = resolved.hooks;
+    this.inPlace = resolved.inPlace;
+    this.appServerAuto = resolved.appServerAuto;
+    this.appServerThread = resolved.appServerThread;
+    this.currentId = session.id;
+    this.lastCompactionInPlace = session.lastCompactionInPlace;
+  }
+
+  /** The current session id (changes only on a rotation). */
+  get sessionId(): string {
+    return this.currentId;
+  }
+
+  /**
+   * Compresses when the engine says so (or `force`): writes the compacted list back (followed by any
+   * turns appended while the engine ran), emits `session:compress`, and says what happened. An aborted
+   * or cancelled compaction, or one overtaken by another compaction or an undo, writes nothing.
+   */
+  async maybeCompress(options: MaybeCompressOptions = {}): Promise<CompactionResult> {
+    const sessionId = this.currentId;
+    const startRows = await this.anyStore.activeRows(sessionId);
+    const before = startRows.map((row) => row.message);
+    const base = { sessionId, oldSessionId: "", inPlace: this.inPlace, messagesBefore: before.length, messagesAfter: before.length };
+    const count = async () => (await this.anyStore.getSession(this.currentId))!.compressionCount;
+    if (before.length === 0 || (options.force !== true && !this.engine.shouldCompress(options.promptTokens, sessionId))) {
+      return { ...base, outcome: "not_needed", compressionCount: await count() };
+    }
+    if (isAppServerSession(this.engine.model)) return this.compressViaAppServer(before, options);
+    // one worker compacts a session at a time (when the store can say so); the others leave it be
+    const release = await this.anyStore.leaseCompaction?.(sessionId);
+    if (release === undefined && this.anyStore.leaseCompaction !== undefined) {
+      return { ...base, outcome: "aborted", compressionCount: await count(), notice: HYGIENE_ABORT_NOTICE, reason: `${COMPACTING_ELSEWHERE} (session '${sessionId}')` };
+    }
+    try {
+      // under the lease, compact what the previous holder left (read again), not what was read before it
+      return await this.compressLeased(sessionId, release === undefined ? startRows : await this.anyStore.activeRows(sessionId), options);
+    } finally {
+      await release?.();
+    }
+  }
+
+  /** The compaction itself, once this caller may compact the session. */
+  private async compressLeased(sessionId: string, startRows: readonly StoredMessage[], options: MaybeCompressOptions): Promise<CompactionResult> {
+    const before = startRows.map((row) => row.message);
+    const base: CompactionBase = { sessionId, oldSessionId: "", inPlace: this.inPlace, messagesBefore: before.length, messagesAfter: before.length };
+    const count = async () => (await this.anyStore.getSession(this.currentId))!.compressionCount;
+    if (before.length === 0) return { ...base, outcome: "not_needed", compressionCount: await count() };
+
+    const previousReport = lastReportOf(this.engine);
+    const cancelled = async (signal: AbortSignal): Promise<CompactionResult> => ({
+      ...base,
+      outcome: "aborted",
+      compressionCount: await count(),
+      notice: HYGIENE_ABORT_NOTICE,
+      reason: `compaction cancelled: ${abortReasonText(signal)}`,
+    });
+    if (options.signal?.aborted) return await cancelled(options.signal);
+    // An engine that ignores the signal is not waited for after it fires; its late result is dropped.
+    const settled = await untilAborted(
+      this.engine.compress(before, {
+        sessionId,
+        ...(options.promptTokens === undefined ? {} : { currentTokens: options.promptTokens }),
+        ...(options.focusTopic === undefined ? {} : { focusTopic: options.focusTopic }),
+        ...(options.force === undefined ? {} : { force: options.force }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      }),
+      options.signal,
+    );
+    if (settled === ABORTED) return await cancelled(options.signal!);
+    const output = settled;
+    const fresh = lastReportOf(this.engine);
+    const report = fresh !== undefined && fresh !== previousReport ? fresh : undefined;
+    const aborted = async (reason: string | undefined): Promise<CompactionResult> => ({
+      ...base,
+      outcome: "aborted",
+      compressionCount: await count(),
+      notice: HYGIENE_ABORT_NOTICE,
+      ...(report ? { report } : {}),
+      ...(reason ? { reason } : {}),
+    });
+    if (output === before || report?.aborted === true || (Array.isArray(output) && output.length === 0) || isDeepStrictEqual(output, before)) return await aborted(report?.abortReason);
+    // A plugin engine's list is checked like the built-in's before it becomes the stored conversation.
+    const invalid = engineOutputProblem(this.engine.name, before, output);
+    if (invalid !== undefined) return await aborted(invalid);
+    // The engine may finish after the caller gave up (a summarizer that ignores the signal): keep the list.
+    if (options.signal?.aborted) return await cancelled(options.signal);
+    // Turns appended while the engine ran (here or by another process on the same store) follow the
+    // compacted list; the store checks and writes against the rows read above in one transaction, and
+    // refuses when another compaction (or an undo) got there first.
+    if (this.currentId !== sessionId) return await aborted(CHANGED_WHILE_COMPACTING);
+    const info = { summary: findLatestSummary(output) ?? null, report: report ?? null, compactedRowIds: startRows.map((row) => row.id) };
+    let compaction: CompactionRecord;
+    let event: SessionCompressEvent;
+    try {
+      if (this.inPlace) {
+        compaction = await this.anyStore.archiveAndReplace(sessionId, output, info);
+        event = { platform: this.platform, session_id: sessionId, old_session_id: "", in_place: true, compression_count: await count() };
+      } else {
+        const rotated = await this.anyStore.rotateSession(sessionId, output, info);
+        compaction = rotated.compaction;
+        this.currentId = rotated.session.id;
+        event = { platform: this.platform, session_id: rotated.session.id, old_session_id: sessionId, in_place: false, compression_count: rotated.session.compressionCount };
+      }
+    } catch (error) {
+      if (error instanceof CompactionConflictError) return await aborted(CHANGED_WHILE_COMPACTING);
+      throw error;
+    }
+    return this.finish(event, compaction, before.length, compaction.messagesAfter, report);
+  }
+
+  /** SPEC §3.5: manual `/compress` delegates and waits; automatic compaction follows `codex_app_server_auto`. */
+  private async compressViaAppServer(before: readonly ChatMessage[], options: MaybeCompressOptions): Promise<CompactionResult> {
+    const sessionId = this.currentId;
+    const base = { sessionId, oldSessionId: "", inPlace: true, messagesBefore: before.length, messagesAfter: before.length };
+    const count = async () => (await this.anyStore.getSession(sessionId))!.compressionCount;
+    const trigger = options.force === true ? "manual" : "auto";
+    const action = appServerCompactionPolicy(this.appServerAuto, trigger, trigger === "auto" && this.engine.shouldCompress(options.promptTokens, sessionId));
+    if (action === "record_only" || action === "skip") return { ...base, outcome: "not_needed", compressionCount: await count() };
+    if (options.signal?.aborted) return { ...base, outcome: "aborted", compressionCount: await count(), notice: HYGIENE_ABORT_NOTICE, reason: `compaction cancelled: ${abortReasonText(options.signal)}` };
+    if (this.appServerThread === undefined) {
+      throw new Error(
+        `CompactionSession('${sessionId}'): the model runs on the Codex app-server (api_mode: codex_app_server), which owns the thread's context; ` +
+          "give `appServerThread` so compaction can be delegated (the local transcript is never rewritten)",
+      );
+    }
+    let compaction: CompactionRecord | undefined;
+    await compactViaAppServer(this.appServerThread, before, { trigger, recordBoundary: async (boundary) => void (compaction = await this.recordBoundary(boundary)) });
+    return this.finish(this.inPlaceEvent(await count()), compaction!, before.length, before.length, undefined);
+  }
+
+  /** Logs a compaction the app-server did as a boundary of the current session. */
+  protected async recordBoundary(boundary: AppServerCompactionBoundary): Promise<CompactionRecord> {
+    return this.anyStore.recordCompactionBoundary(this.currentId, appServerBoundaryInfo(boundary));
+  }
+
+  /** The `session:compress` payload of an in-place compaction of the current session. */
+  protected inPlaceEvent(compressionCount: number): SessionCompressEvent {
+    return { platform: this.platform, session_id: this.currentId, old_session_id: "", in_place: true, compression_count: compressionCount };
+  }
+
+  /** After a written compaction: mode, warning, the `session:compress` event, and the result. */
+  protected finish(event: SessionCompressEvent, compaction: CompactionRecord, messagesBefore: number, messagesAfter: number, report: CompressionReport | undefined): CompactionResult {
+    this.lastCompactionInPlace = event.in_place;
+    const warning = compressionCountWarning(event.compression_count);
+    const hookError = this.emit(event);
+    return {
+      outcome: "compressed",
+      sessionId: this.currentId,
+      oldSessionId: event.old_session_id,
+      inPlace: event.in_place,
+      compressionCount: event.compression_count,
+      messagesBefore,
+      messagesAfter,
+      compaction,
+      event,
+      ...(report ? { report } : {}),
+      ...(warning ? { warning } : {}),
+      ...(hookError ? { hookError } : {}),
+    };
+  }
+
+  protected emit(event: SessionCompressEvent): string | undefined {
+    try {
+      this.hooks?.sessionCompress.call(event);
+      return undefined;
+    } catch (error) {
+      return `a session:compress listener failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * What every session store implementation shares, so the SQLite store and others (the PostgreSQL one
+ * of `@context-engine/postgres`) check input, count tokens and word their errors the same way. Public
+ * as `@context-engine/core/store`, for store implementations; hosts use the stores themselves.
+ */
+import { z } from "zod";
+import type { ChatMessage } from "../messages/schema.js";
+import { MemoizedTokenCounter, MESSAGE_COUNTING_VERSION } from "../tokens/counter.js";
+import { estimateMessageTokensRough } from "../tokens/rough.js";
+import type { TokenCounter } from "../tokens/types.js";
+import { CompactionConflictError, SearchQueryError, SessionStoreError, type ListSessionsOptions, type NewSession, type SearchOptions } from "./types.js";
+
+export { reportJson } from "./rows.js";
+export { searchableMessageText } from "./messageText.js";
+
+/** Hits returned when `limit` is not given. */
+export const DEFAULT_SEARCH_LIMIT = 20;
+/** The largest `limit` accepted. */
+export const MAX_SEARCH_LIMIT = 500;
+
+const NewSessionSchema = z.object({
+  id: z.string({ error: "must be a string" }).trim().min(1, { error: "must not be empty" }).max(200, { error: "must be at most 200 characters" }).optional(),
+  platform: z.string({ error: "must be a platform name (string)" }).min(1, { error: "must not be empty" }),
+  title: z.string({ error: "must be a string or null" }).nullable().optional(),
+  parentSessionId: z.string({ error: "must be a session id or null" }).nullable().optional(),
+});
+
+const ListSessionsOptionsSchema = z.object({
+  limit: z.number({ error: "limit must be a whole number" }).int({ error: "limit must be a whole number" }).min(1, { error: "limit must be at least 1" }).max(500, { error: "limit must be at most 500" }).default(20),
+  offset: z.number({ error: "offset must be a whole number" }).int({ error: "offset must be a whole number" }).min(0, { error: "offset must be 0 or more" }).default(0),
+  ids: z.array(z.string({ error: "ids must be session ids (strings)" })).optional(),
+  platform: z.string({ error: "platform must be a string" }).optional(),
+});
+
+const SearchOptionsSchema = z.object({
+  sessionId: z.string({ error: "must be a session id (string)" }).min(1, { error: "must not be empty" }).optional(),
+  includeArchived: z.boolean({ error: "must be true or false" }).default(true),
+  limit: z
+    .number({ error: "must be a whole number" })
+    .int({ error: "must be a whole number" })
+    .min(1, { error: "must be at least 1" })
+    .max(MAX_SEARCH_LIMIT, { error: `must be at most ${MAX_SEARCH_LIMIT}` })
+    .default(DEFAULT_SEARCH_LIMIT),
+});
+
+/** `session` checked (a {@link SessionStoreError} naming the bad field otherwise), with its defaults filled in. */
+export function parseNewSession(session: NewSession): { id: string | undefined; platform: string; title: string | null; parentSessionId: string | null } {
+  const parsed = NewSessionSchema.safeParse(session);
+  if (!parsed.success) throw new SessionStoreError(`createSession: invalid session:\n${z.prettifyError(parsed.error)}`);
+  const { id, platform, title = null, parentSessionId = null } = parsed.data;
+  return { id, platform, title, parentSessionId };
+}
+
+/** `options` of `listSessions` checked, with their defaults filled in. */
+export function parseListSessionsOptions(options: ListSessionsOptions): { limit: number; offset: number; ids?: string[] | undefined; platform?: string | undefined } {
+  const parsed = ListSessionsOptionsSchema.safeParse(options);
+  if (!parsed.success) throw new SessionStoreError(`listSessions: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** A search's query and options checked: an empty query is a {@link SearchQueryError}, bad options a {@link SessionStoreError}. */
+export function parseSearchRequest(query: string, options: SearchOptions): { sessionId?: string | undefined; includeArchived: boolean; limit: number } {
+  if (typeof query !== "string" || query.trim() === "") throw new SearchQueryError(String(query), "the query is empty");
+  const parsed = SearchOptionsSchema.safeParse(options);
+  if (!parsed.success) throw new SessionStoreError(`Invalid search options:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Throws unless `fromSeq` and `toSeq` are whole numbers (`messagesBySeq`). */
+export function checkSeqRange(fromSeq: number, toSeq: number): void {
+  if (!Number.isInteger(fromSeq) || !Number.isInteger(toSeq)) throw new SessionStoreError(`messagesBySeq: fromSeq and toSeq must be whole numbers, got ${fromSeq} and ${toSeq}`);
+}
+
+/** Throws when a compaction would leave no message (`archiveAndReplace`, `rotateSession`). */
+export function checkCompactedList(messages: readonly ChatMessage[], where: string): void {
+  if (messages.length === 0) throw new SessionStoreError(`${where}: the new message list is empty; a compaction must keep at least one message`);
+}
+
+/** The error of a compaction of a session with no active row. */
+export function nothingToCompactError(where: string): SessionStoreError {
+  return new SessionStoreError(`${where}: the session has no active messages to compact`);
+}
+
+/** The error of an unknown session id. */
+export function unknownSessionError(sessionId: unknown, where: string): SessionStoreError {
+  return new SessionStoreError(`${where}: unknown session ${JSON.stringify(sessionId)}`);
+}
+
+/** The error of `createSession` with a taken id. */
+export function sessionExistsError(id: string): SessionStoreError {
+  return new SessionStoreError(`createSession: session '${id}' already exists`);
+}
+
+/**
+ * How many of the session's active rows (ids in order) follow `compactedRowIds` and are carried behind
+ * the compacted list (0 when `compactedRowIds` is not given: every active row is replaced). Throws
+ * {@link CompactionConflictError} when the active list no longer begins with exactly those rows.
+ */
+export function rowsAppendedAfter(activeIds: readonly number[], compactedRowIds: readonly number[] | undefined, where: string): number {
+  if (compactedRowIds === undefined) return 0;
+  const intact = activeIds.length >= compactedRowIds.length && compactedRowIds.every((id, i) => activeIds[i] === id);
+  if (!intact) {
+    throw new CompactionConflictError(
+      `${where}: the active list no longer begins with the ${compactedRowIds.length} rows this compaction read (another compaction or an undo finished first); nothing was written`,
+    );
+  }
+  return activeIds.length - compactedRowIds.length;
+}
+
+/** Why the latest compaction in effect cannot be undone here, or undefined when it can. */
+export function undoRefusal(last: { id: number; inPlace: boolean; transcriptRewritten: boolean }, parentSessionId: string | null, where: string): SessionStoreError | undefined {
+  if (!last.inPlace) {
+    return new SessionStoreError(
+      `${where}: the session was created by rotation from '${parentSessionId ?? "?"}'; there is no in-place compaction to undo (continue the parent session for the earlier turns)`,
+    );
+  }
+  if (!last.transcriptRewritten) {
+    return new SessionStoreError(
+      `${where}: compaction ${last.id} was done by the Codex app-server on its own thread; the local transcript was never rewritten, so there is nothing to undo here`,
+    );
+  }
+  return undefined;
+}
+
+/** The state JSON of `saveEngineState`; throws when `state` is not a JSON value. */
+export function engineStateJson(engine: string, sessionId: string, state: unknown): string {
+  const json = JSON.stringify(state);
+  if (json === undefined) throw new SessionStoreError(`saveEngineState('${engine}', '${sessionId}'): the state is not a JSON value`);
+  return json;
+}
+
+/** The state `loadEngineState` read back; throws when the stored text is not JSON. */
+export function parseEngineState(engine: string, sessionId: string, json: string): unknown {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch (error) {
+    throw new SessionStoreError(`loadEngineState('${engine}', '${sessionId}'): stored state is not JSON: ${(error as Error).message}`);
+  }
+}
+
+/** How a store counts the tokens of the messages it stores, and remembers stored counts of messages it reads back. */
+export interface StoredTokenCounting {
+  /** The tokens of one message. */
+  count(message: ChatMessage): number;
+  /** Stored beside each count: the counting that produced it (null for a counter whose counts must not be reused). */
+  readonly countingId: string | null;
+  /** `message` after the counter (a {@link MemoizedTokenCounter}) has remembered its stored count, when counted the same way. */
+  remembered(message: ChatMessage, tokens: number, tokensBy: string | null): ChatMessage;
+}
+
+/** The counting of a store given `counter` (default: the rough estimate). */
+export function storedTokenCounting(counter: TokenCounter | undefined): StoredTokenCounting {
+  const memo = counter instanceof MemoizedTokenCounter && counter.countingId !== undefined ? counter : undefined;
+  return {
+    count: counter ? (m) => counter.countMessages([m]) : estimateMessageTokensRough,
+    countingId: counter === undefined ? MESSAGE_COUNTING_VERSION.rough : (memo?.countingId ?? null),
+    remembered(message, tokens, tokensBy) {
+      if (memo !== undefined && tokensBy === memo.countingId) memo.remember(message, tokens);
+      return message;
+    },
+  };
+}

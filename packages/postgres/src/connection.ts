@@ -1,0 +1,112 @@
+/**
+ * The PostgreSQL side every store here shares: the pool (given, or opened from a connection string),
+ * transactions, the per-session advisory lock, identifiers, and the error a store operation raises.
+ */
+import pg from "pg";
+import { SessionStoreError } from "@context-engine/core";
+
+/** Where a store keeps its tables. */
+export interface PgConnectionOptions {
+  /** A `postgres://` connection string (the store opens its own pool and closes it on `close()`). */
+  connectionString?: string;
+  /** A pool of the host's (the store uses it and leaves it open on `close()`). */
+  pool?: pg.Pool;
+  /** Size of the pool the store opens (default 10). */
+  maxConnections?: number;
+  /** The schema the tables live in (default `context_engine`; created when missing). */
+  schema?: string;
+}
+
+/** An open pool, whether the store owns it, and the quoted schema name. */
+export interface PgConnection {
+  pool: pg.Pool;
+  ownsPool: boolean;
+  /** The schema, quoted for SQL (`"context_engine"`). */
+  schema: string;
+  /** The schema as given (the advisory-lock keys include it). */
+  schemaName: string;
+}
+
+/** The schema stores use when none is given. */
+export const DEFAULT_SCHEMA = "context_engine";
+
+/** `name` as a quoted SQL identifier. */
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** Opens the pool of `options` (throws naming what is missing). */
+export function connect(options: PgConnectionOptions, what: string): PgConnection {
+  const schemaName = options.schema ?? DEFAULT_SCHEMA;
+  if (typeof schemaName !== "string" || schemaName === "") throw new SessionStoreError(`${what}: schema must be a non-empty string`);
+  if (options.pool) return { pool: options.pool, ownsPool: false, schema: quoteIdent(schemaName), schemaName };
+  if (typeof options.connectionString !== "string" || options.connectionString === "") {
+    throw new SessionStoreError(`${what}: give connectionString (postgres://user:password@host:port/database) or pool`);
+  }
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+  // An idle connection the server dropped must not crash the host process.
+  pool.on("error", () => undefined);
+  return { pool, ownsPool: true, schema: quoteIdent(schemaName), schemaName };
+}
+
+/** Queries run on one connection (a pool or a client inside a transaction). */
+export type Queryable = Pick<pg.PoolClient, "query">;
+
+/** Runs `body` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
+export async function withTransaction<T>(pool: pg.Pool, body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await body(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Claims the compaction of one session (`pg_try_advisory_xact_lock` on its own connection, in a
+ * transaction held open until the release): undefined when another worker holds it. A connection of its
+ * own, not the pool's, so compactions waiting on a summarizer never starve the pool their writes need;
+ * when the worker dies, the server ends the transaction and the claim with it.
+ */
+export async function leaseSessionCompaction(connection: PgConnection, kind: "session" | "lcm", sessionId: string): Promise<(() => Promise<void>) | undefined> {
+  const client = new pg.Client(connection.pool.options);
+  client.on("error", () => undefined);
+  await client.connect();
+  try {
+    await client.query("BEGIN");
+    const { rows } = await client.query<{ held: boolean }>("SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS held", [`context-engine:compact:${kind}:${connection.schemaName}:${sessionId}`]);
+    if (rows[0]?.held === true) {
+      return async () => {
+        await client.query("COMMIT").catch(() => undefined);
+        await client.end().catch(() => undefined);
+      };
+    }
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  await client.end().catch(() => undefined);
+  return undefined;
+}
+
+/**
+ * Takes the transaction-scoped advisory lock of one session (`pg_advisory_xact_lock`, released at
+ * COMMIT or ROLLBACK): every write of a session (append, compaction, undo) takes it first, so writers of
+ * one session, in any process on any machine, run one at a time while other sessions go on.
+ */
+export async function lockSession(client: Queryable, connection: PgConnection, kind: "session" | "lcm", sessionId: string): Promise<void> {
+  await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`context-engine:${kind}:${connection.schemaName}:${sessionId}`]);
+}
+
+/** A BIGINT/COUNT column (returned as text by `pg`) as a number; null stays null. */
+export function num(value: string | number | null): number;
+export function num(value: string | number | null | undefined): number | null;
+export function num(value: string | number | null | undefined): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}

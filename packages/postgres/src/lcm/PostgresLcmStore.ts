@@ -1,0 +1,322 @@
+/**
+ * The lcm store over PostgreSQL (`openPostgresLcmStore`): lcm's append-only messages, summaries and
+ * lineage, the per-session context items and the compaction log, behind `LcmStoreAsync` (every method
+ * returns a promise), with full-text search over messages and summaries (tsvector words and phrases,
+ * pg_trgm substrings and CJK). Appends and summary commits of one session run one at a time, in any
+ * process, under the session's advisory lock; a summary commit checks the context range it replaces
+ * and changes nothing when another worker changed it first.
+ */
+import type { ItemRef, LcmCompactionRecord, LcmFullTextSearch, LcmStoreAsync, NewMessage, SearchHits, SearchWindow, StoredMessage, SummaryKind, SummaryLevel, SummaryRecord } from "./lcmTypes.js";
+import { loadLcmApi, type LcmApi } from "./lcmTypes.js";
+import { connect, lockSession, num, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
+import { migrate } from "../migrate.js";
+import { parseTermQuery, storableSearchText, termCondition } from "../search/query.js";
+import { PG_LCM_MIGRATIONS } from "./schema.js";
+
+interface MessageRow {
+  id: string;
+  session: string;
+  seq: number;
+  role: string;
+  message_json: string;
+  tokens: number;
+  identity: Buffer;
+  created_at: string;
+  tokens_by: string | null;
+}
+
+interface SummaryRow {
+  id: string;
+  session: string;
+  kind: SummaryKind;
+  depth: number;
+  level: SummaryLevel;
+  content: string;
+  tokens: number;
+  source_tokens: number;
+  seq_start: number;
+  seq_end: number;
+  created_at: string;
+}
+
+const MESSAGE_COLUMNS = "id, session, seq, role, message_json, tokens, identity, created_at, tokens_by";
+const SUMMARY_COLUMNS = "id, session, kind, depth, level, content, tokens, source_tokens, seq_start, seq_end, created_at";
+const FAR_FUTURE = 8.64e15;
+
+function toMessage(lcmApi: LcmApi, row: MessageRow): StoredMessage {
+  const rowId = num(row.id);
+  return {
+    id: lcmApi.messageId(rowId),
+    rowId,
+    session: row.session,
+    seq: row.seq,
+    role: row.role,
+    message: JSON.parse(row.message_json) as StoredMessage["message"],
+    tokens: row.tokens,
+    identity: row.identity,
+    createdAt: num(row.created_at),
+    tokensBy: row.tokens_by ?? undefined,
+  };
+}
+
+function toSummary(row: SummaryRow): SummaryRecord {
+  return {
+    id: row.id,
+    session: row.session,
+    kind: row.kind,
+    depth: row.depth,
+    level: row.level,
+    content: row.content,
+    tokens: row.tokens,
+    sourceTokens: row.source_tokens,
+    seqStart: row.seq_start,
+    seqEnd: row.seq_end,
+    createdAt: num(row.created_at),
+  };
+}
+
+/** The PostgreSQL implementation of `LcmStoreAsync` with full-text search. */
+export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
+  private readonly s: string;
+
+  private constructor(
+    private readonly connection: PgConnection,
+    private readonly lcmApi: LcmApi,
+  ) {
+    this.s = connection.schema;
+  }
+
+  /** Connects, creates or migrates the tables, and returns the store. */
+  static async open(options: PgConnectionOptions): Promise<PostgresLcmStore> {
+    const lcmApi = await loadLcmApi();
+    const connection = connect(options, "openPostgresLcmStore");
+    try {
+      await migrate(connection, "lcm", PG_LCM_MIGRATIONS);
+    } catch (error) {
+      if (connection.ownsPool) await connection.pool.end().catch(() => undefined);
+      throw error;
+    }
+    return new PostgresLcmStore(connection, lcmApi);
+  }
+
+  /** Closes the pool when the store opened it. */
+  async close(): Promise<void> {
+    if (this.connection.ownsPool) await this.connection.pool.end();
+  }
+
+  async lastSeq(session: string): Promise<number> {
+    return this.scalar(this.connection.pool, `SELECT COALESCE(MAX(seq), 0) AS n FROM ${this.s}.lcm_messages WHERE session = $1`, [session]);
+  }
+
+  async hasSession(session: string): Promise<boolean> {
+    const rows = await this.rows(this.connection.pool, `SELECT 1 FROM ${this.s}.lcm_messages WHERE session = $1 UNION ALL SELECT 1 FROM ${this.s}.lcm_context_items WHERE session = $1 LIMIT 1`, [session]);
+    return rows.length > 0;
+  }
+
+  async identityAt(session: string, seq: number): Promise<Buffer | undefined> {
+    return (await this.rows<{ identity: Buffer }>(this.connection.pool, `SELECT identity FROM ${this.s}.lcm_messages WHERE session = $1 AND seq = $2`, [session, seq]))[0]?.identity;
+  }
+
+  async identitiesFrom(session: string, fromSeq: number): Promise<Buffer[]> {
+    const rows = await this.rows<{ identity: Buffer }>(this.connection.pool, `SELECT identity FROM ${this.s}.lcm_messages WHERE session = $1 AND seq >= $2 ORDER BY seq`, [session, fromSeq]);
+    return rows.map((r) => r.identity);
+  }
+
+  async appendMessages(session: string, messages: readonly NewMessage[], createdAt: number): Promise<StoredMessage[]> {
+    if (messages.length === 0) return [];
+    return this.writeSession(session, async (client) => {
+      const first = (await this.scalar(client, `SELECT COALESCE(MAX(seq), 0) AS n FROM ${this.s}.lcm_messages WHERE session = $1`, [session])) + 1;
+      const ord = await this.scalar(client, `SELECT COALESCE(MAX(ord), -1) + 1 AS n FROM ${this.s}.lcm_context_items WHERE session = $1`, [session]);
+      const rows = await this.rows<{ id: string; seq: number }>(
+        client,
+        `INSERT INTO ${this.s}.lcm_messages (session, seq, role, message_json, search_text, tokens, identity, created_at, tokens_by)
+         SELECT $1, u.seq, u.role, u.message_json, u.search_text, u.tokens, u.identity, $2, u.tokens_by
+         FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::int[], $8::bytea[], $9::text[]) AS u(seq, role, message_json, search_text, tokens, identity, tokens_by)
+         ORDER BY u.seq RETURNING id, seq`,
+        [
+          session,
+          createdAt,
+          messages.map((_, i) => first + i),
+          messages.map((m) => m.message.role),
+          messages.map((m) => JSON.stringify(m.message)),
+          messages.map((m) => storableSearchText(this.lcmApi.searchableText(m.message))),
+          messages.map((m) => m.tokens),
+          messages.map((m) => m.identity),
+          messages.map((m) => m.tokensBy ?? null),
+        ],
+      );
+      const rowIds = rows.sort((a, b) => a.seq - b.seq).map((r) => num(r.id));
+      await client.query(
+        `INSERT INTO ${this.s}.lcm_context_items (session, ord, item_type, item_id) SELECT $1, u.ord, 'message', u.item_id FROM unnest($2::int[], $3::text[]) AS u(ord, item_id)`,
+        [session, rowIds.map((_, i) => ord + i), rowIds.map((id) => this.lcmApi.messageId(id))],
+      );
+      return messages.map((m, i) => ({
+        id: this.lcmApi.messageId(rowIds[i]!),
+        rowId: rowIds[i]!,
+        session,
+        seq: first + i,
+        role: m.message.role,
+        message: m.message,
+        tokens: m.tokens,
+        identity: m.identity,
+        createdAt,
+        tokensBy: m.tokensBy,
+      }));
+    });
+  }
+
+  async getMessage(id: string): Promise<StoredMessage | undefined> {
+    const rowId = this.lcmApi.parseMessageId(id);
+    if (rowId === undefined) return undefined;
+    const row = (await this.rows<MessageRow>(this.connection.pool, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE id = $1`, [rowId]))[0];
+    return row ? toMessage(this.lcmApi, row) : undefined;
+  }
+
+  async getMessages(ids: readonly string[]): Promise<StoredMessage[]> {
+    const rowIds = ids.map((id) => this.lcmApi.parseMessageId(id)).filter((n): n is number => n !== undefined);
+    if (rowIds.length === 0) return [];
+    const rows = await this.rows<MessageRow>(this.connection.pool, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE id = ANY($1::bigint[]) ORDER BY session, seq`, [rowIds]);
+    return rows.map((row) => toMessage(this.lcmApi, row));
+  }
+
+  async getMessagesBySeq(session: string, from: number, to: number): Promise<StoredMessage[]> {
+    const rows = await this.rows<MessageRow>(this.connection.pool, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE session = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq`, [session, from, to]);
+    return rows.map((row) => toMessage(this.lcmApi, row));
+  }
+
+  async contextItems(session: string): Promise<ItemRef[]> {
+    return this.contextItemsOf(this.connection.pool, session);
+  }
+
+  async contextSummaryIds(session: string): Promise<string[]> {
+    const rows = await this.rows<{ id: string }>(this.connection.pool, `SELECT item_id AS id FROM ${this.s}.lcm_context_items WHERE session = $1 AND item_type = 'summary' ORDER BY ord`, [session]);
+    return rows.map((r) => r.id);
+  }
+
+  async getSummary(id: string): Promise<SummaryRecord | undefined> {
+    const row = (await this.rows<SummaryRow>(this.connection.pool, `SELECT ${SUMMARY_COLUMNS} FROM ${this.s}.lcm_summaries WHERE id = $1`, [id]))[0];
+    return row ? toSummary(row) : undefined;
+  }
+
+  async allSummaries(session: string): Promise<SummaryRecord[]> {
+    const rows = await this.rows<SummaryRow>(this.connection.pool, `SELECT ${SUMMARY_COLUMNS} FROM ${this.s}.lcm_summaries WHERE session = $1 ORDER BY seq_start, depth, row_id`, [session]);
+    return rows.map(toSummary);
+  }
+
+  async sourcesOf(summaryId: string): Promise<ItemRef[]> {
+    return this.rows<ItemRef>(this.connection.pool, `SELECT source_type AS type, source_id AS id FROM ${this.s}.lcm_summary_sources WHERE summary_id = $1 ORDER BY ord`, [summaryId]);
+  }
+
+  async parentsOf(id: string): Promise<string[]> {
+    const rows = await this.rows<{ id: string }>(this.connection.pool, `SELECT summary_id AS id FROM ${this.s}.lcm_summary_sources WHERE source_id = $1 ORDER BY summary_id`, [id]);
+    return rows.map((r) => r.id);
+  }
+
+  async commitSummary(summary: SummaryRecord, sources: readonly ItemRef[], fromOrd: number, toOrd: number): Promise<void> {
+    const r = summary;
+    await this.writeSession(r.session, async (client) => {
+      const current = (await this.contextItemsOf(client, r.session)).slice(fromOrd, toOrd + 1);
+      const same = current.length === sources.length && current.every((c, i) => c.type === sources[i]!.type && c.id === sources[i]!.id);
+      if (!same) throw new Error(`lcm: context items ${fromOrd}..${toOrd} of session '${r.session}' changed under the compaction`);
+      await client.query(
+        `INSERT INTO ${this.s}.lcm_summaries (id, session, kind, depth, level, content, tokens, source_tokens, seq_start, seq_end, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [r.id, r.session, r.kind, r.depth, r.level, r.content, r.tokens, r.sourceTokens, r.seqStart, r.seqEnd, r.createdAt],
+      );
+      await client.query(
+        `INSERT INTO ${this.s}.lcm_summary_sources (summary_id, ord, source_type, source_id) SELECT $1, u.ord - 1, u.type, u.id FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS u(type, id, ord)`,
+        [r.id, sources.map((src) => src.type), sources.map((src) => src.id)],
+      );
+      await client.query(`DELETE FROM ${this.s}.lcm_context_items WHERE session = $1 AND ord BETWEEN $2 AND $3`, [r.session, fromOrd, toOrd]);
+      await client.query(`UPDATE ${this.s}.lcm_context_items SET ord = ord - $1 WHERE session = $2 AND ord > $3`, [toOrd - fromOrd, r.session, toOrd]);
+      await client.query(`INSERT INTO ${this.s}.lcm_context_items (session, ord, item_type, item_id) VALUES ($1, $2, 'summary', $3)`, [r.session, fromOrd, r.id]);
+    });
+  }
+
+  async logCompaction(c: LcmCompactionRecord): Promise<void> {
+    await this.connection.pool.query(
+      `INSERT INTO ${this.s}.lcm_compactions (session, at, passes, tokens_before, tokens_after, summaries_created, fallback_summaries) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [c.session, c.at, c.passes, c.tokensBefore, c.tokensAfter, c.summariesCreated, c.fallbackSummaries],
+    );
+  }
+
+  async lastCompaction(session: string): Promise<LcmCompactionRecord | undefined> {
+    const row = (await this.rows<Record<string, string | number>>(this.connection.pool, `SELECT * FROM ${this.s}.lcm_compactions WHERE session = $1 ORDER BY id DESC LIMIT 1`, [session]))[0];
+    if (!row) return undefined;
+    return {
+      session,
+      at: num(row.at!),
+      passes: num(row.passes!),
+      tokensBefore: num(row.tokens_before!),
+      tokensAfter: num(row.tokens_after!),
+      summariesCreated: num(row.summaries_created!),
+      fallbackSummaries: num(row.fallback_summaries!),
+    };
+  }
+
+  async messageCount(session: string): Promise<number> {
+    return this.scalar(this.connection.pool, `SELECT COUNT(*) AS n FROM ${this.s}.lcm_messages WHERE session = $1`, [session]);
+  }
+
+  async summaryCounts(session: string): Promise<{ depth: number; kind: SummaryKind; level: SummaryLevel; n: number }[]> {
+    const rows = await this.rows<{ depth: number; kind: SummaryKind; level: SummaryLevel; n: string }>(
+      this.connection.pool,
+      `SELECT depth, kind, level, COUNT(*) AS n FROM ${this.s}.lcm_summaries WHERE session = $1 GROUP BY depth, kind, level ORDER BY depth, kind, level`,
+      [session],
+    );
+    return rows.map((r) => ({ ...r, n: num(r.n) }));
+  }
+
+  async searchMessagesFullText(session: string, pattern: string, window: SearchWindow): Promise<SearchHits<StoredMessage>> {
+    const { sql, params } = this.fullTextCondition(pattern, "search_text", 5);
+    const rows = await this.rows<MessageRow>(
+      this.connection.pool,
+      `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE session = $1 AND created_at >= $2 AND created_at < $3 AND ${sql} ORDER BY id DESC LIMIT $4`,
+      [session, window.since ?? 0, window.before ?? FAR_FUTURE, window.limit, ...params],
+    );
+    return { hits: rows.map((row) => toMessage(this.lcmApi, row)), truncated: false };
+  }
+
+  async searchSummariesFullText(session: string, pattern: string, window: SearchWindow): Promise<SearchHits<SummaryRecord>> {
+    const { sql, params } = this.fullTextCondition(pattern, "content", 5);
+    const rows = await this.rows<SummaryRow>(
+      this.connection.pool,
+      `SELECT ${SUMMARY_COLUMNS} FROM ${this.s}.lcm_summaries WHERE session = $1 AND created_at >= $2 AND created_at < $3 AND ${sql} ORDER BY row_id DESC LIMIT $4`,
+      [session, window.since ?? 0, window.before ?? FAR_FUTURE, window.limit, ...params],
+    );
+    return { hits: rows.map(toSummary), truncated: false };
+  }
+
+  /** The condition of `pattern` over `column`; a pattern without words is lcm's `SearchError`, as in the SQLite store. */
+  private fullTextCondition(pattern: string, column: string, firstParam: number): { sql: string; params: string[] } {
+    const condition = termCondition(parseTermQuery(pattern), column, "tsv", firstParam);
+    if (condition === undefined) throw new this.lcmApi.SearchError("invalid_pattern", `pattern ${JSON.stringify(pattern)} has no words to search for`);
+    return condition;
+  }
+
+  private writeSession<T>(session: string, body: (client: Queryable) => Promise<T>): Promise<T> {
+    return withTransaction(this.connection.pool, async (client) => {
+      await lockSession(client, this.connection, "lcm", session);
+      return body(client);
+    });
+  }
+
+  private contextItemsOf(client: Queryable, session: string): Promise<ItemRef[]> {
+    return this.rows<ItemRef>(client, `SELECT item_type AS type, item_id AS id FROM ${this.s}.lcm_context_items WHERE session = $1 ORDER BY ord`, [session]);
+  }
+
+  private async scalar(client: Queryable, sql: string, params: unknown[]): Promise<number> {
+    return num((await this.rows<{ n: string | number }>(client, sql, params))[0]!.n);
+  }
+
+  private async rows<R extends object>(client: Queryable, sql: string, params: unknown[]): Promise<R[]> {
+    return (await client.query<R>(sql, params)).rows;
+  }
+}
+
+/**
+ * Opens the PostgreSQL lcm store (`connectionString` or `pool`; tables in `schema`, default
+ * `context_engine`, beside the session store's). Every method returns a promise.
+ */
+export function openPostgresLcmStore(options: PgConnectionOptions): Promise<PostgresLcmStore> {
+  return PostgresLcmStore.open(options);
+}

@@ -1,0 +1,418 @@
+/**
+ * The session store over PostgreSQL (`openPostgresStore`), for many workers (processes, machines)
+ * sharing sessions: the same contract as the embedded SQLite store (`SessionStoreAsync`: every method
+ * returns a promise). Every write of a session runs in one transaction that first takes the session's
+ * advisory lock (`pg_advisory_xact_lock`), so appends get consecutive seqs and are never lost or
+ * duplicated, and a compaction checks the rows it read (`compactedRowIds`) against the active list
+ * under that lock: of two workers compacting the same turns, one writes and the other gets
+ * `CompactionConflictError`, so no turn is compacted twice. Nothing is ever deleted.
+ */
+import { randomUUID } from "node:crypto";
+import {
+  parseMessages,
+  SessionStoreError,
+  type ChatMessage,
+  type CompactionInfo,
+  type CompactionRecord,
+  type ListSessionsOptions,
+  type NewSession,
+  type SearchHit,
+  type SearchOptions,
+  type SessionOverview,
+  type SessionRecord,
+  type SessionStoreAsync,
+  type StoredMessage,
+  type TokenCounter,
+  type UndoResult,
+} from "@context-engine/core";
+import {
+  checkCompactedList,
+  checkSeqRange,
+  engineStateJson,
+  nothingToCompactError,
+  parseEngineState,
+  parseListSessionsOptions,
+  parseNewSession,
+  reportJson,
+  rowsAppendedAfter,
+  searchableMessageText,
+  sessionExistsError,
+  storedTokenCounting,
+  undoRefusal,
+  unknownSessionError,
+  type StoredTokenCounting,
+} from "@context-engine/core/store";
+import { connect, leaseSessionCompaction, lockSession, num, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
+import { migrate } from "../migrate.js";
+import { storableSearchText } from "../search/query.js";
+import { MESSAGE_COLUMNS, toCompaction, toSession, toStored, type PgCompactionRow, type PgMessageRow, type PgSessionRow } from "./rows.js";
+import { PG_SESSION_STORE_MIGRATIONS } from "./schema.js";
+import { searchMessages } from "./search.js";
+
+/** Options of {@link openPostgresStore}. */
+export interface PostgresStoreOptions extends PgConnectionOptions {
+  /** Counts each stored message's tokens (default: the rough estimate), as in `SqliteStoreOptions`. */
+  tokenCounter?: TokenCounter;
+  /** Clock in epoch ms (default `Date.now`). */
+  now?: () => number;
+}
+
+const COMPACTION_COLUMNS = (s: string) => `c.*, (SELECT u.id FROM ${s}.compactions u WHERE u.reverts_compaction_id = c.id) AS undone_by`;
+
+/** The PostgreSQL implementation of `SessionStoreAsync` (and of the engine state, asynchronously). */
+export class PostgresSessionStore implements SessionStoreAsync {
+  private readonly s: string;
+  private readonly now: () => number;
+  private readonly counting: StoredTokenCounting;
+
+  private constructor(
+    private readonly connection: PgConnection,
+    options: PostgresStoreOptions,
+  ) {
+    this.s = connection.schema;
+    this.now = options.now ?? Date.now;
+    this.counting = storedTokenCounting(options.tokenCounter);
+  }
+
+  /** Connects, creates or migrates the tables, and returns the store. */
+  static async open(options: PostgresStoreOptions): Promise<PostgresSessionStore> {
+    const connection = connect(options, "openPostgresStore");
+    try {
+      await migrate(connection, "session_store", PG_SESSION_STORE_MIGRATIONS);
+    } catch (error) {
+      if (connection.ownsPool) await connection.pool.end().catch(() => undefined);
+      if (error instanceof SessionStoreError) throw error;
+      throw new SessionStoreError(`openPostgresStore: cannot open the session store: ${(error as Error).message}`);
+    }
+    return new PostgresSessionStore(connection, options);
+  }
+
+  /** Closes the pool when the store opened it. */
+  async close(): Promise<void> {
+    if (this.connection.ownsPool) await this.connection.pool.end();
+  }
+
+  async createSession(session: NewSession): Promise<SessionRecord> {
+    const parsed = parseNewSession(session);
+    return withTransaction(this.connection.pool, (client) => this.insertSession(client, { ...parsed, id: parsed.id ?? randomUUID() }));
+  }
+
+  async getSession(sessionId: string): Promise<SessionRecord | undefined> {
+    return this.readSession(this.connection.pool, sessionId);
+  }
+
+  async childSessions(sessionId: string): Promise<SessionRecord[]> {
+    const rows = await this.rows<PgSessionRow>(this.connection.pool, `SELECT * FROM ${this.s}.sessions WHERE parent_session_id = $1 ORDER BY created_at, ord`, [sessionId]);
+    return rows.map(toSession);
+  }
+
+  async appendMessages(sessionId: string, messages: readonly ChatMessage[]): Promise<number[]> {
+    const where = `appendMessages('${sessionId}')`;
+    parseMessages(messages, where);
+    return this.writeSession(sessionId, async (client) => {
+      await this.requireSession(client, sessionId, where);
+      const at = this.now();
+      const ids = await this.insertRows(client, sessionId, messages, at);
+      await client.query(`UPDATE ${this.s}.sessions SET updated_at = $1 WHERE id = $2`, [at, sessionId]);
+      return ids;
+    });
+  }
+
+  async activeMessages(sessionId: string): Promise<ChatMessage[]> {
+    await this.requireSession(this.connection.pool, sessionId, "activeMessages");
+    const rows = await this.rows<Pick<PgMessageRow, "message_json" | "tokens" | "tokens_by">>(
+      this.connection.pool,
+      `SELECT message_json, tokens, tokens_by FROM ${this.s}.messages WHERE session_id = $1 AND active ORDER BY seq`,
+      [sessionId],
+    );
+    return rows.map((row) => this.counting.remembered(JSON.parse(row.message_json) as ChatMessage, row.tokens, row.tokens_by));
+  }
+
+  async activeRows(sessionId: string): Promise<StoredMessage[]> {
+    await this.requireSession(this.connection.pool, sessionId, "activeRows");
+    return this.activeRowsOf(this.connection.pool, sessionId);
+  }
+
+  async archiveAndReplace(sessionId: string, newActiveMessages: readonly ChatMessage[], info: CompactionInfo = {}): Promise<CompactionRecord> {
+    const where = `archiveAndReplace('${sessionId}')`;
+    parseMessages(newActiveMessages, where);
+    checkCompactedList(newActiveMessages, where);
+    const report = reportJson(info.report, where);
+    return this.writeSession(sessionId, async (client) => {
+      const session = await this.requireSession(client, sessionId, where);
+      const before = await this.activeCount(client, sessionId);
+      if (before === 0) throw nothingToCompactError(where);
+      const written = [...newActiveMessages, ...(await this.appendedAfter(client, sessionId, info.compactedRowIds, where))];
+      const at = info.at ?? this.now();
+      const firstSeq = (await this.lastSeq(client, sessionId)) + 1;
+      const id = await this.insertCompaction(client, [sessionId, "compaction", at, true, before, written.length, info.summary ?? null, report, firstSeq, firstSeq + written.length - 1, null]);
+      await client.query(`UPDATE ${this.s}.messages SET active = FALSE, compacted = TRUE, compaction_id = $1 WHERE session_id = $2 AND active`, [id, sessionId]);
+      await this.insertRows(client, sessionId, written, at);
+      await this.setCompactionState(client, sessionId, session.compressionCount + 1, true, at);
+      return this.compaction(client, id);
+    });
+  }
+
+  async rotateSession(
+    parentSessionId: string,
+    messages: readonly ChatMessage[],
+    info: CompactionInfo & { id?: string; title?: string | null } = {},
+  ): Promise<{ session: SessionRecord; compaction: CompactionRecord }> {
+    const where = `rotateSession('${parentSessionId}')`;
+    parseMessages(messages, where);
+    checkCompactedList(messages, where);
+    const report = reportJson(info.report, where);
+    return this.writeSession(parentSessionId, async (client) => {
+      const parent = await this.requireSession(client, parentSessionId, where);
+      const written = [...messages, ...(await this.appendedAfter(client, parentSessionId, info.compactedRowIds, where))];
+      const child = parseNewSession({ id: info.id, platform: parent.platform, title: info.title ?? parent.title, parentSessionId });
+      const created = await this.insertSession(client, { ...child, id: child.id ?? randomUUID() });
+      const at = info.at ?? this.now();
+      const before = await this.activeCount(client, parentSessionId);
+      const id = await this.insertCompaction(client, [created.id, "compaction", at, false, before, written.length, info.summary ?? null, report, 1, written.length, null]);
+      await this.insertRows(client, created.id, written, at);
+      await this.setCompactionState(client, created.id, parent.compressionCount + 1, false, at);
+      return { session: await this.requireSession(client, created.id, where), compaction: await this.compaction(client, id) };
+    });
+  }
+
+  async recordCompactionBoundary(sessionId: string, info: CompactionInfo = {}): Promise<CompactionRecord> {
+    const where = `recordCompactionBoundary('${sessionId}')`;
+    const report = reportJson(info.report, where);
+    return this.writeSession(sessionId, async (client) => {
+      const session = await this.requireSession(client, sessionId, where);
+      const at = info.at ?? this.now();
+      const count = await this.activeCount(client, sessionId);
+      const id = await this.insertCompaction(client, [sessionId, "compaction", at, true, count, count, info.summary ?? null, report, null, null, null]);
+      await this.setCompactionState(client, sessionId, session.compressionCount + 1, true, at);
+      return this.compaction(client, id);
+    });
+  }
+
+  async archivedMessages(sessionId: string, compactionId?: number): Promise<StoredMessage[]> {
+    await this.requireSession(this.connection.pool, sessionId, "archivedMessages");
+    const rows =
+      compactionId === undefined
+        ? await this.rows<PgMessageRow>(this.connection.pool, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.messages WHERE session_id = $1 AND NOT active ORDER BY seq`, [sessionId])
+        : await this.rows<PgMessageRow>(this.connection.pool, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.messages WHERE session_id = $1 AND NOT active AND compaction_id = $2 ORDER BY seq`, [
+            sessionId,
+            compactionId,
+          ]);
+    return rows.map((row) => this.stored(row));
+  }
+
+  async compactions(sessionId: string): Promise<CompactionRecord[]> {
+    await this.requireSession(this.connection.pool, sessionId, "compactions");
+    const rows = await this.rows<PgCompactionRow>(this.connection.pool, `SELECT ${COMPACTION_COLUMNS(this.s)} FROM ${this.s}.compactions c WHERE c.session_id = $1 ORDER BY c.id`, [sessionId]);
+    return rows.map(toCompaction);
+  }
+
+  async listSessions(options: ListSessionsOptions = {}): Promise<SessionOverview[]> {
+    const { limit, offset, ids, platform } = parseListSessionsOptions(options);
+    const rows = await this.rows<PgSessionRow & { message_count: string; active_count: string; last_seq: number }>(
+      this.connection.pool,
+      `SELECT s.*,
+         (SELECT COUNT(*) FROM ${this.s}.messages m WHERE m.session_id = s.id) AS message_count,
+         (SELECT COUNT(*) FROM ${this.s}.messages m WHERE m.session_id = s.id AND m.active) AS active_count,
+         (SELECT COALESCE(MAX(m.seq), 0) FROM ${this.s}.messages m WHERE m.session_id = s.id) AS last_seq
+       FROM ${this.s}.sessions s
+       WHERE ($1::text IS NULL OR s.platform = $1) AND ($2::text[] IS NULL OR s.id = ANY($2))
+       ORDER BY s.updated_at DESC, s.ord DESC LIMIT $3 OFFSET $4`,
+      [platform ?? null, ids ?? null, limit, offset],
+    );
+    return rows.map((row) => ({ ...toSession(row), messageCount: num(row.message_count), activeCount: num(row.active_count), lastSeq: row.last_seq }));
+  }
+
+  async messagesBySeq(sessionId: string, fromSeq: number, toSeq: number): Promise<StoredMessage[]> {
+    await this.requireSession(this.connection.pool, sessionId, "messagesBySeq");
+    checkSeqRange(fromSeq, toSeq);
+    const rows = await this.rows<PgMessageRow>(this.connection.pool, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.messages WHERE session_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq`, [
+      sessionId,
+      fromSeq,
+      toSeq,
+    ]);
+    return rows.map((row) => this.stored(row));
+  }
+
+  async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+    if (options.sessionId !== undefined) await this.requireSession(this.connection.pool, options.sessionId, "search");
+    return searchMessages(this.connection.pool, this.s, query, options);
+  }
+
+  async undoLastCompaction(sessionId: string): Promise<UndoResult | undefined> {
+    const where = `undoLastCompaction('${sessionId}')`;
+    return this.writeSession(sessionId, async (client) => {
+      const session = await this.requireSession(client, sessionId, where);
+      const inEffect = await this.rows<PgCompactionRow>(
+        client,
+        `SELECT ${COMPACTION_COLUMNS(this.s)} FROM ${this.s}.compactions c WHERE c.session_id = $1 AND c.kind = 'compaction'
+         AND NOT EXISTS (SELECT 1 FROM ${this.s}.compactions u WHERE u.reverts_compaction_id = c.id) ORDER BY c.id DESC LIMIT 2`,
+        [sessionId],
+      );
+      const [lastRow, previousRow] = inEffect;
+      if (!lastRow) return undefined;
+      const last = toCompaction(lastRow);
+      const refused = undoRefusal(last, session.parentSessionId, where);
+      if (refused) throw refused;
+      const [firstSeq, lastSeq] = [lastRow.first_seq ?? 0, lastRow.last_seq ?? -1];
+      const before = await this.activeCount(client, sessionId);
+      const written = await this.count(client, `SELECT COUNT(*) AS n FROM ${this.s}.messages WHERE session_id = $1 AND active AND seq BETWEEN $2 AND $3`, [sessionId, firstSeq, lastSeq]);
+      const restorable = await this.count(client, `SELECT COUNT(*) AS n FROM ${this.s}.messages WHERE session_id = $1 AND NOT active AND compaction_id = $2`, [sessionId, last.id]);
+      const at = this.now();
+      const undoId = await this.insertCompaction(client, [sessionId, "undo", at, true, before, before - written + restorable, null, null, null, null, last.id]);
+      const archived = await client.query(`UPDATE ${this.s}.messages SET active = FALSE, compacted = TRUE, compaction_id = $1 WHERE session_id = $2 AND active AND seq BETWEEN $3 AND $4`, [
+        undoId,
+        sessionId,
+        firstSeq,
+        lastSeq,
+      ]);
+      const restored = await client.query(`UPDATE ${this.s}.messages SET active = TRUE, compacted = FALSE, compaction_id = NULL WHERE session_id = $1 AND NOT active AND compaction_id = $2`, [
+        sessionId,
+        last.id,
+      ]);
+      await this.setCompactionState(client, sessionId, Math.max(0, session.compressionCount - 1), previousRow === undefined ? null : previousRow.in_place, at);
+      return { undoneCompactionId: last.id, undoId, restored: restored.rowCount ?? 0, archived: archived.rowCount ?? 0 };
+    });
+  }
+
+  /** One worker compacts a session at a time: see core's `SessionStoreAsync.leaseCompaction`. */
+  async leaseCompaction(sessionId: string): Promise<(() => Promise<void>) | undefined> {
+    return leaseSessionCompaction(this.connection, "session", sessionId);
+  }
+
+  async loadEngineState(engine: string, sessionId: string): Promise<unknown> {
+    const row = (await this.rows<{ state_json: string }>(this.connection.pool, `SELECT state_json FROM ${this.s}.engine_state WHERE engine = $1 AND session_id = $2`, [engine, sessionId]))[0];
+    return row === undefined ? undefined : parseEngineState(engine, sessionId, row.state_json);
+  }
+
+  async saveEngineState(engine: string, sessionId: string, state: unknown): Promise<void> {
+    await this.connection.pool.query(
+      `INSERT INTO ${this.s}.engine_state (engine, session_id, state_json, updated_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (engine, session_id) DO UPDATE SET state_json = excluded.state_json, updated_at = excluded.updated_at`,
+      [engine, sessionId, engineStateJson(engine, sessionId, state), this.now()],
+    );
+  }
+
+  async clearEngineState(engine: string, sessionId: string): Promise<void> {
+    await this.connection.pool.query(`DELETE FROM ${this.s}.engine_state WHERE engine = $1 AND session_id = $2`, [engine, sessionId]);
+  }
+
+  /** Runs `body` in one transaction holding the advisory lock of `sessionId`. */
+  private writeSession<T>(sessionId: string, body: (client: Queryable) => Promise<T>): Promise<T> {
+    return withTransaction(this.connection.pool, async (client) => {
+      await lockSession(client, this.connection, "session", sessionId);
+      return body(client);
+    });
+  }
+
+  private async insertSession(client: Queryable, s: { id: string; platform: string; title: string | null; parentSessionId: string | null }): Promise<SessionRecord> {
+    if (s.parentSessionId !== null) await this.requireSession(client, s.parentSessionId, "createSession (parentSessionId)");
+    const at = this.now();
+    const rows = await this.rows<PgSessionRow>(
+      client,
+      `INSERT INTO ${this.s}.sessions (id, platform, title, created_at, updated_at, parent_session_id, compression_count, last_compaction_in_place)
+       VALUES ($1, $2, $3, $4, $4, $5, 0, NULL) ON CONFLICT (id) DO NOTHING RETURNING *`,
+      [s.id, s.platform, s.title, at, s.parentSessionId],
+    );
+    if (rows[0] === undefined) throw sessionExistsError(s.id);
+    return toSession(rows[0]);
+  }
+
+  /** Appends `messages` after the session's last seq (the caller holds the session's lock); returns their ids. */
+  private async insertRows(client: Queryable, sessionId: string, messages: readonly ChatMessage[], at: number): Promise<number[]> {
+    if (messages.length === 0) return [];
+    const first = (await this.lastSeq(client, sessionId)) + 1;
+    const rows = await this.rows<{ id: string; seq: number }>(
+      client,
+      `INSERT INTO ${this.s}.messages (session_id, seq, role, message_json, text, tokens, tokens_by, created_at)
+       SELECT $1, u.seq, u.role, u.message_json, u.text, u.tokens, $2, $3
+       FROM unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::int[]) AS u(seq, role, message_json, text, tokens)
+       ORDER BY u.seq RETURNING id, seq`,
+      [
+        sessionId,
+        this.counting.countingId,
+        at,
+        messages.map((_, i) => first + i),
+        messages.map((m) => m.role),
+        messages.map((m) => JSON.stringify(m)),
+        messages.map((m) => storableSearchText(searchableMessageText(m))),
+        messages.map((m) => this.counting.count(m)),
+      ],
+    );
+    return rows.sort((a, b) => a.seq - b.seq).map((r) => num(r.id));
+  }
+
+  /** The messages of the active rows after `compactedRowIds` (see core's `rowsAppendedAfter`). */
+  private async appendedAfter(client: Queryable, sessionId: string, compactedRowIds: readonly number[] | undefined, where: string): Promise<ChatMessage[]> {
+    if (compactedRowIds === undefined) return [];
+    const rows = await this.activeRowsOf(client, sessionId);
+    const carried = rowsAppendedAfter(rows.map((r) => r.id), compactedRowIds, where);
+    return carried === 0 ? [] : rows.slice(rows.length - carried).map((r) => r.message);
+  }
+
+  private async activeRowsOf(client: Queryable, sessionId: string): Promise<StoredMessage[]> {
+    const rows = await this.rows<PgMessageRow>(client, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.messages WHERE session_id = $1 AND active ORDER BY seq`, [sessionId]);
+    return rows.map((row) => this.stored(row));
+  }
+
+  private async insertCompaction(client: Queryable, values: unknown[]): Promise<number> {
+    const rows = await this.rows<{ id: string }>(
+      client,
+      `INSERT INTO ${this.s}.compactions (session_id, kind, at, in_place, messages_before, messages_after, summary, report_json, first_seq, last_seq, reverts_compaction_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+      values,
+    );
+    return num(rows[0]!.id);
+  }
+
+  private async setCompactionState(client: Queryable, sessionId: string, count: number, inPlace: boolean | null, at: number): Promise<void> {
+    await client.query(`UPDATE ${this.s}.sessions SET compression_count = $1, last_compaction_in_place = $2, updated_at = $3 WHERE id = $4`, [count, inPlace, at, sessionId]);
+  }
+
+  private async compaction(client: Queryable, id: number): Promise<CompactionRecord> {
+    return toCompaction((await this.rows<PgCompactionRow>(client, `SELECT ${COMPACTION_COLUMNS(this.s)} FROM ${this.s}.compactions c WHERE c.id = $1`, [id]))[0]!);
+  }
+
+  private lastSeq(client: Queryable, sessionId: string): Promise<number> {
+    return this.count(client, `SELECT COALESCE(MAX(seq), 0) AS n FROM ${this.s}.messages WHERE session_id = $1`, [sessionId]);
+  }
+
+  private activeCount(client: Queryable, sessionId: string): Promise<number> {
+    return this.count(client, `SELECT COUNT(*) AS n FROM ${this.s}.messages WHERE session_id = $1 AND active`, [sessionId]);
+  }
+
+  private async count(client: Queryable, sql: string, params: unknown[]): Promise<number> {
+    return num((await this.rows<{ n: string | number }>(client, sql, params))[0]!.n);
+  }
+
+  private stored(row: PgMessageRow): StoredMessage {
+    const stored = toStored(row);
+    this.counting.remembered(stored.message, row.tokens, row.tokens_by);
+    return stored;
+  }
+
+  private async readSession(client: Queryable, sessionId: string): Promise<SessionRecord | undefined> {
+    if (typeof sessionId !== "string") return undefined;
+    const row = (await this.rows<PgSessionRow>(client, `SELECT * FROM ${this.s}.sessions WHERE id = $1`, [sessionId]))[0];
+    return row ? toSession(row) : undefined;
+  }
+
+  private async requireSession(client: Queryable, sessionId: string, where: string): Promise<SessionRecord> {
+    const session = await this.readSession(client, sessionId);
+    if (!session) throw unknownSessionError(sessionId, where);
+    return session;
+  }
+
+  private async rows<R extends object>(client: Queryable, sql: string, params: unknown[]): Promise<R[]> {
+    return (await client.query<R>(sql, params)).rows;
+  }
+}
+
+/**
+ * Opens the PostgreSQL session store (`connectionString` or `pool`; tables in `schema`, default
+ * `context_engine`, created or migrated on open). Every method returns a promise: use it with
+ * `CompactionSessionAsync`. The embedded default stays `openSqliteStore`.
+ */
+export function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresSessionStore> {
+  return PostgresSessionStore.open(options);
+}

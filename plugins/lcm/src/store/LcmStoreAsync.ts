@@ -1,0 +1,59 @@
+/**
+ * The lcm store as a store that may answer asynchronously (`@context-engine/lcm/store`): every data
+ * method of {@link LcmStore} with the same arguments and meaning, each returning its value or a promise
+ * of it, so a store over a network database (the PostgreSQL one of `@context-engine/postgres`) fits
+ * beside the embedded SQLite one, which is an {@link LcmStoreAsync} as it is. Also what such a store
+ * needs from lcm: the record types, message ids, and the full-text search it adds.
+ */
+import type { AwaitableMethods } from "@context-engine/core";
+import type { LcmStore, StoredMessage, SummaryRecord } from "./LcmStore.js";
+import type { SearchWindow } from "./search.js";
+
+export type { CompactionRecord, ItemRef, NewMessage, StoredMessage, SummaryKind, SummaryLevel, SummaryRecord } from "./LcmStore.js";
+export type { SearchWindow } from "./search.js";
+
+/** Search results; `truncated` when a search stopped before it had looked at the whole history. */
+export interface SearchHits<T> {
+  hits: T[];
+  truncated: boolean;
+}
+export { SearchError } from "./search.js";
+export { messageId, parseMessageId, messageIdentity, searchableText } from "../messageText.js";
+
+/** The data methods of the lcm store (append-only messages, summaries and lineage, context items, the compaction log). */
+export type LcmStoreData = Pick<
+  LcmStore,
+  | "lastSeq"
+  | "hasSession"
+  | "identityAt"
+  | "identitiesFrom"
+  | "appendMessages"
+  | "getMessage"
+  | "getMessages"
+  | "getMessagesBySeq"
+  | "contextItems"
+  | "contextSummaryIds"
+  | "getSummary"
+  | "allSummaries"
+  | "sourcesOf"
+  | "parentsOf"
+  | "commitSummary"
+  | "logCompaction"
+  | "lastCompaction"
+  | "messageCount"
+  | "summaryCounts"
+  | "close"
+>;
+
+/** The lcm store's data methods, each returning its value or a promise of it ({@link LcmStore} is one). */
+export interface LcmStoreAsync extends AwaitableMethods<LcmStoreData> {}
+
+/**
+ * Full-text search of one session, newest first, as an lcm store over a database with its own text
+ * search offers it (the SQLite store's is in store/search.ts, over its FTS5 tables): the words of
+ * `pattern` must all match unless `OR` joins them; a pattern without words is a `SearchError`.
+ */
+export interface LcmFullTextSearch {
+  searchMessagesFullText(session: string, pattern: string, window: SearchWindow): Promise<SearchHits<StoredMessage>>;
+  searchSummariesFullText(session: string, pattern: string, window: SearchWindow): Promise<SearchHits<SummaryRecord>>;
+}
