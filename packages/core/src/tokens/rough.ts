@@ -2,7 +2,7 @@
  * The rough estimator used when no real usage exists: about four characters a token for Latin text
  * (upstream's `(chars + 3) // 4`), more for scripts whose characters are a token or more each.
  */
-import type { ChatMessage, ContentPart } from "../messages/schema.js";
+import type { ChatMessage, ContentPart, ToolCall } from "../messages/schema.js";
 
 /** Tokens an image part is counted as (one image at the providers' default detail, about 1,500). */
 export const IMAGE_TOKENS = 1_500;
@@ -30,16 +30,16 @@ export interface MessageTokenParts {
   images: number;
 }
 
+/** Any character from Thai up (CJK, Hangul, kana, surrogates): only such text needs the per-char pass. */
+const BEYOND_LATIN = /[\u0e00-\uffff]/;
+
 /**
  * Quarter-tokens of `text` in one pass over its char codes: 1 per char (so Latin text is chars/4),
  * 3 per CJK ideograph, kana, Hangul, full-width form or surrogate half (emoji, rare ideographs),
  * 2 per Thai char — o200k spends 0.57–0.82 tokens on such a char (measured on sample text,
  * `pnpm bench tokens`), where chars/4 would undercount CJK about 3×.
  */
-/** Any character from Thai up (CJK, Hangul, kana, surrogates): only such text needs the per-char pass. */
-const BEYOND_LATIN = /[\u0e00-\uffff]/;
-
-function roughQuarters(text: string): number {
+export function roughQuarters(text: string): number {
   let quarters = text.length;
   if (!BEYOND_LATIN.test(text)) return quarters; // a native scan: Latin text costs no JS loop
   for (let i = 0; i < text.length; i++) {
@@ -79,29 +79,95 @@ function fieldText(value: unknown): string | undefined {
  */
 export function messageTokenParts(message: ChatMessage): MessageTokenParts {
   const texts: string[] = [];
+  const images = visitMessageParts(message, (text) => void texts.push(text), (call) => void texts.push(toolCallEnvelope(call)));
+  return { texts, images };
+}
+
+/** A tool call's envelope as counted: its JSON with empty arguments (id, type, name, framing). */
+function toolCallEnvelope(call: ToolCall): string {
+  return JSON.stringify({ ...call, function: { ...call.function, arguments: "" } });
+}
+
+/**
+ * Walks what {@link messageTokenParts} measures: `text` for each text segment (the arguments of a tool
+ * call included), `envelope` for each tool call (whose envelope is {@link toolCallEnvelope}); returns
+ * the number of images.
+ */
+function visitMessageParts(message: ChatMessage, text: (text: string) => void, envelope: (call: ToolCall) => void): number {
   let images = 0;
   const content = message.content;
   if (typeof content === "string") {
-    texts.push(content);
+    text(content);
   } else if (Array.isArray(content)) {
     for (const part of content) {
       if (IMAGE_PART_TYPES.has(part.type)) images += 1;
-      else texts.push(partText(part));
+      else text(partText(part));
     }
   }
   const fields = message as Record<string, unknown>;
   for (const field of REPLAY_FIELDS) {
-    const text = fieldText(fields[field]);
-    if (text !== undefined) texts.push(text);
+    const value = fieldText(fields[field]);
+    if (value !== undefined) text(value);
   }
   for (const call of message.tool_calls ?? []) {
-    texts.push(JSON.stringify({ ...call, function: { ...call.function, arguments: "" } }), call.function.arguments);
+    envelope(call);
+    text(call.function.arguments);
   }
   if (message.role === "tool") {
-    if (message.tool_call_id !== undefined) texts.push(message.tool_call_id);
-    if (message.name !== undefined) texts.push(message.name);
+    if (message.tool_call_id !== undefined) text(message.tool_call_id);
+    if (message.name !== undefined) text(message.name);
   }
-  return { texts, images };
+  return images;
+}
+
+/** A char that makes a string's JSON longer than its length + 2, or that weighs more than a quarter token. */
+const NOT_PLAIN = /["\\\u0000-\u001f\u0e00-\uffff]/;
+
+/**
+ * The length of `value`'s JSON when it is made of plain strings (see {@link NOT_PLAIN}), finite numbers,
+ * booleans, null and plain objects of them, computed without serializing; undefined otherwise. With
+ * `emptyKey`, that key's value counts as `""`.
+ */
+function plainJsonLength(value: unknown, emptyKey?: string): number | undefined {
+  if (typeof value === "string") return NOT_PLAIN.test(value) ? undefined : value.length + 2;
+  if (typeof value === "boolean") return value ? 4 : 5;
+  if (typeof value === "number") return Number.isFinite(value) ? String(value).length : undefined;
+  if (value === null) return 4;
+  if (typeof value !== "object" || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  let length = 1;
+  let members = 0;
+  for (const key of Object.keys(value)) {
+    const member = (value as Record<string, unknown>)[key];
+    if (member === undefined) continue;
+    const keyLength = plainJsonLength(key);
+    const memberLength = key === emptyKey ? 2 : plainJsonLength(member);
+    if (keyLength === undefined || memberLength === undefined) return undefined;
+    length += keyLength + 1 + memberLength + 1; // "key":value followed by a comma or the closing brace
+    members += 1;
+  }
+  return members === 0 ? 2 : length;
+}
+
+/** Quarter-tokens of a tool call's envelope: its length when plain (no serializing), else that of its JSON. */
+function envelopeQuarters(call: ToolCall): number {
+  const fn = call.function as unknown;
+  if (typeof fn === "object" && fn !== null && typeof (fn as { arguments?: unknown }).arguments === "string") {
+    let length = 1;
+    let plain = true;
+    for (const key of Object.keys(call)) {
+      const member = (call as unknown as Record<string, unknown>)[key];
+      if (member === undefined) continue;
+      const keyLength = plainJsonLength(key);
+      const memberLength = key === "function" ? plainJsonLength(member, "arguments") : plainJsonLength(member);
+      if (keyLength === undefined || memberLength === undefined) {
+        plain = false;
+        break;
+      }
+      length += keyLength + 1 + memberLength + 1;
+    }
+    if (plain) return length;
+  }
+  return roughQuarters(toolCallEnvelope(call));
 }
 
 /**
@@ -109,8 +175,12 @@ export function messageTokenParts(message: ChatMessage): MessageTokenParts {
  * {@link messageTokenParts}), {@link IMAGE_TOKENS} per image, plus {@link MESSAGE_ENVELOPE_TOKENS}.
  */
 export function estimateMessageTokensRough(message: ChatMessage): number {
-  const { texts, images } = messageTokenParts(message);
-  const quarters = texts.reduce((sum, text) => sum + roughQuarters(text), 0);
+  let quarters = 0;
+  const images = visitMessageParts(
+    message,
+    (text) => (quarters += roughQuarters(text)),
+    (call) => (quarters += envelopeQuarters(call)),
+  );
   return Math.ceil(quarters / 4) + images * IMAGE_TOKENS + MESSAGE_ENVELOPE_TOKENS;
 }
 

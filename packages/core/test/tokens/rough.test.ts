@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import {
@@ -7,6 +8,7 @@ import {
   IMAGE_TOKENS,
   MESSAGE_ENVELOPE_TOKENS,
   messageTokenParts,
+  roughQuarters,
 } from "../../src/tokens/rough.js";
 import { TiktokenCounter } from "../../src/tokens/counter.js";
 
@@ -127,5 +129,26 @@ describe("rough estimate of non-Latin scripts", () => {
   it("keeps (chars + 3) // 4 for accented Latin text", () => {
     const text = "Die Kontext-Engine komprimiert den Verlauf, wenn das Gespräch zu lang wird. Voilà, ça marche.";
     expect(estimateTokensRough(text)).toBe(Math.floor((text.length + 3) / 4));
+  });
+});
+
+describe("the rough estimate of tool-call envelopes", () => {
+  /** The estimate as defined: every segment of messageTokenParts measured in quarter-tokens. */
+  const byDefinition = (message: ChatMessage) => {
+    const { texts, images } = messageTokenParts(message);
+    return Math.ceil(texts.reduce((sum, text) => sum + roughQuarters(text), 0) / 4) + images * IMAGE_TOKENS + MESSAGE_ENVELOPE_TOKENS;
+  };
+  const text = fc.string({ unit: fc.constantFrom(..."ab Z_-.:/", '"', "\\", "\n", "\u0001", "é", "中", "\ud83c", "🎉", "\u2028") , maxLength: 12 });
+  const extra = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.dictionary(text, fc.oneof(text, fc.integer()), { maxKeys: 2 }), fc.array(text, { maxLength: 2 }));
+  const call = fc.record({ id: text, type: fc.constant("function" as const), function: fc.record({ name: text, arguments: text }), extra }).map(({ extra: value, ...c }) => ({ ...c, ...(value === undefined ? {} : { call_id: value }) }));
+
+  it("equals the estimate of the serialized envelope for any call, computed without serializing plain ones", () => {
+    fc.assert(
+      fc.property(fc.array(call, { minLength: 1, maxLength: 3 }), (calls) => {
+        const message = { role: "assistant", content: null, tool_calls: calls } as unknown as ChatMessage;
+        expect(estimateMessageTokensRough(message)).toBe(byDefinition(message));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
