@@ -46,7 +46,7 @@ export async function runSessions(io: CommandIO): Promise<number> {
   const store = openSqliteStore(path);
   try {
     if (sub === "list") return list(io, store, limit ?? 20, values.platform, values.json === true, rest);
-    if (sub === "search") return search(io, store, rest.join(" "), { limit: limit ?? 10, window: windowFlag, session: values.session, json: values.json === true });
+    if (sub === "search") return await search(io, store, rest.join(" "), { limit: limit ?? 10, window: windowFlag, session: values.session, json: values.json === true });
     return show(io, store, rest, { around: parsePositiveInt(values.around, "--around"), window: windowFlag, all: values.all === true, json: values.json === true });
   } finally {
     store.close();
@@ -73,11 +73,11 @@ function list(io: CommandIO, store: SessionStore, limit: number, platform: strin
   return EXIT_OK;
 }
 
-function search(io: CommandIO, store: SessionStore, query: string, options: { limit: number; window: number; session: string | undefined; json: boolean }): number {
+async function search(io: CommandIO, store: SessionStore, query: string, options: { limit: number; window: number; session: string | undefined; json: boolean }): Promise<number> {
   if (query.trim() === "") throw new UsageError("search expects a query");
-  const result = sessionSearch(store, { query, limit: Math.min(options.limit, 50), window: options.window, ...(options.session ? { session_id: options.session } : {}) }) as {
+  const result = (await sessionSearch(store, { query, limit: Math.min(options.limit, 50), window: options.window, ...(options.session ? { session_id: options.session } : {}) }) as {
     sessions: { session_id: string; title: string | null; hits: { seq: number; archived: boolean; around: { seq: number; role: string; active: boolean; text: string }[] }[] }[];
-  };
+  });
   if (options.json) {
     io.stdout(JSON.stringify(result, null, 2));
     return EXIT_OK;

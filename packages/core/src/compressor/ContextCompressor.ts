@@ -11,8 +11,8 @@ import type { ChatMessage } from "../messages/schema.js";
 import { pendingToolCallsStart, sanitizeToolPairs } from "../messages/toolPairs.js";
 import { ExtractiveSummarizer } from "../summarizers/extractive.js";
 import type { Summarizer } from "../summarizers/types.js";
-import type { EngineStateStore, SessionSearchStore } from "../store/types.js";
-import { canSearchSessions, runSessionSearch, SESSION_SEARCH_TOOL_NAME, sessionSearchToolSchema } from "../tools/sessionSearch.js";
+import type { AwaitableMethods, EngineStateStore } from "../store/types.js";
+import { canSearchSessions, runSessionSearch, SESSION_SEARCH_TOOL_NAME, sessionSearchToolSchema, type SessionSearchSource } from "../tools/sessionSearch.js";
 import { defaultTokenCounter } from "../tokens/counter.js";
 import { messageCounter, type TokenCounter } from "../tokens/types.js";
 import { assembleCompressed } from "./phase4Assemble.js";
@@ -52,7 +52,7 @@ export interface ContextCompressorOptions {
    * `openSqliteStore`; one without the engine-state methods keeps nothing), and gives the agent the
    * `session_search` tool over it. The host passes its store.
    */
-  store?: (Partial<EngineStateStore> & Partial<SessionSearchStore>) | undefined;
+  store?: (Partial<AwaitableMethods<EngineStateStore>> & Partial<SessionSearchSource>) | undefined;
 }
 
 /**
@@ -123,7 +123,7 @@ export class ContextCompressor extends ContextEngine {
   }
 
   /** The attached store `session_search` reads, when there is one. */
-  private readonly searchStore: SessionSearchStore | undefined;
+  private readonly searchStore: SessionSearchSource | undefined;
 
   /** `session_search` when a session store is attached (archived turns stay searchable, SPEC §3.1). */
   override getToolSchemas(): ToolSchema[] {
@@ -233,9 +233,17 @@ export class ContextCompressor extends ContextEngine {
     return normalized;
   }
 
-  /** The session is open: calls without a session id belong to it while it is the only open one. */
-  override onSessionStart(sessionId: string, _info?: SessionInfo): void {
-    this.sessions.start(sessionId);
+  /**
+   * The session is open: calls without a session id belong to it while it is the only open one. Its
+   * saved state is read now (awaited from a store that answers with promises, such as PostgreSQL).
+   */
+  override onSessionStart(sessionId: string, _info?: SessionInfo): Promise<void> {
+    return this.sessions.start(sessionId);
+  }
+
+  /** Resolves once the session states written to an asynchronous store (PostgreSQL) have been sent. */
+  flushState(): Promise<void> {
+    return this.sessions.flush();
   }
 
   /** The session is over: its summary, cooldown and streaks are forgotten (in the store too). */

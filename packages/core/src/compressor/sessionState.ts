@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { cooldownSeconds, type SummaryFailure } from "../summarizers/failures.js";
-import type { EngineStateStore } from "../store/types.js";
+import type { AwaitableMethods, EngineStateStore } from "../store/types.js";
 
 /** Consecutive ineffective compactions (or fallback summaries) after which automatic compaction pauses. */
 export const PAUSE_AFTER_STREAK = 2;
@@ -122,35 +122,54 @@ export function parseStoredState(value: unknown): CompressorSessionState | undef
   return { ...parsed.data, previousSummary: parsed.data.previousSummary, lastFailure: parsed.data.lastFailure };
 }
 
+/** An engine-state store whose methods may answer with promises (a PostgreSQL store). */
+export type EngineStateSource = AwaitableMethods<EngineStateStore>;
+
 /** The engine-state part of `store`, when it has all of it. */
-export function engineStateStoreOf(store: Partial<EngineStateStore> | undefined): EngineStateStore | undefined {
+export function engineStateStoreOf(store: Partial<EngineStateSource> | undefined): EngineStateSource | undefined {
   if (store === undefined) return undefined;
   const { loadEngineState, saveEngineState, clearEngineState } = store;
   if (typeof loadEngineState !== "function" || typeof saveEngineState !== "function" || typeof clearEngineState !== "function") return undefined;
-  return store as EngineStateStore;
+  return store as EngineStateSource;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
 /**
  * The per-session states of one engine. Calls that name their session use it; calls that do not use
  * the only open session (started and not yet ended), else the default session, which is never stored.
+ * A store that answers synchronously (SQLite) is read when a session is first used; one that answers
+ * with promises (PostgreSQL) is read at {@link start} and written in order per session, in the background
+ * (a failed write of this advisory state is dropped: the next change writes the whole state again).
  */
 export class CompressorSessions {
   private readonly states = new Map<string, CompressorSessionState>();
   private readonly open = new Set<string>();
   /** The JSON last written to the store, per session (unchanged states are not written again). */
   private readonly written = new Map<string, string>();
-  private readonly store: EngineStateStore | undefined;
+  private readonly store: EngineStateSource | undefined;
+  /** The last write to an asynchronous store, per session (the next one waits for it). */
+  private readonly writes = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly engine: string,
-    store: Partial<EngineStateStore> | undefined,
+    store: Partial<EngineStateSource> | undefined,
   ) {
     this.store = engineStateStoreOf(store);
   }
 
-  /** `onSessionStart`: the session is open. */
-  start(sessionId: string): void {
+  /** `onSessionStart`: the session is open; its saved state is read (awaited when the store answers with a promise). */
+  async start(sessionId: string): Promise<void> {
     this.open.add(sessionId);
+    if (this.store === undefined || sessionId === DEFAULT_SESSION || this.states.has(sessionId)) return;
+    const stored = await this.store.loadEngineState(this.engine, sessionId);
+    if (this.states.has(sessionId)) return; // used meanwhile: what it did is newer
+    const state = stored === undefined ? undefined : parseStoredState(stored);
+    if (state === undefined) return;
+    this.states.set(sessionId, state);
+    this.written.set(sessionId, JSON.stringify(state));
   }
 
   /** `onSessionEnd`: forgets the session (in memory and in the store); the default session too once none is open. */
@@ -188,20 +207,44 @@ export class CompressorSessions {
     if (this.store === undefined || sessionId === DEFAULT_SESSION || state === undefined) return;
     const json = JSON.stringify(state);
     if (this.written.get(sessionId) === json) return;
-    this.store.saveEngineState(this.engine, sessionId, JSON.parse(json));
+    const store = this.store;
+    this.write(sessionId, () => store.saveEngineState(this.engine, sessionId, JSON.parse(json)));
     this.written.set(sessionId, json);
+  }
+
+  /** Runs a store write now, or after the session's pending asynchronous write. */
+  private write(sessionId: string, run: () => unknown): void {
+    const pending = this.writes.get(sessionId);
+    const result = pending === undefined ? run() : pending.then(run);
+    if (!isThenable(result)) return;
+    const settled: Promise<unknown> = Promise.resolve(result).catch(() => undefined);
+    this.writes.set(sessionId, settled);
+    void settled.then(() => {
+      if (this.writes.get(sessionId) === settled) this.writes.delete(sessionId);
+    });
+  }
+
+  /** Resolves once every pending asynchronous write has been sent (tests, shutdown). */
+  async flush(): Promise<void> {
+    while (this.writes.size > 0) await Promise.all([...this.writes.values()]);
   }
 
   /** Starts the session over: its state is dropped from memory and from the store. */
   forget(sessionId: string): void {
     this.states.delete(sessionId);
     this.written.delete(sessionId);
-    if (this.store !== undefined && sessionId !== DEFAULT_SESSION) this.store.clearEngineState(this.engine, sessionId);
+    const store = this.store;
+    if (store !== undefined && sessionId !== DEFAULT_SESSION) this.write(sessionId, () => store.clearEngineState(this.engine, sessionId));
   }
 
   private load(sessionId: string): CompressorSessionState | undefined {
     if (this.store === undefined || sessionId === DEFAULT_SESSION) return undefined;
     const stored = this.store.loadEngineState(this.engine, sessionId);
+    // an asynchronous store is read at start(); a session used before that starts fresh
+    if (isThenable(stored)) {
+      void Promise.resolve(stored).catch(() => undefined);
+      return undefined;
+    }
     // a state this version cannot read (written by another version) starts over rather than blocking compaction
     const state = stored === undefined ? undefined : parseStoredState(stored);
     if (state !== undefined) this.written.set(sessionId, JSON.stringify(state));

@@ -12,7 +12,7 @@ import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.js"
 import type { ModelInfo } from "../engine/types.js";
 import type { Summarizer } from "../summarizers/types.js";
 import type { TokenCounter } from "../tokens/types.js";
-import type { SessionStore } from "../store/types.js";
+import type { SessionStore, SessionStoreAsync } from "../store/types.js";
 import { createSummarizer } from "../summarizers/resolve.js";
 import { ContextCompressor } from "../compressor/ContextCompressor.js";
 import { createHostHooks, type HostHooks } from "./hooks.js";
@@ -44,7 +44,11 @@ export interface ContextHostOptions {
   pluginLoadTimeoutMs?: number;
   summarizer?: Summarizer;
   tokenCounter?: TokenCounter;
-  store?: SessionStore;
+  /**
+   * The session store: the built-in compressor keeps its per-session state there and offers the agent
+   * `session_search` over it. A {@link SessionStoreAsync} (PostgreSQL) works too.
+   */
+  store?: SessionStore | SessionStoreAsync;
   /** The main model; default from `config.model`. */
   model?: ModelInfo;
   /** The host only simulates: engines keep no state beyond it (see {@link EngineContext.scratch}). */

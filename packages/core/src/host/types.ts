@@ -4,7 +4,7 @@ import type { HostConfig } from "../config/schema.js";
 import type { Summarizer } from "../summarizers/types.js";
 import type { TokenCounter } from "../tokens/types.js";
 import type { HostHooks } from "./hooks.js";
-import type { SessionStore } from "../store/types.js";
+import type { SessionStore, SessionStoreAsync } from "../store/types.js";
 
 /** What an engine factory receives: the host's shared parts. */
 export interface EngineContext {
@@ -14,8 +14,11 @@ export interface EngineContext {
   /** The summarizer the host built from `auxiliary.compression` (or the one passed in). */
   summarizer?: Summarizer;
   tokenCounter?: TokenCounter;
-  /** The session store passed to the host, if any. */
-  store?: SessionStore;
+  /**
+   * The session store passed to the host, if any: a {@link SessionStore}, or a store whose methods answer
+   * with promises ({@link SessionStoreAsync}, e.g. `@context-engine/postgres`) — await what you call.
+   */
+  store?: SessionStore | SessionStoreAsync;
   /**
    * True when the host only simulates (a replay, an evaluation): the engine keeps no state beyond this
    * host — its databases in memory or in a temporary place, never the configured ones.

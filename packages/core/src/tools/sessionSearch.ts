@@ -6,7 +6,10 @@
  */
 import { z } from "zod";
 import type { ToolSchema } from "../engine/types.js";
-import { SearchQueryError, type SessionSearchStore, type StoredMessage } from "../store/types.js";
+import { SearchQueryError, type AwaitableMethods, type SessionSearchStore, type StoredMessage } from "../store/types.js";
+
+/** What `session_search` reads: a {@link SessionSearchStore} whose methods may answer with promises (a PostgreSQL store). */
+export type SessionSearchSource = AwaitableMethods<SessionSearchStore>;
 
 /** The tool's name. */
 export const SESSION_SEARCH_TOOL_NAME = "session_search";
@@ -52,8 +55,8 @@ export interface ShownMessage {
 }
 
 /** True when `store` can serve `session_search` (a session store with search and ranged reads). */
-export function canSearchSessions(store: unknown): store is SessionSearchStore {
-  const s = store as Partial<SessionSearchStore> | undefined;
+export function canSearchSessions(store: unknown): store is SessionSearchSource {
+  const s = store as Partial<SessionSearchSource> | undefined;
   return typeof s?.search === "function" && typeof s.listSessions === "function" && typeof s.messagesBySeq === "function" && typeof s.getSession === "function";
 }
 
@@ -67,50 +70,45 @@ export function showMessage(row: StoredMessage): ShownMessage {
 }
 
 /** The first user turn and the last turn of a session, for orientation. */
-function sessionEnds(store: SessionSearchStore, sessionId: string, lastSeq: number): { first?: ShownMessage; last?: ShownMessage } {
-  const head = store.messagesBySeq(sessionId, 1, Math.min(lastSeq, 8));
+async function sessionEnds(store: SessionSearchSource, sessionId: string, lastSeq: number): Promise<{ first?: ShownMessage; last?: ShownMessage }> {
+  const head = await store.messagesBySeq(sessionId, 1, Math.min(lastSeq, 8));
   const first = head.find((m) => m.role === "user") ?? head[0];
-  const last = lastSeq > 0 ? store.messagesBySeq(sessionId, lastSeq, lastSeq)[0] : undefined;
+  const last = lastSeq > 0 ? (await store.messagesBySeq(sessionId, lastSeq, lastSeq))[0] : undefined;
   return { ...(first ? { first: showMessage(first) } : {}), ...(last ? { last: showMessage(last) } : {}) };
 }
 
 /** The result of one `session_search` call as a JSON-serialisable value. */
-export function sessionSearch(store: SessionSearchStore, args: SessionSearchArgs): unknown {
+export async function sessionSearch(store: SessionSearchSource, args: SessionSearchArgs): Promise<unknown> {
   if (args.around_seq !== undefined) {
     if (args.session_id === undefined) throw new SessionSearchError("around_seq needs session_id");
-    const session = store.getSession(args.session_id);
+    const session = await store.getSession(args.session_id);
     if (session === undefined) throw new SessionSearchError(`no session '${args.session_id}'`, "not_found");
     const from = Math.max(1, args.around_seq - args.window);
-    return { mode: "scroll", session_id: session.id, title: session.title, messages: store.messagesBySeq(session.id, from, args.around_seq + args.window).map(showMessage) };
+    const messages = await store.messagesBySeq(session.id, from, args.around_seq + args.window);
+    return { mode: "scroll", session_id: session.id, title: session.title, messages: messages.map(showMessage) };
   }
   if (args.query === undefined) {
-    const sessions = store.listSessions({ limit: args.limit });
-    return {
-      mode: "recent",
-      sessions: sessions.map((s) => ({
-        session_id: s.id,
-        title: s.title,
-        platform: s.platform,
-        messages: s.messageCount,
-        updatedAt: new Date(s.updatedAt).toISOString(),
-        ...sessionEnds(store, s.id, s.lastSeq),
-      })),
-    };
+    const sessions = await store.listSessions({ limit: args.limit });
+    const listed = [];
+    for (const s of sessions) {
+      listed.push({ session_id: s.id, title: s.title, platform: s.platform, messages: s.messageCount, updatedAt: new Date(s.updatedAt).toISOString(), ...(await sessionEnds(store, s.id, s.lastSeq)) });
+    }
+    return { mode: "recent", sessions: listed };
   }
-  const hits = store.search(args.query, { limit: args.limit, ...(args.session_id ? { sessionId: args.session_id } : {}) });
+  const hits = await store.search(args.query, { limit: args.limit, ...(args.session_id ? { sessionId: args.session_id } : {}) });
   const bySession = new Map<string, unknown[]>();
   for (const hit of hits) {
     const from = Math.max(1, hit.seq - args.window);
-    const around = store.messagesBySeq(hit.sessionId, from, hit.seq + args.window).map(showMessage);
+    const around = (await store.messagesBySeq(hit.sessionId, from, hit.seq + args.window)).map(showMessage);
     const list = bySession.get(hit.sessionId) ?? [];
     list.push({ seq: hit.seq, archived: hit.archived, snippet: hit.snippet, around });
     bySession.set(hit.sessionId, list);
   }
-  const results = [...bySession].map(([sessionId, sessionHits]) => {
-    const session = store.getSession(sessionId);
-    const overview = store.listSessions({ ids: [sessionId] })[0];
-    return { session_id: sessionId, title: session?.title ?? null, hits: sessionHits, ...sessionEnds(store, sessionId, overview?.lastSeq ?? 0) };
-  });
+  const results = [];
+  for (const [sessionId, sessionHits] of bySession) {
+    const [overview] = await store.listSessions({ ids: [sessionId] });
+    results.push({ session_id: sessionId, title: overview?.title ?? null, hits: sessionHits, ...(await sessionEnds(store, sessionId, overview?.lastSeq ?? 0)) });
+  }
   return { mode: "search", query: args.query, sessions: results };
 }
 
@@ -125,12 +123,12 @@ export class SessionSearchError extends Error {
   }
 }
 
-/** Runs `session_search` with raw arguments: a JSON result, or `{error, code}` (never throws). */
-export function runSessionSearch(store: SessionSearchStore, rawArgs: unknown): string {
+/** Runs `session_search` with raw arguments: a JSON result, or `{error, code}` (never rejects). */
+export async function runSessionSearch(store: SessionSearchSource, rawArgs: unknown): Promise<string> {
   const parsed = SessionSearchArgsSchema.safeParse(rawArgs ?? {});
   if (!parsed.success) return JSON.stringify({ error: `session_search: ${z.prettifyError(parsed.error)}`, code: "invalid_arguments" });
   try {
-    return JSON.stringify(sessionSearch(store, parsed.data));
+    return JSON.stringify(await sessionSearch(store, parsed.data));
   } catch (error) {
     if (error instanceof SessionSearchError) return JSON.stringify({ error: `session_search: ${error.message}`, code: error.code });
     if (error instanceof SearchQueryError) return JSON.stringify({ error: error.message, code: "invalid_arguments" });

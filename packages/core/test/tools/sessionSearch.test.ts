@@ -43,11 +43,11 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const call = (args: unknown) => JSON.parse(runSessionSearch(store, args)) as Record<string, any>;
+const call = async (args: unknown) => JSON.parse(await runSessionSearch(store, args)) as Record<string, any>;
 
 describe("session_search", () => {
-  it("finds a compacted turn of another session with the turns around it and that session's first and last turns", () => {
-    const result = call({ query: "linker memory", window: 1 });
+  it("finds a compacted turn of another session with the turns around it and that session's first and last turns", async () => {
+    const result = await call({ query: "linker memory", window: 1 });
     expect(result.mode).toBe("search");
     expect(result.sessions).toHaveLength(1);
     const [session] = result.sessions;
@@ -62,19 +62,19 @@ describe("session_search", () => {
     expect(session.last.text).toContain("green again");
   });
 
-  it("accepts any user text as a query, punctuation included", () => {
-    expect(call({ query: "cargo-llvm-cov" }).sessions[0].hits[0].seq).toBe(2);
-    expect(call({ query: "a|b (((" }).sessions).toEqual([]);
+  it("accepts any user text as a query, punctuation included", async () => {
+    expect((await call({ query: "cargo-llvm-cov" })).sessions[0].hits[0].seq).toBe(2);
+    expect((await call({ query: "a|b (((" })).sessions).toEqual([]);
   });
 
-  it("scrolls around one message of a session, archived turns included", () => {
-    const result = call({ session_id: older, around_seq: 3, window: 1 });
+  it("scrolls around one message of a session, archived turns included", async () => {
+    const result = await call({ session_id: older, around_seq: 3, window: 1 });
     expect(result.mode).toBe("scroll");
     expect(result.messages.map((m: { seq: number; active: boolean }) => [m.seq, m.active])).toEqual([[2, false], [3, false], [4, false]]);
   });
 
-  it("browses the most recently updated sessions first, each with its first ask", () => {
-    const result = call({ limit: 5 });
+  it("browses the most recently updated sessions first, each with its first ask", async () => {
+    const result = await call({ limit: 5 });
     expect(result.mode).toBe("recent");
     expect(result.sessions.map((s: { session_id: string }) => s.session_id)).toEqual([newer, older]);
     expect(result.sessions[0]).toMatchObject({ title: "parser port", platform: "cli", messages: 2 });
@@ -82,12 +82,12 @@ describe("session_search", () => {
     expect(result.sessions[1].messages).toBe(6);
   });
 
-  it("answers bad arguments with an error naming the field, never a throw", () => {
-    expect(call({ limit: 0 })).toMatchObject({ code: "invalid_arguments" });
-    expect(call({ limit: 0 }).error).toContain("limit");
-    expect(call({ around_seq: 3 })).toMatchObject({ code: "invalid_arguments", error: "session_search: around_seq needs session_id" });
-    expect(call({ session_id: "nope", around_seq: 1 })).toMatchObject({ code: "not_found" });
-    expect(call({ query: "x", colour: "red" })).toMatchObject({ code: "invalid_arguments" });
+  it("answers bad arguments with an error naming the field, never a throw", async () => {
+    expect(await call({ limit: 0 })).toMatchObject({ code: "invalid_arguments" });
+    expect((await call({ limit: 0 })).error).toContain("limit");
+    expect(await call({ around_seq: 3 })).toMatchObject({ code: "invalid_arguments", error: "session_search: around_seq needs session_id" });
+    expect(await call({ session_id: "nope", around_seq: 1 })).toMatchObject({ code: "not_found" });
+    expect(await call({ query: "x", colour: "red" })).toMatchObject({ code: "invalid_arguments" });
   });
 });
 
