@@ -127,8 +127,8 @@ export { SessionStoreError, CompactionConflictError, SearchQueryError } from "./
 export { planSearchQuery, type SearchQueryPlan } from "./store/search.js";
 export { MAX_QUERY_TERMS, queryTerms, ftsPhrase, literalFtsQuery, queryCutNote, type QueryTerms } from "./store/ftsQuery.js";
 export type { SessionStore, EngineStateStore, SessionRecord, NewSession, StoredMessage, CompactionRecord, CompactionKind, CompactionInfo, SearchOptions, SearchHit, UndoResult, ListSessionsOptions, SessionOverview, SessionSearchStore, SessionStoreAsync, Awaitable, AwaitableMethods } from "./store/types.js";
-export { sessionSearch, runSessionSearch, sessionSearchToolSchema, canSearchSessions, showMessage, SessionSearchArgsSchema, SessionSearchError, SESSION_SEARCH_TOOL_NAME } from "./tools/sessionSearch.js";
-export type { SessionSearchArgs, ShownMessage } from "./tools/sessionSearch.js";
+export { sessionSearch, sessionEnds, runSessionSearch, sessionSearchToolSchema, canSearchSessions, showMessage, SessionSearchArgsSchema, SessionSearchError, SESSION_SEARCH_TOOL_NAME } from "./tools/sessionSearch.js";
+export type { SessionSearchArgs, ShownMessage, SessionEnds, SessionSearchHit, SessionSearchResult, SessionSearchSource } from "./tools/sessionSearch.js";
 export { CompactionSession } from "./session/CompactionSession.js";
 export { CompactionSessionAsync, type CompactionSessionAsyncOptions } from "./session/CompactionSessionAsync.js";
 export type { CompactionSessionOptions, CompactionSessionHost, MaybeCompressOptions, CompactionResult, CompactionOutcome } from "./session/CompactionSession.js";

@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { openSqliteStore, sessionSearch, type SessionStore, type StoredMessage } from "@context-engine/core";
+import { openSqliteStore, sessionEnds, sessionSearch, type SessionStore, type StoredMessage } from "@context-engine/core";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { SESSIONS_FLAGS } from "../commandFlags.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
@@ -26,7 +26,7 @@ function when(ms: number): string {
 }
 
 /** `  12 user       (archived) Port the parser…` */
-function rowLine(row: StoredMessage): string {
+function rowLine(row: Pick<StoredMessage, "seq" | "role" | "active" | "text">): string {
   return `${String(row.seq).padStart(5)} ${row.role.padEnd(9)} ${row.active ? "          " : "(archived)"} ${oneLine(row.text, 100)}`;
 }
 
@@ -45,7 +45,7 @@ export async function runSessions(io: CommandIO): Promise<number> {
   if (!Number.isInteger(windowFlag) || windowFlag < 0 || windowFlag > 20) throw new UsageError(`--window must be a whole number from 0 to 20, got '${values.window}'`);
   const store = openSqliteStore(path);
   try {
-    if (sub === "list") return list(io, store, limit ?? 20, values.platform, values.json === true, rest);
+    if (sub === "list") return await list(io, store, limit ?? 20, values.platform, values.json === true, rest);
     if (sub === "search") return await search(io, store, rest.join(" "), { limit: limit ?? 10, window: windowFlag, session: values.session, json: values.json === true });
     return show(io, store, rest, { around: parsePositiveInt(values.around, "--around"), window: windowFlag, all: values.all === true, json: values.json === true });
   } finally {
@@ -53,7 +53,7 @@ export async function runSessions(io: CommandIO): Promise<number> {
   }
 }
 
-function list(io: CommandIO, store: SessionStore, limit: number, platform: string | undefined, json: boolean, rest: string[]): number {
+async function list(io: CommandIO, store: SessionStore, limit: number, platform: string | undefined, json: boolean, rest: string[]): Promise<number> {
   if (rest.length > 0) throw new UsageError("list takes no arguments");
   const sessions = store.listSessions({ limit: Math.min(limit, 500), ...(platform ? { platform } : {}) });
   if (json) {
@@ -65,19 +65,18 @@ function list(io: CommandIO, store: SessionStore, limit: number, platform: strin
     return EXIT_OK;
   }
   for (const s of sessions) {
-    const first = store.messagesBySeq(s.id, 1, Math.min(s.lastSeq, 8)).find((m) => m.role === "user");
+    const { first } = await sessionEnds(store, s.id, s.lastSeq);
     const compactions = s.compressionCount > 0 ? `, ${s.compressionCount} compaction${s.compressionCount === 1 ? "" : "s"}` : "";
     io.stdout(`${s.id}  ${when(s.updatedAt)}  ${s.platform}  ${s.activeCount}/${s.messageCount} active${compactions}  ${s.title ?? ""}`.trimEnd());
-    if (first) io.stdout(`    first ask: ${oneLine(first.text, 100)}`);
+    if (first?.role === "user") io.stdout(`    first ask: ${oneLine(first.text, 100)}`);
   }
   return EXIT_OK;
 }
 
 async function search(io: CommandIO, store: SessionStore, query: string, options: { limit: number; window: number; session: string | undefined; json: boolean }): Promise<number> {
   if (query.trim() === "") throw new UsageError("search expects a query");
-  const result = (await sessionSearch(store, { query, limit: Math.min(options.limit, 50), window: options.window, ...(options.session ? { session_id: options.session } : {}) }) as {
-    sessions: { session_id: string; title: string | null; hits: { seq: number; archived: boolean; around: { seq: number; role: string; active: boolean; text: string }[] }[] }[];
-  });
+  const result = await sessionSearch(store, { query, limit: Math.min(options.limit, 50), window: options.window, ...(options.session ? { session_id: options.session } : {}) });
+  if (result.mode !== "search") throw new Error("session_search answered a query with a listing");
   if (options.json) {
     io.stdout(JSON.stringify(result, null, 2));
     return EXIT_OK;
@@ -90,7 +89,7 @@ async function search(io: CommandIO, store: SessionStore, query: string, options
     io.stdout(`${session.session_id}${session.title ? `  ${session.title}` : ""}`);
     for (const hit of session.hits) {
       io.stdout(`  hit at seq ${hit.seq}${hit.archived ? " (archived by a compaction)" : ""}:`);
-      for (const m of hit.around) io.stdout(`  ${m.seq === hit.seq ? ">" : " "}${rowLine({ ...m, text: m.text } as StoredMessage)}`);
+      for (const m of hit.around) io.stdout(`  ${m.seq === hit.seq ? ">" : " "}${rowLine(m)}`);
     }
   }
   return EXIT_OK;

@@ -54,6 +54,26 @@ export interface ShownMessage {
   createdAt: string;
 }
 
+/** A session's first user turn (else its first turn) and its last turn, for orientation. */
+export interface SessionEnds {
+  first?: ShownMessage;
+  last?: ShownMessage;
+}
+
+/** One hit of a query: the matching turn, its snippet and the turns around it. */
+export interface SessionSearchHit {
+  seq: number;
+  archived: boolean;
+  snippet: string;
+  around: ShownMessage[];
+}
+
+/** What `session_search` answers: turns around one message, the recent sessions, or a query's hits by session. */
+export type SessionSearchResult =
+  | { mode: "scroll"; session_id: string; title: string | null; messages: ShownMessage[] }
+  | { mode: "recent"; sessions: Array<{ session_id: string; title: string | null; platform: string; messages: number; updatedAt: string } & SessionEnds> }
+  | { mode: "search"; query: string; sessions: Array<{ session_id: string; title: string | null; hits: SessionSearchHit[] } & SessionEnds> };
+
 /** True when `store` can serve `session_search` (a session store with search and ranged reads). */
 export function canSearchSessions(store: unknown): store is SessionSearchSource {
   const s = store as Partial<SessionSearchSource> | undefined;
@@ -69,8 +89,8 @@ export function showMessage(row: StoredMessage): ShownMessage {
   return { seq: row.seq, role: row.role, active: row.active, text: cut(row.text), createdAt: new Date(row.createdAt).toISOString() };
 }
 
-/** The first user turn and the last turn of a session, for orientation. */
-async function sessionEnds(store: SessionSearchSource, sessionId: string, lastSeq: number): Promise<{ first?: ShownMessage; last?: ShownMessage }> {
+/** The {@link SessionEnds} of a session whose highest seq is `lastSeq`. */
+export async function sessionEnds(store: SessionSearchSource, sessionId: string, lastSeq: number): Promise<SessionEnds> {
   const head = await store.messagesBySeq(sessionId, 1, Math.min(lastSeq, 8));
   const first = head.find((m) => m.role === "user") ?? head[0];
   const last = lastSeq > 0 ? (await store.messagesBySeq(sessionId, lastSeq, lastSeq))[0] : undefined;
@@ -78,7 +98,7 @@ async function sessionEnds(store: SessionSearchSource, sessionId: string, lastSe
 }
 
 /** The result of one `session_search` call as a JSON-serialisable value. */
-export async function sessionSearch(store: SessionSearchSource, args: SessionSearchArgs): Promise<unknown> {
+export async function sessionSearch(store: SessionSearchSource, args: SessionSearchArgs): Promise<SessionSearchResult> {
   if (args.around_seq !== undefined) {
     if (args.session_id === undefined) throw new SessionSearchError("around_seq needs session_id");
     const session = await store.getSession(args.session_id);
@@ -96,7 +116,7 @@ export async function sessionSearch(store: SessionSearchSource, args: SessionSea
     return { mode: "recent", sessions: listed };
   }
   const hits = await store.search(args.query, { limit: args.limit, ...(args.session_id ? { sessionId: args.session_id } : {}) });
-  const bySession = new Map<string, unknown[]>();
+  const bySession = new Map<string, SessionSearchHit[]>();
   for (const hit of hits) {
     const from = Math.max(1, hit.seq - args.window);
     const around = (await store.messagesBySeq(hit.sessionId, from, hit.seq + args.window)).map(showMessage);
