@@ -102,7 +102,8 @@ export { extractFacts, FACT_KINDS, askWords, commandKey, errorKey } from "./eval
 export type { Fact, FactKind } from "./eval/facts.js";
 export { factSurvives, survivalByKind, survivalText, survivalShare, addSurvival, emptySurvival, ASK_SURVIVAL_SHARE } from "./eval/survival.js";
 export type { SurvivalByKind, KindSurvival, SurvivalText } from "./eval/survival.js";
-export { errorSignatures, nonZeroExit, toolResultErrors } from "./facts/errorSignatures.js";
+export { errorSignatures, toolResultErrors } from "./facts/errorSignatures.js";
+export { nonZeroExit, reportedExit, visibleExitCode } from "./facts/exitStatus.js";
 export { toolCallTarget, readsContent } from "./facts/toolCallTargets.js";
 export type { ToolCallTarget } from "./facts/toolCallTargets.js";
 export { userAsks, userAskOf, observationIndexes } from "./facts/userAsks.js";

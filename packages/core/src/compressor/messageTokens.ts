@@ -6,7 +6,7 @@
  */
 import type { ChatMessage } from "../messages/schema.js";
 import { MIN_CALIBRATION, MIN_CALIBRATION_SAMPLE, clampCalibration } from "../tokens/calibration.js";
-import { RoughTokenCounter } from "../tokens/counter.js";
+import { estimateMessageTokensRough } from "../tokens/rough.js";
 
 /** Token counts of a fixed message list, exact where asked for and estimated elsewhere. */
 export interface MessageTokens {
@@ -22,8 +22,11 @@ export interface MessageTokens {
   estimateSum(from: number, to: number): number;
 }
 
-/** Rough counts, memoized by message object (the compressor sees the same objects turn after turn). */
-const roughCounter = new RoughTokenCounter();
+/*
+ * Rough counts are computed afresh for each compaction (and kept for its duration in `rough`): for the
+ * messages a conversation is made of, estimating costs less than a lookup in a memo keyed by object
+ * (measured: 0.16 ms for the 1,003 fresh messages of the bench transcript, 0.8 ms through the memo).
+ */
 
 /**
  * A {@link MessageTokens} over `messages` that calls `countExact` at most once per message, and only for
@@ -42,7 +45,7 @@ export function lazyMessageTokens(
   const rough = new Array<number | undefined>(messages.length);
   let sampleExact = 0;
   let sampleRough = 0;
-  const roughAt = (i: number): number => (rough[i] ??= roughCounter.countMessage(messages[i]!));
+  const roughAt = (i: number): number => (rough[i] ??= estimateMessageTokensRough(messages[i]!));
   const exactAt = (i: number): number => {
     let tokens = exact[i];
     if (tokens === undefined) {

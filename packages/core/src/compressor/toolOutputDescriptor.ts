@@ -4,6 +4,8 @@
  * the error signatures of the output follow on their own lines, so the summary can still name them.
  */
 import { toolResultErrors } from "../facts/errorSignatures.js";
+import { visibleExitCode } from "../facts/exitStatus.js";
+export { visibleExitCode } from "../facts/exitStatus.js";
 import { readsContent, toolCallTarget } from "../facts/toolCallTargets.js";
 
 /** Argument names that identify what a tool call did, in order of preference. */
@@ -12,15 +14,6 @@ export const KEY_ARGUMENT_NAMES = ["command", "cmd", "path", "file_path", "filen
 const MAX_ARGUMENT_CHARS = 80;
 /** Characters of each error line a cleared output keeps. */
 const KEPT_ERROR_LINE_CHARS = 120;
-/** Only this many characters at each end of an output are searched for an exit code. */
-const EXIT_SCAN_CHARS = 600;
-/** Cheap pre-check before the exit-code patterns run. */
-const EXIT_HINT = /exit|return/i;
-const EXIT_PATTERNS: RegExp[] = [
-  /["']?(?:exit_code|exitCode|exit code|exit status|returncode|return code)["']?\s*[:=]?\s*(-?\d{1,3})\b/i,
-  /\bexit(?:ed)?(?: with)?(?: code| status)?\s*[:=]?\s*(-?\d{1,3})\b/i,
-];
-
 /** The key argument of a call (`command`, `path`, …) from its JSON arguments, as one short line. */
 export function keyArgument(argumentsJson: string | undefined): { name: string; value: string } | undefined {
   if (argumentsJson === undefined || argumentsJson === "") return undefined;
@@ -61,19 +54,6 @@ export function keptErrorLines(toolName: string | undefined, argumentsJson: stri
   // most outputs have none: the call's arguments are read only when there is something to keep
   if (signatures.length === 0 || (toolName !== undefined && readsContent(toolName, argumentsJson ?? ""))) return [];
   return signatures.map((line) => oneLine(line, KEPT_ERROR_LINE_CHARS));
-}
-
-/** The exit code an output reports ("exit code: 1", `"exit_code": 2`, "exited with 127"), if visible. */
-export function visibleExitCode(output: string): number | undefined {
-  const ends = output.length <= EXIT_SCAN_CHARS * 2 ? [output] : [output.slice(-EXIT_SCAN_CHARS), output.slice(0, EXIT_SCAN_CHARS)];
-  for (const text of ends) {
-    if (!EXIT_HINT.test(text)) continue;
-    for (const pattern of EXIT_PATTERNS) {
-      const match = pattern.exec(text);
-      if (match?.[1] !== undefined) return Number(match[1]);
-    }
-  }
-  return undefined;
 }
 
 /** Number of lines of `text` (a trailing newline does not start a new line). */

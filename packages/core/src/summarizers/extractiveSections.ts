@@ -1,6 +1,6 @@
 /** Reads template sections straight out of conversation turns (the ExtractiveSummarizer's extraction step). Pure. */
 import { PRUNED_TOOL_PLACEHOLDER } from "../compressor/phase1Prune.js";
-import { visibleExitCode } from "../compressor/toolOutputDescriptor.js";
+import { visibleExitCode } from "../facts/exitStatus.js";
 import { toolResultErrors } from "../facts/errorSignatures.js";
 import { readsContent, toolCallTarget, type ToolCallTarget } from "../facts/toolCallTargets.js";
 import { observationIndexes, userAskOf, userWords } from "../facts/userAsks.js";

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { errorSignatures, isErrorLine, nonZeroExit, toolResultErrors } from "../../src/facts/errorSignatures.js";
+import fc from "fast-check";
+import { errorSignatures, hasErrorHint, isErrorLine, toolResultErrors } from "../../src/facts/errorSignatures.js";
+import { nonZeroExit } from "../../src/facts/exitStatus.js";
 
 /** Error output as the tools print it (the Go, traceback, shell and tool_use_error lines are from the team corpus). */
 const SAMPLES: Record<string, { output: string; expected: string[] }> = {
@@ -62,7 +64,30 @@ const SAMPLES: Record<string, { output: string; expected: string[] }> = {
   },
 };
 
+/** Lines made of the pieces error lines (and their look-alikes) are written with. */
+const errorishLine = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom("error", "Error", "ERROR", "eRRoR", "TypeError", "Exception", "java.lang.", "Uncaught ", "FAILED", "FAIL", "--- FAIL:", "fail"),
+      fc.constantFrom("✕", "✗", "×", "●", "›", "make", "make[2]: *** ", "npm ERR! ", "npm error ", "fatal: ", "panic: ", "thread 'main' panicked at"),
+      fc.constantFrom("Segmentation fault", "core dumped", "command not found", "No such file or directory", "cannot access ", "(eval)", "TS2322"),
+      fc.constantFrom(":", "::", "12", "3", "(", ",", ")", ".go", "_test.go:", "a.py", ".ts", "[E0308]", "]", " ", "  ", "\t", "x", "src/"),
+    ),
+    { maxLength: 12 },
+  )
+  .map((pieces) => pieces.join(""));
+
 describe("errorSignatures", () => {
+  it("finds a hint in every line that is an error line, so skipping unhinted text loses none", () => {
+    fc.assert(
+      fc.property(errorishLine, (line) => {
+        if (isErrorLine(line)) expect(hasErrorHint(line)).toBe(true);
+      }),
+      { numRuns: 5_000 },
+    );
+    for (const sample of Object.values(SAMPLES)) for (const line of sample.output.split("\n")) if (isErrorLine(line)) expect(hasErrorHint(line)).toBe(true);
+  });
+
   for (const [name, sample] of Object.entries(SAMPLES)) {
     it(`finds the real errors of ${name} output`, () => {
       expect(errorSignatures(sample.output, 20)).toEqual(sample.expected);
