@@ -79,7 +79,10 @@ function fieldText(value: unknown): string | undefined {
  */
 export function messageTokenParts(message: ChatMessage): MessageTokenParts {
   const texts: string[] = [];
-  const images = visitMessageParts(message, (text) => void texts.push(text), (call) => void texts.push(toolCallEnvelope(call)));
+  const images = visitMessageParts(message, {
+    text: (text) => void texts.push(text),
+    envelope: (call) => void texts.push(toolCallEnvelope(call)),
+  });
   return { texts, images };
 }
 
@@ -88,34 +91,43 @@ function toolCallEnvelope(call: ToolCall): string {
   return JSON.stringify({ ...call, function: { ...call.function, arguments: "" } });
 }
 
+/** Receives the parts {@link visitMessageParts} walks (an object, so a walk allocates no closures). */
+interface MessagePartSink {
+  text(text: string): void;
+  envelope(call: ToolCall): void;
+}
+
 /**
- * Walks what {@link messageTokenParts} measures: `text` for each text segment (the arguments of a tool
- * call included), `envelope` for each tool call (whose envelope is {@link toolCallEnvelope}); returns
- * the number of images.
+ * Walks what {@link messageTokenParts} measures: `sink.text` for each text segment (the arguments of a
+ * tool call included), `sink.envelope` for each tool call (whose envelope is {@link toolCallEnvelope});
+ * returns the number of images.
  */
-function visitMessageParts(message: ChatMessage, text: (text: string) => void, envelope: (call: ToolCall) => void): number {
+function visitMessageParts(message: ChatMessage, sink: MessagePartSink): number {
   let images = 0;
   const content = message.content;
   if (typeof content === "string") {
-    text(content);
+    sink.text(content);
   } else if (Array.isArray(content)) {
     for (const part of content) {
       if (IMAGE_PART_TYPES.has(part.type)) images += 1;
-      else text(partText(part));
+      else sink.text(partText(part));
     }
   }
   const fields = message as Record<string, unknown>;
-  for (const field of REPLAY_FIELDS) {
-    const value = fieldText(fields[field]);
-    if (value !== undefined) text(value);
+  for (let i = 0; i < REPLAY_FIELDS.length; i++) {
+    const value = fieldText(fields[REPLAY_FIELDS[i]!]);
+    if (value !== undefined) sink.text(value);
   }
-  for (const call of message.tool_calls ?? []) {
-    envelope(call);
-    text(call.function.arguments);
+  const calls = message.tool_calls;
+  if (calls !== undefined) {
+    for (let i = 0; i < calls.length; i++) {
+      sink.envelope(calls[i]!);
+      sink.text(calls[i]!.function.arguments);
+    }
   }
   if (message.role === "tool") {
-    if (message.tool_call_id !== undefined) text(message.tool_call_id);
-    if (message.name !== undefined) text(message.name);
+    if (message.tool_call_id !== undefined) sink.text(message.tool_call_id);
+    if (message.name !== undefined) sink.text(message.name);
   }
   return images;
 }
@@ -175,14 +187,21 @@ function envelopeQuarters(call: ToolCall): number {
  * {@link messageTokenParts}), {@link IMAGE_TOKENS} per image, plus {@link MESSAGE_ENVELOPE_TOKENS}.
  */
 export function estimateMessageTokensRough(message: ChatMessage): number {
-  let quarters = 0;
-  const images = visitMessageParts(
-    message,
-    (text) => (quarters += roughQuarters(text)),
-    (call) => (quarters += envelopeQuarters(call)),
-  );
-  return Math.ceil(quarters / 4) + images * IMAGE_TOKENS + MESSAGE_ENVELOPE_TOKENS;
+  roughSink.quarters = 0;
+  const images = visitMessageParts(message, roughSink);
+  return Math.ceil(roughSink.quarters / 4) + images * IMAGE_TOKENS + MESSAGE_ENVELOPE_TOKENS;
 }
+
+/** Sums the quarter-tokens of the parts of one message at a time (estimates are synchronous, so one sink serves all). */
+const roughSink = {
+  quarters: 0,
+  text(text: string): void {
+    this.quarters += roughQuarters(text);
+  },
+  envelope(call: ToolCall): void {
+    this.quarters += envelopeQuarters(call);
+  },
+};
 
 /** Rough tokens of a conversation: the sum of {@link estimateMessageTokensRough}. */
 export function estimateMessagesTokensRough(messages: ChatMessage[]): number {
