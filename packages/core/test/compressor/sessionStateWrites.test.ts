@@ -43,17 +43,19 @@ function flakyStore(failures: number) {
 
 const conversation = () => [system("You are a coding agent."), user("Set up the project."), ...agentRounds(12, 3_000, "yak")];
 
-function compressor(store: ReturnType<typeof flakyStore>, warnings: string[]): ContextCompressor {
-  return new ContextCompressor({ compression: { protect_last_n: 4, threshold_tokens: 15_000 }, tokenCounter: roughCounter, store, warn: (m) => warnings.push(m) });
+/** A compressor over a {@link flakyStore} whose session "s1" has just been compacted (its state changed, its write sent). */
+async function compactedSession(failures: number) {
+  const store = flakyStore(failures);
+  const warnings: string[] = [];
+  const engine = new ContextCompressor({ compression: { protect_last_n: 4, threshold_tokens: 15_000 }, tokenCounter: roughCounter, store, warn: (m) => warnings.push(m) });
+  await engine.onSessionStart("s1");
+  await engine.compress(conversation(), { force: true, sessionId: "s1" });
+  return { store, warnings, engine };
 }
 
 describe("background writes of the compressor's session state", () => {
   it("warns once naming the session and the error, and writes the state with the next change", async () => {
-    const store = flakyStore(1);
-    const warnings: string[] = [];
-    const engine = compressor(store, warnings);
-    await engine.onSessionStart("s1");
-    await engine.compress(conversation(), { force: true, sessionId: "s1" });
+    const { warnings, engine } = await compactedSession(1);
     await engine.flushState();
     expect(warnings).toEqual([expect.stringMatching(/session 's1'.*connection reset by peer/)]);
     engine.updateFromResponse({ prompt_tokens: 900 }, "s1");
@@ -63,11 +65,7 @@ describe("background writes of the compressor's session state", () => {
   });
 
   it("retries an unwritten state at flushState(), which rejects naming the session when the retry fails too and resolves once a retry succeeds", async () => {
-    const store = flakyStore(2);
-    const warnings: string[] = [];
-    const engine = compressor(store, warnings);
-    await engine.onSessionStart("s1");
-    await engine.compress(conversation(), { force: true, sessionId: "s1" });
+    const { store, warnings, engine } = await compactedSession(2);
     await expect(engine.flushState()).rejects.toThrow(/session 's1'.*connection reset by peer/);
     expect(warnings).toHaveLength(1);
     expect(sqlite.loadEngineState("compressor", "s1")).toBeUndefined();
