@@ -3,6 +3,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bundledTranscript as fixture, repoRoot as root, runCli as cli, tempDir } from "./support/cli.js";
+import { yamlAliasBomb } from "./support/files.js";
 
 /** A folder `proj/` holding config.yaml (`yaml`) and a copy of the sliding_window directory engine. */
 function projectWithEngine(yaml: string): { dir: string; proj: string } {
@@ -107,6 +108,15 @@ describe("context-engine config set", () => {
     expect(run.code).toBe(2);
     expect(stderrLines(run.stderr)).toEqual(["context-engine config: compresion.threshold is not a configuration key — did you mean compression.threshold? (see `context-engine config --help`)"]);
     expect(readFileSync(join(dir, "config.yaml"), "utf8")).toBe("compression:\n  threshold: 0.5\n");
+  });
+
+  it("refuses a value that is a YAML alias bomb, naming the key, without writing", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "config.yaml"), "lcm:\n  fresh_tail: 8\n");
+    const run = await cli(["config", "set", "lcm.extra", yamlAliasBomb()], dir);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/lcm\.extra: the YAML was not expanded: .*more than 100 alias expansions/);
+    expect(readFileSync(join(dir, "config.yaml"), "utf8")).toBe("lcm:\n  fresh_tail: 8\n");
   });
 
   it("passes keys of a plugin section such as lcm: through, as loading does, and refuses a misspelled section", async () => {

@@ -143,18 +143,21 @@ if (process.env.DATABASE_URL) {
   it("type-checks the framework adapters in use with the same strict config (skipLibCheck on: the AI SDK's and LangChain's own declarations fail without it)", () => {
     writeFiles(project, {
       "frameworks/tsconfig.json": JSON.stringify({ extends: "../tsconfig.json", compilerOptions: { skipLibCheck: true }, include: ["*.ts"] }),
-      "frameworks/app.ts": `import { generateText, stepCountIs, type LanguageModel, type ModelMessage } from "ai";
+      "frameworks/app.ts": `import { generateText, stepCountIs, wrapLanguageModel, type LanguageModel, type ModelMessage } from "ai";
 import { createAgent } from "langchain";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { createContextHost } from "@context-engine/core";
-import { createAiSdkAdapter, toChatMessages, toModelMessages } from "@context-engine/ai-sdk";
+import { createAiSdkAdapter, promptToChatMessages, toChatMessages, toLanguageModelPrompt, toModelMessages } from "@context-engine/ai-sdk";
 import { contextEngineMiddleware, toBaseMessages } from "@context-engine/langchain";
 declare const model: LanguageModel;
+declare const providerModel: Parameters<typeof wrapLanguageModel>[0]["model"];
 declare const chatModel: BaseChatModel;
 const host = await createContextHost({ config: "config.yaml" });
 const context = createAiSdkAdapter({ host });
 const messages: ModelMessage[] = toModelMessages(toChatMessages([{ role: "user", content: "hi" }]));
 await generateText({ model, messages, tools: { ...context.tools }, stopWhen: stepCountIs(3), prepareStep: context.prepareStep, onStepFinish: context.onStepFinish });
+await generateText({ model: wrapLanguageModel({ model: providerModel, middleware: context.middleware() }), messages });
+console.log(toLanguageModelPrompt(promptToChatMessages([{ role: "system", content: "hi" }])).length);
 const agent = createAgent({ model: chatModel, tools: [], middleware: [contextEngineMiddleware({ host })] });
 console.log(typeof agent, toBaseMessages([]).length);
 `,

@@ -17,3 +17,14 @@ export function tempProject(files: Record<string, string>, prefix = "ce-project-
   writeFiles(root, files);
   return root;
 }
+
+/**
+ * A YAML "billion laughs" map: `depth` anchored lists, each ten aliases of the one before (10^depth
+ * values once expanded), keys indented by `indent`.
+ */
+export function yamlAliasBomb(depth = 10, indent = ""): string {
+  const name = (i: number) => String.fromCharCode(97 + i);
+  const levels = [`${name(0)}: &${name(0)} [x, x, x, x, x, x, x, x, x, x]`];
+  for (let i = 1; i < depth; i++) levels.push(`${name(i)}: &${name(i)} [${Array(10).fill(`*${name(i - 1)}`).join(", ")}]`);
+  return levels.map((l) => `${indent}${l}\n`).join("");
+}

@@ -20,7 +20,8 @@ export type FixtureStep =
 
 /**
  * A scripted chat-completions answer: text and/or tool calls (`finish_reason: "tool_calls"` when there are
- * calls; `arguments` given as a value is sent as its JSON) with the usage to report (default 10 prompt tokens).
+ * calls; `arguments` given as a value is sent as its JSON) with the usage to report (default 10 prompt tokens);
+ * a request with `stream: true` gets it as server-sent chunks, the usage last.
  */
 export interface FixtureReply {
   content?: string | null;
@@ -104,6 +105,34 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
+/** The parts of a chat completion the streamed form repeats. */
+interface CompletionBody {
+  id: string;
+  created: number;
+  model: string;
+  choices: [{ message: { content: string | null; tool_calls?: unknown[] }; finish_reason: string }];
+  usage: unknown;
+}
+
+/** A completion as `stream: true` chunks: the text, each tool call, the finish reason, then the usage (as with `include_usage`). */
+function streamChunks(body: CompletionBody): unknown[] {
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ id: body.id, object: "chat.completion.chunk", created: body.created, model: body.model, choices, ...extra });
+  const { message, finish_reason } = body.choices[0];
+  const calls = (message.tool_calls ?? []).map((call, index) => chunk([{ index: 0, delta: { tool_calls: [{ index, ...(call as object) }] }, finish_reason: null }]));
+  return [
+    chunk([{ index: 0, delta: { role: "assistant", content: message.content ?? "" }, finish_reason: null }]),
+    ...calls,
+    chunk([{ index: 0, delta: {}, finish_reason }]),
+    chunk([], { usage: body.usage }),
+  ];
+}
+
+/** Sends `chunks` as server-sent events ending with `[DONE]`. */
+function sendEvents(res: ServerResponse, chunks: unknown[]): void {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  res.end([...chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`), "data: [DONE]\n\n"].join(""));
+}
+
 /** Starts the fixture server on 127.0.0.1, port 0 (a free port). */
 export async function startOpenAIFixtureServer(): Promise<FixtureServer> {
   const requests: RecordedRequest[] = [];
@@ -160,11 +189,11 @@ export async function startOpenAIFixtureServer(): Promise<FixtureServer> {
         return;
       }
       case "reply":
-        if (recorded.body?.stream === true) {
-          sendJson(res, 400, { error: { message: "the fixture server answers reply steps without streaming", type: "invalid_request_error" } });
-          return;
+        {
+          const body = replyBody(typeof step.reply === "function" ? step.reply(recorded) : step.reply, requestedModel);
+          if (recorded.body?.stream === true) sendEvents(res, streamChunks(body as CompletionBody));
+          else sendJson(res, 200, body);
         }
-        sendJson(res, 200, replyBody(typeof step.reply === "function" ? step.reply(recorded) : step.reply, requestedModel));
         return;
     }
   };

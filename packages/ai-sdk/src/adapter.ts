@@ -3,15 +3,18 @@
  * `prepareStep` feeds the previous step's usage to the engine and, when it says so, compresses the
  * messages of the step; later steps (and later calls with the same history) are sent the compacted
  * conversation plus what came after it. `onStepFinish` feeds every step's usage, the last one included;
- * `tools` offers the engine's tools (lcm_grep, …).
+ * `tools` offers the engine's tools (lcm_grep, …). `middleware()` does the same one level down, for
+ * every call of a model wrapped with `wrapLanguageModel` (no tool loop needed).
  */
 import { isDeepStrictEqual } from "node:util";
-import type { LanguageModelUsage, ModelMessage, ToolSet } from "ai";
-import { AWAITING_REAL_USAGE, isContextEngine, type ContextEngine } from "@context-engine/core";
+import type { LanguageModelMiddleware, LanguageModelUsage, ModelMessage, ToolSet } from "ai";
+import { AWAITING_REAL_USAGE, isContextEngine, type ContextEngine, type UsageReport } from "@context-engine/core";
 import { toChatMessages } from "./toChatMessages.js";
 import { toModelMessages } from "./toModelMessages.js";
 import { engineTools } from "./tools.js";
-import { aiSdkUsageReport } from "./usage.js";
+import { modelMessagesToPrompt, promptAsModelMessages } from "./languageModelPrompt.js";
+import { reportingStreamUsage } from "./streamUsage.js";
+import { aiSdkUsageReport, languageModelUsageReport } from "./usage.js";
 
 /** Options of {@link createAiSdkAdapter}: an engine, or a host (`createContextHost`) whose engine is used. */
 export type AiSdkAdapterOptions = ({ engine: ContextEngine; host?: undefined } | { host: { engine: ContextEngine }; engine?: undefined }) & {
@@ -23,7 +26,7 @@ export type AiSdkAdapterOptions = ({ engine: ContextEngine; host?: undefined } |
 
 /** What one compaction did. */
 export interface AiSdkCompressionEvent {
-  /** The step the compacted messages were sent in. */
+  /** The step the compacted messages were sent in (for the middleware: the model calls it saw before this one). */
   stepNumber: number;
   /** Messages the step would have been sent without the engine (the whole history). */
   messagesBefore: number;
@@ -48,6 +51,22 @@ interface Compaction {
   view: ModelMessage[];
 }
 
+/** The latest compaction of one path into the model (the tool loop's steps, or the wrapped model's calls). */
+interface CompactionSlot {
+  current: Compaction | undefined;
+}
+
+/** The messages to send for `messages`: the slot's compacted view plus what came after it, or `messages` itself when the slot's compaction does not cover them. */
+function viewThrough(slot: CompactionSlot, messages: ModelMessage[]): ModelMessage[] {
+  const compaction = slot.current;
+  if (compaction === undefined) return messages;
+  if (!startsWith(messages, compaction.source)) {
+    slot.current = undefined; // another conversation
+    return messages;
+  }
+  return [...compaction.view, ...messages.slice(compaction.source.length)];
+}
+
 /** True when `messages` starts with `prefix` (the same objects, or equal ones after a copy). */
 function startsWith(messages: readonly ModelMessage[], prefix: readonly ModelMessage[]): boolean {
   if (messages.length < prefix.length) return false;
@@ -62,7 +81,9 @@ export class AiSdkAdapter {
   /** The conversation's id given to the engine, if any. */
   readonly sessionId: string | undefined;
   private readonly onCompress: ((event: AiSdkCompressionEvent) => void) | undefined;
-  private compaction: Compaction | undefined;
+  /** The tool loop's compaction (prepareStep) and the wrapped model's (middleware), kept apart: the middleware sees what prepareStep sent. */
+  private readonly steps: CompactionSlot = { current: undefined };
+  private readonly calls: CompactionSlot = { current: undefined };
   /** Prompt tokens of this conversation's last reported step: undefined before any, AWAITING_REAL_USAGE after a compaction until the next. */
   private promptTokens: number | undefined;
   private readonly fed = new WeakSet<object>();
@@ -81,20 +102,18 @@ export class AiSdkAdapter {
    * plus what came after it, or `messages` itself when no compaction covers them.
    */
   view(messages: ModelMessage[]): ModelMessage[] {
-    const compaction = this.compaction;
-    if (compaction === undefined) return messages;
-    if (!startsWith(messages, compaction.source)) {
-      this.compaction = undefined; // another conversation
-      return messages;
-    }
-    return [...compaction.view, ...messages.slice(compaction.source.length)];
+    return viewThrough(this.steps, messages);
   }
 
   /** Feeds a step's usage to the engine once (steps without reported input tokens are skipped). */
   private feed(step: { usage: LanguageModelUsage }): void {
     if (this.fed.has(step)) return;
     this.fed.add(step);
-    const report = aiSdkUsageReport(step.usage);
+    this.report(aiSdkUsageReport(step.usage));
+  }
+
+  /** Gives the engine a usage report (none: nothing reported) and remembers its prompt tokens. */
+  private report(report: UsageReport | undefined): void {
     if (report === undefined) return;
     this.engine.updateFromResponse(report, this.sessionId);
     this.promptTokens = report.prompt_tokens as number;
@@ -107,30 +126,67 @@ export class AiSdkAdapter {
   readonly prepareStep = async ({ steps, stepNumber, messages }: StepInput): Promise<{ messages: ModelMessage[] } | undefined> => {
     const last = steps[steps.length - 1];
     if (last !== undefined) this.feed(last);
-    const current = this.view(messages);
-    const unchanged = current === messages ? undefined : { messages: current };
+    const sent = await this.compacted(this.steps, messages, stepNumber);
+    return sent === messages ? undefined : { messages: sent };
+  };
+
+  /**
+   * The messages to send for `messages` through `slot`: its compacted view, compressed first when the
+   * engine says so (the new compaction remembered in `slot`); `messages` itself when nothing changes.
+   */
+  private async compacted(slot: CompactionSlot, messages: ModelMessage[], stepNumber: number): Promise<ModelMessage[]> {
+    const current = viewThrough(slot, messages);
     // this conversation's own count (an engine serving several conversations holds the latest of any)
     const promptTokens = this.promptTokens ?? this.engine.lastPromptTokens;
-    if (!this.engine.shouldCompress(this.promptTokens, this.sessionId)) return unchanged;
+    if (!this.engine.shouldCompress(this.promptTokens, this.sessionId)) return current;
     const chat = toChatMessages(current);
     const session = this.sessionId !== undefined ? { sessionId: this.sessionId } : {};
     const compressed = await this.engine.compress(chat, promptTokens > 0 ? { currentTokens: promptTokens, ...session } : session);
-    if (compressed === chat) return unchanged;
+    if (compressed === chat) return current;
     const view = toModelMessages(compressed);
-    this.compaction = { source: messages.slice(), view };
+    slot.current = { source: messages.slice(), view };
     this.promptTokens = AWAITING_REAL_USAGE;
     this.onCompress?.({ stepNumber, messagesBefore: messages.length, messagesAfter: view.length, promptTokens, compressionCount: this.engine.compressionCount });
-    return { messages: view };
-  };
+    return view;
+  }
 
   /** The AI SDK `onStepFinish`: feeds the step's usage (the last step's too, which no `prepareStep` sees). */
   readonly onStepFinish = (step: { usage: LanguageModelUsage }): void => {
     this.feed(step);
   };
 
+  /**
+   * A language-model middleware for `wrapLanguageModel({ model, middleware: adapter.middleware() })`: every
+   * call of the wrapped model (`generateText`, `streamText`, with or without a tool loop) is sent the
+   * compacted conversation, compressed first when the engine says so, and its reported usage (a stream's
+   * at its `finish` part) is fed to the engine. Use it or `prepareStep`/`onStepFinish`, not both.
+   */
+  middleware(): LanguageModelMiddleware {
+    let calls = 0;
+    const report = (usage: Parameters<typeof languageModelUsageReport>[0]) => this.report(languageModelUsageReport(usage));
+    return {
+      specificationVersion: "v3",
+      transformParams: async ({ params }) => {
+        const messages = promptAsModelMessages(params.prompt);
+        const sent = await this.compacted(this.calls, messages, calls++);
+        return sent === messages ? params : { ...params, prompt: modelMessagesToPrompt(sent) };
+      },
+      wrapGenerate: async ({ doGenerate }) => {
+        const result = await doGenerate();
+        report(result.usage);
+        return result;
+      },
+      wrapStream: async ({ doStream }) => {
+        const result = await doStream();
+        return { ...result, stream: reportingStreamUsage(result.stream, report) };
+      },
+    };
+  }
+
   /** Forgets the compaction and the usage seen (a new conversation); the engine's counters are the engine's (`onSessionReset`). */
   reset(): void {
-    this.compaction = undefined;
+    this.steps.current = undefined;
+    this.calls.current = undefined;
     this.promptTokens = undefined;
   }
 }

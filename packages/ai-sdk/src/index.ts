@@ -1,12 +1,16 @@
 /**
- * @context-engine/ai-sdk — context engines in Vercel AI SDK 6 apps: a `prepareStep` that compresses
- * through the engine, usage fed back from every step, the engine's tools as AI SDK tools, and lossless
- * converters between `ModelMessage[]` and the engines' chat messages.
+ * @context-engine/ai-sdk — context engines in Vercel AI SDK 6 apps: a `prepareStep` (or a language-model
+ * middleware) that compresses through the engine, usage fed back from every step, the engine's tools as
+ * AI SDK tools, and lossless converters between `ModelMessage[]` (or a provider prompt) and the engines'
+ * chat messages.
  */
 export { createAiSdkAdapter, AiSdkAdapter } from "./adapter.js";
 export type { AiSdkAdapterOptions, AiSdkCompressionEvent, StepInput } from "./adapter.js";
 export { toChatMessages, AiSdkConversionError } from "./toChatMessages.js";
 export { toModelMessages } from "./toModelMessages.js";
+export { promptToChatMessages, toLanguageModelPrompt } from "./languageModelPrompt.js";
+export type { LanguageModelCallOptions, LanguageModelPrompt } from "./languageModelPrompt.js";
 export { AI_SDK_MARKER } from "./marker.js";
 export { engineTools } from "./tools.js";
-export { aiSdkUsageReport } from "./usage.js";
+export { aiSdkUsageReport, languageModelUsageReport } from "./usage.js";
+export type { LanguageModelCallUsage } from "./usage.js";

@@ -157,11 +157,16 @@ function carry(message: ChatMessage, side: "before" | "after", items: CarriedMes
  * Throws an {@link AiSdkConversionError} naming the index of anything that is not an AI SDK message.
  */
 export function toChatMessages(messages: readonly ModelMessage[]): ChatMessage[] {
-  if (!Array.isArray(messages)) throw new AiSdkConversionError(`messages: expected an array of AI SDK messages, got ${messages === null ? "null" : typeof messages}`);
+  return namedToChatMessages(messages, "messages");
+}
+
+/** {@link toChatMessages} whose errors call the list `name` (e.g. "prompt"). */
+export function namedToChatMessages(messages: readonly ModelMessage[], name: string): ChatMessage[] {
+  if (!Array.isArray(messages)) throw new AiSdkConversionError(`${name}: expected an array of AI SDK messages, got ${messages === null ? "null" : typeof messages}`);
   const out: ChatMessage[] = [];
   let waiting: CarriedMessage[] = [];
   messages.forEach((raw: unknown, i) => {
-    const where = `messages[${i}]`;
+    const where = `${name}[${i}]`;
     if (!isRecord(raw) || typeof raw.role !== "string" || !ROLES.has(raw.role)) {
       throw new AiSdkConversionError(`${where}: expected an AI SDK message with role system, user, assistant or tool`);
     }
@@ -175,6 +180,6 @@ export function toChatMessages(messages: readonly ModelMessage[]): ChatMessage[]
     waiting = [];
     out.push(...chats);
   });
-  if (waiting.length > 0) throw new AiSdkConversionError("messages: only tool messages without results (tool approvals); no chat message can carry them");
+  if (waiting.length > 0) throw new AiSdkConversionError(`${name}: only tool messages without results (tool approvals); no chat message can carry them`);
   return out;
 }

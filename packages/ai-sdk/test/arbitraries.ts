@@ -70,3 +70,38 @@ export function modelMessages(faithful: boolean): fc.Arbitrary<ModelMessage[]> {
 
   return fc.tuple(fc.oneof(system, user), fc.array(fc.oneof(system, user, assistant, tool), { maxLength: 8 })).map(([first, rest]) => [first, ...rest] as ModelMessage[]);
 }
+
+/** A part of an AI SDK message in the provider prompt's form, as the AI SDK's own conversion gives it. */
+function promptPart(part: Record<string, unknown>): Record<string, unknown> {
+  const bytes = (data: unknown) => (data instanceof ArrayBuffer ? new Uint8Array(data) : data);
+  if (part.type === "image") {
+    const { image, mediaType, ...rest } = part;
+    return { ...rest, type: "file", data: bytes(image), mediaType: mediaType ?? "image/*" };
+  }
+  if (part.type === "file") return { ...part, data: bytes(part.data) };
+  return part;
+}
+
+/**
+ * Provider prompts (`LanguageModelV3Prompt`, what a language-model middleware sees): the AI SDK's reading of
+ * {@link modelMessages} — text content as one text part, images as files with a media type, binary data as
+ * Uint8Array, no tool-approval requests.
+ */
+export function languageModelPrompts(faithful: boolean): fc.Arbitrary<Record<string, unknown>[]> {
+  return modelMessages(faithful).map((messages) =>
+    messages.map((message) => {
+      if (message.role === "system") return message as Record<string, unknown>;
+      const content = typeof message.content === "string" ? [{ type: "text", text: message.content }] : (message.content as Record<string, unknown>[]);
+      return { ...message, content: content.filter((p) => p.type !== "tool-approval-request").map(promptPart) };
+    }),
+  );
+}
+
+/** `prompt` with `providerOptions: undefined` on every message and part that has none, as the AI SDK writes them. */
+export function withUndefinedKeys(prompt: Record<string, unknown>[]): Record<string, unknown>[] {
+  const widen = (record: Record<string, unknown>) => ("providerOptions" in record ? record : { ...record, providerOptions: undefined });
+  return prompt.map((message) => {
+    const wide = widen(message);
+    return Array.isArray(wide.content) ? { ...wide, content: (wide.content as Record<string, unknown>[]).map(widen) } : wide;
+  });
+}

@@ -3,8 +3,9 @@
  * keeps each session's state there (read at onSessionStart, written in order in the background), so a
  * restarted worker keeps a session's cooldown.
  */
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ContextCompressor, SESSION_SEARCH_TOOL_NAME, type Summarizer } from "@context-engine/core";
+import { ContextCompressor, createContextHost, SESSION_SEARCH_TOOL_NAME, type Summarizer } from "@context-engine/core";
 import { openPostgresStore } from "../src/index.js";
 import { startTestPostgres, type TestPostgres } from "./support/postgresServer.js";
 
@@ -60,6 +61,35 @@ describe("the built-in compressor over the PostgreSQL store", () => {
       expect(third.shouldCompressInfo(7_000, "pg-state").reason).toBe("ok");
     } finally {
       await second.close();
+    }
+  });
+
+  it("warns once when the server refuses a session's state, keeps it, and flushState() rejects until the server takes it again", async () => {
+    const url = await server.createDatabase();
+    const messages = Array.from({ length: 24 }, (_, i) => ({ role: i % 2 === 0 ? ("user" as const) : ("assistant" as const), content: `turn ${i}: ${"details ".repeat(60)}` }));
+    const store = await openPostgresStore({ connectionString: url });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const host = await createContextHost({ config: "model:\n  default: test-model\n  context_length: 8000\ncompression:\n  abort_on_summary_failure: true\n", store, summarizer: failing });
+      const engine = host.engine as ContextCompressor;
+      await engine.onSessionStart("pg-down");
+      // the table goes away under the running store, as a failed write on a real server
+      await admin.query("ALTER TABLE context_engine.engine_state RENAME TO engine_state_away");
+      await engine.compress(messages, { force: true, sessionId: "pg-down" });
+      expect(engine.shouldCompressInfo(7_000, "pg-down").reason).toBe("cooldown");
+      await expect(engine.flushState()).rejects.toThrow(/session 'pg-down'.*engine_state/);
+      expect(host.warnings.filter((w) => w.includes("pg-down"))).toEqual([expect.stringMatching(/state of session 'pg-down' could not be written.*engine_state/)]);
+
+      await admin.query("ALTER TABLE context_engine.engine_state_away RENAME TO engine_state");
+      await engine.flushState();
+      expect(host.warnings.filter((w) => w.includes("pg-down"))).toHaveLength(1);
+      const restarted = new ContextCompressor({ store, summarizer: failing, model: { model: "test-model", contextLength: 8_000 } });
+      await restarted.onSessionStart("pg-down");
+      expect(restarted.shouldCompressInfo(7_000, "pg-down").reason).toBe("cooldown");
+    } finally {
+      await admin.end();
+      await store.close();
     }
   });
 });

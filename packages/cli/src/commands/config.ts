@@ -47,7 +47,7 @@ export async function runConfig(io: CommandIO): Promise<number> {
   if (action === "set" && key !== undefined && rawValue !== undefined && extra.length === 0) {
     const unknown = unknownConfigKeyMessage(key);
     if (unknown) throw new UsageError(unknown);
-    const value = parseConfigValue(rawValue);
+    const value = parseConfigValue(rawValue, key);
     const updated = setConfigValue(text, key, value);
     parseConfigText(updated, path); // throws with the key path and line before anything is written
     await writeFile(path, updated);

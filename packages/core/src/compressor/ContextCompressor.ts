@@ -53,6 +53,11 @@ export interface ContextCompressorOptions {
    * `session_search` tool over it. The host passes its store.
    */
   store?: (Partial<AwaitableMethods<EngineStateStore>> & Partial<SessionSearchSource>) | undefined;
+  /**
+   * Told about problems that do not stop the engine, such as a session state a store that answers with
+   * promises could not write (default `console.warn`). The host passes its `warn` (`host.warnings`).
+   */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -116,7 +121,7 @@ export class ContextCompressor extends ContextEngine {
     this.fallbackSummarizer = options.fallbackSummarizer ?? new ExtractiveSummarizer();
     this.tokenCounter = options.tokenCounter ?? defaultTokenCounter();
     this.now = options.now ?? Date.now;
-    this.sessions = new CompressorSessions(this.name, options.store);
+    this.sessions = new CompressorSessions(this.name, options.store, options.warn);
     this.searchStore = canSearchSessions(options.store) ? options.store : undefined;
     // Field initializers ran after the base constructor's updateModel(); size the budgets again.
     this.updateModel(options.model ?? DEFAULT_MODEL);
@@ -241,7 +246,13 @@ export class ContextCompressor extends ContextEngine {
     return this.sessions.start(sessionId);
   }
 
-  /** Resolves once the session states written to an asynchronous store (PostgreSQL) have been sent. */
+  /**
+   * Resolves once the session states written to an asynchronous store (PostgreSQL) in the background have
+   * been sent. A write that failed (already warned about through `warn`) is sent once more here; when that
+   * fails too this rejects with a `SessionStoreError` naming each session and its error, and the states
+   * stay in memory, to be sent by the session's next change or the next `flushState()`. Await it at
+   * shutdown: a rejection means state the store does not have.
+   */
   flushState(): Promise<void> {
     return this.sessions.flush();
   }

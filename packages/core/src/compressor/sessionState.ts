@@ -6,7 +6,8 @@
  */
 import { z } from "zod";
 import { cooldownSeconds, type SummaryFailure } from "../summarizers/failures.js";
-import type { AwaitableMethods, EngineStateStore } from "../store/types.js";
+import { errorText } from "../errorText.js";
+import { SessionStoreError, type AwaitableMethods, type EngineStateStore } from "../store/types.js";
 
 /** Consecutive ineffective compactions (or fallback summaries) after which automatic compaction pauses. */
 export const PAUSE_AFTER_STREAK = 2;
@@ -141,8 +142,10 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  * The per-session states of one engine. Calls that name their session use it; calls that do not use
  * the only open session (started and not yet ended), else the default session, which is never stored.
  * A store that answers synchronously (SQLite) is read when a session is first used; one that answers
- * with promises (PostgreSQL) is read at {@link start} and written in order per session, in the background
- * (a failed write of this advisory state is dropped: the next change writes the whole state again).
+ * with promises (PostgreSQL) is read at {@link start} and written in order per session, in the background.
+ * A failed background write is warned about once per session (until a write of it succeeds again) and
+ * stays to be done: the session's next write sends its whole state again, and {@link flush} retries it
+ * once, rejecting when that fails too.
  */
 export class CompressorSessions {
   private readonly states = new Map<string, CompressorSessionState>();
@@ -152,10 +155,18 @@ export class CompressorSessions {
   private readonly store: EngineStateSource | undefined;
   /** The last write to an asynchronous store, per session (the next one waits for it). */
   private readonly writes = new Map<string, Promise<unknown>>();
+  /** Sessions whose last background write failed: the error and how to send it again. */
+  private readonly failed = new Map<string, { error: unknown; retry: () => unknown }>();
 
+  /**
+   * @param engine the engine's name, the store's key
+   * @param store where states are kept (none: memory only)
+   * @param warn told once about a session whose background write failed
+   */
   constructor(
     private readonly engine: string,
     store: Partial<EngineStateSource> | undefined,
+    private readonly warn: (message: string) => void = (message) => console.warn(message),
   ) {
     this.store = engineStateStoreOf(store);
   }
@@ -208,24 +219,62 @@ export class CompressorSessions {
     const json = JSON.stringify(state);
     if (this.written.get(sessionId) === json) return;
     const store = this.store;
-    this.write(sessionId, () => store.saveEngineState(this.engine, sessionId, JSON.parse(json)));
+    // a failed write is sent again as the session's state then (retry), not as it was
+    const send = (text: string) => () => {
+      this.written.set(sessionId, text);
+      return store.saveEngineState(this.engine, sessionId, JSON.parse(text));
+    };
+    this.write(sessionId, send(json), () => {
+      const now = this.states.get(sessionId);
+      return now === undefined ? undefined : send(JSON.stringify(now))();
+    });
     this.written.set(sessionId, json);
   }
 
-  /** Runs a store write now, or after the session's pending asynchronous write. */
-  private write(sessionId: string, run: () => unknown): void {
+  /**
+   * Runs a store write now, or after the session's pending asynchronous write. A failed asynchronous
+   * write is remembered with `retry` (warned about once) until a later write of the session succeeds.
+   */
+  private write(sessionId: string, run: () => unknown, retry: () => unknown = run): void {
     const pending = this.writes.get(sessionId);
     const result = pending === undefined ? run() : pending.then(run);
     if (!isThenable(result)) return;
-    const settled: Promise<unknown> = Promise.resolve(result).catch(() => undefined);
+    const settled: Promise<unknown> = Promise.resolve(result).then(
+      () => void this.failed.delete(sessionId),
+      (error: unknown) => this.writeFailed(sessionId, error, retry),
+    );
     this.writes.set(sessionId, settled);
     void settled.then(() => {
       if (this.writes.get(sessionId) === settled) this.writes.delete(sessionId);
     });
   }
 
-  /** Resolves once every pending asynchronous write has been sent (tests, shutdown). */
+  /** A background write failed: warn (once per failing session) and keep the state to be written again. */
+  private writeFailed(sessionId: string, error: unknown, retry: () => unknown): void {
+    if (!this.failed.has(sessionId)) {
+      this.warn(`${this.engine}: the state of session '${sessionId}' could not be written to the store (kept in memory; sent again with the session's next change or flushState()): ${errorText(error)}`);
+    }
+    this.failed.set(sessionId, { error, retry });
+    this.written.delete(sessionId); // not in the store: the next save() writes it even when unchanged
+  }
+
+  /**
+   * Resolves once every pending asynchronous write has been sent (tests, shutdown). Sessions whose last
+   * write failed are sent once more; rejects with a {@link SessionStoreError} naming each session whose
+   * retry failed too (its state stays in memory, to be sent by the next change or flush).
+   */
   async flush(): Promise<void> {
+    await this.settle();
+    if (this.failed.size === 0) return;
+    for (const [sessionId, { retry }] of this.failed) this.write(sessionId, retry);
+    await this.settle();
+    if (this.failed.size === 0) return;
+    const lines = [...this.failed].map(([sessionId, { error }]) => `session '${sessionId}': ${errorText(error)}`);
+    throw new SessionStoreError(`${this.engine}: the state of ${lines.length === 1 ? "a session" : `${lines.length} sessions`} could not be written to the store, after a retry:\n${lines.join("\n")}`);
+  }
+
+  /** Resolves once no asynchronous write is pending. */
+  private async settle(): Promise<void> {
     while (this.writes.size > 0) await Promise.all([...this.writes.values()]);
   }
 

@@ -5,31 +5,14 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, parse as parseYaml, stringify as stringifyYaml, type Document } from "yaml";
+import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, stringify as stringifyYaml, type Document } from "yaml";
 import { z } from "zod";
+import { ConfigError } from "./configError.js";
 import { HostConfigSchema, type HostConfig } from "./schema.js";
+import { parseYamlText, yamlDocumentValue, yamlSyntaxIssues } from "./yaml.js";
 import { PLUGIN_SECTIONS, RESERVED_KEYS, isMapSchema, objectShape, shapeChild } from "./shape.js";
 
-/** One configuration problem, located. */
-export interface ConfigIssue {
-  path: string;
-  message: string;
-  line?: number;
-}
-
-/** Thrown when configuration is invalid; the message lists `file:line key.path: problem` for each issue. */
-export class ConfigError extends Error {
-  readonly issues: ConfigIssue[];
-  readonly source: string;
-  /** `message` replaces the generated "Invalid configuration" text (e.g. for a missing file). */
-  constructor(issues: ConfigIssue[], source: string, message?: string) {
-    const lines = issues.map((i) => `  ${source}${i.line ? `:${i.line}` : ""} ${i.path || "(root)"}: ${i.message}`);
-    super(message ?? `Invalid configuration (${issues.length} problem${issues.length === 1 ? "" : "s"}):\n${lines.join("\n")}`);
-    this.name = "ConfigError";
-    this.issues = issues;
-    this.source = source;
-  }
-}
+export { ConfigError, type ConfigIssue } from "./configError.js";
 
 /**
  * Reads configuration from a file path, or parses the string as YAML text when it is not an existing
@@ -47,35 +30,17 @@ export async function loadConfig(pathOrYaml: string): Promise<HostConfig> {
   throw new ConfigError([{ path: "", message: `config file not found: ${pathOrYaml}` }], pathOrYaml, `config file not found: ${pathOrYaml}`);
 }
 
-/** How many alias expansions a config file may make (yaml's own default, named here). */
-const MAX_ALIAS_COUNT = 100;
-
 /** Parses YAML text (named `source` in errors) into a validated {@link HostConfig}. */
 export function parseConfigText(text: string, source: string): HostConfig {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    throw new ConfigError(
-      doc.errors.map((e) => ({ path: "", message: yamlHint(e.message.split("\n")[0] ?? e.message), line: e.linePos?.[0]?.line })),
-      source,
-    );
+    throw new ConfigError(yamlSyntaxIssues(doc), source);
   }
-  let raw: unknown;
-  try {
-    raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
-  } catch (error) {
-    // yaml refuses an alias bomb ("billion laughs") with a ReferenceError instead of expanding it.
-    const message = `the YAML was not expanded: ${(error as Error).message} (more than ${MAX_ALIAS_COUNT} alias expansions; write the values out instead of repeating *aliases)`;
-    throw new ConfigError([{ path: "", message }], source);
-  }
+  const raw = yamlDocumentValue(doc, source) ?? {};
   const config = validateConfigObject(raw, source, (path) => lineOf(doc, lineCounter, path));
   if (source !== "<inline config>") config.sourcePath = source;
   return config;
-}
-
-/** Adds the usual fix to a YAML syntax message: `- @scope/pkg` needs quotes. */
-function yamlHint(message: string): string {
-  return /reserved character [@`]/.test(message) ? `${message.replace(/:$/, "")} — quote the value, e.g. "@context-engine/lcm"` : message;
 }
 
 /** Validates an already-parsed config object; `lineOf` maps a key path to a source line when known. */
@@ -208,9 +173,12 @@ export function setConfigValue(text: string, keyPath: string, value: unknown): s
   return doc.toString();
 }
 
-/** A command-line value read as YAML: `false` → boolean, `0.4` → number, `5m` → string, `{a: 1}` → map. */
-export function parseConfigValue(raw: string): unknown {
-  return parseYaml(raw) as unknown;
+/**
+ * A command-line value read as YAML: `false` → boolean, `0.4` → number, `5m` → string, `{a: 1}` → map.
+ * Invalid YAML or an alias bomb is a {@link ConfigError} naming `key` (the key being set) on the command line.
+ */
+export function parseConfigValue(raw: string, key?: string): unknown {
+  return parseYamlText(raw, "<command line>", key);
 }
 
 /** YAML text of a configuration object or value (for `context-engine config show`). */

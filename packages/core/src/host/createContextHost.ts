@@ -25,6 +25,7 @@ import { symlinkOutsideRoot } from "./outsideRoot.js";
 import { PluginLoadTimeoutError, withinLoadTimeout } from "./loadTimeout.js";
 import { takeAutoraiseNotice } from "../codex/autoraiseNotice.js";
 import { baseModelName } from "../codex/models.js";
+import { errorText } from "../errorText.js";
 
 /** Options of {@link createContextHost}. */
 export interface ContextHostOptions {
@@ -142,7 +143,7 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
     }
   }
   problems.throwIfAny();
-  if (!engine) engine = new ContextCompressor({ compression: config.compression, summarizer, tokenCounter: options.tokenCounter, model, store: options.store });
+  if (!engine) engine = new ContextCompressor({ compression: config.compression, summarizer, tokenCounter: options.tokenCounter, model, store: options.store, warn });
   hooks.engineResolved.call(engine, source);
   const notices: string[] = [];
   const autoraise = engine instanceof ContextCompressor && engine.autoraiseNotice && engine.autoraiseNoticeState
@@ -236,8 +237,4 @@ export function mainEndpoint(config: HostConfig): { model: string; baseUrl?: str
   if (typeof m === "string") return { model: baseModelName(m) };
   const model = m.default ?? m.name;
   return model ? { model: baseModelName(model), ...(m.base_url ? { baseUrl: m.base_url } : {}) } : undefined;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message.split("\n")[0]! : String(error);
 }

@@ -6,8 +6,8 @@ import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { createJiti } from "jiti";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { parseYamlText } from "../config/yaml.js";
 import type { PluginModule } from "./types.js";
 
 /** Entry files looked for in a plugin directory, in order. */
@@ -88,7 +88,8 @@ export function findPluginEntry(dir: string): string | undefined {
 export async function readPluginManifest(dir: string): Promise<PluginManifest | undefined> {
   const path = join(dir, "plugin.yaml");
   if (!existsSync(path)) return undefined;
-  const raw: unknown = parseYaml(await readFile(path, "utf8")) ?? {};
+  // a syntax error or an alias bomb is a ConfigError naming the file
+  const raw = parseYamlText(await readFile(path, "utf8"), path) ?? {};
   const parsed = PluginManifestSchema.safeParse(raw);
   if (!parsed.success) throw new Error(`${path}: invalid manifest:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;

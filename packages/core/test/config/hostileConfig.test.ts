@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, parseConfigText, validateConfigObject } from "../../src/config/load.js";
+import { yamlAliasBomb } from "../../../../test/support/files.js";
 
 function tempFile(text: string): string {
   const path = join(mkdtempSync(join(tmpdir(), "ce-hostile-config-")), "config.yaml");
@@ -47,9 +48,7 @@ describe("config keys named like Object's prototype", () => {
 
 describe("a YAML alias bomb", () => {
   it("is refused as a ConfigError naming the file, not expanded", async () => {
-    const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
-    for (let i = 1; i < 10; i++) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(", ")}]`);
-    const path = tempFile(`lcm:\n${levels.map((l) => `  ${l}`).join("\n")}\n`);
+    const path = tempFile(`lcm:\n${yamlAliasBomb(10, "  ")}`);
     const error = await loadError(path);
     expect(error).toBeInstanceOf(ConfigError);
     expect(error.message).toContain(path);

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempProject } from "../../../../test/support/files.js";
+import { tempProject, yamlAliasBomb } from "../../../../test/support/files.js";
 import { createContextHost } from "../../src/host/createContextHost.js";
 import { ConfigError } from "../../src/config/load.js";
 import { ContextEngine } from "../../src/engine/ContextEngine.js";
@@ -104,6 +104,17 @@ describe("engine resolution", () => {
     const host = await createContextHost({ config: { context: { engine: "tiny" } } as never, rootDir: root });
     expect(host.engineSource).toBe("builtin");
     expect(host.warnings[0]).toContain(join(root, "plugins/context_engine/tiny/plugin.yaml"));
+  });
+
+  it("refuses a plugin.yaml alias bomb without expanding it, naming the file", async () => {
+    const root = project({
+      "plugins/context_engine/tiny/index.ts": engineSource("tiny") + "export default Engine;\n",
+      "plugins/context_engine/tiny/plugin.yaml": `name: tiny\n${yamlAliasBomb()}`,
+    });
+    const host = await createContextHost({ config: { context: { engine: "tiny" } } as never, rootDir: root });
+    expect(host.engineSource).toBe("builtin");
+    expect(host.warnings[0]).toContain(`${join(root, "plugins/context_engine/tiny/plugin.yaml")}: the YAML was not expanded`);
+    expect(host.warnings[0]).toMatch(/more than 100 alias expansions/);
   });
 
   it("refuses an engine name that could be a path, as a config error", async () => {

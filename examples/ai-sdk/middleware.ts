@@ -1,0 +1,49 @@
+/**
+ * The same tool loop with the engine one level down: the model is wrapped with the adapter's language-model
+ * middleware (`wrapLanguageModel`), so every call of it — in a tool loop or a plain `generateText` /
+ * `streamText` — is compressed when the engine says so and reports its usage, with no `prepareStep`.
+ *
+ *   npx --yes pnpm@12.4.2 start:middleware   # offline; with OPENAI_API_KEY set it talks to OpenAI
+ */
+import { fileURLToPath } from "node:url";
+import { createOpenAI } from "@ai-sdk/openai";
+import { generateText, stepCountIs, tool, wrapLanguageModel } from "ai";
+import { z } from "zod";
+import { createContextHost } from "@context-engine/core";
+import { createAiSdkAdapter } from "@context-engine/ai-sdk";
+import { modelEndpoint, readNote, USER_ASK } from "../offline.js";
+
+const endpoint = await modelEndpoint();
+const host = await createContextHost({ config: fileURLToPath(new URL("config.yaml", import.meta.url)), model: { model: endpoint.model, contextLength: endpoint.contextLength } });
+for (const warning of host.warnings) console.warn(warning);
+
+const adapter = createAiSdkAdapter({
+  host,
+  onCompress: (e) => console.log(`compressed before model call ${e.stepNumber + 1}: ${e.messagesBefore} → ${e.messagesAfter} messages (${e.promptTokens} prompt tokens reported)`),
+});
+const openai = createOpenAI({ apiKey: endpoint.apiKey, ...(endpoint.baseURL ? { baseURL: endpoint.baseURL } : {}) });
+const model = wrapLanguageModel({ model: openai.chat(endpoint.model), middleware: adapter.middleware() });
+const readFile = tool({
+  description: "Read a note by path",
+  inputSchema: z.object({ path: z.string() }),
+  execute: async ({ path }) => readNote(path),
+});
+
+try {
+  const result = await generateText({
+    model,
+    system: "You are a careful assistant with a readFile tool.",
+    prompt: USER_ASK,
+    tools: { readFile, ...adapter.tools },
+    stopWhen: stepCountIs(8),
+    onStepFinish: (step) => {
+      const calls = step.toolCalls.map((c) => c.toolName).join(", ");
+      console.log(`step: ${calls ? `called ${calls}` : "answered"} (${step.usage.inputTokens ?? "?"} prompt tokens)`);
+    },
+  });
+  const status = host.engine.getStatus();
+  console.log(`answer: ${result.text}`);
+  console.log(`engine: ${host.engine.name}, ${status.compressionCount} compression(s), last prompt ${status.lastPromptTokens} tokens`);
+} finally {
+  await endpoint.server?.close();
+}
