@@ -118,11 +118,11 @@ export class LcmEngine extends ContextEngine {
   /**
    * lcm's trigger: the share of the window `compression.model_thresholds` gives the model (the longest
    * matching key, raised to 75 % on windows under 512k, as the built-in compressor applies it), else
-   * lcm's own `threshold` (default 0.75). lcm has no minimum trigger: it compacts losslessly.
+   * lcm's own `threshold` (default 0.75). lcm has no minimum trigger: it compacts losslessly. A model
+   * change zeroes the usage counters, as in every engine (the base class does it).
    */
   override updateModel(model: ModelInfo): void {
-    this.model = model;
-    this.contextLength = model.contextLength;
+    super.updateModel(model);
     const match = matchModelThreshold(model.model, this.modelThresholds ?? {});
     this.thresholdPercent = match ? effectiveThresholdPercent(model.contextLength, match.value, true) : (this.settings?.threshold ?? 0.75);
     this.thresholdRule = !match ? "threshold" : this.thresholdPercent > match.value ? "small-context-floor" : "model-threshold";
@@ -286,6 +286,8 @@ export class LcmEngine extends ContextEngine {
       allSessions: this.settings.search_all_sessions,
       summaryTimeoutMs: this.settings.summary_timeout_ms,
       llmSummarizer: this.llm,
+      summarizerPausedUntil: this.summarizerPausedUntil,
+      now: this.now,
     };
   }
 

@@ -33,6 +33,17 @@ describe("compaction", () => {
     engine.close();
   });
 
+  it("zeroes the usage counters when the model changes, as every engine does, and keeps them for the same model", () => {
+    const engine = makeEngine(dir, { contextLength: 200_000 });
+    engine.updateFromResponse({ prompt_tokens: 150_000, completion_tokens: 40, total_tokens: 150_040 });
+    engine.updateModel({ model: "test-model", contextLength: 200_000 });
+    expect(engine.lastPromptTokens).toBe(150_000);
+    engine.updateModel({ model: "other-model", contextLength: 100_000 });
+    expect([engine.lastPromptTokens, engine.lastCompletionTokens, engine.lastTotalTokens]).toEqual([0, 0, 0]);
+    expect(engine.thresholdTokens).toBe(75_000);
+    engine.close();
+  });
+
   it("honours compression.model_thresholds like the built-in compressor: longest match, 75 % floor under 512k", () => {
     const engine = createLcmEngine({
       config: { compression: { model_thresholds: { "claude-sonnet": 0.9, "claude-sonnet-4-5": 0.95, "gpt-4.1": 0.5 } }, lcm: { db_path: join(dir, "lcm.db") } },

@@ -29,6 +29,13 @@ export function originalMessagesUnder(ctx: ToolContext, id: string): StoredMessa
 export async function runExpandQuery(ctx: ToolContext, args: z.output<typeof ExpandQueryArgsSchema>): Promise<Record<string, unknown>> {
   const summarizer = ctx.llmSummarizer;
   if (!summarizer) throw new ToolError("unavailable", "lcm_expand_query needs an LLM summarizer to be configured");
+  const pausedUntil = ctx.summarizerPausedUntil ?? 0;
+  if ((ctx.now ?? Date.now)() < pausedUntil) {
+    throw new ToolError(
+      "unavailable",
+      `lcm_expand_query is paused until ${new Date(pausedUntil).toISOString()}: the summarizer refused its credentials (lcm.auth_cooldown_ms); read the history with lcm_grep and lcm_expand meanwhile`,
+    );
+  }
   let ids = args.ids ?? [];
   if (args.query !== undefined) {
     const found = runGrep(ctx, { pattern: args.query, mode: "full_text", scope: "both", sessions: "current", sort: "relevance", limit: 20 }).matches as { id: string; coveredBy: string | null }[];

@@ -13,4 +13,8 @@ export interface ToolContext {
   summaryTimeoutMs: number;
   /** Set only when an LLM summarizer is configured (enables `lcm_expand_query`). */
   llmSummarizer?: Summarizer | undefined;
+  /** The summarizer is not called before this time (epoch ms, by `now`): it refused its credentials. */
+  summarizerPausedUntil?: number | undefined;
+  /** The engine's clock. */
+  now?: (() => number) | undefined;
 }
