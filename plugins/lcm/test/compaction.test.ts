@@ -99,7 +99,7 @@ describe("compaction", () => {
     const stored = engine.store.getMessagesBySeq("default", 1, 1_000).map((m) => m.message);
     expect(stored).toEqual(input.slice(1));
     // sending the output back with a new turn stores only that turn
-    expect(engine.ingest([...output, { role: "user", content: "Next." }])).toHaveLength(1);
+    expect(await engine.ingest([...output, { role: "user", content: "Next." }])).toHaveLength(1);
     engine.close();
   });
 

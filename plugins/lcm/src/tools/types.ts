@@ -1,10 +1,10 @@
 /** What every tool handler gets. */
 import type { Summarizer, TokenCounter } from "../core.js";
-import type { LcmStore } from "../store/LcmStore.js";
+import type { LcmStoreAsync } from "../store/LcmStoreAsync.js";
 
 /** The engine state a tool call runs against. */
 export interface ToolContext {
-  store: LcmStore;
+  store: LcmStoreAsync;
   session: string;
   counter: TokenCounter;
   regexBudgetMs: number;
