@@ -376,6 +376,8 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     const messages = output.slice(system.length).filter((m) => !isLcmArtifact(m));
     const ids = messages.map((m) => stored.get(m)?.identity ?? messageIdentity(m));
     const tokens = messages.map((m) => stored.get(m)?.tokens ?? this.tokenCounter.countMessages([m]));
-    return { output, held: heldSequence(messages, ids, tokens, true) };
+    let lastSeq = 0;
+    for (const item of items) lastSeq = Math.max(lastSeq, item.type === "message" ? item.stored.seq : item.summary.seqEnd);
+    return { output, held: heldSequence(messages, ids, tokens, true, lastSeq) };
   }
 }

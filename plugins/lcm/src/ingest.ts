@@ -93,10 +93,7 @@ export async function ingestConversation(
   let alignment: Alignment = { skip: 0, reachesEnd: true };
   if (lastSeq > 0) {
     const [last, firstStored] = await Promise.all([lastHeld(), store.identityAt(session, 1)]);
-    const known: KnownSequence[] = [
-      { first: last.ids[0], load: () => last.ids, complete: last.complete },
-      { first: firstStored, load: () => store.identitiesFrom(session, 1), complete: true },
-    ];
+    const known: KnownSequence[] = [await heldAsKnown(store, session, last, lastSeq), { first: firstStored, load: () => store.identitiesFrom(session, 1), complete: true }];
     const window = Math.min(lastSeq, items.length, MAX_FALLBACK_OVERLAP);
     alignment = await alignIncoming(held, known, () => store.identitiesFrom(session, lastSeq - window + 1));
   }
@@ -106,5 +103,18 @@ export async function ingestConversation(
   const stored = await store.appendMessages(session, fresh, now);
   let total = 0;
   for (const n of tokens) total += n;
-  return { stored, held: heldSequence(items, held, tokens, fresh.length > 0 || alignment.reachesEnd), tokens: total };
+  const reached = stored.length > 0 ? stored[stored.length - 1]!.seq : lastSeq;
+  return { stored, held: heldSequence(items, held, tokens, fresh.length > 0 || alignment.reachesEnd, reached), tokens: total };
+}
+
+/**
+ * What the host holds as a known sequence. When another engine on the same store appended to the session
+ * after the sequence reached its end (`last.lastSeq` below `lastSeq`), the host holds what it held and,
+ * after it, what was appended (it sent those turns to the other engine).
+ */
+async function heldAsKnown(store: LcmStoreAsync, session: string, last: HeldSequence, lastSeq: number): Promise<KnownSequence> {
+  const reached = last.lastSeq;
+  if (!last.complete || reached === undefined || reached >= lastSeq) return { first: last.ids[0], load: () => last.ids, complete: last.complete };
+  const first = last.ids[0] ?? (await store.identityAt(session, reached + 1));
+  return { first, load: async () => [...last.ids, ...(await store.identitiesFrom(session, reached + 1))], complete: true };
 }

@@ -44,8 +44,8 @@ describe("compaction", () => {
     engine.close();
   });
 
-  it("honours compression.model_thresholds like the built-in compressor: longest match, 75 % floor under 512k", () => {
-    const engine = createLcmEngine({
+  it("honours compression.model_thresholds like the built-in compressor: longest match, 75 % floor under 512k", async () => {
+    const engine = await createLcmEngine({
       config: { compression: { model_thresholds: { "claude-sonnet": 0.9, "claude-sonnet-4-5": 0.95, "gpt-4.1": 0.5 } }, lcm: { db_path: join(dir, "lcm.db") } },
       rootDir: dir,
       warn: () => {},

@@ -10,15 +10,15 @@ import { conversation, parseResult, tempDir } from "./support.js";
 const PLUGIN_DIR = fileURLToPath(new URL("..", import.meta.url));
 
 describe("the lcm plugin", () => {
-  it("registers an 'lcm' engine factory that reads config.lcm", () => {
+  it("registers an 'lcm' engine factory that reads config.lcm", async () => {
     const { dir, cleanup } = tempDir();
     const offered: { factory: unknown; name?: string }[] = [];
     try {
       register({ registerContextEngine: (factory, name) => void offered.push({ factory, name }), config: { lcm: { fresh_tail: 5 } }, rootDir: dir });
       expect(offered).toHaveLength(1);
       expect(offered[0]!.name).toBe("lcm");
-      const make = offered[0]!.factory as (ctx: unknown) => LcmEngine;
-      const engine = make({ config: { lcm: { fresh_tail: 5, db_path: "state/x.db" } }, rootDir: dir, warn: () => {} });
+      const make = offered[0]!.factory as (ctx: unknown) => Promise<LcmEngine>;
+      const engine = await make({ config: { lcm: { fresh_tail: 5, db_path: "state/x.db" } }, rootDir: dir, warn: () => {} });
       expect(engine).toBeInstanceOf(LcmEngine);
       expect(engine.settings.fresh_tail).toBe(5);
       expect(engine.store.path).toBe(join(dir, "state/x.db"));

@@ -71,6 +71,7 @@ export function describeLcmStoreContract<S extends LcmStoreAsync>(name: string, 
       expect(Buffer.compare((await store.identityAt("s", 3))!, messageIdentity(long))).toBe(0);
       expect((await store.identitiesFrom("s", 3)).map((b) => b.toString("hex"))).toEqual([messageIdentity(long), messageIdentity(parts)].map((b) => b.toString("hex")));
       expect((await store.getMessagesBySeq("s", 2, 3)).map((m) => m.seq)).toEqual([2, 3]);
+      expect((await store.getMessagesBySeq("s", 3, Number.MAX_SAFE_INTEGER)).map((m) => m.seq)).toEqual([3, 4]);
     });
 
     it("keeps a message holding NUL characters verbatim", async () => {

@@ -112,7 +112,7 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
   async sessions(): Promise<string[]> {
     const rows = await this.rows<{ session: string }>(
       this.connection.pool,
-      `SELECT session FROM ${this.s}.lcm_messages GROUP BY session UNION SELECT session FROM ${this.s}.lcm_context_items GROUP BY session ORDER BY session COLLATE "C"`,
+      `SELECT session FROM (SELECT session FROM ${this.s}.lcm_messages GROUP BY session UNION SELECT session FROM ${this.s}.lcm_context_items GROUP BY session) AS s ORDER BY session COLLATE "C"`,
       [],
     );
     return rows.map((r) => r.session);
@@ -195,7 +195,7 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
   }
 
   async getMessagesBySeq(session: string, from: number, to: number): Promise<StoredMessage[]> {
-    const rows = await this.rows<MessageRow>(this.connection.pool, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE session = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq`, [session, from, to]);
+    const rows = await this.rows<MessageRow>(this.connection.pool, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE session = $1 AND seq BETWEEN $2::bigint AND $3::bigint ORDER BY seq`, [session, from, to]);
     return rows.map((row) => toMessage(this.lcmApi, row));
   }
 
