@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createContextHost } from "../../../packages/core/src/host/createContextHost.js";
-import { LcmEngine, register, resolveDbPath } from "../src/index.js";
+import { createLcmEngine, LcmEngine, LcmStore, parseLcmConfig, register, resolveDbPath } from "../src/index.js";
+import { openPostgresLcmStoreAt } from "../src/postgresStore.js";
 import { conversation, parseResult, tempDir } from "./support.js";
 
 // the package folder: the host resolves a folder in plugins: through its package.json
@@ -27,6 +28,24 @@ describe("the lcm plugin", () => {
     } finally {
       cleanup();
     }
+  });
+
+  it("takes a PostgreSQL URL as lcm.database_url, refuses another scheme or both stores, naming the key", () => {
+    expect(parseLcmConfig({ database_url: "postgres://u@db:5432/lcm" }).database_url).toBe("postgres://u@db:5432/lcm");
+    expect(() => parseLcmConfig({ database_url: "mysql://db/lcm" })).toThrow(/lcm\.database_url: must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    expect(() => register({ registerContextEngine: () => {}, config: { lcm: { database_url: "postgres://db/lcm", db_path: "x.db" } } })).toThrow(/lcm\.database_url: give either db_path .* or database_url/);
+  });
+
+  it("says which package to install when lcm.database_url is set without @context-engine/postgres", async () => {
+    await expect(openPostgresLcmStoreAt("postgres://db/lcm", "@context-engine/not-installed-here")).rejects.toThrow(
+      /lcm\.database_url: the PostgreSQL store needs the @context-engine\/not-installed-here package .*npm install @context-engine\/not-installed-here/,
+    );
+  });
+
+  it("keeps a scratch host's store in memory even with lcm.database_url", async () => {
+    const engine = await createLcmEngine({ config: { lcm: { database_url: "postgres://nowhere.invalid/lcm" } }, rootDir: "/nonexistent", warn: () => {}, scratch: true });
+    expect((engine.store as LcmStore).path).toBe(":memory:");
+    await engine.close();
   });
 
   it("rejects a bad lcm section at registration, naming the key", () => {
