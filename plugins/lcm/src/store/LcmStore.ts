@@ -5,11 +5,11 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { dirname } from "node:path";
 import type { ChatMessage } from "../core.js";
 import { Database, type SqliteDatabase, type SqliteStatement } from "../deps.js";
 import { messageId, parseMessageId, searchableText } from "../messageText.js";
+import { packText, unpackText } from "./packText.js";
 import { LCM_ADDED_COLUMNS, LCM_SCHEMA_SQL, LCM_SCHEMA_VERSION, LCM_TRIGRAM_VERSION } from "./schema.js";
 import { hasUnspacedScript } from "./unspaced.js";
 
@@ -105,19 +105,6 @@ interface SummaryRow {
 /** The FTS token that restricts a full-text query to one session (a single alphanumeric token). */
 export function sessionKey(session: string): string {
   return "s" + createHash("sha1").update(session).digest("hex").slice(0, 20);
-}
-
-/** Texts at least this long are stored deflated (as a BLOB); shorter ones as TEXT. */
-export const PACK_MIN_CHARS = 512;
-
-/** A text as stored: TEXT when short, a raw-deflate BLOB when long (SQLite columns take either). */
-export function packText(text: string): string | Buffer {
-  return text.length >= PACK_MIN_CHARS ? deflateRawSync(text, { level: 1 }) : text;
-}
-
-/** The text {@link packText} stored. */
-export function unpackText(value: string | Buffer): string {
-  return typeof value === "string" ? value : inflateRawSync(value).toString("utf8");
 }
 
 /** Rebuilds a stored message: string content lives in `content_text`, everything else in the JSON. */
