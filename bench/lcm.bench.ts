@@ -80,7 +80,7 @@ export async function run(): Promise<void> {
       batches.push(batch);
     }
     const t0 = performance.now();
-    for (const batch of batches) engine.ingest(batch);
+    for (const batch of batches) await engine.ingest(batch);
     const ingestMs = performance.now() - t0;
     const stored = engine.store.messageCount(engine.sessionId);
     const rate = stored / (ingestMs / 1000);
@@ -119,7 +119,7 @@ export async function run(): Promise<void> {
     console.log(`lcm_grep, 800-word OR query: ${orMs.toFixed(1)} ms, ${orResult.count ?? 0} matches, ${orResult.query_cut?.words_searched ?? 800} distinct words searched (before the cap: 16 s in the issue's report)`);
     console.log(`store: ${(storeBytes / 1e6).toFixed(1)} MB for ${(rawBytes / 1e6).toFixed(1)} MB of raw JSON = ${ratio.toFixed(2)}× (target ≤ 1.5×) ${ratio <= 1.5 ? "ok" : "ABOVE TARGET"}`);
   } finally {
-    engine.close();
+    await engine.close();
     rmSync(dir, { recursive: true, force: true });
   }
   await coldPath();

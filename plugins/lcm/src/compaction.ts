@@ -6,7 +6,8 @@
 import { alignBoundaryBackward, countingIdOf, SIGNED_COMPACTION_TAG, type ChatMessage, type Summarizer, type TokenCounter } from "./core.js";
 import { assembleContext, type LoadedItem } from "./assemble.js";
 import { searchableText, summaryId } from "./messageText.js";
-import type { ItemRef, LcmStore, StoredMessage, SummaryKind, SummaryRecord } from "./store/LcmStore.js";
+import type { ItemRef, StoredMessage, SummaryKind, SummaryRecord } from "./store/LcmStore.js";
+import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 import { CompactionAbortedError, summarizeWithLadder, truncationMarker, type SummarizerHealth } from "./summarize.js";
 
 /**
@@ -102,7 +103,7 @@ export function planCondensePass(items: readonly LoadedItem[], fanin: number, mi
 
 /** Everything a compaction run needs. */
 export interface CompactionInput {
-  store: LcmStore;
+  store: LcmStoreAsync;
   session: string;
   system: readonly ChatMessage[];
   summarizer: Summarizer;
@@ -143,22 +144,28 @@ export interface CompactionOutcome {
 }
 
 /**
- * Loads the session's context items with their records, in order. With `counter`, a stored message whose
- * count another counting produced (or none that named itself) is recounted with it.
+ * Loads the session's context items with their records, in order: the messages in one read, the
+ * summaries side by side. With `counter`, a stored message whose count another counting produced (or
+ * none that named itself) is recounted with it.
  */
-export function loadContext(store: LcmStore, session: string, counter?: TokenCounter): LoadedItem[] {
-  const refs = store.contextItems(session);
+export async function loadContext(store: LcmStoreAsync, session: string, counter?: TokenCounter): Promise<LoadedItem[]> {
+  const refs = await store.contextItems(session);
   const countedBy = counter === undefined ? undefined : countingIdOf(counter);
   const recounted = (m: StoredMessage): StoredMessage =>
     counter === undefined || m.tokensBy === countedBy ? m : { ...m, tokens: counter.countMessages([m.message]), tokensBy: countedBy };
-  const messages = new Map(store.getMessages(refs.filter((r) => r.type === "message").map((r) => r.id)).map((m) => [m.id, recounted(m)]));
+  const [storedMessages, summaries] = await Promise.all([
+    store.getMessages(refs.filter((r) => r.type === "message").map((r) => r.id)),
+    Promise.all(refs.filter((r) => r.type === "summary").map((r) => store.getSummary(r.id))),
+  ]);
+  const messages = new Map(storedMessages.map((m) => [m.id, recounted(m)]));
+  const summaryById = new Map(summaries.filter((s) => s !== undefined).map((s) => [s.id, s]));
   return refs.map((ref): LoadedItem => {
     if (ref.type === "message") {
       const stored = messages.get(ref.id);
       if (!stored) throw new Error(`lcm: context item ${ref.id} of session '${session}' has no stored message`);
       return { type: "message", stored };
     }
-    const summary = store.getSummary(ref.id);
+    const summary = summaryById.get(ref.id);
     if (!summary) throw new Error(`lcm: context item ${ref.id} of session '${session}' has no stored summary`);
     return { type: "summary", summary };
   });
@@ -242,7 +249,7 @@ function planKey(plan: PassPlan): string {
  */
 export async function runCompaction(input: CompactionInput): Promise<CompactionOutcome> {
   const health: SummarizerHealth = { failed: input.summarizerPaused === true };
-  let items = loadContext(input.store, input.session, input.counter);
+  let items = await loadContext(input.store, input.session, input.counter);
   // stored messages are measured by their stored counts; only summary blocks and stubs are counted
   const storedTokens = new Map<ChatMessage, number>();
   for (const item of items) if (item.type === "message") storedTokens.set(item.stored.message, item.stored.tokens);
@@ -267,7 +274,7 @@ export async function runCompaction(input: CompactionInput): Promise<CompactionO
         rejected.add(key);
         continue;
       }
-      input.store.commitSummary(summary, plan.items.map(refOf), plan.fromOrd, plan.toOrd);
+      await input.store.commitSummary(summary, plan.items.map(refOf), plan.fromOrd, plan.toOrd);
       items = next;
       tokens = nextTokens;
       outcome.passes++;

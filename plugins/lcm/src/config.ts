@@ -20,6 +20,15 @@ export const LcmConfigSchema = z.looseObject({
   fresh_tail: positiveInt("messages").default(32),
   /** SQLite file; relative paths are resolved against the host's root dir; ":memory:" is allowed. */
   db_path: z.string({ error: "must be a path or \":memory:\"" }).min(1, { error: "must not be empty" }).optional(),
+  /**
+   * A PostgreSQL connection URL (`postgres://user:password@host:port/database`): the store lives in that
+   * database (tables in the schema `context_engine`) instead of a SQLite file, shared by every worker
+   * that names it. Needs the `@context-engine/postgres` package. Not together with `db_path`.
+   */
+  database_url: z
+    .string({ error: "must be a postgres:// URL" })
+    .regex(/^postgres(ql)?:\/\/./, { error: "must be a postgres:// or postgresql:// URL" })
+    .optional(),
   /** Source tokens one leaf summary covers at most. */
   leaf_chunk_tokens: positiveInt("tokens").default(20_000),
   /** Token budget of a leaf summary at the normal level (the aggressive level uses half). */
@@ -70,6 +79,9 @@ export function parseLcmConfig(raw: unknown): LcmSettings {
   const parsed = LcmConfigSchema.safeParse(raw ?? {});
   if (!parsed.success) {
     throw new LcmConfigError(parsed.error.issues.map((i) => `lcm.${i.path.map(String).join(".") || "(root)"}: ${i.message}`));
+  }
+  if (parsed.data.db_path !== undefined && parsed.data.database_url !== undefined) {
+    throw new LcmConfigError(["lcm.database_url: give either db_path (a SQLite file) or database_url (PostgreSQL), not both"]);
   }
   return parsed.data;
 }

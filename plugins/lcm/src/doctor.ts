@@ -3,11 +3,12 @@
  * session's context items must resolve to records of that session, every summary's sources must exist
  * and match its covered range and depth, every stored message must be reachable from the context (so
  * nothing is lost), and every message and summary must have its full-text (and, for unspaced scripts,
- * trigram) index row.
+ * trigram) index row. The index rows are checked on the SQLite store only; on another store (PostgreSQL,
+ * whose indexes the database keeps itself) the report says that check was skipped.
  */
 import { searchableText } from "./messageText.js";
-import type { ItemRef, LcmStore, StoredMessage, SummaryRecord } from "./store/LcmStore.js";
-import { sessionKey } from "./store/LcmStore.js";
+import { LcmStore, sessionKey, type ItemRef, type StoredMessage, type SummaryRecord } from "./store/LcmStore.js";
+import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 import { hasUnspacedScript } from "./store/unspaced.js";
 
 /** Kinds of problems the doctor reports. */
@@ -37,35 +38,42 @@ export interface DoctorReport {
   messages: number;
   summaries: number;
   problems: DoctorProblem[];
+  /** Checks this store could not run, each a sentence (the index rows on a store other than SQLite). */
+  skipped?: string[];
 }
+
+/** What the report says when the index rows were not checked. */
+export const INDEX_CHECK_SKIPPED = "missing_index_row: not checked, the store is not lcm's SQLite store (its database keeps its own search indexes)";
 
 type Range = [number, number];
 
 /** Checks `sessions` (default: every session in the store); see the module comment. */
-export function checkLcmStore(store: LcmStore, sessions: readonly string[] = store.sessions()): DoctorReport {
-  const report: DoctorReport = { ok: true, sessions: sessions.length, messages: 0, summaries: 0, problems: [] };
-  for (const session of sessions) checkSession(store, session, report);
+export async function checkLcmStore(store: LcmStoreAsync, sessions?: readonly string[]): Promise<DoctorReport> {
+  const checked = sessions ?? (await store.sessions());
+  const report: DoctorReport = { ok: true, sessions: checked.length, messages: 0, summaries: 0, problems: [] };
+  for (const session of checked) await checkSession(store, session, report);
+  if (!(store instanceof LcmStore)) report.skipped = [INDEX_CHECK_SKIPPED];
   report.ok = report.problems.length === 0;
   return report;
 }
 
-function checkSession(store: LcmStore, session: string, report: DoctorReport): void {
+async function checkSession(store: LcmStoreAsync, session: string, report: DoctorReport): Promise<void> {
   const problem = (code: DoctorProblemCode, message: string, id?: string) => report.problems.push({ code, session, ...(id ? { id } : {}), message });
-  const messages = store.getMessagesBySeq(session, 1, Number.MAX_SAFE_INTEGER);
-  const summaries = store.allSummaries(session);
+  const [messages, summaries, items] = await Promise.all([store.getMessagesBySeq(session, 1, Number.MAX_SAFE_INTEGER), store.allSummaries(session), store.contextItems(session)]);
   report.messages += messages.length;
   report.summaries += summaries.length;
   const byId = new Map<string, StoredMessage>(messages.map((m) => [m.id, m]));
   const summaryById = new Map<string, SummaryRecord>(summaries.map((s) => [s.id, s]));
 
   // summaries: sources exist, ranges and depths agree
+  const sourcesById = new Map(await Promise.all(summaries.map(async (s) => [s.id, await store.sourcesOf(s.id)] as const)));
   for (const summary of summaries) {
-    const sources = store.sourcesOf(summary.id);
+    const sources = sourcesById.get(summary.id)!;
     const ranges: Range[] = [];
     let deepest = 0;
     let resolved = true;
     for (const ref of sources) {
-      const range = rangeOf(store, ref, byId, summaryById);
+      const range = rangeOf(ref, byId, summaryById);
       if (!range) {
         problem("missing_source", `summary ${summary.id} names source ${ref.id}, which does not exist in this session`, summary.id);
         resolved = false;
@@ -84,17 +92,18 @@ function checkSession(store: LcmStore, session: string, report: DoctorReport): v
 
   // context: items resolve, in order, and every message is reachable
   const reachable = new Set<string>();
+  // a source that is not a summary of this session has no sources here (reported above)
   const walk = (ref: ItemRef, seen: Set<string>) => {
     if (seen.has(ref.id)) return;
     seen.add(ref.id);
     if (ref.type === "message") reachable.add(ref.id);
-    else for (const child of store.sourcesOf(ref.id)) walk(child, seen);
+    else for (const child of sourcesById.get(ref.id) ?? []) walk(child, seen);
   };
   let lastEnd = 0;
-  for (const item of store.contextItems(session)) {
-    const range = rangeOf(store, item, byId, summaryById);
+  for (const item of items) {
+    const range = rangeOf(item, byId, summaryById);
     if (!range) {
-      const elsewhere = item.type === "message" ? store.getMessage(item.id) : store.getSummary(item.id);
+      const elsewhere = item.type === "message" ? await store.getMessage(item.id) : await store.getSummary(item.id);
       if (elsewhere) problem("foreign_item", `context item ${item.id} belongs to session '${elsewhere.session}'`, item.id);
       else problem("missing_item", `context item ${item.type} ${item.id} does not exist`, item.id);
       continue;
@@ -104,8 +113,11 @@ function checkSession(store: LcmStore, session: string, report: DoctorReport): v
     walk(item, new Set());
   }
   for (const m of messages) if (!reachable.has(m.id)) problem("unreachable_message", `message ${m.id} (seq ${m.seq}) is reachable from no context item`, m.id);
+  if (store instanceof LcmStore) checkIndexRows(store, session, messages, summaries, problem);
+}
 
-  // index rows
+/** Every message and summary of `session` has its full-text row, and its trigram row when written without spaces. */
+function checkIndexRows(store: LcmStore, session: string, messages: readonly StoredMessage[], summaries: readonly SummaryRecord[], problem: (code: DoctorProblemCode, message: string, id?: string) => void): void {
   const indexed = new Set((store.db.prepare("SELECT rowid AS id FROM lcm_messages_fts WHERE lcm_messages_fts MATCH ?").all(`skey : ${sessionKey(session)}`) as { id: number }[]).map((r) => r.id));
   const summaryIndexed = new Set((store.db.prepare("SELECT rowid AS id FROM lcm_summaries_fts WHERE lcm_summaries_fts MATCH ?").all(`skey : ${sessionKey(session)}`) as { id: number }[]).map((r) => r.id));
   for (const m of messages) {
@@ -122,7 +134,7 @@ function checkSession(store: LcmStore, session: string, report: DoctorReport): v
 }
 
 /** The seq range and depth (0 for a message) of a reference inside the session, or undefined when it does not resolve there. */
-function rangeOf(store: LcmStore, ref: ItemRef, messages: Map<string, StoredMessage>, summaries: Map<string, SummaryRecord>): { range: Range; depth: number } | undefined {
+function rangeOf(ref: ItemRef, messages: Map<string, StoredMessage>, summaries: Map<string, SummaryRecord>): { range: Range; depth: number } | undefined {
   if (ref.type === "message") {
     const m = messages.get(ref.id);
     return m ? { range: [m.seq, m.seq], depth: 0 } : undefined;

@@ -9,8 +9,8 @@ import { LcmStore } from "./store/LcmStore.js";
 
 const USAGE = "usage: lcm-doctor <db_path> [--session <id>]... [--json]";
 
-/** Runs the command with `args`; returns the exit code. */
-export function runDoctorCli(args: string[], out: (line: string) => void, err: (line: string) => void): number {
+/** Runs the command with `args`; resolves to the exit code. */
+export async function runDoctorCli(args: string[], out: (line: string) => void, err: (line: string) => void): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args, allowPositionals: true, options: { session: { type: "string", multiple: true }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } } });
@@ -33,7 +33,7 @@ export function runDoctorCli(args: string[], out: (line: string) => void, err: (
   }
   const store = new LcmStore(path);
   try {
-    const report = checkLcmStore(store, parsed.values.session ?? store.sessions());
+    const report = await checkLcmStore(store, parsed.values.session);
     if (parsed.values.json) out(JSON.stringify(report, null, 2));
     else {
       const counts = `${report.sessions} session${report.sessions === 1 ? "" : "s"}, ${report.messages} messages, ${report.summaries} summaries`;

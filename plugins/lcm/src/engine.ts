@@ -1,7 +1,8 @@
 /**
- * `LcmEngine`: lossless context management. Every message is stored verbatim in SQLite; older turns are
- * condensed into a DAG of summaries that point back to their sources; the fresh tail stays raw. The
- * model sees the system prompt, the summaries and the tail, and can search and expand the rest with tools.
+ * `LcmEngine`: lossless context management. Every message is stored verbatim (in SQLite, or in any
+ * `LcmStoreAsync`, e.g. PostgreSQL); older turns are condensed into a DAG of summaries that point back to
+ * their sources; the fresh tail stays raw. The model sees the system prompt, the summaries and the tail,
+ * and can search and expand the rest with tools. Work on one session runs in order within an engine.
  */
 import {
   AWAITING_REAL_USAGE,
@@ -27,7 +28,10 @@ import { heldSequence, type HeldSequence } from "./held.js";
 import { ingestConversation, type IngestResult } from "./ingest.js";
 import { messageIdentity } from "./messageText.js";
 import { sessionMatcher } from "./sessionPatterns.js";
+import { SessionOrder } from "./sessionOrder.js";
 import { LcmStore, type StoredMessage } from "./store/LcmStore.js";
+import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
+import { StoreHandle } from "./storeHandle.js";
 import { CompactionAbortedError } from "./summarize.js";
 import { dispatchLcmTool } from "./tools/index.js";
 import { toolErrorResult } from "./tools/result.js";
@@ -35,11 +39,16 @@ import { lcmToolSchemas } from "./tools/schemas.js";
 import type { ToolContext } from "./tools/types.js";
 
 /** Options of a standalone {@link LcmEngine}. */
-export interface LcmEngineOptions {
+export interface LcmEngineOptions<S extends LcmStoreAsync = LcmStore> {
   /** SQLite file (or ":memory:"); overrides `config.db_path`. One of dbPath, config.db_path or store is required. */
   dbPath?: string;
-  /** An already open store (shared between engines). */
-  store?: LcmStore;
+  /**
+   * An already open store, which may be shared between engines: lcm's SQLite `LcmStore`, or any
+   * `LcmStoreAsync` (`openPostgresLcmStore` of `@context-engine/postgres`). The engine leaves it open.
+   */
+  store?: S;
+  /** True when the engine owns `store`: `close()` closes it too. */
+  ownsStore?: boolean;
   /** The `lcm:` settings, raw (validated here) or already parsed. */
   config?: unknown;
   /** Core's Summarizer; default the offline ExtractiveSummarizer. */
@@ -59,8 +68,8 @@ function isExtractive(summarizer: Summarizer): boolean {
   return summarizer instanceof ExtractiveSummarizer || summarizer.name === "extractive";
 }
 
-/** The lossless context engine ("lcm"). */
-export class LcmEngine extends ContextEngine {
+/** The lossless context engine ("lcm") over a store of type `S` (lcm's SQLite store unless given another). */
+export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine {
   readonly name = "lcm";
   readonly settings: LcmSettings;
   readonly summarizer: Summarizer;
@@ -74,15 +83,12 @@ export class LcmEngine extends ContextEngine {
   private readonly now: () => number;
   /** `compression.model_thresholds` (undefined while the base constructor sizes the engine the first time). */
   private readonly modelThresholds: Record<string, number> | undefined;
-  private readonly ownsStore: boolean;
-  /** The open store; `store` reopens it when `onSessionEnd` closed it. */
-  private storeHandle: LcmStore;
-  /** compress() calls in flight: the store is not closed under them. */
-  private running = 0;
-  /** Set by onSessionEnd while a compress() was running: the last one to finish closes the store. */
-  private closeWhenIdle = false;
-  /** Set by close(): the store is not reopened any more. */
-  private disposed = false;
+  /** The store and the operations using it (a file the engine opened is closed at a session's end). */
+  private readonly handle: StoreHandle<S>;
+  /** Ingest and compaction of one session, one after another. */
+  private readonly order = new SessionOrder();
+  /** Set by onSessionReset until the fresh session's id is known (calls without a session id wait for it). */
+  private sessionPending: Promise<void> | undefined;
   /** Per session: identities of the conversation the host was last known to hold. */
   private readonly held = new Map<string, HeldSequence>();
   /** True for the sessions `ignore_sessions` names: nothing of them is stored. */
@@ -90,13 +96,13 @@ export class LcmEngine extends ContextEngine {
   /** The summarizer is not called before this time (epoch ms): it refused its credentials. */
   summarizerPausedUntil = 0;
 
-  constructor(options: LcmEngineOptions = {}) {
+  constructor(options: LcmEngineOptions<S> = {}) {
     super(options.model ? { model: options.model } : {});
     this.settings = parseLcmConfig(options.config);
     const dbPath = options.dbPath ?? this.settings.db_path;
     if (!options.store && !dbPath) throw new Error("LcmEngine: give dbPath, config.db_path or store");
-    this.storeHandle = options.store ?? new LcmStore(dbPath!);
-    this.ownsStore = !options.store;
+    const store = options.store ?? (new LcmStore(dbPath!) as LcmStoreAsync as S);
+    this.handle = new StoreHandle(store, !options.store, options.ownsStore === true);
     this.summarizer = options.summarizer ?? new ExtractiveSummarizer();
     this.tokenCounter = options.tokenCounter ?? new RoughTokenCounter();
     const llm = options.llmSummarizer ?? (options.summarizer !== undefined && !isExtractive(options.summarizer));
@@ -109,20 +115,25 @@ export class LcmEngine extends ContextEngine {
     this.updateModel(this.model);
   }
 
-  /** The SQLite store; a file store this engine opened and `onSessionEnd` closed is reopened on first use. */
-  get store(): LcmStore {
-    if (this.ownsStore && !this.disposed && !this.storeHandle.isOpen) this.storeHandle = new LcmStore(this.storeHandle.path);
-    return this.storeHandle;
+  /** The store; a SQLite file this engine opened and `onSessionEnd` closed is reopened on first use. */
+  get store(): S {
+    return this.handle.store;
+  }
+
+  /** The session calls without a session id work on: {@link sessionId}, once a pending `/new` has picked it. */
+  private async currentSession(): Promise<string> {
+    await this.sessionPending;
+    return this.sessionId;
   }
 
   /**
    * lcm's trigger: the share of the window `compression.model_thresholds` gives the model (the longest
    * matching key, raised to 75 % on windows under 512k, as the built-in compressor applies it), else
-   * lcm's own `threshold` (default 0.75). lcm has no minimum trigger: it compacts losslessly.
+   * lcm's own `threshold` (default 0.75). lcm has no minimum trigger: it compacts losslessly. A model
+   * change zeroes the usage counters, as in every engine (the base class does it).
    */
   override updateModel(model: ModelInfo): void {
-    this.model = model;
-    this.contextLength = model.contextLength;
+    super.updateModel(model);
     const match = matchModelThreshold(model.model, this.modelThresholds ?? {});
     this.thresholdPercent = match ? effectiveThresholdPercent(model.contextLength, match.value, true) : (this.settings?.threshold ?? 0.75);
     this.thresholdRule = !match ? "threshold" : this.thresholdPercent > match.value ? "small-context-floor" : "model-threshold";
@@ -140,20 +151,23 @@ export class LcmEngine extends ContextEngine {
   }
 
   /**
-   * Stores what is new in `messages` (after the system prompt), idempotently; returns the newly stored
-   * records. `compress` calls it; hosts may call it directly to archive turns without compacting.
+   * Stores what is new in `messages` (after the system prompt), idempotently; resolves to the newly
+   * stored records. `compress` calls it; hosts may call it directly to archive turns without compacting.
    */
-  ingest(messages: ChatMessage[], session: string = this.sessionId): StoredMessage[] {
+  async ingest(messages: ChatMessage[], session?: string): Promise<StoredMessage[]> {
     // the store is append-only: a malformed message must be refused before it is stored for good
     parseMessages(messages, "LcmEngine.ingest");
-    if (this.isIgnoredSession(session)) return [];
-    return this.ingestValid(messages, session).stored;
+    return this.handle.use(async (store) => {
+      const target = session ?? (await this.currentSession());
+      if (this.isIgnoredSession(target)) return [];
+      return (await this.order.run(target, () => this.ingestValid(store, messages, target))).stored;
+    });
   }
 
-  /** {@link ingest} of an already validated list. */
-  private ingestValid(messages: ChatMessage[], session: string): IngestResult {
+  /** {@link ingest} of an already validated list (run in the session's order). */
+  private async ingestValid(store: S, messages: ChatMessage[], session: string): Promise<IngestResult> {
     const { conversation } = splitSystemPrompt(messages);
-    const result = ingestConversation(this.store, session, conversation, this.tokenCounter, () => this.heldBy(session), this.now(), this.held.get(session));
+    const result = await ingestConversation(store, session, conversation, this.tokenCounter, () => this.heldBy(store, session), this.now(), this.held.get(session));
     this.held.set(session, result.held);
     return result;
   }
@@ -163,33 +177,32 @@ export class LcmEngine extends ContextEngine {
    * threshold, or with `force`) compacts until the context is at the target and returns the assembled
    * context. Below the threshold the input is returned unchanged, and so is the input of a session
    * `ignore_sessions` names. An aborted `signal` returns the input unchanged too (passes already committed
-   * stay in the store).
+   * stay in the store). While another engine on the same store compacts the session (a store with
+   * `leaseCompaction`, e.g. PostgreSQL), this one does not: it returns the context as stored.
    */
   async compress(messages: ChatMessage[], options: CompressOptions = {}): Promise<ChatMessage[]> {
     parseMessages(messages, "LcmEngine.compress");
-    this.running++;
-    try {
-      return await this.ingestAndCompact(messages, options);
-    } finally {
-      this.running--;
-      if (this.running === 0 && this.closeWhenIdle) this.closeFileStore();
-    }
+    return this.handle.use(async (store) => {
+      const session = options.sessionId || (await this.currentSession());
+      // an ignored session is neither stored nor compacted: lcm only compacts what it keeps
+      if (this.isIgnoredSession(session)) return messages;
+      return this.order.run(session, () => this.ingestAndCompact(store, session, messages, options));
+    });
   }
 
-  /** The body of {@link compress}, run while `running` counts it. */
-  private async ingestAndCompact(messages: ChatMessage[], options: CompressOptions): Promise<ChatMessage[]> {
-    const session = options.sessionId || this.sessionId;
-    // an ignored session is neither stored nor compacted: lcm only compacts what it keeps
-    if (this.isIgnoredSession(session)) return messages;
-    const ingested = this.ingestValid(messages, session);
+  /** The body of {@link compress}, in the session's order. */
+  private async ingestAndCompact(store: S, session: string, messages: ChatMessage[], options: CompressOptions): Promise<ChatMessage[]> {
+    const ingested = await this.ingestValid(store, messages, session);
     // stored and held messages are not counted again: only the system prompt and lcm's own artifacts are
     const tokens = options.currentTokens ?? ingested.tokens + this.tokenCounter.countMessages(messages.filter((m) => m.role === "system" || isLcmArtifact(m)));
     if (!options.force && tokens < this.thresholdTokens) return messages;
     const { system } = splitSystemPrompt(messages);
+    const release = await store.leaseCompaction?.(session);
+    if (release === undefined && store.leaseCompaction !== undefined) return this.assembleAndHold(store, system, session);
     let outcome: CompactionOutcome;
     try {
       outcome = await runCompaction({
-        store: this.store,
+        store,
         session,
         system,
         summarizer: this.summarizer,
@@ -212,13 +225,15 @@ export class LcmEngine extends ContextEngine {
     } catch (error) {
       if (error instanceof CompactionAbortedError) return messages;
       throw error;
+    } finally {
+      await release?.();
     }
     this.lastCompaction = outcome;
     this.reportSummarizerFailure(outcome);
     if (outcome.passes > 0) {
       this.compressionCount += 1;
       this.lastPromptTokens = AWAITING_REAL_USAGE;
-      this.store.logCompaction({
+      await store.logCompaction({
         session,
         at: this.now(),
         passes: outcome.passes,
@@ -228,7 +243,12 @@ export class LcmEngine extends ContextEngine {
         fallbackSummaries: outcome.fallbacks,
       });
     }
-    const { output, held } = this.assembleHeld(system, session);
+    return this.assembleAndHold(store, system, session);
+  }
+
+  /** The assembled context of `session`, which the host holds from now on. */
+  private async assembleAndHold(store: S, system: ChatMessage[], session: string): Promise<ChatMessage[]> {
+    const { output, held } = await this.assembleHeld(store, system, session);
     this.held.set(session, held);
     return output;
   }
@@ -249,8 +269,8 @@ export class LcmEngine extends ContextEngine {
   }
 
   /** The context of `session` as the model would see it after `system`. Pure function of the stored state. */
-  assemble(system: ChatMessage[] = [], session: string = this.sessionId): ChatMessage[] {
-    return assembleContext(system, loadContext(this.store, session), this.assembleOptions);
+  async assemble(system: ChatMessage[] = [], session?: string): Promise<ChatMessage[]> {
+    return this.handle.use(async (store) => assembleContext(system, await loadContext(store, session ?? (await this.currentSession())), this.assembleOptions));
   }
 
   /** How this engine assembles contexts (from its settings). */
@@ -265,14 +285,13 @@ export class LcmEngine extends ContextEngine {
 
   /** Runs an lcm tool against the current session; never throws. */
   override async handleToolCall(name: string, args: unknown): Promise<string> {
-    let context: ToolContext;
+    let result: string | undefined;
     try {
-      context = this.toolContext();
+      result = await this.handle.use(async () => dispatchLcmTool(this.toolContext(await this.currentSession()), name, args));
     } catch (error) {
       // the store could not be reopened after onSessionEnd closed it
       return toolErrorResult("internal", `${name} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const result = await dispatchLcmTool(context, name, args);
     return result ?? super.handleToolCall(name, args);
   }
 
@@ -286,10 +305,12 @@ export class LcmEngine extends ContextEngine {
       allSessions: this.settings.search_all_sessions,
       summaryTimeoutMs: this.settings.summary_timeout_ms,
       llmSummarizer: this.llm,
+      summarizerPausedUntil: this.summarizerPausedUntil,
+      now: this.now,
     };
   }
 
-  /** Switches to `sessionId`. */
+  /** Switches to `sessionId` (a pending `/new` does not switch away from it). */
   override onSessionStart(sessionId: string, _info?: SessionInfo): void {
     this.sessionId = sessionId;
   }
@@ -297,56 +318,66 @@ export class LcmEngine extends ContextEngine {
   /**
    * Archives the session's final messages (nothing is compacted) and forgets what the session held in
    * memory; when it was the current session, later calls without a session id go to the configured
-   * default session again. Then closes a store file this engine opened (after any compress() still
-   * running); the next use reopens it. An in-memory store stays open.
+   * default session again. Then closes a store file this engine opened (after the work still using it);
+   * the next use reopens it. An in-memory store, and a store handed to the engine, stay open.
    */
-  override onSessionEnd(sessionId: string, messages: ChatMessage[]): void {
-    this.ingest(messages, sessionId);
+  override async onSessionEnd(sessionId: string, messages: ChatMessage[]): Promise<void> {
+    await this.ingest(messages, sessionId);
     this.held.delete(sessionId);
-    if (this.sessionId === sessionId) this.sessionId = this.settings.session;
-    if (this.running > 0) this.closeWhenIdle = true;
-    else this.closeFileStore();
+    if ((await this.currentSession()) === sessionId) this.sessionId = this.settings.session;
+    this.handle.release();
   }
 
-  private closeFileStore(): void {
-    this.closeWhenIdle = false;
-    if (this.ownsStore && this.storeHandle.path !== ":memory:") this.storeHandle.close();
-  }
-
-  /** `/new`: counters reset and a fresh session (`<id>~<n>`), so the old history stays intact and searchable there. */
-  override onSessionReset(): void {
+  /**
+   * `/new`: counters reset and a fresh session (`<id>~<n>`, the first n the store has no session for),
+   * so the old history stays intact and searchable there. Calls without a session id wait until it is
+   * picked; an `onSessionStart` meanwhile wins.
+   */
+  override onSessionReset(): Promise<void> {
     super.onSessionReset();
-    const base = this.sessionId.replace(/~\d+$/, "");
-    let n = 1;
-    while (this.store.hasSession(`${base}~${n}`)) n++;
-    this.sessionId = `${base}~${n}`;
+    const previous = this.sessionPending;
+    const reset = (async () => {
+      await previous;
+      const from = this.sessionId;
+      const base = from.replace(/~\d+$/, "");
+      let n = 1;
+      while (await this.handle.use(async (store) => store.hasSession(`${base}~${n}`))) n++;
+      if (this.sessionId === from) this.sessionId = `${base}~${n}`;
+    })();
+    const settled = reset.catch(() => undefined);
+    this.sessionPending = settled;
+    void settled.then(() => {
+      if (this.sessionPending === settled) this.sessionPending = undefined;
+    });
+    return reset;
   }
 
-  /** Checks the store's summary DAG and indexes (every session, or `sessions`); see {@link checkLcmStore}. */
-  doctor(sessions?: readonly string[]): DoctorReport {
-    return checkLcmStore(this.store, sessions);
+  /** Checks the store's summary DAG (and, on SQLite, its indexes) for every session or `sessions`; see {@link checkLcmStore}. */
+  async doctor(sessions?: readonly string[]): Promise<DoctorReport> {
+    return this.handle.use((store) => checkLcmStore(store, sessions));
   }
 
-  /** Closes the store if this engine opened it, for good (unlike onSessionEnd, nothing reopens it). */
-  close(): void {
-    this.disposed = true;
-    if (this.ownsStore) this.storeHandle.close();
+  /** Closes the store if this engine opened or owns it, for good (unlike onSessionEnd, nothing reopens it). */
+  close(): Promise<void> {
+    return this.handle.close();
   }
 
   /** What the host holds for `session`, when unknown: the identities of the current assembled context. */
-  private heldBy(session: string): HeldSequence {
-    return this.held.get(session) ?? this.assembleHeld([], session).held;
+  private async heldBy(store: S, session: string): Promise<HeldSequence> {
+    return this.held.get(session) ?? (await this.assembleHeld(store, [], session)).held;
   }
 
   /** The assembled context of `session` and what the host holds once it has it (stored identities and counts, nothing hashed). */
-  private assembleHeld(system: ChatMessage[], session: string): { output: ChatMessage[]; held: HeldSequence } {
-    const items = loadContext(this.store, session, this.tokenCounter);
+  private async assembleHeld(store: S, system: ChatMessage[], session: string): Promise<{ output: ChatMessage[]; held: HeldSequence }> {
+    const items = await loadContext(store, session, this.tokenCounter);
     const output = assembleContext(system, items, this.assembleOptions);
     const stored = new Map<ChatMessage, StoredMessage>();
     for (const item of items) if (item.type === "message") stored.set(item.stored.message, item.stored);
     const messages = output.slice(system.length).filter((m) => !isLcmArtifact(m));
     const ids = messages.map((m) => stored.get(m)?.identity ?? messageIdentity(m));
     const tokens = messages.map((m) => stored.get(m)?.tokens ?? this.tokenCounter.countMessages([m]));
-    return { output, held: heldSequence(messages, ids, tokens, true) };
+    let lastSeq = 0;
+    for (const item of items) lastSeq = Math.max(lastSeq, item.type === "message" ? item.stored.seq : item.summary.seqEnd);
+    return { output, held: heldSequence(messages, ids, tokens, true, lastSeq) };
   }
 }

@@ -15,6 +15,8 @@ export interface HeldSequence {
   messages?: readonly ChatMessage[] | undefined;
   /** Their token counts (same positions), when known. */
   tokens?: readonly number[] | undefined;
+  /** When complete: the last stored seq it reaches (another engine on the same store may append after it). */
+  lastSeq?: number | undefined;
 }
 
 /**
@@ -62,7 +64,7 @@ export function identify(items: readonly ChatMessage[], previous: HeldSequence |
   return { ids, tokens };
 }
 
-/** The held sequence of `items` with their identities and counts. */
-export function heldSequence(items: readonly ChatMessage[], ids: readonly Buffer[], tokens: readonly number[], complete: boolean): HeldSequence {
-  return { ids, complete, messages: items, tokens };
+/** The held sequence of `items` with their identities and counts; `lastSeq` the last stored seq it reaches, when complete. */
+export function heldSequence(items: readonly ChatMessage[], ids: readonly Buffer[], tokens: readonly number[], complete: boolean, lastSeq?: number): HeldSequence {
+  return { ids, complete, messages: items, tokens, lastSeq };
 }

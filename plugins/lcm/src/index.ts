@@ -6,6 +6,8 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { Summarizer, TokenCounter } from "./core.js";
 import { LcmConfigError, parseLcmConfig, unknownLcmKeys } from "./config.js";
 import { LcmEngine } from "./engine.js";
+import { openPostgresLcmStoreAt } from "./postgresStore.js";
+import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 
 /** What the factory registered with the host receives. */
 export interface LcmEngineContext {
@@ -14,13 +16,13 @@ export interface LcmEngineContext {
   tokenCounter?: TokenCounter | undefined;
   rootDir: string;
   warn: (message: string) => void;
-  /** The host only simulates: the store is kept in memory, the configured file is not touched. */
+  /** The host only simulates: the store is kept in memory, the configured file or database is not touched. */
   scratch?: boolean | undefined;
 }
 
 /** The part of the host's plugin context lcm uses. */
 export interface LcmPluginContext {
-  registerContextEngine(engineOrFactory: (engineCtx: LcmEngineContext) => LcmEngine, name?: string): void;
+  registerContextEngine(engineOrFactory: (engineCtx: LcmEngineContext) => Promise<LcmEngine<LcmStoreAsync>>, name?: string): void;
   config?: unknown;
   rootDir?: string;
   warn?: (message: string) => void;
@@ -54,20 +56,25 @@ export function resolveDbPath(rawPath: string | undefined, rootDir: string): str
 
 /**
  * Builds an LcmEngine from the host's engine context: settings from `config.lcm` (validated; errors name
- * the key path), the db at `lcm.db_path` (default `<rootDir>/.context-engine/lcm.db`; in memory for a
- * scratch host, e.g. `context-engine simulate`), the trigger
- * overrides of `compression.model_thresholds`, the host's summarizer and token counter when given.
+ * the key path), the store in the PostgreSQL database at `lcm.database_url` (through
+ * `@context-engine/postgres`; the engine closes it on `close()`), else the SQLite file at `lcm.db_path`
+ * (default `<rootDir>/.context-engine/lcm.db`); in memory for a scratch host, e.g. `context-engine
+ * simulate`. Also the trigger overrides of `compression.model_thresholds`, the host's summarizer and
+ * token counter when given.
  */
-export function createLcmEngine(engineCtx: LcmEngineContext): LcmEngine {
+export async function createLcmEngine(engineCtx: LcmEngineContext): Promise<LcmEngine<LcmStoreAsync>> {
   const settings = parseLcmConfig(lcmSection(engineCtx.config));
-  return new LcmEngine({
+  const options = {
     config: settings,
-    dbPath: engineCtx.scratch ? ":memory:" : resolveDbPath(settings.db_path, engineCtx.rootDir),
     modelThresholds: modelThresholdsOf(engineCtx.config),
     ...(engineCtx.summarizer ? { summarizer: engineCtx.summarizer } : {}),
     ...(engineCtx.tokenCounter ? { tokenCounter: engineCtx.tokenCounter } : {}),
     warn: engineCtx.warn,
-  });
+  };
+  if (settings.database_url !== undefined && !engineCtx.scratch) {
+    return new LcmEngine<LcmStoreAsync>({ ...options, store: await openPostgresLcmStoreAt(settings.database_url), ownsStore: true });
+  }
+  return new LcmEngine<LcmStoreAsync>({ ...options, dbPath: engineCtx.scratch ? ":memory:" : resolveDbPath(settings.db_path, engineCtx.rootDir) });
 }
 
 /**
@@ -88,6 +95,7 @@ export function register(ctx: LcmPluginContext): void {
 export { LcmEngine, type LcmEngineOptions } from "./engine.js";
 export { LcmConfigSchema, LcmConfigError, parseLcmConfig, unknownLcmKeys, type LcmSettings } from "./config.js";
 export { LcmStore, type StoredMessage, type SummaryRecord, type ItemRef } from "./store/LcmStore.js";
+export type { LcmStoreAsync, LcmFullTextSearch } from "./store/LcmStoreAsync.js";
 export { LCM_CONTEXT_HEADER, LCM_CONTEXT_END, assembleContext } from "./assemble.js";
 export { LCM_TOOL_NAMES } from "./tools/index.js";
 export { checkLcmStore, type DoctorReport, type DoctorProblem, type DoctorProblemCode } from "./doctor.js";

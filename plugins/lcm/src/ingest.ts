@@ -4,11 +4,12 @@
  * incoming list is aligned against those known sequences, so re-sending an overlapping list adds nothing
  * while a message repeated later in the conversation is still stored.
  */
-import { countingIdOf, type ChatMessage, type TokenCounter } from "./core.js";
+import { countingIdOf, type Awaitable, type ChatMessage, type TokenCounter } from "./core.js";
 export type { HeldSequence } from "./held.js";
 import { isLcmArtifact } from "./assemble.js";
 import { heldSequence, identify, type HeldSequence } from "./held.js";
-import type { LcmStore, StoredMessage } from "./store/LcmStore.js";
+import type { StoredMessage } from "./store/LcmStore.js";
+import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 
 /** Longest overlap looked for when the incoming list starts at none of the known sequences. */
 export const MAX_FALLBACK_OVERLAP = 4_096;
@@ -16,7 +17,7 @@ export const MAX_FALLBACK_OVERLAP = 4_096;
 /** A sequence of identities the host may be holding: loaded lazily, with its first element for a cheap test. */
 export interface KnownSequence {
   first: Buffer | undefined;
-  load: () => readonly Buffer[];
+  load: () => Awaitable<readonly Buffer[]>;
   /** True when the sequence reaches the last stored message (so whatever follows it is new). */
   complete: boolean;
 }
@@ -35,11 +36,11 @@ export interface Alignment {
  * the store's end or the incoming list stops within it. Otherwise the longest suffix of `storedTail` (the
  * last stored identities) that equals a prefix of `incoming`; no overlap means everything is new.
  */
-export function alignIncoming(incoming: readonly Buffer[], known: readonly KnownSequence[], storedTail: () => readonly Buffer[]): Alignment {
+export async function alignIncoming(incoming: readonly Buffer[], known: readonly KnownSequence[], storedTail: () => Awaitable<readonly Buffer[]>): Promise<Alignment> {
   if (incoming.length === 0) return { skip: 0, reachesEnd: false };
   for (const candidate of known) {
     if (!candidate.first || !candidate.first.equals(incoming[0]!)) continue;
-    const seq = candidate.load();
+    const seq = await candidate.load();
     const common = Math.min(seq.length, incoming.length);
     let ok = true;
     for (let i = 0; i < common && ok; i++) ok = seq[i]!.equals(incoming[i]!);
@@ -49,7 +50,7 @@ export function alignIncoming(incoming: readonly Buffer[], known: readonly Known
     if (!candidate.complete && incoming.length > seq.length) continue;
     return { skip: common, reachesEnd };
   }
-  const tail = storedTail();
+  const tail = await storedTail();
   for (let k = Math.min(tail.length, incoming.length); k > 0; k--) {
     const start = tail.length - k;
     if (!tail[start]!.equals(incoming[0]!)) continue;
@@ -77,38 +78,43 @@ export interface IngestResult {
  * last known to hold (lcm's previous output, or the previous input), when known; `previous` the same
  * when already in memory, so messages equal to its own take their identities and counts without hashing.
  */
-export function ingestConversation(
-  store: LcmStore,
+export async function ingestConversation(
+  store: LcmStoreAsync,
   session: string,
   conversation: readonly ChatMessage[],
   counter: TokenCounter,
-  lastHeld: () => HeldSequence,
+  lastHeld: () => Awaitable<HeldSequence>,
   now: number,
   previous?: HeldSequence,
-): IngestResult {
+): Promise<IngestResult> {
   const items = conversation.filter((m) => !isLcmArtifact(m));
   const { ids: held, tokens } = identify(items, previous, counter);
-  const lastSeq = store.lastSeq(session);
+  const lastSeq = await store.lastSeq(session);
   let alignment: Alignment = { skip: 0, reachesEnd: true };
   if (lastSeq > 0) {
-    let heldCache: HeldSequence | undefined;
-    const getHeld = () => (heldCache ??= lastHeld());
-    const known: KnownSequence[] = [
-      {
-        get first() { return getHeld().ids[0]; },
-        load: () => getHeld().ids,
-        get complete() { return getHeld().complete; },
-      },
-      { first: store.identityAt(session, 1), load: () => store.identitiesFrom(session, 1), complete: true },
-    ];
+    const [last, firstStored] = await Promise.all([lastHeld(), store.identityAt(session, 1)]);
+    const known: KnownSequence[] = [await heldAsKnown(store, session, last, lastSeq), { first: firstStored, load: () => store.identitiesFrom(session, 1), complete: true }];
     const window = Math.min(lastSeq, items.length, MAX_FALLBACK_OVERLAP);
-    alignment = alignIncoming(held, known, () => store.identitiesFrom(session, lastSeq - window + 1));
+    alignment = await alignIncoming(held, known, () => store.identitiesFrom(session, lastSeq - window + 1));
   }
   const skip = alignment.skip;
   const tokensBy = countingIdOf(counter);
   const fresh = items.slice(skip).map((message, i) => ({ message, tokens: tokens[skip + i]!, identity: held[skip + i]!, tokensBy }));
-  const stored = store.appendMessages(session, fresh, now);
+  const stored = await store.appendMessages(session, fresh, now);
   let total = 0;
   for (const n of tokens) total += n;
-  return { stored, held: heldSequence(items, held, tokens, fresh.length > 0 || alignment.reachesEnd), tokens: total };
+  const reached = stored.length > 0 ? stored[stored.length - 1]!.seq : lastSeq;
+  return { stored, held: heldSequence(items, held, tokens, fresh.length > 0 || alignment.reachesEnd, reached), tokens: total };
+}
+
+/**
+ * What the host holds as a known sequence. When another engine on the same store appended to the session
+ * after the sequence reached its end (`last.lastSeq` below `lastSeq`), the host holds what it held and,
+ * after it, what was appended (it sent those turns to the other engine).
+ */
+async function heldAsKnown(store: LcmStoreAsync, session: string, last: HeldSequence, lastSeq: number): Promise<KnownSequence> {
+  const reached = last.lastSeq;
+  if (!last.complete || reached === undefined || reached >= lastSeq) return { first: last.ids[0], load: () => last.ids, complete: last.complete };
+  const first = last.ids[0] ?? (await store.identityAt(session, reached + 1));
+  return { first, load: async () => [...last.ids, ...(await store.identitiesFrom(session, reached + 1))], complete: true };
 }

@@ -39,6 +39,19 @@ describe("the summarizer circuit breaker", () => {
     engine.close();
   });
 
+  it("answers lcm_expand_query during the pause with a tool error naming the pause, without calling the summarizer", async () => {
+    const engine = makeEngine(dir, { summarizer: summarizer(), warn: () => {} });
+    await engine.compress(conversation(40));
+    const calls = server.requests.length;
+    expect(engine.summarizerPausedUntil).toBeGreaterThan(0);
+    const result = JSON.parse(await engine.handleToolCall("lcm_expand_query", { prompt: "What holds for zeta3?", query: "zeta3" })) as { code?: string; error?: string };
+    expect(server.requests.length).toBe(calls);
+    expect(result.code).toBe("unavailable");
+    expect(result.error).toMatch(/paused.*lcm\.auth_cooldown_ms/);
+    expect(result.error).toMatch(/lcm_expand/);
+    engine.close();
+  });
+
   it("tries the summarizer again once auth_cooldown_ms has passed", async () => {
     let clock = 1_700_000_000_000;
     const engine = makeEngine(dir, { summarizer: summarizer(), config: { auth_cooldown_ms: 60_000 }, now: () => clock, warn: () => {} });

@@ -33,8 +33,19 @@ describe("compaction", () => {
     engine.close();
   });
 
-  it("honours compression.model_thresholds like the built-in compressor: longest match, 75 % floor under 512k", () => {
-    const engine = createLcmEngine({
+  it("zeroes the usage counters when the model changes, as every engine does, and keeps them for the same model", () => {
+    const engine = makeEngine(dir, { contextLength: 200_000 });
+    engine.updateFromResponse({ prompt_tokens: 150_000, completion_tokens: 40, total_tokens: 150_040 });
+    engine.updateModel({ model: "test-model", contextLength: 200_000 });
+    expect(engine.lastPromptTokens).toBe(150_000);
+    engine.updateModel({ model: "other-model", contextLength: 100_000 });
+    expect([engine.lastPromptTokens, engine.lastCompletionTokens, engine.lastTotalTokens]).toEqual([0, 0, 0]);
+    expect(engine.thresholdTokens).toBe(75_000);
+    engine.close();
+  });
+
+  it("honours compression.model_thresholds like the built-in compressor: longest match, 75 % floor under 512k", async () => {
+    const engine = await createLcmEngine({
       config: { compression: { model_thresholds: { "claude-sonnet": 0.9, "claude-sonnet-4-5": 0.95, "gpt-4.1": 0.5 } }, lcm: { db_path: join(dir, "lcm.db") } },
       rootDir: dir,
       warn: () => {},
@@ -88,7 +99,7 @@ describe("compaction", () => {
     const stored = engine.store.getMessagesBySeq("default", 1, 1_000).map((m) => m.message);
     expect(stored).toEqual(input.slice(1));
     // sending the output back with a new turn stores only that turn
-    expect(engine.ingest([...output, { role: "user", content: "Next." }])).toHaveLength(1);
+    expect(await engine.ingest([...output, { role: "user", content: "Next." }])).toHaveLength(1);
     engine.close();
   });
 

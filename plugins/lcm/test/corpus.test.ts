@@ -33,7 +33,7 @@ describe.skipIf(!existsSync(FIXTURE))("a real agent transcript (python-to-rust-p
 
       // the next turn: the host sends lcm's output back with a new message
       const next = [...output, { role: "user" as const, content: "Also add a CHANGELOG entry." }];
-      expect(engine.ingest(next)).toHaveLength(1);
+      expect(await engine.ingest(next)).toHaveLength(1);
       const again = await engine.compress(next, { force: true });
       expect(validateConversation(again)).toEqual([]);
       expect(again[again.length - 1]).toEqual({ role: "user", content: "Also add a CHANGELOG entry." });

@@ -101,8 +101,8 @@ describe("the summary DAG", () => {
     for (const s of summaries) walk(s.id);
   });
 
-  it("returns a context that passes validateConversation, with the system prompt untouched", () => {
-    const output = engine.assemble([input[0]!]);
+  it("returns a context that passes validateConversation, with the system prompt untouched", async () => {
+    const output = await engine.assemble([input[0]!]);
     expect(output[0]).toBe(input[0]);
     expect(validateConversation(output)).toEqual([]);
     const block = output[1]!;
@@ -114,11 +114,11 @@ describe("the summary DAG", () => {
     const other = tempDir();
     const twin = makeEngine(other.dir);
     try {
-      const a = engine.assemble([input[0]!]);
+      const a = await engine.assemble([input[0]!]);
       const b = await twin.compress(input);
       expect(JSON.stringify(b)).toBe(JSON.stringify(a));
       expect(twin.store.allSummaries(twin.sessionId).map((s) => s.id)).toEqual(engine.store.allSummaries(engine.sessionId).map((s) => s.id));
-      expect(JSON.stringify(engine.assemble([input[0]!]))).toBe(JSON.stringify(a));
+      expect(JSON.stringify(await engine.assemble([input[0]!]))).toBe(JSON.stringify(a));
     } finally {
       twin.close();
       other.cleanup();

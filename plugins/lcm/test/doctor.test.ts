@@ -36,7 +36,7 @@ describe("the lcm doctor", () => {
 
   it("finds nothing wrong with a store lcm wrote", async () => {
     const store = new LcmStore(path);
-    const report = checkLcmStore(store);
+    const report = await checkLcmStore(store);
     store.close();
     expect(report.problems).toEqual([]);
     expect(report).toMatchObject({ ok: true, sessions: 2, messages: 280 });
@@ -56,7 +56,7 @@ describe("the lcm doctor", () => {
     db.prepare("DELETE FROM lcm_summary_sources WHERE summary_id = ? AND ord = 0").run(leaf.id);
     db.prepare("INSERT INTO lcm_context_items (session, ord, item_type, item_id) VALUES ('other', 999, 'message', 'msg_999999')").run();
     db.prepare("INSERT INTO lcm_messages_fts (lcm_messages_fts, rowid, text, skey) VALUES ('delete', ?, ?, ?)").run(message.rowId, searchableText(message.message), sessionKey("default"));
-    const report = checkLcmStore(store);
+    const report = await checkLcmStore(store);
     store.close();
     expect(report.ok).toBe(false);
     const codes = report.problems.map((p) => `${p.code} ${p.session} ${p.id ?? ""}`.trim());

@@ -56,7 +56,7 @@ describe("huge tool outputs", () => {
     expect(text).toContain(log);
     // the preview is lcm's own: sending the output back with a new turn stores only the turn
     expect(isLcmArtifact(result)).toBe(true);
-    expect(engine.ingest([...output, { role: "user", content: "Fix it." }])).toHaveLength(1);
+    expect(await engine.ingest([...output, { role: "user", content: "Fix it." }])).toHaveLength(1);
     expect(engine.store.messageCount("default")).toBe(input.length);
   });
 

@@ -5,10 +5,10 @@ import { makeEngine, parseResult, tempDir } from "./support.js";
 describe("lcm_grep full text: any user text, bounded", () => {
   let dir: { dir: string; cleanup: () => void };
   let engine: LcmEngine;
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = tempDir();
     engine = makeEngine(dir.dir, { contextLength: 1_000_000 });
-    engine.ingest([
+    await engine.ingest([
       { role: "user", content: "run cargo-llvm-cov over the crate" },
       { role: "assistant", content: "pick a|b from the menu" },
       { role: "user", content: "pg_dump flamingo: done (nightly)" },

@@ -13,8 +13,8 @@ describe("ignore_sessions", () => {
       const input = conversation(40);
       expect(await engine.compress(input)).toBe(input);
       expect(await engine.compress(input, { force: true, sessionId: session })).toBe(input);
-      expect(engine.ingest(input)).toEqual([]);
-      engine.onSessionEnd(session, input);
+      expect(await engine.ingest(input)).toEqual([]);
+      await engine.onSessionEnd(session, input);
     }
     engine.onSessionStart("probe12");
     await engine.compress(conversation(40));

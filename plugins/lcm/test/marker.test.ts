@@ -35,7 +35,7 @@ describe("lcm recognises only its own artifacts", () => {
     expect(output.at(-1)).toEqual(asks[2]);
     expect(validateConversation(output)).toEqual([]);
     // re-sending the output with a new turn stores only the new turn
-    expect(engine.ingest([...output, { role: "assistant", content: "It marks a summary." }])).toHaveLength(1);
+    expect(await engine.ingest([...output, { role: "assistant", content: "It marks a summary." }])).toHaveLength(1);
     engine.close();
   });
 

@@ -3,22 +3,23 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createContextHost } from "../../../packages/core/src/host/createContextHost.js";
-import { LcmEngine, register, resolveDbPath } from "../src/index.js";
+import { createLcmEngine, LcmEngine, LcmStore, parseLcmConfig, register, resolveDbPath } from "../src/index.js";
+import { openPostgresLcmStoreAt } from "../src/postgresStore.js";
 import { conversation, parseResult, tempDir } from "./support.js";
 
 // the package folder: the host resolves a folder in plugins: through its package.json
 const PLUGIN_DIR = fileURLToPath(new URL("..", import.meta.url));
 
 describe("the lcm plugin", () => {
-  it("registers an 'lcm' engine factory that reads config.lcm", () => {
+  it("registers an 'lcm' engine factory that reads config.lcm", async () => {
     const { dir, cleanup } = tempDir();
     const offered: { factory: unknown; name?: string }[] = [];
     try {
       register({ registerContextEngine: (factory, name) => void offered.push({ factory, name }), config: { lcm: { fresh_tail: 5 } }, rootDir: dir });
       expect(offered).toHaveLength(1);
       expect(offered[0]!.name).toBe("lcm");
-      const make = offered[0]!.factory as (ctx: unknown) => LcmEngine;
-      const engine = make({ config: { lcm: { fresh_tail: 5, db_path: "state/x.db" } }, rootDir: dir, warn: () => {} });
+      const make = offered[0]!.factory as (ctx: unknown) => Promise<LcmEngine>;
+      const engine = await make({ config: { lcm: { fresh_tail: 5, db_path: "state/x.db" } }, rootDir: dir, warn: () => {} });
       expect(engine).toBeInstanceOf(LcmEngine);
       expect(engine.settings.fresh_tail).toBe(5);
       expect(engine.store.path).toBe(join(dir, "state/x.db"));
@@ -27,6 +28,24 @@ describe("the lcm plugin", () => {
     } finally {
       cleanup();
     }
+  });
+
+  it("takes a PostgreSQL URL as lcm.database_url, refuses another scheme or both stores, naming the key", () => {
+    expect(parseLcmConfig({ database_url: "postgres://u@db:5432/lcm" }).database_url).toBe("postgres://u@db:5432/lcm");
+    expect(() => parseLcmConfig({ database_url: "mysql://db/lcm" })).toThrow(/lcm\.database_url: must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    expect(() => register({ registerContextEngine: () => {}, config: { lcm: { database_url: "postgres://db/lcm", db_path: "x.db" } } })).toThrow(/lcm\.database_url: give either db_path .* or database_url/);
+  });
+
+  it("says which package to install when lcm.database_url is set without @context-engine/postgres", async () => {
+    await expect(openPostgresLcmStoreAt("postgres://db/lcm", "@context-engine/not-installed-here")).rejects.toThrow(
+      /lcm\.database_url: the PostgreSQL store needs the @context-engine\/not-installed-here package .*npm install @context-engine\/not-installed-here/,
+    );
+  });
+
+  it("keeps a scratch host's store in memory even with lcm.database_url", async () => {
+    const engine = await createLcmEngine({ config: { lcm: { database_url: "postgres://nowhere.invalid/lcm" } }, rootDir: "/nonexistent", warn: () => {}, scratch: true });
+    expect((engine.store as LcmStore).path).toBe(":memory:");
+    await engine.close();
   });
 
   it("rejects a bad lcm section at registration, naming the key", () => {

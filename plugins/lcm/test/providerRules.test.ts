@@ -34,7 +34,7 @@ describe("lcm's output follows the provider rules", () => {
     // the stored history keeps every message as sent
     expect(engine.store.getMessagesBySeq("default", 1, 1_000).map((m) => m.message)).toEqual(input.slice(1));
     // sending the output back with a new turn stores only that turn
-    expect(engine.ingest([...output, { role: "user", content: "Thanks." }])).toHaveLength(1);
+    expect(await engine.ingest([...output, { role: "user", content: "Thanks." }])).toHaveLength(1);
     engine.close();
   });
 

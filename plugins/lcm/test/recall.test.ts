@@ -10,7 +10,7 @@ describe("recall across /new and other sessions", () => {
     engine = makeEngine(dir.dir);
     engine.onSessionStart("alice");
     await engine.compress(conversation(30)); // zeta0..zeta29, compacted
-    engine.onSessionReset(); // /new: alice~1
+    await engine.onSessionReset(); // /new: alice~1
     await engine.compress(conversation(3, { from: 100 }));
     engine.onSessionStart("bob");
     await engine.compress(conversation(3, { from: 200 }));

@@ -19,10 +19,10 @@ describe("lcm_grep queries", () => {
     { role: "user", content: "キャッシュの設定を確認してください" },
     { role: "assistant", content: "zeta" },
   ];
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = tempDir();
     engine = makeEngine(dir.dir, { contextLength: 1_000_000 });
-    engine.ingest(history);
+    await engine.ingest(history);
   });
   afterEach(() => {
     engine.close();

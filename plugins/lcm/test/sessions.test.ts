@@ -68,7 +68,7 @@ describe("lcm sessions", () => {
     engine.onSessionStart("alice");
     const aliceIn = conversationOf("alice");
     const aliceOut = await engine.compress(aliceIn);
-    engine.onSessionEnd("alice", aliceIn);
+    await engine.onSessionEnd("alice", aliceIn);
     expect(engine.sessionId).toBe("default");
 
     server.setDefault({ kind: "success", content: summaryMentioning("carol-note") });
@@ -76,6 +76,6 @@ describe("lcm sessions", () => {
     expect(JSON.stringify(carolOut)).not.toMatch(/alice/);
     expect(engine.store.messageCount("alice")).toBe(80);
     // alice's history is still there, losslessly, under her id
-    expect(engine.assemble([], "alice")).toEqual(aliceOut.slice(1));
+    expect(await engine.assemble([], "alice")).toEqual(aliceOut.slice(1));
   });
 });

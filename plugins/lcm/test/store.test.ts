@@ -61,11 +61,11 @@ describe("the lcm store", () => {
     engine.onSessionStart("s1");
     await engine.compress(input);
     const store = engine.store;
-    engine.onSessionEnd("s1", [...input, { role: "user", content: "Bye." }]);
+    await engine.onSessionEnd("s1", [...input, { role: "user", content: "Bye." }]);
     expect(store.db.open).toBe(false);
     expect(engine.store.messageCount("s1")).toBe(13);
     engine.onSessionStart("s2");
-    expect(engine.ingest(conversation(1))).toHaveLength(4);
+    expect(await engine.ingest(conversation(1))).toHaveLength(4);
     expect(engine.store.messageCount("s2")).toBe(4);
   });
 
@@ -76,7 +76,7 @@ describe("the lcm store", () => {
     const gated = makeEngine(dir, { dbPath: join(dir, "gated.db"), summarizer: { name: "extractive", summarize: async (r, s) => (await gate, inner.summarize(r, s)) } });
     const store = gated.store;
     const pending = gated.compress(conversation(40));
-    gated.onSessionEnd("other", conversation(1));
+    await gated.onSessionEnd("other", conversation(1));
     expect(store.db.open).toBe(true);
     release();
     const output = await pending;
@@ -94,7 +94,7 @@ describe("the lcm store", () => {
     const reopened = makeEngine(dir);
     try {
       expect(reopened.store.messageCount("default")).toBe(160);
-      expect(reopened.assemble([input[0]!])).toEqual(before);
+      expect(await reopened.assemble([input[0]!])).toEqual(before);
       await reopened.compress(before);
       expect(reopened.store.messageCount("default")).toBe(160);
     } finally {
@@ -117,28 +117,28 @@ describe("ingest", () => {
     cleanup();
   });
 
-  it("adds nothing when the same list or an overlapping list is sent again", () => {
+  it("adds nothing when the same list or an overlapping list is sent again", async () => {
     const input = conversation(10);
-    expect(engine.ingest(input)).toHaveLength(40);
-    expect(engine.ingest(input)).toHaveLength(0);
-    expect(engine.ingest(input.slice(0, 20))).toHaveLength(0);
+    expect(await engine.ingest(input)).toHaveLength(40);
+    expect(await engine.ingest(input)).toHaveLength(0);
+    expect(await engine.ingest(input.slice(0, 20))).toHaveLength(0);
     const longer = [...input, ...conversation(2, { system: false, from: 10 })];
-    expect(engine.ingest(longer).map((m) => m.seq)).toEqual([41, 42, 43, 44, 45, 46, 47, 48]);
+    expect((await engine.ingest(longer)).map((m) => m.seq)).toEqual([41, 42, 43, 44, 45, 46, 47, 48]);
     expect(engine.store.messageCount("default")).toBe(48);
   });
 
-  it("refuses a malformed message before storing anything, naming its index", () => {
+  it("refuses a malformed message before storing anything, naming its index", async () => {
     const bad = [...conversation(1), { role: "bogus", content: 1 }] as never;
-    expect(() => engine.ingest(bad)).toThrow(/LcmEngine\.ingest[\s\S]*\[5\]/);
-    expect(() => engine.onSessionEnd("default", [{ role: "user" }] as never)).toThrow(/LcmEngine\.ingest/);
+    await expect(engine.ingest(bad)).rejects.toThrow(/LcmEngine\.ingest[\s\S]*\[5\]/);
+    await expect(engine.onSessionEnd("default", [{ role: "user" }] as never)).rejects.toThrow(/LcmEngine\.ingest/);
     expect(engine.store.messageCount("default")).toBe(0);
   });
 
-  it("stores a message repeated later in the conversation", () => {
+  it("stores a message repeated later in the conversation", async () => {
     const input = [...conversation(2), { role: "user" as const, content: "ok" }, { role: "assistant" as const, content: "done" }];
-    engine.ingest(input);
+    await engine.ingest(input);
     const again = [...input, { role: "user" as const, content: "ok" }, { role: "assistant" as const, content: "done" }];
-    expect(engine.ingest(again).map((m) => m.message.content)).toEqual(["ok", "done"]);
+    expect((await engine.ingest(again)).map((m) => m.message.content)).toEqual(["ok", "done"]);
     expect(engine.store.messageCount("default")).toBe(12);
   });
 
@@ -149,30 +149,30 @@ describe("ingest", () => {
       const output = await small.compress(input);
       expect(output.length).toBeLessThan(input.length);
       const next = [...output, { role: "user" as const, content: "Now add the zeta-final check." }];
-      const stored = small.ingest(next);
+      const stored = await small.ingest(next);
       expect(stored.map((m) => m.message.content)).toEqual(["Now add the zeta-final check."]);
       expect(small.store.messageCount("default")).toBe(121);
       // the full history sent again adds nothing either
-      expect(small.ingest([...input, next[next.length - 1]!])).toHaveLength(0);
+      expect(await small.ingest([...input, next[next.length - 1]!])).toHaveLength(0);
     } finally {
       small.close();
     }
   });
 
-  it("starts a fresh session on reset and keeps the old history where it was", () => {
-    engine.ingest(conversation(2));
-    engine.onSessionReset();
+  it("starts a fresh session on reset and keeps the old history where it was", async () => {
+    await engine.ingest(conversation(2));
+    await engine.onSessionReset();
     expect(engine.sessionId).toBe("default~1");
-    expect(engine.ingest(conversation(1))).toHaveLength(4);
+    expect(await engine.ingest(conversation(1))).toHaveLength(4);
     expect(engine.store.messageCount("default")).toBe(8);
-    engine.onSessionReset();
+    await engine.onSessionReset();
     expect(engine.sessionId).toBe("default~2");
   });
 
-  it("keeps sessions apart", () => {
-    engine.ingest(conversation(2));
+  it("keeps sessions apart", async () => {
+    await engine.ingest(conversation(2));
     engine.onSessionStart("other");
-    expect(engine.ingest(conversation(2))).toHaveLength(8);
+    expect(await engine.ingest(conversation(2))).toHaveLength(8);
     expect(engine.store.messageCount("default")).toBe(8);
     expect(engine.store.messageCount("other")).toBe(8);
   });

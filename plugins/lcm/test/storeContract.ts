@@ -71,6 +71,7 @@ export function describeLcmStoreContract<S extends LcmStoreAsync>(name: string, 
       expect(Buffer.compare((await store.identityAt("s", 3))!, messageIdentity(long))).toBe(0);
       expect((await store.identitiesFrom("s", 3)).map((b) => b.toString("hex"))).toEqual([messageIdentity(long), messageIdentity(parts)].map((b) => b.toString("hex")));
       expect((await store.getMessagesBySeq("s", 2, 3)).map((m) => m.seq)).toEqual([2, 3]);
+      expect((await store.getMessagesBySeq("s", 3, Number.MAX_SAFE_INTEGER)).map((m) => m.seq)).toEqual([3, 4]);
     });
 
     it("keeps a message holding NUL characters verbatim", async () => {
@@ -79,12 +80,15 @@ export function describeLcmStoreContract<S extends LcmStoreAsync>(name: string, 
       expect((await store.getMessage(stored!.id))!.message).toEqual(binary);
     });
 
-    it("keeps sessions apart, and reads messages of several sessions by id in session and seq order", async () => {
+    it("keeps sessions apart, lists them sorted, and reads messages of several sessions by id in session and seq order", async () => {
       const a = await store.appendMessages("a", [newMessage(turn(0)), newMessage(turn(1))], 1);
       const b = await store.appendMessages("b", [newMessage(turn(2))], 1);
       expect(b[0]!.seq).toBe(1);
       const read = await store.getMessages([b[0]!.id, a[1]!.id, "msg_0", a[0]!.id]);
       expect(read.map((m) => [m.session, m.seq])).toEqual([["a", 1], ["a", 2], ["b", 1]]);
+      await store.appendMessages("B", [newMessage(turn(3))], 1);
+      expect(await store.sessions()).toEqual(["B", "a", "b"]);
+      expect([await store.hasSession("a"), await store.hasSession("c")]).toEqual([true, false]);
     });
 
     it("commits a summary in place of a context range with its lineage, and refuses a range that changed, changing nothing", async () => {

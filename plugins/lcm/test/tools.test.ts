@@ -24,7 +24,7 @@ describe("the agent tools", () => {
 
   it("lcm_grep finds a term that exists only in compacted messages and reports the summary covering it", async () => {
     // Turn 10 sits in the middle of the first condensed summary's history, which its summary leaves out.
-    const visible = JSON.stringify(engine.assemble([input[0]!]));
+    const visible = JSON.stringify(await engine.assemble([input[0]!]));
     expect(visible).not.toContain("zeta10 ");
     const result = await call("lcm_grep", { pattern: "zeta10 invariant", scope: "messages" });
     expect(result.error).toBeUndefined();
@@ -59,7 +59,7 @@ describe("the agent tools", () => {
   });
 
   it("lcm_grep stops a catastrophic regex at its time budget instead of hanging", async () => {
-    engine.ingest([...input, { role: "user", content: "a".repeat(40) + "!" }]);
+    await engine.ingest([...input, { role: "user", content: "a".repeat(40) + "!" }]);
     const result = await call("lcm_grep", { pattern: "^(a+)+$", mode: "regex", scope: "messages" });
     expect(result.truncated).toBe(true);
   });
@@ -120,8 +120,8 @@ describe("a tool call after the session ended", () => {
     const { dir, cleanup } = tempDir();
     const engine = makeEngine(dir);
     try {
-      engine.ingest(conversation(2));
-      engine.onSessionEnd("default", conversation(2));
+      await engine.ingest(conversation(2));
+      await engine.onSessionEnd("default", conversation(2));
       rmSync(join(dir, "lcm.db"), { force: true });
       mkdirSync(join(dir, "lcm.db"));
       expect(parseResult(await engine.handleToolCall("lcm_grep", { pattern: "zeta1" }))).toMatchObject({ code: "internal" });

@@ -8,7 +8,7 @@
  */
 import type { ItemRef, LcmCompactionRecord, LcmFullTextSearch, LcmStoreAsync, NewMessage, SearchHits, SearchWindow, StoredMessage, SummaryKind, SummaryLevel, SummaryRecord } from "./lcmTypes.js";
 import { loadLcmApi, type LcmApi } from "./lcmTypes.js";
-import { connect, lockSession, num, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
+import { connect, leaseSessionCompaction, lockSession, num, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
 import { migrate } from "../migrate.js";
 import { parseTermQuery, storableSearchText, termCondition } from "../search/query.js";
 import { PG_LCM_MIGRATIONS } from "./schema.js";
@@ -108,6 +108,21 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
     return this.scalar(this.connection.pool, `SELECT COALESCE(MAX(seq), 0) AS n FROM ${this.s}.lcm_messages WHERE session = $1`, [session]);
   }
 
+  /** Every session with messages or context items, sorted. */
+  async sessions(): Promise<string[]> {
+    const rows = await this.rows<{ session: string }>(
+      this.connection.pool,
+      `SELECT session FROM (SELECT session FROM ${this.s}.lcm_messages GROUP BY session UNION SELECT session FROM ${this.s}.lcm_context_items GROUP BY session) AS s ORDER BY session COLLATE "C"`,
+      [],
+    );
+    return rows.map((r) => r.session);
+  }
+
+  /** One engine compacts a session at a time, in any process: see lcm's `LcmStoreAsync.leaseCompaction`. */
+  async leaseCompaction(session: string): Promise<(() => Promise<void>) | undefined> {
+    return leaseSessionCompaction(this.connection, "lcm", session);
+  }
+
   async hasSession(session: string): Promise<boolean> {
     const rows = await this.rows(this.connection.pool, `SELECT 1 FROM ${this.s}.lcm_messages WHERE session = $1 UNION ALL SELECT 1 FROM ${this.s}.lcm_context_items WHERE session = $1 LIMIT 1`, [session]);
     return rows.length > 0;
@@ -180,7 +195,7 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
   }
 
   async getMessagesBySeq(session: string, from: number, to: number): Promise<StoredMessage[]> {
-    const rows = await this.rows<MessageRow>(this.connection.pool, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE session = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq`, [session, from, to]);
+    const rows = await this.rows<MessageRow>(this.connection.pool, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE session = $1 AND seq BETWEEN $2::bigint AND $3::bigint ORDER BY seq`, [session, from, to]);
     return rows.map((row) => toMessage(this.lcmApi, row));
   }
 

@@ -5,11 +5,11 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { dirname } from "node:path";
 import type { ChatMessage } from "../core.js";
 import { Database, type SqliteDatabase, type SqliteStatement } from "../deps.js";
 import { messageId, parseMessageId, searchableText } from "../messageText.js";
+import { packText, unpackText } from "./packText.js";
 import { LCM_ADDED_COLUMNS, LCM_SCHEMA_SQL, LCM_SCHEMA_VERSION, LCM_TRIGRAM_VERSION } from "./schema.js";
 import { hasUnspacedScript } from "./unspaced.js";
 
@@ -105,19 +105,6 @@ interface SummaryRow {
 /** The FTS token that restricts a full-text query to one session (a single alphanumeric token). */
 export function sessionKey(session: string): string {
   return "s" + createHash("sha1").update(session).digest("hex").slice(0, 20);
-}
-
-/** Texts at least this long are stored deflated (as a BLOB); shorter ones as TEXT. */
-export const PACK_MIN_CHARS = 512;
-
-/** A text as stored: TEXT when short, a raw-deflate BLOB when long (SQLite columns take either). */
-export function packText(text: string): string | Buffer {
-  return text.length >= PACK_MIN_CHARS ? deflateRawSync(text, { level: 1 }) : text;
-}
-
-/** The text {@link packText} stored. */
-export function unpackText(value: string | Buffer): string {
-  return typeof value === "string" ? value : inflateRawSync(value).toString("utf8");
 }
 
 /** Rebuilds a stored message: string content lives in `content_text`, everything else in the JSON. */
@@ -226,7 +213,7 @@ export class LcmStore {
     const messages = this.db.prepare("SELECT * FROM lcm_messages WHERE id > ? ORDER BY id LIMIT 1000");
     const insertMessage = this.db.prepare("INSERT INTO lcm_messages_tri (rowid, text) VALUES (?, ?)");
     const insertSummary = this.db.prepare("INSERT INTO lcm_summaries_tri (rowid, text) VALUES (?, ?)");
-    this.db.transaction(() => {
+    this.write(() => {
       for (let after = 0, rows: MessageRow[]; (rows = messages.all(after) as MessageRow[]).length > 0; after = rows[rows.length - 1]!.id) {
         for (const row of rows) {
           const text = searchableText(decodeMessage(row).message);
@@ -236,7 +223,7 @@ export class LcmStore {
       for (const row of this.db.prepare("SELECT rowid AS rowId, content FROM lcm_summaries").all() as { rowId: number; content: string }[]) {
         if (hasUnspacedScript(row.content)) insertSummary.run(row.rowId, row.content);
       }
-    })();
+    });
   }
 
   /** False once the database was closed. */
@@ -281,7 +268,7 @@ export class LcmStore {
   appendMessages(session: string, messages: readonly NewMessage[], createdAt: number): StoredMessage[] {
     if (messages.length === 0) return [];
     const skey = sessionKey(session);
-    return this.db.transaction(() => {
+    return this.write(() => {
       let seq = this.lastSeq(session);
       let ord = (this.s.nextOrd!.get(session) as { n: number }).n;
       const out: StoredMessage[] = [];
@@ -299,7 +286,7 @@ export class LcmStore {
         out.push({ id: messageId(rowId), rowId, session, seq, role: m.message.role, message: m.message, tokens: m.tokens, identity: m.identity, createdAt, tokensBy: m.tokensBy });
       }
       return out;
-    })();
+    });
   }
 
   /** One stored message by public id, or undefined. */
@@ -358,7 +345,7 @@ export class LcmStore {
    * `fromOrd..toOrd` (inclusive) with it. Throws (and changes nothing) if the range is not exactly `sources`.
    */
   commitSummary(summary: SummaryRecord, sources: readonly ItemRef[], fromOrd: number, toOrd: number): void {
-    this.db.transaction(() => {
+    this.write(() => {
       const current = this.contextItems(summary.session).slice(fromOrd, toOrd + 1);
       const same = current.length === sources.length && current.every((c, i) => c.type === sources[i]!.type && c.id === sources[i]!.id);
       if (!same) throw new Error(`lcm: context items ${fromOrd}..${toOrd} of session '${summary.session}' changed under the compaction`);
@@ -370,7 +357,16 @@ export class LcmStore {
       this.s.deleteItems!.run(r.session, fromOrd, toOrd);
       this.s.shiftItems!.run(toOrd - fromOrd, r.session, toOrd);
       this.s.insertItem!.run(r.session, fromOrd, "summary", r.id);
-    })();
+    });
+  }
+
+  /**
+   * Runs `body` as one write transaction that takes the write lock at BEGIN (IMMEDIATE). A deferred
+   * transaction that reads first and then writes cannot wait for another process's lock: in WAL mode its
+   * upgrade fails at once with SQLITE_BUSY when that process committed meanwhile, whatever the busy timeout.
+   */
+  private write<T>(body: () => T): T {
+    return this.db.transaction(body).immediate();
   }
 
   /** Appends one entry to the compaction log. */

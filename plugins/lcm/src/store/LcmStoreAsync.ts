@@ -5,7 +5,7 @@
  * beside the embedded SQLite one, which is an {@link LcmStoreAsync} as it is. Also what such a store
  * needs from lcm: the record types, message ids, and the full-text search it adds.
  */
-import type { AwaitableMethods } from "@context-engine/core";
+import type { Awaitable, AwaitableMethods } from "@context-engine/core";
 import type { LcmStore, StoredMessage, SummaryRecord } from "./LcmStore.js";
 import type { SearchWindow } from "./search.js";
 
@@ -24,6 +24,7 @@ export { messageId, parseMessageId, messageIdentity, searchableText } from "../m
 export type LcmStoreData = Pick<
   LcmStore,
   | "lastSeq"
+  | "sessions"
   | "hasSession"
   | "identityAt"
   | "identitiesFrom"
@@ -46,7 +47,14 @@ export type LcmStoreData = Pick<
 >;
 
 /** The lcm store's data methods, each returning its value or a promise of it ({@link LcmStore} is one). */
-export interface LcmStoreAsync extends AwaitableMethods<LcmStoreData> {}
+export interface LcmStoreAsync extends AwaitableMethods<LcmStoreData> {
+  /**
+   * Claims the compaction of `session` across processes, when the store can: resolves to the release
+   * function, or undefined while another holder has it (the engine then leaves the session be). A store
+   * without it (SQLite) compacts unclaimed: a summary commit still refuses a context range that changed.
+   */
+  leaseCompaction?(session: string): Awaitable<(() => Awaitable<void>) | undefined>;
+}
 
 /**
  * Full-text search of one session, newest first, as an lcm store over a database with its own text

@@ -78,6 +78,8 @@ export interface FullTextResult extends SearchResult {
 
 /** A full-text search (its query has at least one term). */
 export interface FullTextRequest {
+  /** The pattern as the agent wrote it (a store with its own full-text search parses it itself). */
+  pattern: string;
   query: GrepQuery;
   sessions: SessionScope;
   window: SearchWindow;
@@ -108,7 +110,8 @@ function matchRows<R>(statement: SqliteStatement, params: unknown[]): R[] {
   }
 }
 
-const FAR_FUTURE = 8.64e15;
+/** A time after every record (the open end of a search window). */
+export const FAR_FUTURE = 8.64e15;
 
 /** SQL condition and parameters restricting `alias.session` to the scope. */
 function sessionFilter(alias: string, sessions: SessionScope): { sql: string; params: unknown[] } {
@@ -126,7 +129,7 @@ export function searchFullText(store: LcmStore, request: FullTextRequest): FullT
   const query = request.query;
   const matchedBy = matchingFor(query);
   const { window, kinds } = request;
-  const wanted = request.sort === "relevance" ? Math.max(window.limit, RELEVANCE_CANDIDATES) : window.limit;
+  const wanted = candidatesWanted(request);
   let result: SearchResult;
   if (matchedBy === "scan") {
     result = scanTexts(store, scanPattern(query), request.sessions, { ...window, limit: wanted }, request.budgetMs, kinds);
@@ -138,11 +141,23 @@ export function searchFullText(store: LcmStore, request: FullTextRequest): FullT
       truncated: false,
     };
   }
-  if (request.sort === "relevance") {
-    result.messages = rankByRelevance(result.messages, (m) => searchableText(m.message), query).slice(0, window.limit);
-    result.summaries = rankByRelevance(result.summaries, (s) => s.content, query).slice(0, window.limit);
-  }
-  return { ...result, matchedBy };
+  return { ...ranked(result, request), matchedBy };
+}
+
+/** How many records a full-text search asks for: more than the limit when they are ranked by relevance. */
+export function candidatesWanted(request: FullTextRequest): number {
+  return request.sort === "relevance" ? Math.max(request.window.limit, RELEVANCE_CANDIDATES) : request.window.limit;
+}
+
+/** `result` with its lists ranked by relevance and cut to the limit, when the request sorts by relevance. */
+export function ranked(result: SearchResult, request: FullTextRequest): SearchResult {
+  if (request.sort !== "relevance") return result;
+  const { query, window } = request;
+  return {
+    ...result,
+    messages: rankByRelevance(result.messages, (m) => searchableText(m.message), query).slice(0, window.limit),
+    summaries: rankByRelevance(result.summaries, (s) => s.content, query).slice(0, window.limit),
+  };
 }
 
 type RowFinder<T> = (store: LcmStore, query: GrepQuery, sessions: SessionScope, window: SearchWindow, limit: number) => T[];
@@ -194,7 +209,7 @@ const indexedRows: Record<"words" | "substring", { messages: RowFinder<StoredMes
 };
 
 /** A regex source that matches a text holding the query's terms as substrings (all, or any with `|`/OR). */
-function scanPattern(query: GrepQuery): string {
+export function scanPattern(query: GrepQuery): string {
   const needles = query.terms.map((t) => termNeedle(t).replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+"));
   return query.anyOf ? needles.join("|") : `^${needles.map((n) => `(?=[\\s\\S]*?${n})`).join("")}`;
 }
@@ -211,7 +226,7 @@ export function compileRegex(pattern: string): RegExp {
 }
 
 /** Indexes of `texts` the regex matches (at most `limit`), matched in a vm context that stops after `timeoutMs`. */
-function matchInSandbox(pattern: string, texts: string[], limit: number, timeoutMs: number): number[] | "timeout" {
+export function matchInSandbox(pattern: string, texts: string[], limit: number, timeoutMs: number): number[] | "timeout" {
   try {
     return runInNewContext(
       `(() => { const re = new RegExp(pattern, "iu"); const out = []; for (let i = 0; i < texts.length && out.length < limit; i++) if (re.test(texts[i])) out.push(i); return out; })()`,
@@ -226,7 +241,8 @@ function matchInSandbox(pattern: string, texts: string[], limit: number, timeout
   }
 }
 
-const SCAN_BATCH = 2_000;
+/** Records read per step of a scan. */
+export const SCAN_BATCH = 2_000;
 
 /**
  * Regex scan of the sessions' messages and/or summaries, newest first, within `budgetMs`. Returns what

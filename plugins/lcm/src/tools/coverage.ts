@@ -3,17 +3,18 @@
  * the session's seq range, so only the summaries in context are read: a record no context summary
  * covers is raw in context itself.
  */
-import type { LcmStore, SummaryRecord } from "../store/LcmStore.js";
+import type { SummaryRecord } from "../store/LcmStore.js";
+import type { LcmStoreAsync } from "../store/LcmStoreAsync.js";
 
 /** The current context of a session, indexed for coverage questions. */
 export class ContextCoverage {
-  private readonly summaries: SummaryRecord[] = [];
+  private constructor(private readonly summaries: readonly SummaryRecord[]) {}
 
-  constructor(store: LcmStore, session: string) {
-    for (const id of store.contextSummaryIds(session)) {
-      const summary = store.getSummary(id);
-      if (summary) this.summaries.push(summary);
-    }
+  /** Reads the summaries in the context of `session`. */
+  static async load(store: LcmStoreAsync, session: string): Promise<ContextCoverage> {
+    const ids = await store.contextSummaryIds(session);
+    const summaries = await Promise.all(ids.map((id) => store.getSummary(id)));
+    return new ContextCoverage(summaries.filter((s) => s !== undefined));
   }
 
   private holder(seqStart: number, seqEnd: number): SummaryRecord | undefined {

@@ -20,15 +20,15 @@ export const MAX_DESCRIBED_SESSIONS = 100;
  * Runs `lcm_describe`: a summary or message by id (in the sessions `args.sessions` names), or without
  * id the overview of the current session, or a short overview of each session in scope.
  */
-export function runDescribe(ctx: ToolContext, args: z.output<typeof DescribeArgsSchema>): Record<string, unknown> {
-  const sessions = resolveSessions(ctx, args.sessions);
+export async function runDescribe(ctx: ToolContext, args: z.output<typeof DescribeArgsSchema>): Promise<Record<string, unknown>> {
+  const sessions = await resolveSessions(ctx, args.sessions);
   const beyond = args.sessions !== "current";
   const id = args.id;
-  if (id === undefined) return beyond ? sessionList(ctx, sessions === "all" ? ctx.store.sessions() : sessions) : overview(ctx, ctx.session);
+  if (id === undefined) return beyond ? sessionList(ctx, sessions === "all" ? await ctx.store.sessions() : sessions) : overview(ctx, ctx.session);
   if (isSummaryId(id)) {
-    const s = ctx.store.getSummary(id);
+    const s = await ctx.store.getSummary(id);
     if (!s || !inScope(sessions, s.session)) throw new ToolError("not_found", `no summary ${id} in ${beyond ? "these sessions" : "this session"}`);
-    const coverage = new ContextCoverage(ctx.store, s.session);
+    const [coverage, sources, parents] = await Promise.all([ContextCoverage.load(ctx.store, s.session), ctx.store.sourcesOf(s.id), ctx.store.parentsOf(s.id)]);
     return {
       type: "summary",
       id: s.id,
@@ -43,15 +43,15 @@ export function runDescribe(ctx: ToolContext, args: z.output<typeof DescribeArgs
       created_at: iso(s.createdAt),
       inContext: coverage.isInContext(s.id, s.seqStart, s.seqEnd),
       coveredBy: coverage.coveredBy(s.id, s.seqStart, s.seqEnd),
-      sources: ctx.store.sourcesOf(s.id),
-      parents: ctx.store.parentsOf(s.id),
+      sources,
+      parents,
       content: s.content,
     };
   }
   if (parseMessageId(id) !== undefined) {
-    const m = ctx.store.getMessage(id);
+    const m = await ctx.store.getMessage(id);
     if (!m || !inScope(sessions, m.session)) throw new ToolError("not_found", `no message ${id} in ${beyond ? "these sessions" : "this session"}`);
-    const coverage = new ContextCoverage(ctx.store, m.session);
+    const [coverage, parents] = await Promise.all([ContextCoverage.load(ctx.store, m.session), ctx.store.parentsOf(m.id)]);
     return {
       type: "message",
       id: m.id,
@@ -62,29 +62,25 @@ export function runDescribe(ctx: ToolContext, args: z.output<typeof DescribeArgs
       created_at: iso(m.createdAt),
       inContext: coverage.isInContext(m.id, m.seq),
       coveredBy: coverage.coveredBy(m.id, m.seq),
-      parents: ctx.store.parentsOf(m.id),
+      parents,
     };
   }
   throw new ToolError("not_found", `${JSON.stringify(id)} is neither a summary id (sum_…) nor a message id (msg_…)`);
 }
 
 /** Each session's counts and last compaction, the current one marked; at most {@link MAX_DESCRIBED_SESSIONS}. */
-function sessionList(ctx: ToolContext, sessions: readonly string[]): Record<string, unknown> {
-  const listed = sessions.slice(0, MAX_DESCRIBED_SESSIONS).map((session) => {
-    const last = ctx.store.lastCompaction(session);
-    return {
-      session,
-      current: session === ctx.session,
-      messages: ctx.store.messageCount(session),
-      summaries: ctx.store.summaryCounts(session).reduce((n, c) => n + c.n, 0),
-      lastCompaction: last ? iso(last.at) : null,
-    };
-  });
+async function sessionList(ctx: ToolContext, sessions: readonly string[]): Promise<Record<string, unknown>> {
+  const listed = await Promise.all(
+    sessions.slice(0, MAX_DESCRIBED_SESSIONS).map(async (session) => {
+      const [last, messages, counts] = await Promise.all([ctx.store.lastCompaction(session), ctx.store.messageCount(session), ctx.store.summaryCounts(session)]);
+      return { session, current: session === ctx.session, messages, summaries: counts.reduce((n, c) => n + c.n, 0), lastCompaction: last ? iso(last.at) : null };
+    }),
+  );
   return { type: "sessions", count: sessions.length, ...(sessions.length > listed.length ? { listed: listed.length } : {}), sessions: listed };
 }
 
-function overview(ctx: ToolContext, session: string): Record<string, unknown> {
-  const counts = ctx.store.summaryCounts(session);
+async function overview(ctx: ToolContext, session: string): Promise<Record<string, unknown>> {
+  const [counts, items, last, messages] = await Promise.all([ctx.store.summaryCounts(session), ctx.store.contextItems(session), ctx.store.lastCompaction(session), ctx.store.messageCount(session)]);
   const byDepth: Record<string, number> = {};
   const byLevel: Record<string, number> = { normal: 0, aggressive: 0, deterministic_fallback: 0 };
   let total = 0;
@@ -93,12 +89,10 @@ function overview(ctx: ToolContext, session: string): Record<string, unknown> {
     byLevel[LEVEL_NAMES[c.level]] = (byLevel[LEVEL_NAMES[c.level]] ?? 0) + c.n;
     total += c.n;
   }
-  const items = ctx.store.contextItems(session);
-  const last = ctx.store.lastCompaction(session);
   return {
     type: "session",
     session,
-    messages: ctx.store.messageCount(session),
+    messages,
     summaries: { total, byDepth, byLevel },
     fallbackSummaries: byLevel.deterministic_fallback,
     context: { items: items.length, summaries: items.filter((i) => i.type === "summary").length, messages: items.filter((i) => i.type === "message").length },

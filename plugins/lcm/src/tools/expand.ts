@@ -76,21 +76,21 @@ function textBudget(maxTokens: number): number {
 }
 
 /** Runs `lcm_expand` with validated arguments: a summary's sources, or a message's text. */
-export function runExpand(ctx: ToolContext, args: z.output<typeof ExpandArgsSchema>): ExpansionPage | MessagePage {
-  const sessions = resolveSessions(ctx, args.sessions);
-  if (parseMessageId(args.id) !== undefined) return expandMessage(ctx, requireMessage(ctx, args.id, sessions), args.maxTokens, args.offset);
-  return expandSummary(ctx, requireSummary(ctx, args.id, sessions), args.maxTokens, args.offset);
+export async function runExpand(ctx: ToolContext, args: z.output<typeof ExpandArgsSchema>): Promise<ExpansionPage | MessagePage> {
+  const sessions = await resolveSessions(ctx, args.sessions);
+  if (parseMessageId(args.id) !== undefined) return expandMessage(ctx, await requireMessage(ctx, args.id, sessions), args.maxTokens, args.offset);
+  return expandSummary(ctx, await requireSummary(ctx, args.id, sessions), args.maxTokens, args.offset);
 }
 
-function requireMessage(ctx: ToolContext, id: string, sessions: SessionScope): StoredMessage {
-  const message = ctx.store.getMessage(id);
+async function requireMessage(ctx: ToolContext, id: string, sessions: SessionScope): Promise<StoredMessage> {
+  const message = await ctx.store.getMessage(id);
   if (!message || !inScope(sessions, message.session)) throw new ToolError("not_found", `no message ${id} in ${scopeName(sessions)}`);
   return message;
 }
 
 /** The summary `id` in `sessions`, or a ToolError (not_found). */
-export function requireSummary(ctx: ToolContext, id: string, sessions: SessionScope): SummaryRecord {
-  const summary = isSummaryId(id) ? ctx.store.getSummary(id) : undefined;
+export async function requireSummary(ctx: ToolContext, id: string, sessions: SessionScope): Promise<SummaryRecord> {
+  const summary = isSummaryId(id) ? await ctx.store.getSummary(id) : undefined;
   if (!summary || !inScope(sessions, summary.session)) throw new ToolError("not_found", `no summary ${id} in ${scopeName(sessions)}`);
   return summary;
 }
@@ -114,11 +114,16 @@ function expandMessage(ctx: ToolContext, m: StoredMessage, maxTokens: number, of
  * a first source too large for it alone is cut (a message's text, or a child summary's content) and the
  * page's note says how to read its rest. The remaining sources are on the next page.
  */
-function expandSummary(ctx: ToolContext, summary: SummaryRecord, maxTokens: number, offset: number): ExpansionPage {
-  const sources = ctx.store.sourcesOf(summary.id);
+async function expandSummary(ctx: ToolContext, summary: SummaryRecord, maxTokens: number, offset: number): Promise<ExpansionPage> {
+  const sources = await ctx.store.sourcesOf(summary.id);
   const page: ExpansionPage = { id: summary.id, kind: summary.kind, depth: summary.depth, covers: [summary.seqStart, summary.seqEnd], total: sources.length, offset, nextOffset: null, items: [] };
   const rest = sources.slice(offset);
-  const messages = new Map(ctx.store.getMessages(rest.filter((s) => s.type === "message").map((s) => s.id)).map((m) => [m.id, m]));
+  const [storedMessages, childSummaries] = await Promise.all([
+    ctx.store.getMessages(rest.filter((s) => s.type === "message").map((s) => s.id)),
+    Promise.all(rest.filter((s) => s.type === "summary").map((s) => ctx.store.getSummary(s.id))),
+  ]);
+  const messages = new Map(storedMessages.map((m) => [m.id, m]));
+  const summaries = new Map(childSummaries.filter((s) => s !== undefined).map((s) => [s.id, s]));
   let used = PAGE_OVERHEAD_TOKENS;
   for (let i = 0; i < rest.length; i++) {
     const ref = rest[i]!;
@@ -134,7 +139,7 @@ function expandSummary(ctx: ToolContext, summary: SummaryRecord, maxTokens: numb
       page.items.push({ type: "message", id: m.id, seq: m.seq, message: m.message });
       used += m.tokens + ITEM_OVERHEAD_TOKENS;
     } else {
-      const s = ctx.store.getSummary(ref.id);
+      const s = summaries.get(ref.id);
       if (!s) throw new ToolError("internal", `source ${ref.id} of ${summary.id} is missing`);
       const item: SummaryItem = { type: "summary", id: s.id, kind: s.kind, depth: s.depth, covers: [s.seqStart, s.seqEnd], content: s.content };
       if (!fits(s.tokens)) {

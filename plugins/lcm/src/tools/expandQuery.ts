@@ -14,13 +14,13 @@ import type { ExpandQueryArgsSchema } from "./schemas.js";
 import type { ToolContext } from "./types.js";
 
 /** The original messages under `id` (a summary, walked down its lineage, or a message), in order. */
-export function originalMessagesUnder(ctx: ToolContext, id: string): StoredMessage[] {
+export async function originalMessagesUnder(ctx: ToolContext, id: string): Promise<StoredMessage[]> {
   if (!isSummaryId(id)) {
-    const m = ctx.store.getMessage(id);
+    const m = await ctx.store.getMessage(id);
     if (!m || m.session !== ctx.session) throw new ToolError("not_found", `no message or summary ${id} in this session`);
     return [m];
   }
-  const summary = ctx.store.getSummary(id);
+  const summary = await ctx.store.getSummary(id);
   if (!summary || summary.session !== ctx.session) throw new ToolError("not_found", `no summary ${id} in this session`);
   return ctx.store.getMessagesBySeq(ctx.session, summary.seqStart, summary.seqEnd);
 }
@@ -29,9 +29,16 @@ export function originalMessagesUnder(ctx: ToolContext, id: string): StoredMessa
 export async function runExpandQuery(ctx: ToolContext, args: z.output<typeof ExpandQueryArgsSchema>): Promise<Record<string, unknown>> {
   const summarizer = ctx.llmSummarizer;
   if (!summarizer) throw new ToolError("unavailable", "lcm_expand_query needs an LLM summarizer to be configured");
+  const pausedUntil = ctx.summarizerPausedUntil ?? 0;
+  if ((ctx.now ?? Date.now)() < pausedUntil) {
+    throw new ToolError(
+      "unavailable",
+      `lcm_expand_query is paused until ${new Date(pausedUntil).toISOString()}: the summarizer refused its credentials (lcm.auth_cooldown_ms); read the history with lcm_grep and lcm_expand meanwhile`,
+    );
+  }
   let ids = args.ids ?? [];
   if (args.query !== undefined) {
-    const found = runGrep(ctx, { pattern: args.query, mode: "full_text", scope: "both", sessions: "current", sort: "relevance", limit: 20 }).matches as { id: string; coveredBy: string | null }[];
+    const found = (await runGrep(ctx, { pattern: args.query, mode: "full_text", scope: "both", sessions: "current", sort: "relevance", limit: 20 })).matches as { id: string; coveredBy: string | null }[];
     ids = [...new Set([...ids, ...found.map((m) => m.coveredBy ?? m.id)])].slice(0, 20);
   }
   if (ids.length === 0) return { prompt: args.prompt, ids: [], answer: null, sources: 0, note: "nothing matched the query" };
@@ -40,7 +47,7 @@ export async function runExpandQuery(ctx: ToolContext, args: z.output<typeof Exp
   let used = 0;
   let truncated = false;
   for (const id of ids) {
-    for (const m of originalMessagesUnder(ctx, id)) {
+    for (const m of await originalMessagesUnder(ctx, id)) {
       if (seen.has(m.id)) continue;
       if (used + m.tokens > args.maxTokens && picked.length > 0) {
         truncated = true;

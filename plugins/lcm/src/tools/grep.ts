@@ -4,7 +4,8 @@ import type { z } from "../deps.js";
 import { searchableText, snippetAround } from "../messageText.js";
 import { asQueryTerms, parseGrepQuery, termNeedle } from "../store/grepQuery.js";
 import type { StoredMessage, SummaryRecord } from "../store/LcmStore.js";
-import { SearchError, searchFullText, searchRegex, type MatchedBy } from "../store/search.js";
+import { historySearchOf } from "../store/historySearch.js";
+import { SearchError, type MatchedBy } from "../store/search.js";
 import { ContextCoverage } from "./coverage.js";
 import { parseTime } from "./result.js";
 import type { GrepArgsSchema } from "./schemas.js";
@@ -32,22 +33,25 @@ function regexSnippet(text: string, pattern: string): string {
 }
 
 /** Runs `lcm_grep` with validated arguments. */
-export function runGrep(ctx: ToolContext, args: z.output<typeof GrepArgsSchema>): Record<string, unknown> {
+export async function runGrep(ctx: ToolContext, args: z.output<typeof GrepArgsSchema>): Promise<Record<string, unknown>> {
   const window = { since: parseTime(args.since, "since"), before: parseTime(args.before, "before"), limit: args.limit };
   const kinds = { messages: args.scope !== "summaries", summaries: args.scope !== "messages" };
-  const sessions = resolveSessions(ctx, args.sessions);
+  const sessions = await resolveSessions(ctx, args.sessions);
+  const search = historySearchOf(ctx.store);
   let found: { messages: StoredMessage[]; summaries: SummaryRecord[]; truncated: boolean };
   let matchedBy: MatchedBy | undefined;
   const query = args.mode === "regex" ? undefined : parseGrepQuery(args.pattern);
   if (query === undefined) {
-    found = searchRegex(ctx.store, sessions, args.pattern, window, ctx.regexBudgetMs, kinds);
+    found = await search.regex(sessions, args.pattern, window, ctx.regexBudgetMs, kinds);
   } else {
     if (query.terms.length === 0) throw new SearchError("invalid_pattern", `pattern ${JSON.stringify(args.pattern)} has no words to search for`);
-    const result = searchFullText(ctx.store, { query, sessions, window, kinds, sort: args.sort, budgetMs: ctx.regexBudgetMs });
+    const result = await search.fullText({ pattern: args.pattern, query, sessions, window, kinds, sort: args.sort, budgetMs: ctx.regexBudgetMs });
     ({ matchedBy, ...found } = result);
   }
-  const coverages = new Map<string, ContextCoverage>();
-  const coverage = (session: string) => coverages.get(session) ?? coverages.set(session, new ContextCoverage(ctx.store, session)).get(session)!;
+  // the context of each session a record was found in, read once
+  const sessionsFound = new Set([...found.messages.map((m) => m.session), ...found.summaries.map((s) => s.session)]);
+  const coverages = new Map(await Promise.all([...sessionsFound].map(async (session) => [session, await ContextCoverage.load(ctx.store, session)] as const)));
+  const coverage = (session: string) => coverages.get(session)!;
   const needles = query ? query.terms.map(termNeedle) : [];
   const snippet = (text: string) => (query ? snippetAround(text, needles) : regexSnippet(text, args.pattern));
   const beyond = args.sessions !== "current";

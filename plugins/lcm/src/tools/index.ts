@@ -31,11 +31,11 @@ export async function dispatchLcmTool(ctx: ToolContext, name: string, args: unkn
   try {
     switch (name) {
       case "lcm_grep":
-        return toolResult(runGrep(ctx, parseArgs(GrepArgsSchema, name, args)));
+        return toolResult(await runGrep(ctx, parseArgs(GrepArgsSchema, name, args)));
       case "lcm_describe":
-        return toolResult(runDescribe(ctx, parseArgs(DescribeArgsSchema, name, args)));
+        return toolResult(await runDescribe(ctx, parseArgs(DescribeArgsSchema, name, args)));
       case "lcm_expand":
-        return toolResult(runExpand(ctx, parseArgs(ExpandArgsSchema, name, args)));
+        return toolResult(await runExpand(ctx, parseArgs(ExpandArgsSchema, name, args)));
       case "lcm_expand_query":
         if (!ctx.llmSummarizer) return undefined;
         return toolResult(await runExpandQuery(ctx, parseArgs(ExpandQueryArgsSchema, name, args)));

@@ -15,14 +15,14 @@ export function conversationOf(session: string): string {
 }
 
 /** The sessions `arg` names from `ctx.session`; "all" only when the config allows it. */
-export function resolveSessions(ctx: ToolContext, arg: SessionsArg): SessionScope {
+export async function resolveSessions(ctx: ToolContext, arg: SessionsArg): Promise<SessionScope> {
   if (arg === "current") return [ctx.session];
   if (arg === "all") {
     if (!ctx.allSessions) throw new ToolError("invalid_arguments", 'sessions: "all" is turned off here (lcm.search_all_sessions: false); use "current" or "conversation"');
     return "all";
   }
   const base = conversationOf(ctx.session);
-  const related = ctx.store.sessions().filter((s) => s === base || (s.startsWith(`${base}~`) && /^\d+$/.test(s.slice(base.length + 1))));
+  const related = (await ctx.store.sessions()).filter((s) => s === base || (s.startsWith(`${base}~`) && /^\d+$/.test(s.slice(base.length + 1))));
   return related.includes(ctx.session) ? related : [...related, ctx.session];
 }
 

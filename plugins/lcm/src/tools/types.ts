@@ -1,10 +1,10 @@
 /** What every tool handler gets. */
 import type { Summarizer, TokenCounter } from "../core.js";
-import type { LcmStore } from "../store/LcmStore.js";
+import type { LcmStoreAsync } from "../store/LcmStoreAsync.js";
 
 /** The engine state a tool call runs against. */
 export interface ToolContext {
-  store: LcmStore;
+  store: LcmStoreAsync;
   session: string;
   counter: TokenCounter;
   regexBudgetMs: number;
@@ -13,4 +13,8 @@ export interface ToolContext {
   summaryTimeoutMs: number;
   /** Set only when an LLM summarizer is configured (enables `lcm_expand_query`). */
   llmSummarizer?: Summarizer | undefined;
+  /** The summarizer is not called before this time (epoch ms, by `now`): it refused its credentials. */
+  summarizerPausedUntil?: number | undefined;
+  /** The engine's clock. */
+  now?: (() => number) | undefined;
 }
