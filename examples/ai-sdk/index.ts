@@ -19,7 +19,7 @@ for (const warning of host.warnings) console.warn(warning);
 
 const adapter = createAiSdkAdapter({
   host,
-  onCompress: (e) => console.log(`compressed before step ${e.stepNumber + 1}: ${e.messagesBefore} → ${e.messagesAfter} messages (${e.promptTokens} prompt tokens reported)`),
+  onCompress: (e) => console.log(`compressed before step ${e.stepNumber + 1}: ${e.messagesBefore} → ${e.messagesAfter} messages (${e.promptTokens} prompt tokens ${e.trigger === "hygiene" ? "estimated" : "reported"})`),
 });
 const openai = createOpenAI({ apiKey: endpoint.apiKey, ...(endpoint.baseURL ? { baseURL: endpoint.baseURL } : {}) });
 const readFile = tool({

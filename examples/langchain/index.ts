@@ -30,7 +30,7 @@ const agent = createAgent({
   middleware: [
     contextEngineMiddleware({
       host,
-      onCompress: (e) => console.log(`compressed: ${e.messagesBefore} → ${e.messagesAfter} messages (${e.promptTokens} prompt tokens reported)`),
+      onCompress: (e) => console.log(`compressed: ${e.messagesBefore} → ${e.messagesAfter} messages (${e.promptTokens} prompt tokens ${e.trigger === "hygiene" ? "estimated" : "reported"})`),
     }),
   ],
 });

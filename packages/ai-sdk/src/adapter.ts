@@ -4,11 +4,13 @@
  * messages of the step; later steps (and later calls with the same history) are sent the compacted
  * conversation plus what came after it. `onStepFinish` feeds every step's usage, the last one included;
  * `tools` offers the engine's tools (lcm_grep, …). `middleware()` does the same one level down, for
- * every call of a model wrapped with `wrapLanguageModel` (no tool loop needed).
+ * every call of a model wrapped with `wrapLanguageModel` (no tool loop needed). Before the conversation's
+ * first reported usage (its first call, or the first after `reset()`), gateway session hygiene judges the
+ * messages by their rough estimate and compresses a conversation already past 85 % of the window.
  */
 import { isDeepStrictEqual } from "node:util";
 import type { LanguageModelMiddleware, LanguageModelUsage, ModelMessage, ToolSet } from "ai";
-import { AWAITING_REAL_USAGE, isContextEngine, type ContextEngine, type UsageReport } from "@context-engine/core";
+import { AWAITING_REAL_USAGE, engineGatewayHygiene, isContextEngine, type ChatMessage, type ContextEngine, type UsageReport } from "@context-engine/core";
 import { toChatMessages } from "./toChatMessages.js";
 import { toModelMessages } from "./toModelMessages.js";
 import { engineTools } from "./tools.js";
@@ -32,10 +34,15 @@ export interface AiSdkCompressionEvent {
   messagesBefore: number;
   /** Messages it was sent. */
   messagesAfter: number;
-  /** The prompt tokens that triggered it (the last reported usage). */
+  /** The prompt tokens that triggered it: the last reported usage, or for `trigger: "hygiene"` the rough estimate of the messages. */
   promptTokens: number;
   /** The engine's compression count after it. */
   compressionCount: number;
+  /**
+   * What triggered it: `usage`, the engine's threshold on the last reported usage; `hygiene`, gateway
+   * session hygiene (85 % of the window) on the estimate of a conversation with no reported usage yet.
+   */
+  trigger: "usage" | "hygiene";
 }
 
 /** What `prepareStep` reads of the AI SDK's step options. */
@@ -131,23 +138,40 @@ export class AiSdkAdapter {
   };
 
   /**
-   * The messages to send for `messages` through `slot`: its compacted view, compressed first when the
-   * engine says so (the new compaction remembered in `slot`); `messages` itself when nothing changes.
+   * The messages to send for `messages` through `slot`: its compacted view, compressed first when gateway
+   * hygiene (no usage reported yet) or the engine says so (the new compaction remembered in `slot`);
+   * `messages` itself when nothing changes.
    */
   private async compacted(slot: CompactionSlot, messages: ModelMessage[], stepNumber: number): Promise<ModelMessage[]> {
     const current = viewThrough(slot, messages);
-    // this conversation's own count (an engine serving several conversations holds the latest of any)
-    const promptTokens = this.promptTokens ?? this.engine.lastPromptTokens;
-    if (!this.engine.shouldCompress(this.promptTokens, this.sessionId)) return current;
-    const chat = toChatMessages(current);
+    const trigger = this.compressionTrigger(current);
+    if (trigger === undefined) return current;
+    const { chat, promptTokens } = trigger;
     const session = this.sessionId !== undefined ? { sessionId: this.sessionId } : {};
     const compressed = await this.engine.compress(chat, promptTokens > 0 ? { currentTokens: promptTokens, ...session } : session);
     if (compressed === chat) return current;
     const view = toModelMessages(compressed);
     slot.current = { source: messages.slice(), view };
     this.promptTokens = AWAITING_REAL_USAGE;
-    this.onCompress?.({ stepNumber, messagesBefore: messages.length, messagesAfter: view.length, promptTokens, compressionCount: this.engine.compressionCount });
+    this.onCompress?.({ stepNumber, messagesBefore: messages.length, messagesAfter: view.length, promptTokens, compressionCount: this.engine.compressionCount, trigger: trigger.trigger });
     return view;
+  }
+
+  /**
+   * Whether to compress `current` (the messages about to be sent), as the engine's chat messages with the
+   * prompt tokens to give it: before this conversation's first reported usage, gateway hygiene on their
+   * estimate; else (or when hygiene does not fire) the engine's threshold on the last reported usage.
+   */
+  private compressionTrigger(current: ModelMessage[]): { chat: ChatMessage[]; promptTokens: number; trigger: AiSdkCompressionEvent["trigger"] } | undefined {
+    let chat: ChatMessage[] | undefined;
+    if (this.promptTokens === undefined) {
+      chat = toChatMessages(current);
+      const hygiene = engineGatewayHygiene(this.engine, chat);
+      if (hygiene.compress) return { chat, promptTokens: hygiene.tokens, trigger: "hygiene" };
+    }
+    // this conversation's own count (an engine serving several conversations holds the latest of any)
+    if (!this.engine.shouldCompress(this.promptTokens, this.sessionId)) return undefined;
+    return { chat: chat ?? toChatMessages(current), promptTokens: this.promptTokens ?? this.engine.lastPromptTokens, trigger: "usage" };
   }
 
   /** The AI SDK `onStepFinish`: feeds the step's usage (the last step's too, which no `prepareStep` sees). */

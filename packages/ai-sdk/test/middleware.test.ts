@@ -59,7 +59,7 @@ describe("the AI SDK language-model middleware (wrapLanguageModel), against a lo
     expect(compacted!.at(-1)).toMatchObject({ role: "user", content: FOLLOW_UP });
     expect(later!.slice(0, compacted!.length)).toEqual(compacted);
     expect(later!.length).toBe(compacted!.length + 2);
-    expect(events).toEqual([{ stepNumber: 1, messagesBefore: history.length - 2, messagesAfter: expect.any(Number), promptTokens: PAST_THRESHOLD_TOKENS, compressionCount: 1 }]);
+    expect(events).toEqual([{ stepNumber: 1, messagesBefore: history.length - 2, messagesAfter: expect.any(Number), promptTokens: PAST_THRESHOLD_TOKENS, compressionCount: 1, trigger: "usage" }]);
     expect(host.engine.compressionCount).toBe(1);
     expect(host.engine.lastPromptTokens).toBe(1_600);
   });
@@ -105,6 +105,6 @@ describe("the AI SDK language-model middleware (wrapLanguageModel), against a lo
     });
     expect(result.text).toBe(FINAL_ANSWER);
     const { compacted } = expectCompressedLoop(loop.server, host, "lcm_grep");
-    expect(events).toEqual([{ stepNumber: 2, messagesBefore: 6, messagesAfter: compacted.length, promptTokens: PAST_THRESHOLD_TOKENS, compressionCount: 1 }]);
+    expect(events).toEqual([{ stepNumber: 2, messagesBefore: 6, messagesAfter: compacted.length, promptTokens: PAST_THRESHOLD_TOKENS, compressionCount: 1, trigger: "usage" }]);
   });
 });

@@ -42,7 +42,7 @@ describe("the AI SDK adapter in generateText's tool loop, against a loopback Ope
     const { adapter, result, messages } = await runLoop(host, events);
     expect(result.text).toBe(FINAL_ANSWER);
     const { compacted } = expectCompressedLoop(loop.server, host, "lcm_grep");
-    expect(events).toEqual([{ stepNumber: 2, messagesBefore: 6, messagesAfter: compacted.length, promptTokens: 7_600, compressionCount: 1 }]);
+    expect(events).toEqual([{ stepNumber: 2, messagesBefore: 6, messagesAfter: compacted.length, promptTokens: 7_600, compressionCount: 1, trigger: "usage" }]);
     // a later call with the whole history is sent the compacted conversation, not the history again
     const history = [...messages, ...result.response.messages];
     expect(adapter.view(history).length).toBeLessThan(history.length);

@@ -89,6 +89,8 @@ export { aiSdkMessageToChat, aiSdkToolOutputText } from "./importers/aiSdk.js";
 // Gateway session hygiene
 export { gatewayHygiene, hygieneAfterMessage, hygieneCalibration, hygieneThresholdTokens, GATEWAY_HYGIENE_THRESHOLD, GATEWAY_HYGIENE_WARN_AFTER, DEFAULT_HYGIENE_HARD_MESSAGE_LIMIT, GATEWAY_HYGIENE_MIN_MESSAGES, HYGIENE_ABORT_NOTICE } from "./gateway/hygiene.js";
 export type { HygieneState, HygieneDecision, HygieneReason, HygieneOutcome } from "./gateway/hygiene.js";
+export { engineGatewayHygiene, engineHygieneSettings } from "./gateway/engineHygiene.js";
+export type { EngineHygieneSettings, HygieneUsage } from "./gateway/engineHygiene.js";
 
 // Replay report
 export { replayConversation, responseIndexes, providerUsage } from "./replay/replayConversation.js";

@@ -2,12 +2,14 @@
  * A context engine as LangChain 1.x agent middleware (`createAgent({ middleware: [...] })`): before each
  * model call it compresses the agent's messages through the engine when the engine says so, replacing
  * them in the agent's state (as LangChain's own summarization middleware does); after each call it feeds
- * the AI message's `usage_metadata` to the engine; and it registers the engine's tools.
+ * the AI message's `usage_metadata` to the engine; and it registers the engine's tools. While no answer in
+ * the state reports usage (a resumed stored session, say), gateway session hygiene judges the messages by
+ * their rough estimate and compresses a conversation already past 85 % of the window.
  */
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { AIMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { isContextEngine, type ContextEngine } from "@context-engine/core";
+import { engineGatewayHygiene, isContextEngine, type ChatMessage, type ContextEngine } from "@context-engine/core";
 import { toBaseMessages } from "./toBaseMessages.js";
 import { toChatMessages } from "./toChatMessages.js";
 import { engineTools } from "./tools.js";
@@ -30,10 +32,15 @@ export type ContextEngineMiddlewareOptions = ({ engine: ContextEngine; host?: un
 export interface LangChainCompressionEvent {
   messagesBefore: number;
   messagesAfter: number;
-  /** The prompt tokens that triggered it (the last reported usage). */
+  /** The prompt tokens that triggered it: the last reported usage, or for `trigger: "hygiene"` the rough estimate of the messages. */
   promptTokens: number;
   /** The engine's compression count after it. */
   compressionCount: number;
+  /**
+   * What triggered it: `usage`, the engine's threshold on the latest reported usage; `hygiene`, gateway
+   * session hygiene (85 % of the window) on the estimate of a conversation with no reported usage yet.
+   */
+  trigger: "usage" | "hygiene";
 }
 
 /** The usage report of the latest AI message in `messages` that carries usage. */
@@ -47,6 +54,33 @@ function lastUsage(messages: readonly BaseMessage[]): { prompt_tokens: number } 
   return undefined;
 }
 
+/** What makes the middleware compress: the engine's chat messages, the token count to give it (if known) and what to report. */
+interface CompressionTrigger {
+  chat: ChatMessage[];
+  /** `currentTokens` for `compress`: the hygiene estimate or the state's reported usage (absent when the state has none). */
+  currentTokens: number | undefined;
+  /** The event's `promptTokens`. */
+  promptTokens: number;
+  trigger: LangChainCompressionEvent["trigger"];
+}
+
+/**
+ * Whether to compress `messages` (the agent's state): with no answer reporting usage, gateway hygiene on
+ * their estimate; else (or when hygiene does not fire) the engine's threshold on the latest reported usage.
+ */
+function compressionTrigger(engine: ContextEngine, messages: BaseMessage[], sessionId: string | undefined): CompressionTrigger | undefined {
+  // the prompt tokens of this conversation's latest answer, as the agent's state holds it
+  const promptTokens = lastUsage(messages)?.prompt_tokens;
+  let chat: ChatMessage[] | undefined;
+  if (promptTokens === undefined) {
+    chat = toChatMessages(messages);
+    const hygiene = engineGatewayHygiene(engine, chat);
+    if (hygiene.compress) return { chat, currentTokens: hygiene.tokens, promptTokens: hygiene.tokens, trigger: "hygiene" };
+  }
+  if (!engine.shouldCompress(promptTokens, sessionId)) return undefined;
+  return { chat: chat ?? toChatMessages(messages), currentTokens: promptTokens, promptTokens: promptTokens ?? engine.lastPromptTokens, trigger: "usage" };
+}
+
 /** The state update that replaces the agent's messages with `messages`. */
 function replaceAll(messages: BaseMessage[]): { messages: BaseMessage[] } {
   return { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...messages] };
@@ -55,7 +89,8 @@ function replaceAll(messages: BaseMessage[]): { messages: BaseMessage[] } {
 /**
  * Agent middleware that compresses through a context engine, feeds usage back and offers the engine's
  * tools: `createAgent({ model, tools, middleware: [contextEngineMiddleware({ host })] })`. The trigger is the
- * latest answer's `usage_metadata` in the agent's state; an engine holds one conversation unless each
+ * latest answer's `usage_metadata` in the agent's state (with none, gateway hygiene's estimate at 85 % of
+ * the window); an engine holds one conversation unless each
  * middleware names its own `sessionId`.
  */
 export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions): AgentMiddleware<undefined, undefined, unknown, StructuredToolInterface[]> {
@@ -67,15 +102,14 @@ export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions)
     name: options.name ?? "ContextEngineMiddleware",
     tools: engineTools(engine),
     beforeModel: async (state) => {
-      // the prompt tokens of this conversation's latest answer, as the agent's state holds it
-      const promptTokens = lastUsage(state.messages)?.prompt_tokens;
-      if (!engine.shouldCompress(promptTokens, sessionId)) return undefined;
-      const chat = toChatMessages(state.messages);
+      const trigger = compressionTrigger(engine, state.messages, sessionId);
+      if (trigger === undefined) return undefined;
+      const { chat, currentTokens, promptTokens } = trigger;
       const session = sessionId !== undefined ? { sessionId } : {};
-      const compressed = await engine.compress(chat, promptTokens !== undefined && promptTokens > 0 ? { currentTokens: promptTokens, ...session } : session);
+      const compressed = await engine.compress(chat, currentTokens !== undefined && currentTokens > 0 ? { currentTokens, ...session } : session);
       if (compressed === chat) return undefined;
       const messages = toBaseMessages(compressed);
-      options.onCompress?.({ messagesBefore: state.messages.length, messagesAfter: messages.length, promptTokens: promptTokens ?? engine.lastPromptTokens, compressionCount: engine.compressionCount });
+      options.onCompress?.({ messagesBefore: state.messages.length, messagesAfter: messages.length, promptTokens, compressionCount: engine.compressionCount, trigger: trigger.trigger });
       return replaceAll(messages);
     },
     afterModel: (state) => {

@@ -30,7 +30,7 @@ describe("the LangChain middleware in createAgent's tool loop, against a loopbac
     const state = await runLoop(host, events);
     expect(state.messages.at(-1)?.content).toBe(FINAL_ANSWER);
     const { compacted } = expectCompressedLoop(loop.server, host, "lcm_grep");
-    expect(events).toEqual([{ messagesBefore: 6, messagesAfter: compacted.length, promptTokens: 7_600, compressionCount: 1 }]);
+    expect(events).toEqual([{ messagesBefore: 6, messagesAfter: compacted.length, promptTokens: 7_600, compressionCount: 1, trigger: "usage" }]);
     // the agent's state holds the compacted conversation, then the lcm_grep call, its result and the answer
     expect(state.messages.map((m) => m.getType())).toEqual([...compacted.map((m) => ({ system: "system", user: "human", assistant: "ai", tool: "tool" })[m.role]), "ai", "tool", "ai"]);
     expect(state.messages[0]).toBeInstanceOf(SystemMessage);

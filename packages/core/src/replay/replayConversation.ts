@@ -18,6 +18,7 @@ import { cachingProvider, isClaudeModel, promptCachingStatus } from "../caching/
 import type { PromptCachingStatus } from "../caching/status.js";
 import { CACHE_LOOKBACK_BLOCKS, MAX_CACHE_BREAKPOINTS } from "../providers/anthropicFacts.js";
 import { gatewayHygiene, hygieneAfterMessage, hygieneCalibration, hygieneThresholdTokens } from "../gateway/hygiene.js";
+import { engineHygieneSettings } from "../gateway/engineHygiene.js";
 import { defaultTokenCounter } from "../tokens/counter.js";
 import { messageCounter, type TokenCounter } from "../tokens/types.js";
 import { buildReplayReport, type LoopRecord } from "./summarize.js";
@@ -100,11 +101,6 @@ function sameMessages(a: readonly ChatMessage[], b: readonly ChatMessage[]): boo
   return a === b || (a.length === b.length && a.every((m, i) => m === b[i]));
 }
 
-function engineCompression(engine: ContextEngine): { enabled?: boolean; hygiene_hard_message_limit?: number } | undefined {
-  const compression = (engine as unknown as { compression?: unknown }).compression;
-  return typeof compression === "object" && compression !== null ? (compression as { enabled?: boolean; hygiene_hard_message_limit?: number }) : undefined;
-}
-
 function abortReasonOf(engine: ContextEngine): string | undefined {
   const report = (engine as unknown as { lastCompression?: { aborted?: boolean; abortReason?: unknown } }).lastCompression;
   return report?.aborted && typeof report.abortReason === "string" ? report.abortReason : undefined;
@@ -135,9 +131,9 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
     if (s === undefined) statuses.set(m, (s = promptCachingStatus(m, provider, ttl)));
     return s;
   };
-  const compression = engineCompression(engine);
-  const hygieneEnabled = options.hygiene?.enabled ?? compression?.enabled ?? true;
-  const hardMessageLimit = options.hygiene?.hardMessageLimit ?? compression?.hygiene_hard_message_limit;
+  const engineSettings = engineHygieneSettings(engine);
+  const hygieneEnabled = options.hygiene?.enabled ?? engineSettings.enabled ?? true;
+  const hardMessageLimit = options.hygiene?.hardMessageLimit ?? engineSettings.hardMessageLimit;
   const cacheOptions: PrefixCacheOptions = {
     ...(options.prices ? { prices: options.prices } : {}),
     ...(options.minimumCacheableTokens ? { minimumCacheableTokens: options.minimumCacheableTokens } : {}),
