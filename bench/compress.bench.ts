@@ -22,9 +22,12 @@ const WARM_TARGET_MS = 2;
 const BIG_MESSAGE_TARGET_MS = 50;
 const RUNS = 30;
 const WARMUP = 5;
-/** Cold compressions (fresh engine, counter and message objects), after untimed ones that warm up the JIT. */
+/**
+ * Cold compressions (fresh engine, counter and message objects), after untimed ones that warm up the JIT:
+ * V8 keeps optimizing on a background thread for about ten runs, and "cold" means cold data, not cold code.
+ */
 const COLD_RUNS = 21;
-const COLD_WARMUP = 3;
+const COLD_WARMUP = 10;
 
 function terminalOutput(step: number): string {
   const lines: string[] = [];
@@ -55,11 +58,18 @@ export const stubSummarizer: Summarizer = {
   summarize: async () => SUMMARY_SECTIONS.map((heading) => `${heading}\n- fixed bench item`).join("\n"),
 };
 
-/** A full GC before a timed section, so garbage left by setup (token counting) is not billed to compress(). */
-function collectGarbage(): void {
+/**
+ * A full GC before a timed section, so garbage left by setup (token counting, the previous run's
+ * messages) is not billed to compress(), then a pause: the GC finishes sweeping on background threads,
+ * which would otherwise share this machine's two cores with the timed section.
+ */
+async function collectGarbage(): Promise<void> {
   gc ??= (setFlagsFromString("--expose-gc"), runInNewContext("gc") as () => void);
   gc();
+  await new Promise((resolve) => setTimeout(resolve, SWEEP_PAUSE_MS));
 }
+/** Milliseconds left to the GC's background sweeping after a full collection. */
+const SWEEP_PAUSE_MS = 20;
 let gc: (() => void) | undefined;
 
 function median(values: number[]): number {
@@ -80,9 +90,9 @@ function freshEngine(): ContextCompressor {
 async function coldCompressTimes(json: string, runs = COLD_RUNS): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < COLD_WARMUP + runs; i++) {
+    await collectGarbage();
     const fresh = JSON.parse(json) as ChatMessage[];
     const engine = freshEngine();
-    collectGarbage();
     const start = performance.now();
     await engine.compress(fresh, { force: true });
     if (i >= COLD_WARMUP) times.push(performance.now() - start);
@@ -134,7 +144,7 @@ export async function run(): Promise<void> {
 
   const engine = freshEngine();
   for (let i = 0; i < WARMUP; i++) await engine.compress(messages, { force: true });
-  collectGarbage();
+  await collectGarbage();
   const times: number[] = [];
   let output: ChatMessage[] = messages;
   for (let i = 0; i < RUNS; i++) {
