@@ -31,6 +31,7 @@ import {
   recordSummaryFailure,
   recordSummarySuccess,
   type CompressorSessionState,
+  type ResolvedSession,
 } from "./sessionState.js";
 export { PAUSE_AFTER_STREAK } from "./sessionState.js";
 import { codexThresholdPlan } from "../codex/autoraise.js";
@@ -276,15 +277,19 @@ export class ContextCompressor extends ContextEngine {
     return lazyMessageTokens(messages, messageCounter(counter), exceeds, reportedTotal);
   }
 
-  private prepare(messages: readonly ChatMessage[], tokens: MessageTokens) {
-    return prepareCompaction(messages, tokens, {
+  /** Phases 1 and 2 for `messages` of session `sessionId`, reusing and then keeping how its conversation was last pruned. */
+  private prepare(messages: readonly ChatMessage[], tokens: MessageTokens, sessionId = this.sessions.resolve(undefined).id) {
+    const prepared = prepareCompaction(messages, tokens, {
       protectFirstN: this.compression.protect_first_n,
       protectLastN: this.compression.protect_last_n,
       minTailUserMessages: this.compression.min_tail_user_messages,
       tailTokenBudget: this.tailTokenBudget,
       maxSummaryTokens: this.maxSummaryTokens,
       thresholdTokens: this.thresholdTokens,
+      pruneMemo: this.sessions.lastPruning(sessionId),
     });
+    this.sessions.rememberPruning(sessionId, prepared.pruneMemo);
+    return prepared;
   }
 
   /** Phase 1 alone: old tool outputs cleared outside the tail compress() would protect; nothing summarized. */
@@ -318,7 +323,7 @@ export class ContextCompressor extends ContextEngine {
   private async compressSettled(messages: ChatMessage[], options: CompressOptions): Promise<ChatMessage[]> {
     const session = this.sessions.resolve(options.sessionId);
     try {
-      return await this.compressInSession(messages, options, session.identified, this.sessions.state(session.id));
+      return await this.compressInSession(messages, options, session, this.sessions.state(session.id));
     } finally {
       this.sessions.save(session.id);
     }
@@ -328,7 +333,7 @@ export class ContextCompressor extends ContextEngine {
    * {@link compressSettled} with the session's state. The state's own summary is handed over only for an
    * identified session: a list without a summary in the default session may be another conversation.
    */
-  private async compressInSession(messages: ChatMessage[], options: CompressOptions, identified: boolean, state: CompressorSessionState): Promise<ChatMessage[]> {
+  private async compressInSession(messages: ChatMessage[], options: CompressOptions, session: ResolvedSession, state: CompressorSessionState): Promise<ChatMessage[]> {
     const startedMs = performance.now();
     const force = options.force === true;
     if (force) {
@@ -336,7 +341,7 @@ export class ContextCompressor extends ContextEngine {
       state.cooldownUntil = 0;
     }
     const tokens = this.tokensPerMessage(messages, options.currentTokens);
-    const prepared = this.prepare(messages, tokens);
+    const prepared = this.prepare(messages, tokens, session.id);
     // Reported usage when the caller has it; else exact where counted, the calibrated estimate elsewhere.
     const tokensBefore = options.currentTokens ?? tokens.estimateSum(0, messages.length);
     const report = emptyReport(this.now(), force, messages.length, tokensBefore, this.compressionCount);
@@ -381,7 +386,7 @@ export class ContextCompressor extends ContextEngine {
       middle: prepared.pruned.slice(plan.headEnd, plan.tailStart),
       contentTokens: prepared.contentTokens,
       maxSummaryTokens: this.maxSummaryTokens,
-      previousSummary: prepared.previousSummaryInMessages ?? (identified ? state.previousSummary : undefined),
+      previousSummary: prepared.previousSummaryInMessages ?? (session.identified ? state.previousSummary : undefined),
       focusTopic: options.focusTopic,
       head: prepared.head,
       tail: prepared.tail,

@@ -24,6 +24,19 @@ export interface PruneOptions {
   minChars?: number;
   /** Tool-call arguments longer than this are truncated (default 2,000). */
   maxArgumentChars?: number;
+  /**
+   * The {@link PruneResult.memo} of an earlier pruning of the same conversation: an output still at the
+   * same index, cleared the same way, reuses its cleared copy (the same object) instead of being described again.
+   */
+  memo?: PruneMemo | undefined;
+}
+
+/** How one pruning cleared its conversation's outputs, by index: for the next pruning of that conversation. */
+export interface PruneMemo {
+  /** The pruned conversation's messages (the input). */
+  readonly messages: readonly ChatMessage[];
+  /** The cleared copy made for `messages[i]`, with what it was made from. */
+  readonly cleared: readonly (ClearedEntry | undefined)[];
 }
 
 /** The pruned conversation and what phase 1 did. */
@@ -35,6 +48,8 @@ export interface PruneResult {
   dedup: number;
   /** Assistant tool calls whose arguments were truncated. */
   truncatedArguments: number;
+  /** What to hand the next pruning of this conversation (see {@link PruneOptions.memo}). */
+  memo: PruneMemo;
 }
 
 /** True when a message starts with the phase-1 placeholder (already cleared). */
@@ -104,8 +119,10 @@ export function pruneOldToolResults(messages: readonly ChatMessage[], options: P
   const minChars = options.minChars ?? PRUNE_MIN_CHARS;
   const maxArgumentChars = options.maxArgumentChars ?? MAX_TOOL_ARGUMENT_CHARS;
   const out = messages.slice();
-  const result: PruneResult = { messages: out, cleared: 0, dedup: 0, truncatedArguments: 0 };
+  const cleared: (ClearedEntry | undefined)[] = [];
+  const result: PruneResult = { messages: out, cleared: 0, dedup: 0, truncatedArguments: 0, memo: { messages, cleared } };
   if (end === 0) return result;
+  const earlier = options.memo;
   const calls = callsBefore(messages, end);
   const duplicates = olderDuplicates(messages, end, minChars);
   for (let i = 0; i < end; i++) {
@@ -123,14 +140,18 @@ export function pruneOldToolResults(messages: readonly ChatMessage[], options: P
     if (size <= minChars) continue;
     const call = message.tool_call_id !== undefined ? calls.get(message.tool_call_id) : undefined;
     const duplicate = duplicates.has(i);
-    out[i] = clearedCopy(message, call?.function.name ?? message.name, call?.function.arguments, duplicate, size);
+    const known = earlier !== undefined && earlier.messages[i] === message ? earlier.cleared[i] : undefined;
+    const entry = clearedEntry(message, call?.function.name ?? message.name, call?.function.arguments, duplicate, size, known);
+    cleared[i] = entry;
+    out[i] = entry.cleared;
     if (duplicate) result.dedup++;
     else result.cleared++;
   }
   return result;
 }
 
-interface ClearedEntry {
+/** A cleared copy and what it was made from. */
+export interface ClearedEntry {
   content: ChatMessage["content"];
   name: string | undefined;
   args: string | undefined;
@@ -139,21 +160,18 @@ interface ClearedEntry {
 }
 
 /**
- * Cleared copies by original message: messages are immutable, so clearing the same message with the
- * same call again returns the same object (cheap repeated calls, and token counts stay memoized).
+ * The cleared copy of `message`: `known` (an earlier pruning's entry for the same message object) when it
+ * was made from the same content, call and duplicate status — messages are immutable, so repeated
+ * compactions of a growing conversation describe each output once and keep its token count memoized —
+ * else a new one.
  */
-const clearedCache = new WeakMap<ChatMessage, ClearedEntry>();
-
-function clearedCopy(message: ChatMessage, name: string | undefined, args: string | undefined, duplicate: boolean, size: number): ChatMessage {
-  const cached = clearedCache.get(message);
-  if (cached && cached.content === message.content && cached.name === name && cached.args === args && cached.duplicate === duplicate) return cached.cleared;
+function clearedEntry(message: ChatMessage, name: string | undefined, args: string | undefined, duplicate: boolean, size: number, known: ClearedEntry | undefined): ClearedEntry {
+  if (known && known.content === message.content && known.name === name && known.args === args && known.duplicate === duplicate) return known;
   const text = messageText(message);
   const descriptor = describeToolOutput(name, args, text, size);
   // The newer copy of a duplicate keeps the errors; a cleared output keeps its error lines below the descriptor.
   const errors = duplicate ? [] : keptErrorLines(name, args, text, (message as { is_error?: unknown }).is_error === true);
   const head = duplicate ? `${PRUNED_TOOL_PLACEHOLDER} ${DUPLICATE_TOOL_OUTPUT_POINTER} ${descriptor}` : `${PRUNED_TOOL_PLACEHOLDER} ${descriptor}`;
-  const content = [head, ...errors].join("\n");
-  const cleared: ChatMessage = { ...message, content };
-  clearedCache.set(message, { content: message.content, name, args, duplicate, cleared });
-  return cleared;
+  const content = errors.length === 0 ? head : [head, ...errors].join("\n");
+  return { content: message.content, name, args, duplicate, cleared: { ...message, content } };
 }

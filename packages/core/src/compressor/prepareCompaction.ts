@@ -5,7 +5,7 @@
 import type { ChatMessage } from "../messages/schema.js";
 import { alignBoundaryBackward } from "../messages/toolPairs.js";
 import { MIN_TAIL_MESSAGES, planBoundaries, type BoundaryPlan } from "./phase2Boundaries.js";
-import { pruneOldToolResults } from "./phase1Prune.js";
+import { pruneOldToolResults, type PruneMemo } from "./phase1Prune.js";
 import { findLatestSummary, findLatestSummaryIndex, hasCompactionNote, turnsForSummary } from "./summaryMessage.js";
 import { summaryTokenBudget } from "./thresholds.js";
 import { knownMessageTokens, type MessageTokens } from "./messageTokens.js";
@@ -19,6 +19,8 @@ export interface PrepareSettings {
   maxSummaryTokens: number;
   /** The trigger: a result predicted at or above it makes the progress guarantee kick in. */
   thresholdTokens: number;
+  /** The {@link PreparedCompaction.pruneMemo} of this conversation's last preparation, if kept. */
+  pruneMemo?: PruneMemo | undefined;
 }
 
 /** What compress() needs to ask for a summary and assemble the result. */
@@ -48,6 +50,8 @@ export interface PreparedCompaction {
   truncatedArguments: number;
   tailFloorReduced: boolean;
   tailToolOutputsCleared: number;
+  /** How phase 1 cleared this conversation: for its next preparation (`settings.pruneMemo`). */
+  pruneMemo: PruneMemo;
 }
 
 /** True when no earlier compaction left its system note or a summary message in `messages`. */
@@ -64,8 +68,8 @@ function newestToolGroupStart(messages: readonly ChatMessage[], from: number): n
 }
 
 /** Phase 1 outside the tail of `plan`, plus the tail clearing of the progress guarantee when `clearTail`. */
-function pruneFor(messages: readonly ChatMessage[], plan: BoundaryPlan, clearTail: boolean) {
-  const phase1 = pruneOldToolResults(messages, { protectedFrom: plan.tailStart });
+function pruneFor(messages: readonly ChatMessage[], plan: BoundaryPlan, clearTail: boolean, memo: PruneMemo | undefined) {
+  const phase1 = pruneOldToolResults(messages, { protectedFrom: plan.tailStart, memo });
   let pruned = phase1.messages;
   let tailToolOutputsCleared = 0;
   if (clearTail) {
@@ -117,14 +121,14 @@ export function prepareCompaction(messages: readonly ChatMessage[], counts: read
   }
 
   let above = predicted(plan) >= settings.thresholdTokens;
-  let pruning = pruneFor(messages, plan, above);
+  let pruning = pruneFor(messages, plan, above, settings.pruneMemo);
   if (pruning.tailToolOutputsCleared === 0 && (above || !hasTurns(plan))) {
     const protectLastN = tailFloorReduced ? MIN_TAIL_MESSAGES : settings.protectLastN;
     const anchored = planBoundaries(messages, { ...boundaryOptions, protectLastN, keepStallingAnchorsInHead: true });
     if (anchored.headEnd > plan.headEnd && hasTurns(anchored)) {
       plan = anchored;
       above = predicted(plan) >= settings.thresholdTokens;
-      pruning = pruneFor(messages, plan, above);
+      pruning = pruneFor(messages, plan, above, pruning.phase1.memo);
     }
   }
 
@@ -144,5 +148,6 @@ export function prepareCompaction(messages: readonly ChatMessage[], counts: read
     truncatedArguments: phase1.truncatedArguments,
     tailFloorReduced,
     tailToolOutputsCleared,
+    pruneMemo: phase1.memo,
   };
 }

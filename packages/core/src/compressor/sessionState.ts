@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { cooldownSeconds, type SummaryFailure } from "../summarizers/failures.js";
 import { errorText } from "../errorText.js";
+import type { PruneMemo } from "./phase1Prune.js";
 import { SessionStoreError, type AwaitableMethods, type EngineStateStore } from "../store/types.js";
 
 /** Consecutive ineffective compactions (or fallback summaries) after which automatic compaction pauses. */
@@ -157,6 +158,8 @@ export class CompressorSessions {
   private readonly writes = new Map<string, Promise<unknown>>();
   /** Sessions whose last background write failed: the error and how to send it again. */
   private readonly failed = new Map<string, { error: unknown; retry: () => unknown }>();
+  /** How each session's conversation was last pruned (memory only, never stored). */
+  private readonly prunings = new Map<string, PruneMemo>();
 
   /**
    * @param engine the engine's name, the store's key
@@ -278,9 +281,20 @@ export class CompressorSessions {
     while (this.writes.size > 0) await Promise.all([...this.writes.values()]);
   }
 
+  /** The last pruning of `sessionId`'s conversation, for its next one (see {@link PruneMemo}). */
+  lastPruning(sessionId: string): PruneMemo | undefined {
+    return this.prunings.get(sessionId);
+  }
+
+  /** Keeps `memo` as the last pruning of `sessionId`'s conversation (in memory, until the session is forgotten). */
+  rememberPruning(sessionId: string, memo: PruneMemo): void {
+    this.prunings.set(sessionId, memo);
+  }
+
   /** Starts the session over: its state is dropped from memory and from the store. */
   forget(sessionId: string): void {
     this.states.delete(sessionId);
+    this.prunings.delete(sessionId);
     this.written.delete(sessionId);
     const store = this.store;
     if (store !== undefined && sessionId !== DEFAULT_SESSION) this.write(sessionId, () => store.clearEngineState(this.engine, sessionId));

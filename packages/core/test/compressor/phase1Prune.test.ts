@@ -87,4 +87,33 @@ describe("phase 1: pruning old tool results", () => {
     expect(out[3]).not.toBe(messages[3]);
     expect(messages[3]!.content).toBe(r.content);
   });
+  it("hands an output still at its index the cleared copy an earlier pruning of the conversation made", () => {
+    const [a1, r1] = toolTurn("terminal", { command: "pytest" }, `${longOutput("test", 39)}\nexit code: 1`);
+    const [a2, r2] = toolTurn("terminal", { command: "make" }, longOutput("build", 30));
+    const first = pruneOldToolResults([system("s"), user("go"), a1, r1, a2, r2, user("next")], { protectedFrom: 6 });
+    const grown = [system("s"), user("go"), a1, r1, a2, r2, user("next"), ...toolTurn("terminal", { command: "ls" }, "z".repeat(400)), user("more")];
+    const again = pruneOldToolResults(grown, { protectedFrom: 9, memo: first.memo });
+    expect(again.messages[3]).toBe(first.messages[3]);
+    expect(again.messages[5]).toBe(first.messages[5]);
+    expect(again.messages[8]!.content).toMatch(/^\[Old tool output cleared/);
+    // without the memo the copies are made again (equal, not the same objects)
+    const fresh = pruneOldToolResults(grown, { protectedFrom: 9 });
+    expect(fresh.messages[3]).toEqual(first.messages[3]);
+    expect(fresh.messages[3]).not.toBe(first.messages[3]);
+  });
+
+  it("describes an output again when another message sits at its index or its call changed", () => {
+    const [a, r] = toolTurn("terminal", { command: "pytest" }, `${longOutput("test", 39)}\nexit code: 1`);
+    const first = pruneOldToolResults([system("s"), user("go"), a, r, user("next")], { protectedFrom: 4 });
+    const other = { ...r, content: `${longOutput("other", 12)}\nexit code: 0` };
+    const replaced = pruneOldToolResults([system("s"), user("go"), a, other, user("next")], { protectedFrom: 4, memo: first.memo });
+    expect(replaced.messages[3]!.content).toContain("exit 0, 13 lines output");
+    const renamed = call("shell", { command: "pytest" }, r.tool_call_id);
+    const recalled = pruneOldToolResults([system("s"), user("go"), renamed, r, user("next")], { protectedFrom: 4, memo: first.memo });
+    expect(recalled.messages[3]!.content).toContain("[shell] ran `pytest`");
+    // the same output answering another call: its copy carries that call's id
+    const [a2, r2] = [call("terminal", { command: "pytest" }, "call_again"), { ...r, tool_call_id: "call_again" }];
+    const moved = pruneOldToolResults([system("s"), user("go"), a2, r2, user("next")], { protectedFrom: 4, memo: first.memo });
+    expect(moved.messages[3]!.tool_call_id).toBe("call_again");
+  });
 });
