@@ -17,7 +17,9 @@ import { defaultTokenCounter } from "../tokens/counter.js";
 import { messageCounter, type TokenCounter } from "../tokens/types.js";
 import { assembleCompressed } from "./phase4Assemble.js";
 import { validOutput } from "./validOutput.js";
-import { lazyMessageTokens, type MessageTokens } from "./messageTokens.js";
+import { lazyMessageTokens, tokensBeforeForComparison, type MessageTokens } from "./messageTokens.js";
+import { awaitsRealUsage, triggerDecision, type ShouldCompressInfo, type TriggerLimits } from "./trigger.js";
+export type { ShouldCompressInfo, ShouldCompressReason } from "./trigger.js";
 import { prepareCompaction } from "./prepareCompaction.js";
 import { emptyReport, fillCompactionReport, includeInFlightGroup, type CompressionReport } from "./report.js";
 import { buildSummaryRequest } from "./summaryMessage.js";
@@ -59,24 +61,6 @@ export interface ContextCompressorOptions {
    * promises could not write (default `console.warn`). The host passes its `warn` (`host.warnings`).
    */
   warn?: (message: string) => void;
-}
-
-/**
- * Why `shouldCompress` says what it says. `awaiting_usage`: a compaction just ran and an estimate is
- * not trusted until the provider reports the real prompt tokens of the compacted conversation.
- */
-export type ShouldCompressReason = "ok" | "disabled" | "below_threshold" | "awaiting_usage" | "cooldown" | "ineffective";
-
-/** The answer of {@link ContextCompressor.shouldCompressInfo}. */
-export interface ShouldCompressInfo {
-  should: boolean;
-  reason: ShouldCompressReason;
-  promptTokens: number;
-  thresholdTokens: number;
-  /** Milliseconds left of a summary-failure cooldown (0 when none). */
-  cooldownRemainingMs: number;
-  /** What paused automatic compaction: 2 ineffective compactions or 2 fallback summaries in a row. */
-  pausedBy: "ineffective" | "fallback" | null;
 }
 
 function parseCompression(input: Partial<CompressionConfig> | undefined): CompressionConfig {
@@ -189,22 +173,12 @@ export class ContextCompressor extends ContextEngine {
    * tokens) in session `sessionId` (default: the only open session, else the default session).
    */
   shouldCompressInfo(promptTokens: number = this.lastPromptTokens, sessionId?: string): ShouldCompressInfo {
-    const state = this.sessions.state(this.sessions.resolve(sessionId).id);
-    const cooldownRemainingMs = Math.max(0, state.cooldownUntil - this.now());
-    const info = (should: boolean, reason: ShouldCompressReason): ShouldCompressInfo => ({
-      should,
-      reason,
-      promptTokens,
-      thresholdTokens: this.thresholdTokens,
-      cooldownRemainingMs,
-      pausedBy: state.pausedBy,
-    });
-    if (!this.compression.enabled) return info(false, "disabled");
-    if (promptTokens < this.thresholdTokens) return info(false, "below_threshold");
-    if (state.pausedBy !== null) return info(false, "ineffective");
-    if (cooldownRemainingMs > 0) return info(false, "cooldown");
-    if (this.shouldDeferPreflightToRealUsage(promptTokens, sessionId)) return info(false, "awaiting_usage");
-    return info(true, "ok");
+    return triggerDecision(this.sessions.state(this.sessions.resolve(sessionId).id), promptTokens, this.triggerLimits());
+  }
+
+  /** What the trigger compares against, now. */
+  private triggerLimits(): TriggerLimits {
+    return { enabled: this.compression.enabled, thresholdTokens: this.thresholdTokens, contextLength: this.contextLength, now: this.now() };
   }
 
   /**
@@ -215,8 +189,7 @@ export class ContextCompressor extends ContextEngine {
    * `updateFromResponse` (or a model change) ends the wait.
    */
   shouldDeferPreflightToRealUsage(estimatedTokens: number, sessionId?: string): boolean {
-    const state = this.sessions.state(this.sessions.resolve(sessionId).id);
-    return state.awaitingUsageAfterCompaction && estimatedTokens >= this.thresholdTokens && estimatedTokens < this.contextLength;
+    return awaitsRealUsage(this.sessions.state(this.sessions.resolve(sessionId).id), estimatedTokens, this.triggerLimits());
   }
 
   /** True when `promptTokens` (default: the last real prompt tokens) reached the threshold and nothing holds compaction back in `sessionId`. */
@@ -455,12 +428,3 @@ export class ContextCompressor extends ContextEngine {
 }
 
 export type { CompressionReport } from "./report.js";
-
-/**
- * The size before compaction to judge `tokensAfter` against: the estimate when the result is clearly
- * smaller (under half of it), else the exact count, so a close call is never decided by an estimate.
- */
-function tokensBeforeForComparison(tokens: MessageTokens, tokensAfter: number): number {
-  const estimate = tokens.estimateSum(0, tokens.length);
-  return tokensAfter * 2 < estimate ? estimate : tokens.exactSum(0, tokens.length);
-}

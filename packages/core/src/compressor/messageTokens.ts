@@ -106,3 +106,12 @@ export function knownMessageTokens(tokens: readonly number[]): MessageTokens {
   const within = (i: number, limit: number) => (tokens[i]! <= limit ? tokens[i]! : undefined);
   return { length: tokens.length, exact: (i) => tokens[i]!, within, exactSum: sum, estimateSum: sum };
 }
+
+/**
+ * The size before compaction to judge `tokensAfter` against: the estimate when the result is clearly
+ * smaller (under half of it), else the exact count, so a close call is never decided by an estimate.
+ */
+export function tokensBeforeForComparison(tokens: MessageTokens, tokensAfter: number): number {
+  const estimate = tokens.estimateSum(0, tokens.length);
+  return tokensAfter * 2 < estimate ? estimate : tokens.exactSum(0, tokens.length);
+}
