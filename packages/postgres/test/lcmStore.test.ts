@@ -28,7 +28,7 @@ describe("PostgresLcmStore: full-text search and append-only tables", () => {
       const texts = ["the flamingo parser fails on tabs", "run cargo-llvm-cov over the crate", "数据库迁移已经完成", "flamingo tokens are fine now"];
       for (const [i, content] of texts.entries()) await store.appendMessages("s", [newMessage({ role: "user", content })], 1_000 * (i + 1));
       await store.appendMessages("other", [newMessage({ role: "user", content: "flamingo elsewhere" })], 1);
-      const seqs = async (pattern: string, window: SearchWindow = { limit: 10 }) => (await store.searchMessagesFullText("s", pattern, window)).hits.map((m) => m.seq);
+      const seqs = async (pattern: string, window: SearchWindow = { limit: 10 }) => (await store.searchMessagesFullText(["s"], pattern, window)).hits.map((m) => m.seq);
       expect(await seqs("flamingo")).toEqual([4, 1]);
       expect(await seqs("flamingo parser")).toEqual([1]);
       expect(await seqs("parser OR tokens")).toEqual([4, 1]);
@@ -37,12 +37,18 @@ describe("PostgresLcmStore: full-text search and append-only tables", () => {
       expect(await seqs("迁移")).toEqual([3]);
       expect(await seqs("flamingo", { limit: 1 })).toEqual([4]);
       expect(await seqs("flamingo", { limit: 10, since: 2_000, before: 5_000 })).toEqual([4]);
-      await expect(store.searchMessagesFullText("s", "*", { limit: 10 })).rejects.toThrow(/has no words to search for/);
+      await expect(store.searchMessagesFullText(["s"], "*", { limit: 10 })).rejects.toThrow(/has no words to search for/);
+      // several sessions, or every one, in one query
+      const sessionsOf = async (scope: readonly string[] | "all") => (await store.searchMessagesFullText(scope, "flamingo", { limit: 10 })).hits.map((m) => `${m.session}:${m.seq}`);
+      expect(await sessionsOf(["s", "other"])).toEqual(["other:1", "s:4", "s:1"]);
+      expect(await sessionsOf("all")).toEqual(["other:1", "s:4", "s:1"]);
+      expect(await sessionsOf(["other"])).toEqual(["other:1"]);
+      expect(await sessionsOf([])).toEqual([]);
 
       const [m1, m2] = await store.getMessagesBySeq("s", 1, 2);
       await store.commitSummary({ ...summaryRecord("sum_a", "s", 1, 2), content: "parser work: 解析器修复" }, [{ type: "message", id: m1!.id }, { type: "message", id: m2!.id }], 0, 1);
-      expect((await store.searchSummariesFullText("s", "解析器", { limit: 5 })).hits.map((x) => x.id)).toEqual(["sum_a"]);
-      expect((await store.searchSummariesFullText("other", "parser", { limit: 5 })).hits).toEqual([]);
+      expect((await store.searchSummariesFullText(["s"], "解析器", { limit: 5 })).hits.map((x) => x.id)).toEqual(["sum_a"]);
+      expect((await store.searchSummariesFullText(["other"], "parser", { limit: 5 })).hits).toEqual([]);
     } finally {
       await store.close();
     }

@@ -6,7 +6,7 @@
  * process, under the session's advisory lock; a summary commit checks the context range it replaces
  * and changes nothing when another worker changed it first.
  */
-import type { ItemRef, LcmCompactionRecord, LcmFullTextSearch, LcmStoreAsync, NewMessage, SearchHits, SearchWindow, StoredMessage, SummaryKind, SummaryLevel, SummaryRecord } from "./lcmTypes.js";
+import type { ItemRef, LcmCompactionRecord, LcmFullTextSearch, LcmStoreAsync, NewMessage, SearchHits, SearchWindow, SessionScope, StoredMessage, SummaryKind, SummaryLevel, SummaryRecord } from "./lcmTypes.js";
 import { loadLcmApi, type LcmApi } from "./lcmTypes.js";
 import { connect, leaseSessionCompaction, lockSession, num, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
 import { migrate } from "../migrate.js";
@@ -281,22 +281,22 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
     return rows.map((r) => ({ ...r, n: num(r.n) }));
   }
 
-  async searchMessagesFullText(session: string, pattern: string, window: SearchWindow): Promise<SearchHits<StoredMessage>> {
+  async searchMessagesFullText(sessions: SessionScope, pattern: string, window: SearchWindow): Promise<SearchHits<StoredMessage>> {
     const { sql, params } = this.fullTextCondition(pattern, "search_text", 5);
     const rows = await this.rows<MessageRow>(
       this.connection.pool,
-      `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE session = $1 AND created_at >= $2 AND created_at < $3 AND ${sql} ORDER BY id DESC LIMIT $4`,
-      [session, window.since ?? 0, window.before ?? FAR_FUTURE, window.limit, ...params],
+      `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE ${IN_SESSIONS} AND created_at >= $2 AND created_at < $3 AND ${sql} ORDER BY id DESC LIMIT $4`,
+      [sessionsParam(sessions), window.since ?? 0, window.before ?? FAR_FUTURE, window.limit, ...params],
     );
     return { hits: rows.map((row) => toMessage(this.lcmApi, row)), truncated: false };
   }
 
-  async searchSummariesFullText(session: string, pattern: string, window: SearchWindow): Promise<SearchHits<SummaryRecord>> {
+  async searchSummariesFullText(sessions: SessionScope, pattern: string, window: SearchWindow): Promise<SearchHits<SummaryRecord>> {
     const { sql, params } = this.fullTextCondition(pattern, "content", 5);
     const rows = await this.rows<SummaryRow>(
       this.connection.pool,
-      `SELECT ${SUMMARY_COLUMNS} FROM ${this.s}.lcm_summaries WHERE session = $1 AND created_at >= $2 AND created_at < $3 AND ${sql} ORDER BY row_id DESC LIMIT $4`,
-      [session, window.since ?? 0, window.before ?? FAR_FUTURE, window.limit, ...params],
+      `SELECT ${SUMMARY_COLUMNS} FROM ${this.s}.lcm_summaries WHERE ${IN_SESSIONS} AND created_at >= $2 AND created_at < $3 AND ${sql} ORDER BY row_id DESC LIMIT $4`,
+      [sessionsParam(sessions), window.since ?? 0, window.before ?? FAR_FUTURE, window.limit, ...params],
     );
     return { hits: rows.map(toSummary), truncated: false };
   }
@@ -326,6 +326,14 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
   private async rows<R extends object>(client: Queryable, sql: string, params: unknown[]): Promise<R[]> {
     return (await client.query<R>(sql, params)).rows;
   }
+}
+
+/** The session condition of a full-text search: `$1` is the list of sessions, or NULL for every session. */
+const IN_SESSIONS = "($1::text[] IS NULL OR session = ANY($1::text[]))";
+
+/** `$1` of {@link IN_SESSIONS}. */
+function sessionsParam(sessions: SessionScope): readonly string[] | null {
+  return sessions === "all" ? null : sessions;
 }
 
 /**

@@ -13,6 +13,7 @@ export type {
   NewMessage,
   SearchHits,
   SearchWindow,
+  SessionScope,
   StoredMessage,
   SummaryKind,
   SummaryLevel,

@@ -7,10 +7,10 @@
  */
 import type { Awaitable, AwaitableMethods } from "@context-engine/core";
 import type { LcmStore, StoredMessage, SummaryRecord } from "./LcmStore.js";
-import type { SearchWindow } from "./search.js";
+import type { SearchWindow, SessionScope } from "./search.js";
 
 export type { CompactionRecord, ItemRef, NewMessage, StoredMessage, SummaryKind, SummaryLevel, SummaryRecord } from "./LcmStore.js";
-export type { SearchWindow } from "./search.js";
+export type { SearchWindow, SessionScope } from "./search.js";
 
 /** Search results; `truncated` when a search stopped before it had looked at the whole history. */
 export interface SearchHits<T> {
@@ -57,11 +57,12 @@ export interface LcmStoreAsync extends AwaitableMethods<LcmStoreData> {
 }
 
 /**
- * Full-text search of one session, newest first, as an lcm store over a database with its own text
- * search offers it (the SQLite store's is in store/search.ts, over its FTS5 tables): the words of
- * `pattern` must all match unless `OR` joins them; a pattern without words is a `SearchError`.
+ * Full-text search, newest first, as an lcm store over a database with its own text search offers it
+ * (the SQLite store's is in store/search.ts, over its FTS5 tables), in one query over the `sessions`
+ * given (`"all"`: every session): the words of `pattern` must all match unless `OR` joins them; a
+ * pattern without words is a `SearchError`.
  */
 export interface LcmFullTextSearch {
-  searchMessagesFullText(session: string, pattern: string, window: SearchWindow): Promise<SearchHits<StoredMessage>>;
-  searchSummariesFullText(session: string, pattern: string, window: SearchWindow): Promise<SearchHits<SummaryRecord>>;
+  searchMessagesFullText(sessions: SessionScope, pattern: string, window: SearchWindow): Promise<SearchHits<StoredMessage>>;
+  searchSummariesFullText(sessions: SessionScope, pattern: string, window: SearchWindow): Promise<SearchHits<SummaryRecord>>;
 }

@@ -1,7 +1,7 @@
 /**
  * How a store's history is searched, chosen in one place by what the store can do: the SQLite store
  * through its own indexes (FTS5 words, trigrams, see search.ts); a store that offers full-text search
- * ({@link LcmFullTextSearch}, e.g. PostgreSQL) through it, session by session; regex patterns on such a
+ * ({@link LcmFullTextSearch}, e.g. PostgreSQL) through it, one query over the scope; regex patterns on such a
  * store, and full text on a store with neither, by a scan of its records through the data methods,
  * newest first within each session, inside the time budget.
  */
@@ -35,7 +35,7 @@ export function historySearchOf(store: LcmStoreAsync): HistorySearch {
   }
   return {
     fullText: hasFullTextSearch(store)
-      ? (request) => fullTextPerSession(store, request)
+      ? (request) => fullTextThroughStore(store, request)
       : async (request) => ({ ...ranked(await scanRecords(store, scanPattern(request.query), request.sessions, { ...request.window, limit: candidatesWanted(request) }, request.budgetMs, request.kinds), request), matchedBy: "scan" }),
     regex: async (sessions, pattern, window, budgetMs, kinds) => {
       compileRegex(pattern);
@@ -53,23 +53,18 @@ async function sessionList(store: LcmStoreAsync, sessions: SessionScope): Promis
 const newestMessageFirst = (a: StoredMessage, b: StoredMessage) => b.createdAt - a.createdAt || b.rowId - a.rowId;
 const newestSummaryFirst = (a: SummaryRecord, b: SummaryRecord) => b.createdAt - a.createdAt || b.seqEnd - a.seqEnd;
 
-/** Full text through the store's own search, every session of the scope side by side, merged newest first. */
-async function fullTextPerSession(store: LcmStoreAsync & LcmFullTextSearch, request: FullTextRequest): Promise<FullTextResult> {
-  const sessions = await sessionList(store, request.sessions);
+/** Full text through the store's own search: one query per kind over the whole scope. */
+async function fullTextThroughStore(store: LcmStoreAsync & LcmFullTextSearch, request: FullTextRequest): Promise<FullTextResult> {
   const window = { ...request.window, limit: candidatesWanted(request) };
   const none = { hits: [], truncated: false };
-  const perSession = await Promise.all(
-    sessions.map(async (session) =>
-      Promise.all([
-        request.kinds.messages ? store.searchMessagesFullText(session, request.pattern, window) : none,
-        request.kinds.summaries ? store.searchSummariesFullText(session, request.pattern, window) : none,
-      ]),
-    ),
-  );
+  const [messages, summaries] = await Promise.all([
+    request.kinds.messages ? store.searchMessagesFullText(request.sessions, request.pattern, window) : none,
+    request.kinds.summaries ? store.searchSummariesFullText(request.sessions, request.pattern, window) : none,
+  ]);
   const result: SearchResult = {
-    messages: perSession.flatMap(([messages]) => messages.hits as StoredMessage[]).sort(newestMessageFirst).slice(0, window.limit),
-    summaries: perSession.flatMap(([, summaries]) => summaries.hits as SummaryRecord[]).sort(newestSummaryFirst).slice(0, window.limit),
-    truncated: perSession.some(([messages, summaries]) => messages.truncated || summaries.truncated),
+    messages: (messages.hits as StoredMessage[]).sort(newestMessageFirst),
+    summaries: (summaries.hits as SummaryRecord[]).sort(newestSummaryFirst),
+    truncated: messages.truncated || summaries.truncated,
   };
   return { ...ranked(result, request), matchedBy: matchingFor(request.query) === "words" ? "words" : "substring" };
 }
