@@ -9,6 +9,7 @@ import {
   ContextEngine,
   effectiveThresholdPercent,
   ExtractiveSummarizer,
+  InvalidMessagesError,
   matchModelThreshold,
   parseMessages,
   RoughTokenCounter,
@@ -155,19 +156,31 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
    * stored records. `compress` calls it; hosts may call it directly to archive turns without compacting.
    */
   async ingest(messages: ChatMessage[], session?: string): Promise<StoredMessage[]> {
-    // the store is append-only: a malformed message must be refused before it is stored for good
-    parseMessages(messages, "LcmEngine.ingest");
+    if (!Array.isArray(messages)) parseMessages(messages, "LcmEngine.ingest");
     return this.handle.use(async (store) => {
       const target = session ?? (await this.currentSession());
-      if (this.isIgnoredSession(target)) return [];
-      return (await this.order.run(target, () => this.ingestValid(store, messages, target))).stored;
+      if (this.isIgnoredSession(target)) return (parseMessages(messages, "LcmEngine.ingest"), []);
+      return (await this.order.run(target, () => this.ingestChecked(store, messages, target, "LcmEngine.ingest"))).stored;
     });
   }
 
-  /** {@link ingest} of an already validated list (run in the session's order). */
-  private async ingestValid(store: S, messages: ChatMessage[], session: string): Promise<IngestResult> {
-    const { conversation } = splitSystemPrompt(messages);
-    const result = await ingestConversation(store, session, conversation, this.tokenCounter, () => this.heldBy(store, session), this.now(), this.held.get(session));
+  /**
+   * Validates and stores what is new in `messages` (run in the session's order). The store is
+   * append-only, so a malformed message is refused before anything is stored; only the messages not
+   * equal to ones the engine already had are checked (those were checked when they came). A list too
+   * malformed to compare gets the full check's error, naming each bad message of `source`'s list.
+   */
+  private async ingestChecked(store: S, messages: ChatMessage[], session: string, source: string): Promise<IngestResult> {
+    const { system, conversation } = splitSystemPrompt(messages);
+    const offset = system.length;
+    const validate = (trusted: readonly boolean[]) => void parseMessages(messages, source, (i) => i >= offset && trusted[i - offset] === true);
+    let result: IngestResult;
+    try {
+      result = await ingestConversation(store, session, conversation, this.tokenCounter, () => this.heldBy(store, session), this.now(), this.held.get(session), validate);
+    } catch (error) {
+      if (!(error instanceof InvalidMessagesError)) parseMessages(messages, source);
+      throw error;
+    }
     this.held.set(session, result.held);
     return result;
   }
@@ -181,18 +194,18 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
    * `leaseCompaction`, e.g. PostgreSQL), this one does not: it returns the context as stored.
    */
   async compress(messages: ChatMessage[], options: CompressOptions = {}): Promise<ChatMessage[]> {
-    parseMessages(messages, "LcmEngine.compress");
+    if (!Array.isArray(messages)) parseMessages(messages, "LcmEngine.compress");
     return this.handle.use(async (store) => {
       const session = options.sessionId || (await this.currentSession());
       // an ignored session is neither stored nor compacted: lcm only compacts what it keeps
-      if (this.isIgnoredSession(session)) return messages;
+      if (this.isIgnoredSession(session)) return (parseMessages(messages, "LcmEngine.compress"), messages);
       return this.order.run(session, () => this.ingestAndCompact(store, session, messages, options));
     });
   }
 
   /** The body of {@link compress}, in the session's order. */
   private async ingestAndCompact(store: S, session: string, messages: ChatMessage[], options: CompressOptions): Promise<ChatMessage[]> {
-    const ingested = await this.ingestValid(store, messages, session);
+    const ingested = await this.ingestChecked(store, messages, session, "LcmEngine.compress");
     // stored and held messages are not counted again: only the system prompt and lcm's own artifacts are
     const tokens = options.currentTokens ?? ingested.tokens + this.tokenCounter.countMessages(messages.filter((m) => m.role === "system" || isLcmArtifact(m)));
     if (!options.force && tokens < this.thresholdTokens) return messages;

@@ -46,22 +46,27 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return defined === 0;
 }
 
-/** Identities and token counts of `items`, reusing those of `previous` where the message at a position is unchanged. */
-export function identify(items: readonly ChatMessage[], previous: HeldSequence | undefined, counter: TokenCounter): { ids: Buffer[]; tokens: number[] } {
+/**
+ * Identities and token counts of `items`, reusing those of `previous` where the message at a position is
+ * unchanged (`reused[i]`: such a message equals one the engine already had, so it was validated then).
+ */
+export function identify(items: readonly ChatMessage[], previous: HeldSequence | undefined, counter: TokenCounter): { ids: Buffer[]; tokens: number[]; reused: boolean[] } {
   const ids: Buffer[] = new Array<Buffer>(items.length);
   const tokens: number[] = new Array<number>(items.length);
+  const reused: boolean[] = new Array<boolean>(items.length).fill(false);
   const known = previous?.messages && previous.tokens ? previous : undefined;
   for (let i = 0; i < items.length; i++) {
     const message = items[i]!;
     if (known && i < known.messages!.length && sameJson(message, known.messages![i])) {
       ids[i] = known.ids[i]!;
       tokens[i] = known.tokens![i]!;
+      reused[i] = true;
     } else {
       ids[i] = messageIdentity(message);
       tokens[i] = counter.countMessages([message]);
     }
   }
-  return { ids, tokens };
+  return { ids, tokens, reused };
 }
 
 /** The held sequence of `items` with their identities and counts; `lastSeq` the last stored seq it reaches, when complete. */

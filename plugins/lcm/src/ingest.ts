@@ -72,11 +72,21 @@ export interface IngestResult {
 }
 
 
+/** Per position of `conversation`: true for a message `identify` matched to a held one (`reused`, by item); lcm's artifacts are never trusted. */
+function trustedPositions(conversation: readonly ChatMessage[], reused: readonly boolean[]): boolean[] {
+  const trusted = new Array<boolean>(conversation.length).fill(false);
+  let item = 0;
+  for (let i = 0; i < conversation.length; i++) if (!isLcmArtifact(conversation[i]!)) trusted[i] = reused[item++]!;
+  return trusted;
+}
+
 /**
  * Stores the new part of `conversation` (the messages after the system prompt) in `session`. lcm's own
  * artifacts (its summary block, stub tool results) are never stored. `lastHeld` is what the host was
  * last known to hold (lcm's previous output, or the previous input), when known; `previous` the same
  * when already in memory, so messages equal to its own take their identities and counts without hashing.
+ * `validate` gets, per position of `conversation`, whether its message equals a held one, and throws to
+ * refuse the list before anything is stored.
  */
 export async function ingestConversation(
   store: LcmStoreAsync,
@@ -86,9 +96,12 @@ export async function ingestConversation(
   lastHeld: () => Awaitable<HeldSequence>,
   now: number,
   previous?: HeldSequence,
+  validate?: (trusted: readonly boolean[]) => void,
 ): Promise<IngestResult> {
   const items = conversation.filter((m) => !isLcmArtifact(m));
-  const { ids: held, tokens } = identify(items, previous, counter);
+  const { ids: held, tokens, reused } = identify(items, previous, counter);
+  // before anything is stored: the messages not equal to held ones (validated when they first came) are checked
+  validate?.(trustedPositions(conversation, reused));
   const lastSeq = await store.lastSeq(session);
   let alignment: Alignment = { skip: 0, reachesEnd: true };
   if (lastSeq > 0) {

@@ -134,6 +134,18 @@ describe("ingest", () => {
     expect(engine.store.messageCount("default")).toBe(0);
   });
 
+  it("refuses a malformed turn after a stored conversation sent again as fresh copies, naming its index, storing nothing", async () => {
+    const input = conversation(10);
+    await engine.ingest(input);
+    const copies = JSON.parse(JSON.stringify(input)) as typeof input;
+    await expect(engine.ingest([...copies, { role: "user", content: 7 }] as never)).rejects.toThrow(/LcmEngine\.ingest[\s\S]*\[41\]/);
+    await expect(engine.compress([...copies, null] as never)).rejects.toThrow(/LcmEngine\.compress[\s\S]*\[41\]/);
+    await expect(engine.compress([...copies.slice(0, 3), { role: "assistant", tool_calls: "x" }, ...copies.slice(3)] as never)).rejects.toThrow(/\[3\]\.tool_calls/);
+    expect(engine.store.messageCount("default")).toBe(40);
+    // the same copies with a valid new turn are taken, and only the turn is stored
+    expect((await engine.ingest([...copies, { role: "user", content: "next" }])).map((m) => m.seq)).toEqual([41]);
+  });
+
   it("stores a message repeated later in the conversation", async () => {
     const input = [...conversation(2), { role: "user" as const, content: "ok" }, { role: "assistant" as const, content: "done" }];
     await engine.ingest(input);

@@ -61,15 +61,21 @@ function formatPath(path: PropertyKey[]): string {
 /**
  * Validates `input` as a list of chat messages. Returns new message objects (unknown fields kept);
  * throws {@link InvalidMessagesError} naming the index and field of every problem. Vercel AI SDK
- * parts (`tool-call`, `tool-result`, …) are rejected with the converter to use.
+ * parts (`tool-call`, `tool-result`, …) are rejected with the converter to use. `trusted` names the
+ * indexes whose message is known to be valid (equal to one validated before): those are returned as
+ * given, unchecked, so a caller that re-receives a long conversation checks only what is new.
  */
-export function parseMessages(input: unknown, source?: string): ChatMessage[] {
+export function parseMessages(input: unknown, source?: string, trusted?: (index: number) => boolean): ChatMessage[] {
   if (!Array.isArray(input)) {
     throw new InvalidMessagesError([{ index: -1, path: "", message: `expected an array of messages, got ${describe(input)}` }], source);
   }
   const out: ChatMessage[] = [];
   const issues: MessageIssue[] = [];
   input.forEach((raw, index) => {
+    if (trusted?.(index) === true) {
+      out.push(raw as ChatMessage);
+      return;
+    }
     const aiSdk = firstAiSdkPart(raw);
     if (aiSdk !== undefined) {
       issues.push({ index, path: `content[${aiSdk.index}]`, message: `AI SDK '${aiSdk.type}' part — ${AI_SDK_CONVERSION_HINT}` });
