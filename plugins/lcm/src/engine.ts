@@ -207,7 +207,8 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   private async ingestAndCompact(store: S, session: string, messages: ChatMessage[], options: CompressOptions): Promise<ChatMessage[]> {
     const ingested = await this.ingestChecked(store, messages, session, "LcmEngine.compress");
     // stored and held messages are not counted again: only the system prompt and lcm's own artifacts are
-    const tokens = options.currentTokens ?? ingested.tokens + this.tokenCounter.countMessages(messages.filter((m) => m.role === "system" || isLcmArtifact(m)));
+    const unstored = () => [...messages.filter((m) => m.role === "system"), ...ingested.artifacts.filter((m) => m.role !== "system")];
+    const tokens = options.currentTokens ?? ingested.tokens + this.tokenCounter.countMessages(unstored());
     if (!options.force && tokens < this.thresholdTokens) return messages;
     const { system } = splitSystemPrompt(messages);
     const release = await store.leaseCompaction?.(session);

@@ -69,14 +69,15 @@ export interface IngestResult {
   held: HeldSequence;
   /** Tokens of the incoming conversation without lcm's artifacts (stored counts where known). */
   tokens: number;
+  /** lcm's own artifacts in the incoming conversation (its summary block, stub results): not stored, not in `tokens`. */
+  artifacts: ChatMessage[];
 }
 
 
-/** Per position of `conversation`: true for a message `identify` matched to a held one (`reused`, by item); lcm's artifacts are never trusted. */
-function trustedPositions(conversation: readonly ChatMessage[], reused: readonly boolean[]): boolean[] {
-  const trusted = new Array<boolean>(conversation.length).fill(false);
-  let item = 0;
-  for (let i = 0; i < conversation.length; i++) if (!isLcmArtifact(conversation[i]!)) trusted[i] = reused[item++]!;
+/** Per position of a conversation of `length` messages: true where item `j` (at `at[j]`) matched a held one (`reused[j]`); lcm's artifacts are never trusted. */
+function trustedPositions(length: number, at: readonly number[], reused: readonly boolean[]): boolean[] {
+  const trusted = new Array<boolean>(length).fill(false);
+  for (let j = 0; j < at.length; j++) trusted[at[j]!] = reused[j]!;
   return trusted;
 }
 
@@ -98,10 +99,21 @@ export async function ingestConversation(
   previous?: HeldSequence,
   validate?: (trusted: readonly boolean[]) => void,
 ): Promise<IngestResult> {
-  const items = conversation.filter((m) => !isLcmArtifact(m));
+  // lcm's own artifacts (its summary block, stub results) are not stored; `at[i]` is item i's position in `conversation`
+  const items: ChatMessage[] = [];
+  const at: number[] = [];
+  const artifacts: ChatMessage[] = [];
+  for (let i = 0; i < conversation.length; i++) {
+    if (isLcmArtifact(conversation[i]!)) {
+      artifacts.push(conversation[i]!);
+      continue;
+    }
+    items.push(conversation[i]!);
+    at.push(i);
+  }
   const { ids: held, tokens, reused } = identify(items, previous, counter);
   // before anything is stored: the messages not equal to held ones (validated when they first came) are checked
-  validate?.(trustedPositions(conversation, reused));
+  validate?.(trustedPositions(conversation.length, at, reused));
   const lastSeq = await store.lastSeq(session);
   let alignment: Alignment = { skip: 0, reachesEnd: true };
   if (lastSeq > 0) {
@@ -117,7 +129,7 @@ export async function ingestConversation(
   let total = 0;
   for (const n of tokens) total += n;
   const reached = stored.length > 0 ? stored[stored.length - 1]!.seq : lastSeq;
-  return { stored, held: heldSequence(items, held, tokens, fresh.length > 0 || alignment.reachesEnd, reached), tokens: total };
+  return { stored, held: heldSequence(items, held, tokens, fresh.length > 0 || alignment.reachesEnd, reached), tokens: total, artifacts };
 }
 
 /**
