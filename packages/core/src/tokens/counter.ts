@@ -6,7 +6,7 @@
 import type { ChatMessage } from "../messages/schema.js";
 import { TokenContentCache, type TokenContentCacheLimits } from "./contentCache.js";
 import { countO200k, o200kPiecesUpTo } from "./o200k.js";
-import { estimateMessageTokensRough, estimateTokensRough, IMAGE_TOKENS, MESSAGE_ENVELOPE_TOKENS, messageTokenParts, REPLAY_FIELDS } from "./rough.js";
+import { estimateMessageTokensRough, estimateTokensRough, IMAGE_TOKENS, MESSAGE_ENVELOPE_TOKENS, messageTokenParts, replayFieldValues, type REPLAY_FIELDS } from "./rough.js";
 import type { TokenCounter } from "./types.js";
 
 /**
@@ -25,17 +25,12 @@ interface MemoEntry {
   tokens: number;
 }
 
-/** The values of `message`'s {@link REPLAY_FIELDS}, in order; undefined when it has none (the common case, no allocation). */
-function replayValues(message: ChatMessage): unknown[] | undefined {
-  const fields = message as Record<string, unknown>;
-  return REPLAY_FIELDS.some((field) => fields[field] !== undefined) ? REPLAY_FIELDS.map((field) => fields[field]) : undefined;
-}
-
 /** True when `message` still has the content, calls and replay field values `entry` was computed from. */
 function unchangedSince(entry: MemoEntry, message: ChatMessage): boolean {
   if (entry.content !== message.content || entry.toolCalls !== message.tool_calls) return false;
-  const fields = message as Record<string, unknown>;
-  for (let i = 0; i < REPLAY_FIELDS.length; i++) if (entry.replay?.[i] !== fields[REPLAY_FIELDS[i]!]) return false;
+  const replay = replayFieldValues(message);
+  if (replay === undefined || entry.replay === undefined) return replay === entry.replay;
+  for (let i = 0; i < replay.length; i++) if (entry.replay[i] !== replay[i]) return false;
   return true;
 }
 
@@ -81,7 +76,7 @@ export abstract class MemoizedTokenCounter implements TokenCounter {
 
   /** Records `tokens` as `message`'s count (e.g. read back from a store) so counting it costs a lookup. */
   remember(message: ChatMessage, tokens: number): void {
-    this.#memo.set(message, { content: message.content, toolCalls: message.tool_calls, replay: replayValues(message), tokens });
+    this.#memo.set(message, { content: message.content, toolCalls: message.tool_calls, replay: replayFieldValues(message), tokens });
   }
 
   /** Counts one message without the memo: text segments through the content cache, plus images and envelope. */

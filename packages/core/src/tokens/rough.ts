@@ -21,7 +21,25 @@ export const IMAGE_PART_TYPES: ReadonlySet<string> = new Set(["image_url", "imag
  * (`reasoning_content`, `reasoning`), structured reasoning (`reasoning_details`, Anthropic `thinking`)
  * and Responses/Codex replay items (`encrypted_content`). Strings count as text, other values as JSON.
  */
-export const REPLAY_FIELDS: readonly string[] = ["reasoning_content", "reasoning", "reasoning_details", "thinking", "encrypted_content"];
+export const REPLAY_FIELDS = ["reasoning_content", "reasoning", "reasoning_details", "thinking", "encrypted_content"] as const;
+
+/** A message's {@link REPLAY_FIELDS}, as read by name. */
+type ReplayFields = { readonly [K in (typeof REPLAY_FIELDS)[number]]?: unknown };
+
+/**
+ * The values of `message`'s {@link REPLAY_FIELDS} in that order, or undefined when it has none (the
+ * common case: no allocation). Each field is read by name: a read by computed key would be megamorphic
+ * over the message shapes of a conversation and cost more than estimating the message.
+ */
+export function replayFieldValues(message: ChatMessage): unknown[] | undefined {
+  const m = message as ReplayFields;
+  const a = m.reasoning_content;
+  const b = m.reasoning;
+  const c = m.reasoning_details;
+  const d = m.thinking;
+  const e = m.encrypted_content;
+  return a === undefined && b === undefined && c === undefined && d === undefined && e === undefined ? undefined : [a, b, c, d, e];
+}
 
 /** What one message is counted from: its text segments and its number of images. */
 export interface MessageTokenParts {
@@ -113,10 +131,12 @@ function visitMessageParts(message: ChatMessage, sink: MessagePartSink): number 
       else sink.text(partText(part));
     }
   }
-  const fields = message as Record<string, unknown>;
-  for (let i = 0; i < REPLAY_FIELDS.length; i++) {
-    const value = fieldText(fields[REPLAY_FIELDS[i]!]);
-    if (value !== undefined) sink.text(value);
+  const replay = replayFieldValues(message);
+  if (replay !== undefined) {
+    for (const field of replay) {
+      const value = fieldText(field);
+      if (value !== undefined) sink.text(value);
+    }
   }
   const calls = message.tool_calls;
   if (calls !== undefined) {

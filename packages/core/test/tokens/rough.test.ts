@@ -2,6 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import {
+  REPLAY_FIELDS,
+  replayFieldValues,
   estimateMessagesTokensRough,
   estimateMessageTokensRough,
   estimateTokensRough,
@@ -83,6 +85,15 @@ describe("estimateMessagesTokensRough", () => {
 
 describe("what a message counts (messageTokenParts)", () => {
   const texts = (message: ChatMessage) => messageTokenParts(message).texts;
+
+  it("reads every replay field at its place in REPLAY_FIELDS, and nothing for a message without one", () => {
+    REPLAY_FIELDS.forEach((field, index) => {
+      const values = replayFieldValues({ role: "assistant", content: "ok", [field]: "x" } as ChatMessage);
+      expect(values?.map((v, i) => (v === undefined ? i : -1)).filter((i) => i >= 0)).toHaveLength(REPLAY_FIELDS.length - 1);
+      expect(values?.[index]).toBe("x");
+    });
+    expect(replayFieldValues({ role: "assistant", content: "ok" })).toBeUndefined();
+  });
 
   it.each(["reasoning_content", "reasoning", "encrypted_content"])("counts the replayed string field %s", (field) => {
     expect(texts({ role: "assistant", content: "ok", [field]: "step one, then two" } as ChatMessage)).toContain("step one, then two");
