@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { TokenContentCache } from "../../src/tokens/contentCache.js";
@@ -64,5 +65,51 @@ describe("the memoized counter's content cache", () => {
     const cache = new TokenContentCache({ minChars: 8 });
     cache.set("short", 1);
     expect(cache.size).toBe(0);
+  });
+
+  it("tells apart long texts of one length that differ in a single char, wherever it is", () => {
+    const base = "x".repeat(1_000);
+    const texts = [0, 1, 33, 500, 501, 998, 999].map((at) => `${base.slice(0, at)}y${base.slice(at + 1)}`);
+    const cache = new TokenContentCache();
+    texts.forEach((text, i) => cache.set(text, i + 1));
+    for (const [i, text] of texts.entries()) expect(cache.get(text) ?? i + 1).toBe(i + 1); // its own count, or dropped
+    expect(cache.get(base)).toBeUndefined();
+    expect(cache.chars).toBe(cache.size * 1_000);
+  });
+
+  it("finds every text that differs from others only between the chars a lookup samples, up to a few of them", () => {
+    const base = "x".repeat(1_000);
+    const texts = ["a", "b", "c", "d"].map((c) => `${base.slice(0, 33)}${c}${base.slice(34)}`); // index 33: between samples
+    const cache = new TokenContentCache();
+    texts.forEach((text, i) => cache.set(text, i + 1));
+    expect(texts.map((text) => cache.get(text))).toEqual([1, 2, 3, 4]);
+    expect(cache.size).toBe(4);
+  });
+
+  it("never answers another text's count and keeps its bounds and totals under any sequence of sets and gets", () => {
+    const base = "x".repeat(300);
+    // Texts that differ in the middle (sharing a fingerprint or not) and at the ends, of a few lengths.
+    const text = fc.tuple(fc.integer({ min: 0, max: 299 }), fc.constantFrom("a", "b", "c"), fc.constantFrom(0, 1, 200)).map(([at, c, cut]) => `${base.slice(0, at)}${c}${base.slice(at + 1)}`.slice(cut));
+    const operation = fc.tuple(fc.boolean(), text, fc.integer({ min: 1, max: 50 }));
+    fc.assert(
+      fc.property(fc.array(operation, { maxLength: 80 }), fc.integer({ min: 2, max: 12 }), (operations, maxEntries) => {
+        const cache = new TokenContentCache({ maxEntries, maxChars: 2_000 });
+        const lastSet = new Map<string, number>();
+        for (const [isSet, t, tokens] of operations) {
+          if (isSet) {
+            cache.set(t, tokens);
+            lastSet.set(t, tokens);
+          } else {
+            expect([undefined, lastSet.get(t)]).toContain(cache.get(t));
+          }
+          expect(cache.size).toBeLessThanOrEqual(maxEntries);
+          expect(cache.chars).toBeLessThanOrEqual(2_000);
+        }
+        const kept = [...lastSet.keys()].filter((t) => cache.get(t) !== undefined);
+        expect(cache.size).toBe(kept.length);
+        expect(cache.chars).toBe(kept.reduce((sum, t) => sum + t.length, 0));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
