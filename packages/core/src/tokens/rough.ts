@@ -97,12 +97,24 @@ function fieldText(value: unknown): string | undefined {
  */
 export function messageTokenParts(message: ChatMessage): MessageTokenParts {
   const texts: string[] = [];
-  const images = visitMessageParts(message, {
-    text: (text) => void texts.push(text),
-    envelope: (call) => void texts.push(toolCallEnvelope(call)),
-  });
+  textsSink.texts = texts;
+  const images = visitMessageParts(message, textsSink);
+  textsSink.texts = NO_TEXTS;
   return { texts, images };
 }
+
+const NO_TEXTS: string[] = [];
+
+/** Collects the parts of one message at a time into `texts` (the walk is synchronous, so one sink serves all, with no closures). */
+const textsSink = {
+  texts: NO_TEXTS,
+  text(text: string): void {
+    this.texts.push(text);
+  },
+  envelope(call: ToolCall): void {
+    this.texts.push(toolCallEnvelope(call));
+  },
+};
 
 /** A tool call's envelope as counted: its JSON with empty arguments (id, type, name, framing). */
 function toolCallEnvelope(call: ToolCall): string {
