@@ -4,6 +4,7 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { estimateMessageTokensRough, RoughTokenCounter, TiktokenCounter } from "@context-engine/core";
 import { conversation, describeSessionStoreContract, expectFailure, user } from "../../core/test/store/contract/sessionStoreContract.js";
 import { SessionStoreError } from "@context-engine/core";
 import { openPostgresStore, type PostgresSessionStore } from "../src/index.js";
@@ -61,6 +62,23 @@ describe("PostgresSessionStore: PostgreSQL only", () => {
       await expect(sql(url, "UPDATE context_engine.messages SET message_json = '{}' WHERE seq = 1")).rejects.toThrow(/only active, compacted and compaction_id may change/);
       await sql(url, "UPDATE context_engine.messages SET active = FALSE, compacted = TRUE WHERE seq = 1");
       expect((await sql<{ n: string }>(url, "SELECT COUNT(*) AS n FROM context_engine.messages"))[0]!.n).toBe("7");
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("stores each turn's counting beside its count: exact, or the rough estimate for a huge turn", async () => {
+    const url = await server.createDatabase();
+    const counter = new TiktokenCounter();
+    const store = await openPostgresStore({ connectionString: url, tokenCounter: counter });
+    try {
+      const session = await store.createSession({ platform: "cli" });
+      const huge = "x1/".repeat(100_000);
+      await store.appendMessages(session.id, [user("short ask"), user(huge)]);
+      const rows = await sql<{ tokens: number; tokens_by: string }>(url, "SELECT tokens, tokens_by FROM context_engine.messages ORDER BY seq");
+      expect(rows.map((r) => r.tokens_by)).toEqual([counter.countingId, new RoughTokenCounter().countingId]);
+      expect(rows[0]!.tokens).toBe(counter.countMessages([user("short ask")]));
+      expect(rows[1]!.tokens).toBe(estimateMessageTokensRough(user(huge)));
     } finally {
       await store.close();
     }

@@ -138,12 +138,26 @@ export function parseEngineState(engine: string, sessionId: string, json: string
   }
 }
 
+/**
+ * Messages estimated above this many tokens are stored with their rough estimate instead of an exact
+ * count: counting a megabyte of base64 exactly takes a third of a second, and no decision needs it (a
+ * compaction recognises such a message from its pre-tokenizer pieces, or counts it if it ever must).
+ */
+export const EXACT_STORED_COUNT_MAX_TOKENS = 50_000;
+
+/** A message's stored count and the counting that produced it (null: not to be reused). */
+export interface StoredCount {
+  tokens: number;
+  by: string | null;
+}
+
 /** How a store counts the tokens of the messages it stores, and remembers stored counts of messages it reads back. */
 export interface StoredTokenCounting {
-  /** The tokens of one message. */
-  count(message: ChatMessage): number;
-  /** Stored beside each count: the counting that produced it (null for a counter whose counts must not be reused). */
-  readonly countingId: string | null;
+  /**
+   * The tokens of one message with the store's counter, and that counter's id; a message estimated
+   * above {@link EXACT_STORED_COUNT_MAX_TOKENS} gets its rough estimate and the rough counting's id.
+   */
+  count(message: ChatMessage): StoredCount;
   /** `message` after the counter (a {@link MemoizedTokenCounter}) has remembered its stored count, when counted the same way. */
   remembered(message: ChatMessage, tokens: number, tokensBy: string | null): ChatMessage;
 }
@@ -151,9 +165,13 @@ export interface StoredTokenCounting {
 /** The counting of a store given `counter` (default: the rough estimate). */
 export function storedTokenCounting(counter: TokenCounter | undefined): StoredTokenCounting {
   const memo = counter instanceof MemoizedTokenCounter && counter.countingId !== undefined ? counter : undefined;
+  const countingId = counter === undefined ? MESSAGE_COUNTING_VERSION.rough : (memo?.countingId ?? null);
   return {
-    count: counter ? (m) => counter.countMessages([m]) : estimateMessageTokensRough,
-    countingId: counter === undefined ? MESSAGE_COUNTING_VERSION.rough : (memo?.countingId ?? null),
+    count(message) {
+      const rough = estimateMessageTokensRough(message);
+      if (counter === undefined || rough > EXACT_STORED_COUNT_MAX_TOKENS) return { tokens: rough, by: MESSAGE_COUNTING_VERSION.rough };
+      return { tokens: counter.countMessages([message]), by: countingId };
+    },
     remembered(message, tokens, tokensBy) {
       if (memo !== undefined && tokensBy === memo.countingId) memo.remember(message, tokens);
       return message;

@@ -356,7 +356,8 @@ export class SqliteSessionStore implements SessionStore, SessionStoreAsync, Engi
     let seq = this.lastSeq(sessionId);
     const ids = messages.map((message) => {
       seq += 1;
-      const info = this.s.insertMessage.run(sessionId, seq, message.role, JSON.stringify(message), searchableMessageText(message), this.counting.count(message), this.counting.countingId, at);
+      const counted = this.counting.count(message);
+      const info = this.s.insertMessage.run(sessionId, seq, message.role, JSON.stringify(message), searchableMessageText(message), counted.tokens, counted.by, at);
       return Number(info.lastInsertRowid);
     });
     return { ids };

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { openSqliteStore } from "../../src/store/sqliteStore.js";
-import { RoughTokenCounter, TiktokenCounter } from "../../src/tokens/counter.js";
+import { MESSAGE_COUNTING_VERSION, RoughTokenCounter, TiktokenCounter } from "../../src/tokens/counter.js";
+import { estimateMessageTokensRough } from "../../src/tokens/rough.js";
 
 class CallCountingCounter extends TiktokenCounter {
   calls = 0;
@@ -62,5 +63,23 @@ describe("token counts stored with messages", () => {
     expect(counter.calls).toBeGreaterThan(0);
     expect(total).toBe(new TiktokenCounter().countMessages(conversation));
     reader.close();
+  });
+  it("stores a huge message with its rough estimate without tokenizing it, and counts the rest exactly", () => {
+    dir = mkdtempSync(join(tmpdir(), "stored-tokens-"));
+    const counter = new CallCountingCounter();
+    const store = openSqliteStore(join(dir, "s.db"), { tokenCounter: counter });
+    const { id } = store.createSession({ platform: "test" });
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const blob = Array.from({ length: 1_000_000 }, (_, i) => alphabet[(i * 7919 + (i >> 3)) % 64]).join("");
+    const call = { role: "assistant", content: null, tool_calls: [{ id: "c9", type: "function", function: { name: "read_file", arguments: '{"path":"blob.b64"}' } }] } as ChatMessage;
+    store.appendMessages(id, [...conversation, call, { role: "tool", tool_call_id: "c9", content: blob }]);
+    const rows = store.activeRows(id);
+    const big = rows[rows.length - 1]!;
+    expect(big.tokens).toBe(estimateMessageTokensRough(big.message));
+    expect(counter.calls).toBeLessThan(20); // the small messages' texts only; the blob was never tokenized
+    const tokensBy = (store.db.prepare("SELECT tokens_by FROM messages WHERE session_id = ? ORDER BY seq").all(id) as { tokens_by: string }[]).map((r) => r.tokens_by);
+    expect(tokensBy.slice(0, -1).every((by) => by === counter.countingId)).toBe(true);
+    expect(tokensBy.at(-1)).toBe(MESSAGE_COUNTING_VERSION.rough);
+    store.close();
   });
 });

@@ -322,21 +322,22 @@ export class PostgresSessionStore implements SessionStoreAsync {
   private async insertRows(client: Queryable, sessionId: string, messages: readonly ChatMessage[], at: number): Promise<number[]> {
     if (messages.length === 0) return [];
     const first = (await this.lastSeq(client, sessionId)) + 1;
+    const counts = messages.map((m) => this.counting.count(m));
     const rows = await this.rows<{ id: string; seq: number }>(
       client,
       `INSERT INTO ${this.s}.messages (session_id, seq, role, message_json, text, tokens, tokens_by, created_at)
-       SELECT $1, u.seq, u.role, u.message_json, u.text, u.tokens, $2, $3
-       FROM unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::int[]) AS u(seq, role, message_json, text, tokens)
+       SELECT $1, u.seq, u.role, u.message_json, u.text, u.tokens, u.tokens_by, $2
+       FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[]) AS u(seq, role, message_json, text, tokens, tokens_by)
        ORDER BY u.seq RETURNING id, seq`,
       [
         sessionId,
-        this.counting.countingId,
         at,
         messages.map((_, i) => first + i),
         messages.map((m) => m.role),
         messages.map((m) => JSON.stringify(m)),
         messages.map((m) => storableSearchText(searchableMessageText(m))),
-        messages.map((m) => this.counting.count(m)),
+        counts.map((c) => c.tokens),
+        counts.map((c) => c.by),
       ],
     );
     return rows.sort((a, b) => a.seq - b.seq).map((r) => num(r.id));
