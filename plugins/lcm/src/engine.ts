@@ -159,7 +159,10 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     if (!Array.isArray(messages)) parseMessages(messages, "LcmEngine.ingest");
     return this.handle.use(async (store) => {
       const target = session ?? (await this.currentSession());
-      if (this.isIgnoredSession(target)) return (parseMessages(messages, "LcmEngine.ingest"), []);
+      if (this.isIgnoredSession(target)) {
+        parseMessages(messages, "LcmEngine.ingest"); // nothing is stored, but bad input is still refused
+        return [];
+      }
       return (await this.order.run(target, () => this.ingestChecked(store, messages, target, "LcmEngine.ingest"))).stored;
     });
   }
@@ -198,7 +201,10 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     return this.handle.use(async (store) => {
       const session = options.sessionId || (await this.currentSession());
       // an ignored session is neither stored nor compacted: lcm only compacts what it keeps
-      if (this.isIgnoredSession(session)) return (parseMessages(messages, "LcmEngine.compress"), messages);
+      if (this.isIgnoredSession(session)) {
+        parseMessages(messages, "LcmEngine.compress");
+        return messages;
+      }
       return this.order.run(session, () => this.ingestAndCompact(store, session, messages, options));
     });
   }

@@ -73,7 +73,6 @@ export interface IngestResult {
   artifacts: ChatMessage[];
 }
 
-
 /** Per position of a conversation of `length` messages: true where item `j` (at `at[j]`) matched a held one (`reused[j]`); lcm's artifacts are never trusted. */
 function trustedPositions(length: number, at: readonly number[], reused: readonly boolean[]): boolean[] {
   const trusted = new Array<boolean>(length).fill(false);

@@ -5,7 +5,6 @@
  */
 import { toolResultErrors } from "../facts/errorSignatures.js";
 import { visibleExitCode } from "../facts/exitStatus.js";
-export { visibleExitCode } from "../facts/exitStatus.js";
 import { readsContent, toolCallTarget } from "../facts/toolCallTargets.js";
 
 /** Argument names that identify what a tool call did, in order of preference. */

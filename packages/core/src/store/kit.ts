@@ -165,12 +165,11 @@ export interface StoredTokenCounting {
 /** The counting of a store given `counter` (default: the rough estimate). */
 export function storedTokenCounting(counter: TokenCounter | undefined): StoredTokenCounting {
   const memo = counter instanceof MemoizedTokenCounter && counter.countingId !== undefined ? counter : undefined;
-  const countingId = counter === undefined ? MESSAGE_COUNTING_VERSION.rough : (memo?.countingId ?? null);
   return {
     count(message) {
       const rough = estimateMessageTokensRough(message);
       if (counter === undefined || rough > EXACT_STORED_COUNT_MAX_TOKENS) return { tokens: rough, by: MESSAGE_COUNTING_VERSION.rough };
-      return { tokens: counter.countMessages([message]), by: countingId };
+      return { tokens: counter.countMessages([message]), by: memo?.countingId ?? null };
     },
     remembered(message, tokens, tokensBy) {
       if (memo !== undefined && tokensBy === memo.countingId) memo.remember(message, tokens);

@@ -6,7 +6,7 @@
 import type { ChatMessage } from "../messages/schema.js";
 import { TokenContentCache, type TokenContentCacheLimits } from "./contentCache.js";
 import { countO200k, o200kPiecesUpTo } from "./o200k.js";
-import { estimateMessageTokensRough, estimateTokensRough, IMAGE_TOKENS, MESSAGE_ENVELOPE_TOKENS, messageTokenParts, replayFieldValues, type REPLAY_FIELDS } from "./rough.js";
+import { estimateMessageTokensRough, estimateTokensRough, IMAGE_TOKENS, MESSAGE_ENVELOPE_TOKENS, messageTokenParts, replayFieldValues } from "./rough.js";
 import type { TokenCounter } from "./types.js";
 
 /**
@@ -20,7 +20,7 @@ export const MESSAGE_COUNTING_VERSION = { exact: "o200k_base/2", rough: "rough/2
 interface MemoEntry {
   content: ChatMessage["content"];
   toolCalls: ChatMessage["tool_calls"];
-  /** The message's {@link REPLAY_FIELDS} values, in that order; undefined when it had none. */
+  /** The message's replay field values (see `replayFieldValues`); undefined when it had none. */
   replay: unknown[] | undefined;
   tokens: number;
 }

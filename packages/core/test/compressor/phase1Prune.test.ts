@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DUPLICATE_TOOL_OUTPUT_POINTER, PRUNED_TOOL_PLACEHOLDER, pruneOldToolResults } from "../../src/compressor/phase1Prune.js";
-import { describeToolOutput, visibleExitCode } from "../../src/compressor/toolOutputDescriptor.js";
+import { describeToolOutput } from "../../src/compressor/toolOutputDescriptor.js";
+import { visibleExitCode } from "../../src/facts/exitStatus.js";
 import { truncateToolArguments } from "../../src/compressor/toolArguments.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { call, longOutput, result, system, toolTurn, user } from "./fixtures.js";
