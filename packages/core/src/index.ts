@@ -34,13 +34,14 @@ export type { PluginContext, EngineContext, EngineFactory, EngineClass, EngineRe
 export { modelInfoFromConfig, knownContextLength } from "./host/modelInfo.js";
 
 // Thresholds
-export { resolveModelThreshold, matchModelThreshold, effectiveThresholdPercent, computeThresholds, summaryTokenBudget, clampTargetRatio } from "./compressor/thresholds.js";
-export type { ThresholdSettings, ThresholdPlan, ThresholdRule } from "./compressor/thresholds.js";
+export { resolveModelThreshold, matchModelThreshold, effectiveThresholdPercent, computeThresholds, summaryTokenBudget, clampTargetRatio } from "./engine/thresholds.js";
+export type { ThresholdSettings, ThresholdPlan, ThresholdRule } from "./engine/thresholds.js";
 
 // Built-in compressor
 export { ContextCompressor, PAUSE_AFTER_STREAK } from "./compressor/ContextCompressor.js";
 export type { ContextCompressorOptions, ShouldCompressInfo, ShouldCompressReason, CompressionReport } from "./compressor/ContextCompressor.js";
-export { PRUNED_TOOL_PLACEHOLDER, pruneOldToolResults } from "./compressor/phase1Prune.js";
+export { pruneOldToolResults } from "./compressor/phase1Prune.js";
+export { PRUNED_TOOL_PLACEHOLDER } from "./messages/prunedOutput.js";
 export { planBoundaries } from "./compressor/phase2Boundaries.js";
 export { SUMMARY_PREFIX, SUMMARY_END_MARKER, COMPACTION_SYSTEM_NOTE, findLatestSummary } from "./compressor/summaryMessage.js";
 export { prepareCompaction } from "./compressor/prepareCompaction.js";

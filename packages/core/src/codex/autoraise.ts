@@ -5,7 +5,7 @@
  */
 import type { CompressionConfig } from "../config/schema.js";
 import type { ModelInfo } from "../engine/types.js";
-import { computeThresholds, type ThresholdPlan, type ThresholdSettings } from "../compressor/thresholds.js";
+import { computeThresholds, type ThresholdPlan, type ThresholdSettings } from "../engine/thresholds.js";
 import { codexModelFamily, hasLargeVariantSuffix, isCodexProvider } from "./models.js";
 import { autoraiseNoticeState, autoraiseNoticeText } from "./autoraiseNotice.js";
 

@@ -8,9 +8,8 @@ import { toolCallKey } from "../messages/toolPairs.js";
 import { contentSize, messageText } from "./content.js";
 import { describeToolOutput, keptErrorLines } from "./toolOutputDescriptor.js";
 import { MAX_TOOL_ARGUMENT_CHARS, truncateToolArguments } from "./toolArguments.js";
+import { PRUNED_TOOL_PLACEHOLDER } from "../messages/prunedOutput.js";
 
-/** What a cleared tool output starts with (SPEC §4 phase 1). */
-export const PRUNED_TOOL_PLACEHOLDER = "[Old tool output cleared to save context space]";
 /** Marks an older tool output whose identical content appears again later in the conversation. */
 export const DUPLICATE_TOOL_OUTPUT_POINTER = "[Duplicate tool output — same as a later result]";
 /** Tool outputs longer than this (characters) are cleared. */

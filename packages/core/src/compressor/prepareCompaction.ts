@@ -7,7 +7,7 @@ import { alignBoundaryBackward } from "../messages/toolPairs.js";
 import { MIN_TAIL_MESSAGES, planBoundaries, type BoundaryPlan } from "./phase2Boundaries.js";
 import { pruneOldToolResults, type PruneMemo } from "./phase1Prune.js";
 import { findLatestSummary, findLatestSummaryIndex, hasCompactionNote, turnsForSummary } from "./summaryMessage.js";
-import { summaryTokenBudget } from "./thresholds.js";
+import { summaryTokenBudget } from "../engine/thresholds.js";
 import { knownMessageTokens, type MessageTokens } from "./messageTokens.js";
 
 /** Settings of {@link prepareCompaction}. */

@@ -12,7 +12,7 @@ import {
   isLegacySummaryText,
 } from "../messages/compactionMarker.js";
 import type { SummaryRequest } from "../summarizers/types.js";
-import { summaryTokenBudget } from "./thresholds.js";
+import { summaryTokenBudget } from "../engine/thresholds.js";
 import { messageText } from "./content.js";
 import { recentUserAsks } from "./autoFocus.js";
 import { summaryItems } from "../summarizers/extractive.js";

@@ -4,7 +4,7 @@
  */
 import type { ChatMessage } from "../messages/schema.js";
 import type { CompressionConfig } from "../config/schema.js";
-import { computeThresholds, type ThresholdRule, type ThresholdSettings } from "../compressor/thresholds.js";
+import { computeThresholds, type ThresholdRule, type ThresholdSettings } from "./thresholds.js";
 import { normalizeUsage } from "./usage.js";
 import type { CompressOptions, EngineStatus, ModelInfo, NormalizedUsage, SessionInfo, ToolSchema, UsageReport } from "./types.js";
 

@@ -6,7 +6,7 @@ import type { PromptCachingStatus } from "../caching/status.js";
 import type { CacheTtl } from "../providers/anthropicFacts.js";
 import type { PriceTable } from "../providers/prices.js";
 import type { TokenCounter } from "../tokens/types.js";
-import type { ThresholdRule } from "../compressor/thresholds.js";
+import type { ThresholdRule } from "../engine/thresholds.js";
 
 /** A model or credential change from one request on (SPEC §5 rule 5: the next request misses entirely). */
 export interface ReplaySwitch {

@@ -1,5 +1,5 @@
 /** Reads template sections straight out of conversation turns (the ExtractiveSummarizer's extraction step). Pure. */
-import { PRUNED_TOOL_PLACEHOLDER } from "../compressor/phase1Prune.js";
+import { PRUNED_TOOL_PLACEHOLDER } from "../messages/prunedOutput.js";
 import { visibleExitCode } from "../facts/exitStatus.js";
 import { toolResultErrors } from "../facts/errorSignatures.js";
 import { readsContent, toolCallTarget, type ToolCallTarget } from "../facts/toolCallTargets.js";

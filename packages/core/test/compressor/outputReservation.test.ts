@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
-import { computeThresholds } from "../../src/compressor/thresholds.js";
+import { computeThresholds } from "../../src/engine/thresholds.js";
 import { DEFAULT_THRESHOLD_SETTINGS } from "../../src/engine/ContextEngine.js";
 import { roughCounter } from "./fixtures.js";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, parseConfigText, setConfigValue } from "../../src/config/load.js";
-import { computeThresholds } from "../../src/compressor/thresholds.js";
+import { computeThresholds } from "../../src/engine/thresholds.js";
 
 function tempFile(name: string, text: string): string {
   const dir = mkdtempSync(join(tmpdir(), "ce-config-"));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { computeThresholds, type ThresholdSettings } from "../../src/compressor/thresholds.js";
+import { computeThresholds, type ThresholdSettings } from "../../src/engine/thresholds.js";
 import { codexThresholdPlan } from "../../src/codex/autoraise.js";
 
 const settings: ThresholdSettings = { threshold: 0.5, modelThresholds: { "glm-5.2": 0.4, "big": 0.3 }, thresholdTokensCap: null, targetRatio: 0.2 };
