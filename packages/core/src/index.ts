@@ -29,8 +29,8 @@ export { createContextHost, hostRootDir } from "./host/createContextHost.js";
 export type { ContextHost, ContextHostOptions } from "./host/createContextHost.js";
 export { BUILTIN_ENGINE } from "./host/builtin.js";
 export { createHostHooks } from "./host/hooks.js";
-export type { HostHooks, SessionCompressEvent } from "./host/hooks.js";
-export type { PluginContext, EngineContext, EngineFactory, EngineClass, EngineRegistration, EngineSource, PluginModule } from "./host/types.js";
+export type { HostHooks, SessionCompressEvent, EngineContext, EngineSource } from "./host/hooks.js";
+export type { PluginContext, EngineFactory, EngineClass, EngineRegistration, PluginModule } from "./host/types.js";
 export { modelInfoFromConfig, knownContextLength } from "./host/modelInfo.js";
 
 // Thresholds

@@ -4,7 +4,10 @@
  */
 import { AsyncSeriesBailHook, SyncHook } from "tapable";
 import type { ContextEngine } from "../engine/ContextEngine.js";
-import type { EngineContext, EngineSource } from "./types.js";
+import type { HostConfig } from "../config/schema.js";
+import type { Summarizer } from "../summarizers/types.js";
+import type { TokenCounter } from "../tokens/types.js";
+import type { SessionStore, SessionStoreAsync } from "../store/types.js";
 
 /** Payload of the `session:compress` event (HERMES.md): `old_session_id` is "" for in-place compaction. */
 export interface SessionCompressEvent {
@@ -14,6 +17,31 @@ export interface SessionCompressEvent {
   in_place: boolean;
   compression_count: number;
 }
+
+/** What an engine factory receives: the host's shared parts. */
+export interface EngineContext {
+  config: HostConfig;
+  /** The folder plugins and relative paths are resolved from. */
+  rootDir: string;
+  /** The summarizer the host built from `auxiliary.compression` (or the one passed in). */
+  summarizer?: Summarizer;
+  tokenCounter?: TokenCounter;
+  /**
+   * The session store passed to the host, if any: a {@link SessionStore}, or a store whose methods answer
+   * with promises ({@link SessionStoreAsync}, e.g. `@context-engine/postgres`) — await what you call.
+   */
+  store?: SessionStore | SessionStoreAsync;
+  /**
+   * True when the host only simulates (a replay, an evaluation): the engine keeps no state beyond this
+   * host — its databases in memory or in a temporary place, never the configured ones.
+   */
+  scratch?: boolean;
+  /** Adds a line to `host.warnings`. */
+  warn(message: string): void;
+}
+
+/** Where the active engine came from (SPEC §1 resolution steps). */
+export type EngineSource = "directory" | "plugin" | "builtin";
 
 /** The host's hooks. */
 export interface HostHooks {

@@ -6,7 +6,8 @@ import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.js"
 import { ENGINE_NAME_PATTERN } from "../config/schema.js";
 import type { HostHooks } from "./hooks.js";
 import { BUILTIN_ENGINE } from "./builtin.js";
-import type { EngineContext, EngineRegistration } from "./types.js";
+import type { EngineRegistration } from "./types.js";
+import type { EngineContext } from "./hooks.js";
 
 /** True when `value` is a class (as opposed to a plain factory function). */
 function isClass(value: unknown): value is new (ctx: EngineContext) => unknown {
