@@ -1,6 +1,6 @@
 /** Everything lcm uses from `@context-engine/core`, re-exported from one place. */
 export { ContextEngine, AWAITING_REAL_USAGE, matchModelThreshold, effectiveThresholdPercent } from "@context-engine/core";
-export type { ContextEngineOptions, CompressOptions, ModelInfo, SessionInfo, ToolSchema, Awaitable } from "@context-engine/core";
+export type { ContextEngineOptions, CompressOptions, ModelInfo, SessionInfo, ToolSchema, Awaitable, HostHooks } from "@context-engine/core";
 export { parseMessages, InvalidMessagesError, nearestConfigKey } from "@context-engine/core";
 export type { ChatMessage, ToolCall } from "@context-engine/core";
 export { validateConversation } from "@context-engine/core";
