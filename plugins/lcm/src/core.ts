@@ -14,3 +14,5 @@ export { RoughTokenCounter, countingIdOf, estimateTokensRough } from "@context-e
 export { contentText, searchableText, canonicalJson } from "@context-engine/core";
 export { queryTerms, literalFtsQuery, queryCutNote, MAX_QUERY_TERMS } from "@context-engine/core";
 export type { QueryTerms } from "@context-engine/core";
+// types only: a plugin loaded by the host gets the root entry as the host's own module, the subpaths not
+export type { ColumnDecoder, ColumnTypes, SqliteColumnTypes } from "@context-engine/core/store";
