@@ -7,20 +7,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createContextHost, createHostHooks } from "@context-engine/core";
 import { openPostgresStoreFor, PostgresLcmStore, register } from "../src/index.js";
-import { startTestPostgres, type TestPostgres } from "./support/postgresServer.js";
+import { useTestPostgres } from "./support/useTestPostgres.js";
 
 const POSTGRES_PLUGIN_DIR = fileURLToPath(new URL("..", import.meta.url));
 
-let server: TestPostgres;
-beforeAll(async () => {
-  server = await startTestPostgres();
-}, 180_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestPostgres();
 
 describe("the postgres plugin", () => {
   it("loads from plugins: without registering an engine or a warning", async () => {
@@ -37,7 +31,7 @@ describe("the postgres plugin", () => {
   it("opens the lcm store, tables created, for a postgres:// or postgresql:// URL asked for through the host's storeDriver hook", async () => {
     const hooks = createHostHooks();
     register({ hooks });
-    const url = await server.createDatabase();
+    const url = await server().createDatabase();
     for (const asked of [url, url.replace(/^postgres:/, "postgresql:")]) {
       const store = await hooks.storeDriver.promise({ kind: "lcm", url: asked });
       try {

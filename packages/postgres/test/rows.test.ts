@@ -5,20 +5,14 @@
  */
 import { deflateRawSync } from "node:zlib";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sessionRowCodec, SQLITE_COLUMNS, type CompactionRow, type MessageRow, type SessionRow, type SqliteColumnTypes } from "@context-engine/core/store";
 import { lcmRowCodec, messageIdentity, type LcmCompactionRow, type LcmMessageRow, type LcmSummaryRow } from "@context-engine/lcm/store";
 import { PG_COLUMNS, type PgColumnTypes } from "../src/columns.js";
 import { toCompaction, toSession, toStored } from "../src/session/rows.js";
-import { startTestPostgres, type TestPostgres } from "./support/postgresServer.js";
+import { useTestPostgres } from "./support/useTestPostgres.js";
 
-let server: TestPostgres;
-beforeAll(async () => {
-  server = await startTestPostgres();
-}, 180_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestPostgres();
 
 describe("the session store's rows on SQLite and PostgreSQL", () => {
   it("read as the same session, message and compaction records", () => {
@@ -60,7 +54,7 @@ describe("the lcm store's rows on SQLite and PostgreSQL", () => {
 
 describe("pg's columns", () => {
   it("come from a real server as the decoder reads them: BIGINT as text, BOOLEAN as boolean", async () => {
-    const client = new pg.Client({ connectionString: server.url });
+    const client = new pg.Client({ connectionString: server().url });
     await client.connect();
     try {
       const { rows } = await client.query<{ big: unknown; yes: unknown }>("SELECT 1700000000123::bigint AS big, true AS yes");
