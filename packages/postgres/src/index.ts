@@ -1,8 +1,10 @@
 /**
  * `@context-engine/postgres`: the session store and the lcm store over PostgreSQL, for many gateway
  * workers sharing sessions. The stores answer asynchronously (`SessionStoreAsync`); the embedded SQLite
- * stores of `@context-engine/core` and `@context-engine/lcm` stay the default.
+ * stores of `@context-engine/core` and `@context-engine/lcm` stay the default. Listed in config
+ * `plugins:`, it opens lcm's store for `lcm.database_url` (see {@link register}).
  */
 export { openPostgresStore, PostgresSessionStore, type PostgresStoreOptions } from "./session/PostgresSessionStore.js";
 export { DEFAULT_SCHEMA, type PgConnectionOptions } from "./connection.js";
 export { openPostgresLcmStore, PostgresLcmStore } from "./lcm/PostgresLcmStore.js";
+export { register, openPostgresStoreFor, isPostgresUrl } from "./plugin.js";

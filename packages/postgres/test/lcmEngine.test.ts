@@ -3,7 +3,8 @@
  * conversation past the threshold compacts into a summary DAG (offline, and through the loopback
  * OpenAI summarizer), the output stays valid, the tools find and recover compacted turns verbatim, a
  * second worker on the same database carries the session on, two engines compacting one session at
- * once leave one valid DAG, and a host chooses the store by `lcm.database_url`.
+ * once leave one valid DAG, and a host chooses the store by `lcm.database_url`, opened by this package
+ * listed in `plugins:` as a store driver.
  */
 import { mkdtempSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,8 +18,9 @@ import { startOpenAIFixtureServer, type FixtureServer } from "../../../test/supp
 import { openPostgresLcmStore, type PostgresLcmStore } from "../src/index.js";
 import { startTestPostgres, type TestPostgres } from "./support/postgresServer.js";
 
-// the lcm package folder: the host resolves a folder in plugins: through its package.json
+// the package folders: the host resolves a folder in plugins: through its package.json
 const LCM_PLUGIN_DIR = fileURLToPath(new URL("../../../plugins/lcm", import.meta.url));
+const POSTGRES_PLUGIN_DIR = fileURLToPath(new URL("..", import.meta.url));
 
 let server: TestPostgres;
 let openai: FixtureServer;
@@ -172,12 +174,12 @@ describe("the lcm engine on PostgreSQL", () => {
   });
 });
 
-describe("a host configured with context.engine: lcm and lcm.database_url", () => {
-  it("runs lcm on the PostgreSQL database and writes no SQLite file", async () => {
+describe("a host configured with context.engine: lcm, lcm.database_url and @context-engine/postgres in plugins:", () => {
+  it("runs lcm on the PostgreSQL database the postgres plugin's store driver opens, and writes no SQLite file", async () => {
     const url = await server.createDatabase();
     const dir = mkdtempSync(join(tmpdir(), "lcm-pg-host-"));
     try {
-      const config = { context: { engine: "lcm" }, plugins: [LCM_PLUGIN_DIR], lcm: { ...SMALL_CONFIG, database_url: url } };
+      const config = { context: { engine: "lcm" }, plugins: [POSTGRES_PLUGIN_DIR, LCM_PLUGIN_DIR], lcm: { ...SMALL_CONFIG, database_url: url } };
       const host = await createContextHost({ config: config as never, rootDir: dir, summarizer: new ExtractiveSummarizer(), model: { model: "test-model", contextLength: 4_000 } });
       expect(host.warnings).toEqual([]);
       const engine = host.engine as unknown as LcmEngine<LcmStoreAsync>;

@@ -23,7 +23,8 @@ export const LcmConfigSchema = z.looseObject({
   /**
    * A PostgreSQL connection URL (`postgres://user:password@host:port/database`): the store lives in that
    * database (tables in the schema `context_engine`) instead of a SQLite file, shared by every worker
-   * that names it. Needs the `@context-engine/postgres` package. Not together with `db_path`.
+   * that names it. Opened by the store driver of a plugin listed in `plugins:` (`@context-engine/postgres`).
+   * Not together with `db_path`.
    */
   database_url: z
     .string({ error: "must be a postgres:// URL" })

@@ -6,7 +6,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { Summarizer, TokenCounter } from "./core.js";
 import { LcmConfigError, parseLcmConfig, unknownLcmKeys } from "./config.js";
 import { LcmEngine } from "./engine.js";
-import { openPostgresLcmStoreAt } from "./postgresStore.js";
+import { openLcmStoreAt, type LcmStoreHooks } from "./storeDriver.js";
 import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 
 /** What the factory registered with the host receives. */
@@ -18,6 +18,8 @@ export interface LcmEngineContext {
   warn: (message: string) => void;
   /** The host only simulates: the store is kept in memory, the configured file or database is not touched. */
   scratch?: boolean | undefined;
+  /** The host's hooks: `lcm.database_url` is opened by the store driver a plugin taps into `storeDriver`. */
+  hooks?: LcmStoreHooks | undefined;
 }
 
 /** The part of the host's plugin context lcm uses. */
@@ -28,6 +30,8 @@ export interface LcmPluginContext {
   warn?: (message: string) => void;
   /** Strict mode: an unknown `lcm:` key is an error, not a warning. */
   strict?: boolean;
+  /** The host's hooks, handed to the engine factory (see {@link LcmEngineContext.hooks}). */
+  hooks?: LcmStoreHooks;
 }
 
 /** The name `context.engine` selects lcm by. */
@@ -56,11 +60,11 @@ export function resolveDbPath(rawPath: string | undefined, rootDir: string): str
 
 /**
  * Builds an LcmEngine from the host's engine context: settings from `config.lcm` (validated; errors name
- * the key path), the store in the PostgreSQL database at `lcm.database_url` (through
- * `@context-engine/postgres`; the engine closes it on `close()`), else the SQLite file at `lcm.db_path`
- * (default `<rootDir>/.context-engine/lcm.db`); in memory for a scratch host, e.g. `context-engine
- * simulate`. Also the trigger overrides of `compression.model_thresholds`, the host's summarizer and
- * token counter when given.
+ * the key path), the store at `lcm.database_url` (opened by the store driver a plugin offers through
+ * `hooks`, e.g. `@context-engine/postgres` for PostgreSQL; the engine closes it on `close()`), else the
+ * SQLite file at `lcm.db_path` (default `<rootDir>/.context-engine/lcm.db`); in memory for a scratch
+ * host, e.g. `context-engine simulate`. Also the trigger overrides of `compression.model_thresholds`, the
+ * host's summarizer and token counter when given.
  */
 export async function createLcmEngine(engineCtx: LcmEngineContext): Promise<LcmEngine<LcmStoreAsync>> {
   const settings = parseLcmConfig(lcmSection(engineCtx.config));
@@ -72,7 +76,7 @@ export async function createLcmEngine(engineCtx: LcmEngineContext): Promise<LcmE
     warn: engineCtx.warn,
   };
   if (settings.database_url !== undefined && !engineCtx.scratch) {
-    return new LcmEngine<LcmStoreAsync>({ ...options, store: await openPostgresLcmStoreAt(settings.database_url), ownsStore: true });
+    return new LcmEngine<LcmStoreAsync>({ ...options, store: await openLcmStoreAt(settings.database_url, engineCtx.hooks), ownsStore: true });
   }
   return new LcmEngine<LcmStoreAsync>({ ...options, dbPath: engineCtx.scratch ? ":memory:" : resolveDbPath(settings.db_path, engineCtx.rootDir) });
 }
@@ -89,7 +93,7 @@ export function register(ctx: LcmPluginContext): void {
   const strict = ctx.strict ?? (ctx.config as { strict?: unknown } | undefined)?.strict === true;
   if (strict && unknown.length > 0) throw new LcmConfigError(unknown.map((line) => line.replace(" (ignored)", "")));
   for (const line of unknown) ctx.warn?.(line);
-  ctx.registerContextEngine((engineCtx) => createLcmEngine(engineCtx), LCM_ENGINE_NAME);
+  ctx.registerContextEngine((engineCtx) => createLcmEngine({ hooks: ctx.hooks, ...engineCtx }), LCM_ENGINE_NAME);
 }
 
 export { LcmEngine, type LcmEngineOptions } from "./engine.js";

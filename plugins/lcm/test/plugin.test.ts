@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createContextHost } from "../../../packages/core/src/host/createContextHost.js";
+import { createHostHooks } from "../../../packages/core/src/host/hooks.js";
 import { createLcmEngine, LcmEngine, LcmStore, parseLcmConfig, register, resolveDbPath } from "../src/index.js";
-import { openPostgresLcmStoreAt } from "../src/postgresStore.js";
 import { conversation, parseResult, tempDir } from "./support.js";
 
 // the package folder: the host resolves a folder in plugins: through its package.json
@@ -36,10 +36,36 @@ describe("the lcm plugin", () => {
     expect(() => register({ registerContextEngine: () => {}, config: { lcm: { database_url: "postgres://db/lcm", db_path: "x.db" } } })).toThrow(/lcm\.database_url: give either db_path .* or database_url/);
   });
 
-  it("says which package to install when lcm.database_url is set without @context-engine/postgres", async () => {
-    await expect(openPostgresLcmStoreAt("postgres://db/lcm", "@context-engine/not-installed-here")).rejects.toThrow(
-      /lcm\.database_url: the PostgreSQL store needs the @context-engine\/not-installed-here package .*npm install @context-engine\/not-installed-here/,
-    );
+  it("opens lcm.database_url through the store driver a plugin tapped into the host's hooks, and owns that store", async () => {
+    const hooks = createHostHooks();
+    const asked: { kind: string; url: string }[] = [];
+    const store = new LcmStore(":memory:");
+    hooks.storeDriver.tapPromise("another-driver", async () => undefined);
+    hooks.storeDriver.tapPromise("test-driver", async (request) => {
+      asked.push(request);
+      return request.kind === "lcm" ? store : undefined;
+    });
+    let factory: ((ctx: never) => Promise<LcmEngine>) | undefined;
+    register({ registerContextEngine: (made) => void (factory = made as never), config: { lcm: { database_url: "postgres://db/lcm" } }, hooks });
+    const engine = await factory!({ config: { lcm: { database_url: "postgres://db/lcm" } }, rootDir: "/nonexistent", warn: () => {} } as never);
+    expect(asked).toEqual([{ kind: "lcm", url: "postgres://db/lcm" }]);
+    expect(engine.store).toBe(store);
+    await engine.close();
+    expect(store.isOpen).toBe(false);
+  });
+
+  it("names lcm.database_url and the plugin to list when no store driver opens the URL", async () => {
+    const context = { config: { lcm: { database_url: "postgresql://db/lcm" } }, rootDir: "/nonexistent", warn: () => {} };
+    const problem = /Invalid lcm config: lcm\.database_url: no store driver opens postgresql:\/\/ URLs: add "@context-engine\/postgres" to plugins:/;
+    await expect(createLcmEngine({ ...context, hooks: createHostHooks() })).rejects.toThrow(problem);
+    await expect(createLcmEngine(context)).rejects.toThrow(problem);
+    const { dir, cleanup } = tempDir();
+    try {
+      const config = { context: { engine: "lcm" }, plugins: [PLUGIN_DIR], lcm: { database_url: "postgres://nowhere.invalid/lcm" } };
+      await expect(createContextHost({ config: config as never, rootDir: dir, strict: true })).rejects.toThrow(/lcm\.database_url: no store driver opens postgres:\/\/ URLs: add "@context-engine\/postgres" to plugins:/);
+    } finally {
+      cleanup();
+    }
   });
 
   it("keeps a scratch host's store in memory even with lcm.database_url", async () => {

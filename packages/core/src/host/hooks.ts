@@ -43,6 +43,17 @@ export interface EngineContext {
 /** Where the active engine came from (SPEC §1 resolution steps). */
 export type EngineSource = "directory" | "plugin" | "builtin";
 
+/**
+ * What a store driver is asked to open: a store of `kind` at `url`. A plugin that owns no engine (e.g.
+ * `@context-engine/postgres`) answers for the URL schemes it speaks; the plugin that needs the store asks.
+ */
+export interface StoreDriverRequest {
+  /** The store wanted, named by the plugin that asks (e.g. `"lcm"`); a driver answers only the kinds it implements. */
+  kind: string;
+  /** Where the store lives; its scheme picks the driver (e.g. `postgres://user@host/db`). */
+  url: string;
+}
+
 /** The host's hooks. */
 export interface HostHooks {
   /** Asked with the configured engine name only; the first tap that returns an engine wins. */
@@ -51,6 +62,11 @@ export interface HostHooks {
   engineResolved: SyncHook<[engine: ContextEngine, source: EngineSource]>;
   /** The `session:compress` event, after every compaction. */
   sessionCompress: SyncHook<[event: SessionCompressEvent]>;
+  /**
+   * Asked for a store by URL; the first tap that speaks the URL's scheme and implements the kind returns
+   * the open store (its type is the asking plugin's store contract), the others return undefined.
+   */
+  storeDriver: AsyncSeriesBailHook<[request: StoreDriverRequest], unknown>;
 }
 
 /** A fresh set of hooks for one host. */
@@ -59,5 +75,6 @@ export function createHostHooks(): HostHooks {
     contextEngine: new AsyncSeriesBailHook(["name", "ctx"]),
     engineResolved: new SyncHook(["engine", "source"]),
     sessionCompress: new SyncHook(["event"]),
+    storeDriver: new AsyncSeriesBailHook(["request"]),
   };
 }

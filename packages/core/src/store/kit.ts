@@ -10,7 +10,8 @@ import { estimateMessageTokensRough } from "../tokens/rough.js";
 import type { TokenCounter } from "../tokens/types.js";
 import { CompactionConflictError, SearchQueryError, SessionStoreError, type ListSessionsOptions, type NewSession, type SearchOptions } from "./types.js";
 
-export { reportJson } from "./rows.js";
+export { reportJson, sessionRowCodec, SQLITE_COLUMNS } from "./rows.js";
+export type { ColumnDecoder, ColumnTypes, SqliteColumnTypes, SessionRow, MessageRow, CompactionRow, SessionRowCodec } from "./rows.js";
 export { searchableMessageText } from "./messageText.js";
 
 /** Hits returned when `limit` is not given. */

@@ -6,84 +6,35 @@
  * process, under the session's advisory lock; a summary commit checks the context range it replaces
  * and changes nothing when another worker changed it first.
  */
-import type { ItemRef, LcmCompactionRecord, LcmFullTextSearch, LcmStoreAsync, NewMessage, SearchHits, SearchWindow, SessionScope, StoredMessage, SummaryKind, SummaryLevel, SummaryRecord } from "./lcmTypes.js";
+import type { ItemRef, LcmCompactionRecord, LcmCompactionRow, LcmFullTextSearch, LcmMessageRow, LcmRowCodec, LcmStoreAsync, LcmSummaryRow, NewMessage, SearchHits, SearchWindow, SessionScope, StoredMessage, SummaryKind, SummaryLevel, SummaryRecord } from "./lcmTypes.js";
 import { loadLcmApi, type LcmApi } from "./lcmTypes.js";
+import { PG_COLUMNS, type PgColumnTypes } from "../columns.js";
 import { connect, leaseSessionCompaction, lockSession, num, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
 import { migrate } from "../migrate.js";
 import { parseTermQuery, storableSearchText, termCondition } from "../search/query.js";
 import { PG_LCM_MIGRATIONS } from "./schema.js";
 
-interface MessageRow {
-  id: string;
-  session: string;
-  seq: number;
-  role: string;
-  message_json: string;
-  tokens: number;
-  identity: Buffer;
-  created_at: string;
-  tokens_by: string | null;
-}
-
-interface SummaryRow {
-  id: string;
-  session: string;
-  kind: SummaryKind;
-  depth: number;
-  level: SummaryLevel;
-  content: string;
-  tokens: number;
-  source_tokens: number;
-  seq_start: number;
-  seq_end: number;
-  created_at: string;
-}
+/** A row of `lcm_messages` as read (its search columns left out). */
+type MessageRow = LcmMessageRow<PgColumnTypes>;
+/** A row of `lcm_summaries` as read. */
+type SummaryRow = LcmSummaryRow<PgColumnTypes>;
 
 const MESSAGE_COLUMNS = "id, session, seq, role, message_json, tokens, identity, created_at, tokens_by";
 const SUMMARY_COLUMNS = "id, session, kind, depth, level, content, tokens, source_tokens, seq_start, seq_end, created_at";
 const FAR_FUTURE = 8.64e15;
 
-function toMessage(lcmApi: LcmApi, row: MessageRow): StoredMessage {
-  const rowId = num(row.id);
-  return {
-    id: lcmApi.messageId(rowId),
-    rowId,
-    session: row.session,
-    seq: row.seq,
-    role: row.role,
-    message: JSON.parse(row.message_json) as StoredMessage["message"],
-    tokens: row.tokens,
-    identity: row.identity,
-    createdAt: num(row.created_at),
-    tokensBy: row.tokens_by ?? undefined,
-  };
-}
-
-function toSummary(row: SummaryRow): SummaryRecord {
-  return {
-    id: row.id,
-    session: row.session,
-    kind: row.kind,
-    depth: row.depth,
-    level: row.level,
-    content: row.content,
-    tokens: row.tokens,
-    sourceTokens: row.source_tokens,
-    seqStart: row.seq_start,
-    seqEnd: row.seq_end,
-    createdAt: num(row.created_at),
-  };
-}
-
 /** The PostgreSQL implementation of `LcmStoreAsync` with full-text search. */
 export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
   private readonly s: string;
+  /** lcm's row codec over pg's columns. */
+  private readonly codec: LcmRowCodec<PgColumnTypes>;
 
   private constructor(
     private readonly connection: PgConnection,
     private readonly lcmApi: LcmApi,
   ) {
     this.s = connection.schema;
+    this.codec = lcmApi.lcmRowCodec(PG_COLUMNS);
   }
 
   /** Connects, creates or migrates the tables, and returns the store. */
@@ -184,19 +135,19 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
     const rowId = this.lcmApi.parseMessageId(id);
     if (rowId === undefined) return undefined;
     const row = (await this.rows<MessageRow>(this.connection.pool, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE id = $1`, [rowId]))[0];
-    return row ? toMessage(this.lcmApi, row) : undefined;
+    return row ? this.codec.toMessage(row) : undefined;
   }
 
   async getMessages(ids: readonly string[]): Promise<StoredMessage[]> {
     const rowIds = ids.map((id) => this.lcmApi.parseMessageId(id)).filter((n): n is number => n !== undefined);
     if (rowIds.length === 0) return [];
     const rows = await this.rows<MessageRow>(this.connection.pool, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE id = ANY($1::bigint[]) ORDER BY session, seq`, [rowIds]);
-    return rows.map((row) => toMessage(this.lcmApi, row));
+    return rows.map(this.codec.toMessage);
   }
 
   async getMessagesBySeq(session: string, from: number, to: number): Promise<StoredMessage[]> {
     const rows = await this.rows<MessageRow>(this.connection.pool, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE session = $1 AND seq BETWEEN $2::bigint AND $3::bigint ORDER BY seq`, [session, from, to]);
-    return rows.map((row) => toMessage(this.lcmApi, row));
+    return rows.map(this.codec.toMessage);
   }
 
   async contextItems(session: string): Promise<ItemRef[]> {
@@ -210,12 +161,12 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
 
   async getSummary(id: string): Promise<SummaryRecord | undefined> {
     const row = (await this.rows<SummaryRow>(this.connection.pool, `SELECT ${SUMMARY_COLUMNS} FROM ${this.s}.lcm_summaries WHERE id = $1`, [id]))[0];
-    return row ? toSummary(row) : undefined;
+    return row ? this.codec.toSummary(row) : undefined;
   }
 
   async allSummaries(session: string): Promise<SummaryRecord[]> {
     const rows = await this.rows<SummaryRow>(this.connection.pool, `SELECT ${SUMMARY_COLUMNS} FROM ${this.s}.lcm_summaries WHERE session = $1 ORDER BY seq_start, depth, row_id`, [session]);
-    return rows.map(toSummary);
+    return rows.map(this.codec.toSummary);
   }
 
   async sourcesOf(summaryId: string): Promise<ItemRef[]> {
@@ -255,17 +206,8 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
   }
 
   async lastCompaction(session: string): Promise<LcmCompactionRecord | undefined> {
-    const row = (await this.rows<Record<string, string | number>>(this.connection.pool, `SELECT * FROM ${this.s}.lcm_compactions WHERE session = $1 ORDER BY id DESC LIMIT 1`, [session]))[0];
-    if (!row) return undefined;
-    return {
-      session,
-      at: num(row.at!),
-      passes: num(row.passes!),
-      tokensBefore: num(row.tokens_before!),
-      tokensAfter: num(row.tokens_after!),
-      summariesCreated: num(row.summaries_created!),
-      fallbackSummaries: num(row.fallback_summaries!),
-    };
+    const row = (await this.rows<LcmCompactionRow<PgColumnTypes>>(this.connection.pool, `SELECT * FROM ${this.s}.lcm_compactions WHERE session = $1 ORDER BY id DESC LIMIT 1`, [session]))[0];
+    return row ? this.codec.toCompaction(session, row) : undefined;
   }
 
   async messageCount(session: string): Promise<number> {
@@ -288,7 +230,7 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
       `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE ${IN_SESSIONS} AND created_at >= $2 AND created_at < $3 AND ${sql} ORDER BY id DESC LIMIT $4`,
       [sessionsParam(sessions), window.since ?? 0, window.before ?? FAR_FUTURE, window.limit, ...params],
     );
-    return { hits: rows.map((row) => toMessage(this.lcmApi, row)), truncated: false };
+    return { hits: rows.map(this.codec.toMessage), truncated: false };
   }
 
   async searchSummariesFullText(sessions: SessionScope, pattern: string, window: SearchWindow): Promise<SearchHits<SummaryRecord>> {
@@ -298,7 +240,7 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
       `SELECT ${SUMMARY_COLUMNS} FROM ${this.s}.lcm_summaries WHERE ${IN_SESSIONS} AND created_at >= $2 AND created_at < $3 AND ${sql} ORDER BY row_id DESC LIMIT $4`,
       [sessionsParam(sessions), window.since ?? 0, window.before ?? FAR_FUTURE, window.limit, ...params],
     );
-    return { hits: rows.map(toSummary), truncated: false };
+    return { hits: rows.map(this.codec.toSummary), truncated: false };
   }
 
   /** The condition of `pattern` over `column`; a pattern without words is lcm's `SearchError`, as in the SQLite store. */

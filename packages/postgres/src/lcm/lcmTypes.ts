@@ -1,6 +1,7 @@
 /**
- * What the PostgreSQL lcm store takes from `@context-engine/lcm` (an optional peer dependency: only
- * `openPostgresLcmStore` needs it, and loads it when called).
+ * What the PostgreSQL lcm store takes from `@context-engine/lcm`, the package that owns the store
+ * contract (a peer dependency). Its runtime part is loaded when a store is opened, so a host that uses
+ * only the session store does not load lcm (nor its SQLite driver).
  */
 import { SessionStoreError } from "@context-engine/core";
 import type * as LcmStoreModule from "@context-engine/lcm/store";
@@ -9,7 +10,11 @@ export type {
   CompactionRecord as LcmCompactionRecord,
   ItemRef,
   LcmFullTextSearch,
+  LcmMessageRow,
+  LcmRowCodec,
   LcmStoreAsync,
+  LcmSummaryRow,
+  LcmCompactionRow,
   NewMessage,
   SearchHits,
   SearchWindow,
@@ -30,6 +35,6 @@ export async function loadLcmApi(): Promise<LcmApi> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw error;
-    throw new SessionStoreError("openPostgresLcmStore needs the @context-engine/lcm package (an optional peer dependency of @context-engine/postgres): npm install @context-engine/lcm");
+    throw new SessionStoreError("openPostgresLcmStore needs the @context-engine/lcm package (a peer dependency of @context-engine/postgres): npm install @context-engine/lcm");
   }
 }

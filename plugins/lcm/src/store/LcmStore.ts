@@ -6,141 +6,24 @@
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import type { ChatMessage } from "../core.js";
+import type { SqliteColumnTypes } from "../core.js";
+import type { CompactionRecord, ItemRef, NewMessage, StoredMessage, SummaryKind, SummaryLevel, SummaryRecord } from "./records.js";
 import { Database, type SqliteDatabase, type SqliteStatement } from "../deps.js";
 import { messageId, parseMessageId, searchableText } from "../messageText.js";
-import { packText, unpackText } from "./packText.js";
+import { packText } from "./packText.js";
+import { lcmRowCodec, type LcmCompactionRow, type LcmMessageRow, type LcmSummaryRow } from "./rows.js";
 import { LCM_ADDED_COLUMNS, LCM_SCHEMA_SQL, LCM_SCHEMA_VERSION, LCM_TRIGRAM_VERSION } from "./schema.js";
 import { hasUnspacedScript } from "./unspaced.js";
 
-/** A message as stored: the original message verbatim plus its place in the session. */
-export interface StoredMessage {
-  id: string;
-  rowId: number;
-  session: string;
-  seq: number;
-  role: string;
-  message: ChatMessage;
-  tokens: number;
-  /** The first 16 bytes of SHA-256 over the message's key-sorted JSON (see `messageIdentity`). */
-  identity: Buffer;
-  createdAt: number;
-  /** The `countingId` of the counter that produced `tokens`; undefined when unknown (older rows, counters without one). */
-  tokensBy?: string | undefined;
-}
-
-/** Kinds of summary nodes. */
-export type SummaryKind = "leaf" | "condensed";
-/** 1 normal, 2 aggressive, 3 deterministic fallback. */
-export type SummaryLevel = 1 | 2 | 3;
-
-/** One node of the summary DAG. */
-export interface SummaryRecord {
-  id: string;
-  session: string;
-  kind: SummaryKind;
-  depth: number;
-  level: SummaryLevel;
-  content: string;
-  tokens: number;
-  sourceTokens: number;
-  seqStart: number;
-  seqEnd: number;
-  createdAt: number;
-}
-
-/** A reference to a message or a summary (lineage and context items). */
-export interface ItemRef {
-  type: "message" | "summary";
-  id: string;
-}
-
-/** A message to append. */
-export interface NewMessage {
-  message: ChatMessage;
-  tokens: number;
-  identity: Buffer;
-  /** The `countingId` of the counter that produced `tokens`, when it has one. */
-  tokensBy?: string | undefined;
-}
-
-/** One entry of the compaction log. */
-export interface CompactionRecord {
-  session: string;
-  at: number;
-  passes: number;
-  tokensBefore: number;
-  tokensAfter: number;
-  summariesCreated: number;
-  fallbackSummaries: number;
-}
-
-interface MessageRow {
-  id: number;
-  session: string;
-  seq: number;
-  role: string;
-  message_json: string | Buffer;
-  content_text: string | Buffer | null;
-  tokens: number;
-  identity: Buffer;
-  created_at: number;
-  tokens_by: string | null;
-}
-
-interface SummaryRow {
-  id: string;
-  session: string;
-  kind: SummaryKind;
-  depth: number;
-  level: SummaryLevel;
-  content: string;
-  tokens: number;
-  source_tokens: number;
-  seq_start: number;
-  seq_end: number;
-  created_at: number;
-}
+export type { CompactionRecord, ItemRef, NewMessage, StoredMessage, SummaryKind, SummaryLevel, SummaryRecord } from "./records.js";
 
 /** The FTS token that restricts a full-text query to one session (a single alphanumeric token). */
 export function sessionKey(session: string): string {
   return "s" + createHash("sha1").update(session).digest("hex").slice(0, 20);
 }
 
-/** Rebuilds a stored message: string content lives in `content_text`, everything else in the JSON. */
-function decodeMessage(row: MessageRow): StoredMessage {
-  const message = JSON.parse(unpackText(row.message_json)) as ChatMessage;
-  if (row.content_text !== null) message.content = unpackText(row.content_text);
-  return {
-    id: messageId(row.id),
-    rowId: row.id,
-    session: row.session,
-    seq: row.seq,
-    role: row.role,
-    message,
-    tokens: row.tokens,
-    identity: row.identity,
-    createdAt: row.created_at,
-    tokensBy: row.tokens_by ?? undefined,
-  };
-}
-
-function decodeSummary(row: SummaryRow): SummaryRecord {
-  return {
-    id: row.id,
-    session: row.session,
-    kind: row.kind,
-    depth: row.depth,
-    level: row.level,
-    content: row.content,
-    tokens: row.tokens,
-    sourceTokens: row.source_tokens,
-    seqStart: row.seq_start,
-    seqEnd: row.seq_end,
-    createdAt: row.created_at,
-  };
-}
-
+/** The SQLite store's rows to records (better-sqlite3 hands integers over as numbers). */
+const sqliteRows = lcmRowCodec<SqliteColumnTypes>({ bigint: (value) => value });
 /** The lcm SQLite store. */
 export class LcmStore {
   readonly db: SqliteDatabase;
@@ -214,9 +97,9 @@ export class LcmStore {
     const insertMessage = this.db.prepare("INSERT INTO lcm_messages_tri (rowid, text) VALUES (?, ?)");
     const insertSummary = this.db.prepare("INSERT INTO lcm_summaries_tri (rowid, text) VALUES (?, ?)");
     this.write(() => {
-      for (let after = 0, rows: MessageRow[]; (rows = messages.all(after) as MessageRow[]).length > 0; after = rows[rows.length - 1]!.id) {
+      for (let after = 0, rows: LcmMessageRow[]; (rows = messages.all(after) as LcmMessageRow[]).length > 0; after = rows[rows.length - 1]!.id) {
         for (const row of rows) {
-          const text = searchableText(decodeMessage(row).message);
+          const text = searchableText(sqliteRows.toMessage(row).message);
           if (hasUnspacedScript(text)) insertMessage.run(row.id, text);
         }
       }
@@ -293,20 +176,20 @@ export class LcmStore {
   getMessage(id: string): StoredMessage | undefined {
     const rowId = parseMessageId(id);
     if (rowId === undefined) return undefined;
-    const row = this.s.messageByRowId!.get(rowId) as MessageRow | undefined;
-    return row ? decodeMessage(row) : undefined;
+    const row = this.s.messageByRowId!.get(rowId) as LcmMessageRow | undefined;
+    return row ? sqliteRows.toMessage(row) : undefined;
   }
 
   /** Stored messages by public ids, in seq order (unknown ids are skipped). */
   getMessages(ids: readonly string[]): StoredMessage[] {
     const rowIds = ids.map(parseMessageId).filter((n): n is number => n !== undefined);
-    const rows = this.s.messagesByRowIds!.all(JSON.stringify(rowIds)) as MessageRow[];
-    return rows.sort((a, b) => (a.session < b.session ? -1 : a.session > b.session ? 1 : a.seq - b.seq)).map(decodeMessage);
+    const rows = this.s.messagesByRowIds!.all(JSON.stringify(rowIds)) as LcmMessageRow[];
+    return rows.sort((a, b) => (a.session < b.session ? -1 : a.session > b.session ? 1 : a.seq - b.seq)).map(sqliteRows.toMessage);
   }
 
   /** The session's messages with seq in [from, to], in order. */
   getMessagesBySeq(session: string, from: number, to: number): StoredMessage[] {
-    return (this.s.messagesBySeq!.all(session, from, to) as MessageRow[]).map(decodeMessage);
+    return (this.s.messagesBySeq!.all(session, from, to) as LcmMessageRow[]).map(sqliteRows.toMessage);
   }
 
   /** The session's context items, in order. */
@@ -321,13 +204,13 @@ export class LcmStore {
 
   /** One summary by id, or undefined. */
   getSummary(id: string): SummaryRecord | undefined {
-    const row = this.s.summaryById!.get(id) as SummaryRow | undefined;
-    return row ? decodeSummary(row) : undefined;
+    const row = this.s.summaryById!.get(id) as LcmSummaryRow | undefined;
+    return row ? sqliteRows.toSummary(row) : undefined;
   }
 
   /** Every summary of the session, oldest range first. */
   allSummaries(session: string): SummaryRecord[] {
-    return (this.s.allSummaries!.all(session) as SummaryRow[]).map(decodeSummary);
+    return (this.s.allSummaries!.all(session) as LcmSummaryRow[]).map(sqliteRows.toSummary);
   }
 
   /** The ordered sources of a summary. */
@@ -376,17 +259,8 @@ export class LcmStore {
 
   /** The session's latest compaction, if any. */
   lastCompaction(session: string): CompactionRecord | undefined {
-    const row = this.s.lastCompaction!.get(session) as Record<string, number> | undefined;
-    if (!row) return undefined;
-    return {
-      session,
-      at: row.at!,
-      passes: row.passes!,
-      tokensBefore: row.tokens_before!,
-      tokensAfter: row.tokens_after!,
-      summariesCreated: row.summaries_created!,
-      fallbackSummaries: row.fallback_summaries!,
-    };
+    const row = this.s.lastCompaction!.get(session) as LcmCompactionRow | undefined;
+    return row ? sqliteRows.toCompaction(session, row) : undefined;
   }
 
   /** Number of stored messages of the session. */

@@ -3,13 +3,14 @@
  * method of {@link LcmStore} with the same arguments and meaning, each returning its value or a promise
  * of it, so a store over a network database (the PostgreSQL one of `@context-engine/postgres`) fits
  * beside the embedded SQLite one, which is an {@link LcmStoreAsync} as it is. Also what such a store
- * needs from lcm: the record types, message ids, and the full-text search it adds.
+ * needs from lcm: the record types, message ids, the row codec, and the full-text search it adds.
  */
 import type { Awaitable, AwaitableMethods } from "@context-engine/core";
-import type { LcmStore, StoredMessage, SummaryRecord } from "./LcmStore.js";
+import type { LcmStore } from "./LcmStore.js";
+import type { StoredMessage, SummaryRecord } from "./records.js";
 import type { SearchWindow, SessionScope } from "./search.js";
 
-export type { CompactionRecord, ItemRef, NewMessage, StoredMessage, SummaryKind, SummaryLevel, SummaryRecord } from "./LcmStore.js";
+export type { CompactionRecord, ItemRef, NewMessage, StoredMessage, SummaryKind, SummaryLevel, SummaryRecord } from "./records.js";
 export type { SearchWindow, SessionScope } from "./search.js";
 
 /** Search results; `truncated` when a search stopped before it had looked at the whole history. */
@@ -19,6 +20,7 @@ export interface SearchHits<T> {
 }
 export { SearchError } from "./search.js";
 export { messageId, parseMessageId, messageIdentity, searchableText } from "../messageText.js";
+export { lcmRowCodec, type LcmRowCodec, type LcmMessageRow, type LcmSummaryRow, type LcmCompactionRow } from "./rows.js";
 
 /** The data methods of the lcm store (append-only messages, summaries and lineage, context items, the compaction log). */
 export type LcmStoreData = Pick<
