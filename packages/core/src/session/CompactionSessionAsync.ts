@@ -5,7 +5,7 @@
  */
 import type { ChatMessage } from "../messages/schema.js";
 import { SessionStoreError, type CompactionRecord, type SessionRecord, type SessionStoreAsync, type UndoResult } from "../store/types.js";
-import type { CompactionResult, CompactionSessionOptions } from "./CompactionSession.js";
+import type { CompactionResult, CompactionSessionOptions } from "./types.js";
 import { appServerBoundaryInfo, CompactionSessionBase, resolveSessionOptions, type ResolvedSessionOptions } from "./compactionSessionBase.js";
 
 /** Options of {@link CompactionSessionAsync.open}: those of {@link CompactionSession}, with a store that may answer asynchronously. */

@@ -12,7 +12,7 @@ import { HYGIENE_ABORT_NOTICE } from "../gateway/hygiene.js";
 import type { HostHooks, SessionCompressEvent } from "../host/hooks.js";
 import type { ChatMessage } from "../messages/schema.js";
 import { CompactionConflictError, type CompactionRecord, type SessionRecord, type SessionStoreAsync, type StoredMessage } from "../store/types.js";
-import type { CompactionResult, CompactionSessionOptions, MaybeCompressOptions } from "./CompactionSession.js";
+import type { CompactionResult, CompactionSessionOptions, MaybeCompressOptions } from "./types.js";
 import { engineOutputProblem } from "./engineOutput.js";
 import { compressionCountWarning } from "./warnings.js";
 
