@@ -7,7 +7,7 @@ import type { CompressionConfig } from "../config/schema.js";
 import type { ModelInfo } from "../engine/types.js";
 import { computeThresholds, type ThresholdPlan, type ThresholdSettings } from "../engine/thresholds.js";
 import { codexModelFamily, hasLargeVariantSuffix, isCodexProvider } from "./models.js";
-import { autoraiseNoticeState, autoraiseNoticeText } from "./autoraiseNotice.js";
+import { autoraiseNoticeState, autoraiseNoticeText, type AutoraiseChange, type AutoraiseNotice } from "./autoraiseNotice.js";
 
 /** The trigger the autoraise raises to, as a share of the window. */
 export const CODEX_AUTORAISE_PERCENT = 0.85;
@@ -22,14 +22,10 @@ export interface CodexAutoraiseInput {
   enabled: boolean;
 }
 
-/** The autoraise's answer: the percent to use and whether it was raised. */
-export interface CodexAutoraiseResult {
+/** The autoraise's answer: the percent to use and whether it was raised (`to` equals `from` when not). */
+export interface CodexAutoraiseResult extends AutoraiseChange {
   percent: number;
   raised: boolean;
-  /** The percent before the autoraise. */
-  from: number;
-  /** The percent after it (equal to `from` when not raised). */
-  to: number;
 }
 
 /**
@@ -46,13 +42,6 @@ export function codexAutoraise(input: CodexAutoraiseInput): CodexAutoraiseResult
   const raise = input.enabled && isCodexAutoraiseEligible(input.model, input.provider) && input.percent < CODEX_AUTORAISE_PERCENT;
   const to = raise ? CODEX_AUTORAISE_PERCENT : input.percent;
   return { percent: to, raised: raise, from: input.percent, to };
-}
-
-/** The notice to show once, and the marker state that records it was shown. */
-export interface AutoraiseNotice {
-  text: string;
-  /** `"<model-slug>:<from%>:<to%>"`, the content of the marker file. */
-  state: string;
 }
 
 /** What {@link codexThresholdPlan} returns: the plan in force and, when raised, the notice. */
