@@ -3,19 +3,11 @@
  * error messages. Keys keep Hermes' snake_case so a Hermes `config.yaml` loads unchanged.
  */
 import { z } from "zod";
-import { PriceTableSchema } from "../providers/prices.js";
+import { PriceTableSchema } from "../providers/priceTable.js";
+import { bool, fraction, nonNegativeInt, optionalString, positiveInt, sectionError } from "./fields.js";
 
 /** Engine and plugin names: never a path. */
 export const ENGINE_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-
-const fraction = (what: string) =>
-  z.number({ error: `must be a number between 0 and 1 (${what})` }).gt(0, { error: `must be greater than 0 (${what})` }).lte(1, { error: `must be at most 1 (${what})` });
-const positiveInt = (what: string) => z.number({ error: `must be a whole number (${what})` }).int({ error: `must be a whole number (${what})` }).positive({ error: `must be positive (${what})` });
-const nonNegativeInt = (what: string) => z.number({ error: `must be a whole number (${what})` }).int({ error: `must be a whole number (${what})` }).nonnegative({ error: `must be 0 or more (${what})` });
-const bool = z.boolean({ error: "must be true or false" });
-const optionalString = z.string({ error: "must be a string or null" }).nullable().default(null);
-/** The message for a section that is not a map, e.g. `compression: 5`. */
-const sectionError = (section: string, example: string) => `must be a map of ${section} settings (e.g. ${example}), or left empty for the defaults`;
 
 const engineName = z
   .string({ error: "must be a string" })
