@@ -27,9 +27,9 @@ export interface AutoraiseNotice {
 export const AUTORAISE_MARKER_FILE = ".codex_gpt55_autoraise_notice";
 
 /** The commands the notice offers (our CLI's spelling of Hermes' `hermes config set …`). */
-export const AUTORAISE_OFF_COMMAND = "context-engine config set compression.codex_gpt55_autoraise false";
+export const AUTORAISE_OFF_COMMAND = "context-engine config set codex.gpt55_autoraise false";
 /** Keeps the 85 % trigger and hides the notice. */
-export const AUTORAISE_HIDE_NOTICE_COMMAND = "context-engine config set compression.codex_gpt55_autoraise_notice false";
+export const AUTORAISE_HIDE_NOTICE_COMMAND = "context-engine config set codex.gpt55_autoraise_notice false";
 
 /** The profile directory: `$HERMES_HOME`, else `~/.hermes`. */
 export function hermesHome(env: NodeJS.ProcessEnv = process.env): string {

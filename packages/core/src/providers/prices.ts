@@ -4,7 +4,8 @@
  */
 import { CACHE_READ_MULTIPLIER, CACHE_WRITE_MULTIPLIER, longestSubstringMatch, normalizeModelId } from "./anthropicFacts.js";
 import type { CacheTtl } from "./anthropicFacts.js";
-import { baseModelName } from "../codex/models.js";
+import type { RouteHooks } from "../host/hooks.js";
+import { defaultRouteHooks } from "../routes/builtin.js";
 import { PriceTableSchema } from "./priceTable.js";
 
 /** USD per million tokens of one model. */
@@ -79,11 +80,10 @@ export function parsePriceTable(input: unknown, where = "prices"): PriceTable {
 
 /**
  * The price of `model`: the longest matching key of `overrides` first, then of {@link DEFAULT_PRICES};
- * undefined when neither knows the model.
+ * undefined when neither knows the model. A local alias is billed as the id `routes` send for it.
  */
-export function lookupModelPrice(model: string, overrides: PriceTable = {}): ModelPrice | undefined {
-  // Local `-900k` aliases are billed as their base model.
-  const normalized = normalizeModelId(baseModelName(model));
+export function lookupModelPrice(model: string, overrides: PriceTable = {}, routes: RouteHooks = defaultRouteHooks()): ModelPrice | undefined {
+  const normalized = normalizeModelId(routes.wireModel.call(model));
   return longestSubstringMatch(normalized, overrides) ?? longestSubstringMatch(normalized, DEFAULT_PRICES);
 }
 

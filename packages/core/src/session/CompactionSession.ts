@@ -1,12 +1,12 @@
 /**
  * The thin stateful shell a host application keeps per conversation: it appends turns to the session
  * store, asks the engine whether and how to compress, writes the result back (in place under the same
- * id, or by rotation to a child session), and emits `session:compress` (SPEC §3.1). On a Codex
- * app-server thread (SPEC §3.5) it delegates to the app-server instead and only logs the boundary.
+ * id, or by rotation to a child session), and emits `session:compress`. When a route takes the
+ * compaction over (the model's server owns the thread's context) it delegates and only logs the boundary.
  */
 import type { ChatMessage } from "../messages/schema.js";
 import type { SessionRecord, SessionStore, UndoResult } from "../store/types.js";
-import { appServerBoundaryInfo, CompactionSessionBase, resolveSessionOptions } from "./compactionSessionBase.js";
+import { CompactionSessionBase, resolveSessionOptions, serverBoundaryInfo } from "./compactionSessionBase.js";
 import type { CompactionResult, CompactionSessionOptions } from "./types.js";
 
 export type { CompactionOutcome, CompactionResult, CompactionSessionHost, CompactionSessionOptions, MaybeCompressOptions } from "./types.js";
@@ -41,12 +41,12 @@ export class CompactionSession extends CompactionSessionBase {
   }
 
   /**
-   * Logs a compaction the Codex app-server did on its own thread (native mode) and emits
-   * `session:compress`; the local transcript is left as it is.
+   * Logs a compaction the model's server did on its own thread (e.g. an app-server in native mode) and
+   * emits `session:compress`; the local transcript is left as it is.
    */
   recordAppServerCompaction(): CompactionResult {
     const count = this.store.activeRows(this.currentId).length;
-    const compaction = this.store.recordCompactionBoundary(this.currentId, appServerBoundaryInfo({ trigger: "auto", messageCount: count, hostStarted: false }));
+    const compaction = this.store.recordCompactionBoundary(this.currentId, serverBoundaryInfo({ trigger: "auto", messageCount: count, hostStarted: false }));
     return this.finish(this.inPlaceEvent(this.session().compressionCount), compaction, count, count, undefined);
   }
 

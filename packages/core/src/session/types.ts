@@ -1,16 +1,18 @@
 /** The options and results of {@link CompactionSession} and {@link CompactionSessionAsync}. */
-import type { AppServerThread } from "../codex/appServer.js";
 import type { CompressionReport } from "../compressor/report.js";
 import type { HostConfig } from "../config/schema.js";
 import type { ContextEngine } from "../engine/ContextEngine.js";
-import type { HostHooks, SessionCompressEvent } from "../host/hooks.js";
+import type { HostHooks, RouteConfig, RouteHooks, ServerThread, SessionCompressEvent } from "../host/hooks.js";
 import type { CompactionRecord, SessionStore } from "../store/types.js";
 
-/** What {@link CompactionSession} needs from a host (a `ContextHost` fits). */
+/**
+ * What {@link CompactionSession} needs from a host (a `ContextHost` fits): its route hooks, when it has
+ * them, decide who compacts; else the built-in routes read their settings from `config`.
+ */
 export interface CompactionSessionHost {
   engine: ContextEngine;
-  hooks?: Pick<HostHooks, "sessionCompress">;
-  config?: Pick<HostConfig, "compression">;
+  hooks?: Pick<HostHooks, "sessionCompress"> & Partial<Pick<HostHooks, "routes">>;
+  config?: Pick<HostConfig, "compression"> & RouteConfig;
 }
 
 /** Options of {@link CompactionSession}. Give `host`, or `engine` (with `hooks` to get events). */
@@ -26,17 +28,19 @@ export interface CompactionSessionOptions {
   /** Overrides `compression.in_place` (default: the host's config, else the engine's, else true). */
   inPlace?: boolean;
   /**
-   * The Codex app-server thread of this conversation. Needed when the engine's model runs with
-   * `api_mode: codex_app_server`: compaction is then delegated to it and the transcript is never rewritten.
+   * This conversation's thread on the model's server (e.g. an app-server thread). A route that owns the
+   * thread's context needs it: compaction is then delegated to it and the transcript is never rewritten.
    */
-  appServerThread?: AppServerThread;
+  appServerThread?: ServerThread;
+  /** The route hooks that may take the compaction over (default: the host's; else the built-in routes set from the host's config; else the engine's; else the built-in routes). */
+  routes?: RouteHooks;
 }
 
 /** Options of {@link CompactionSession.maybeCompress}. */
 export interface MaybeCompressOptions {
   /** The current prompt tokens (default: what the engine last saw). */
   promptTokens?: number;
-  /** Manual compaction: skip `shouldCompress` (and the engine's cooldowns); on an app-server thread, delegate and wait. */
+  /** Manual compaction: skip `shouldCompress` (and the engine's cooldowns); where a route compacts on its server, delegate and wait. */
   force?: boolean;
   focusTopic?: string;
   /**
