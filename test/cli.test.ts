@@ -125,6 +125,18 @@ export function register(ctx: any) { ctx.registerContextEngine(() => new Careles
     expect(get.stdout.trim()).toBe("false");
   });
 
+  it("sets the Codex route's settings in their codex: section, and warns about the old compression.codex_* spelling", async () => {
+    const dir = tempDir();
+    const path = join(dir, "config.yaml");
+    writeFileSync(path, "compression:\n  codex_gpt55_autoraise_notice: false\n");
+    expect((await cli(["config", "set", "codex.gpt55_autoraise", "false"], dir)).code).toBe(0);
+    expect(readFileSync(path, "utf8")).toContain("codex:\n  gpt55_autoraise: false");
+    expect((await cli(["config", "get", "codex.gpt55_autoraise"], dir)).stdout.trim()).toBe("false");
+    expect((await cli(["config", "get", "codex.gpt55_autoraise_notice"], dir)).stdout.trim()).toBe("false");
+    const engines = await cli(["engines", "--config", path]);
+    expect(engines.stdout).toContain(`${path}:2: compression.codex_gpt55_autoraise_notice is deprecated; use codex.gpt55_autoraise_notice`);
+  });
+
   it("imports a Claude Code session and a SWE-agent trajectory into valid OpenAI-format messages", async () => {
     const dir = tempDir();
     for (const [file, format] of [

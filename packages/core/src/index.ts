@@ -28,8 +28,10 @@ export type { HostConfig, CompressionConfig, AuxiliaryCompressionConfig } from "
 export { createContextHost, hostRootDir } from "./host/createContextHost.js";
 export type { ContextHost, ContextHostOptions } from "./host/createContextHost.js";
 export { BUILTIN_ENGINE } from "./host/builtin.js";
-export { createHostHooks } from "./host/hooks.js";
+export { createHostHooks, createRouteHooks } from "./host/hooks.js";
 export type { HostHooks, SessionCompressEvent, EngineContext, EngineSource } from "./host/hooks.js";
+export type { RouteHooks, RouteExtension, RouteConfig, RouteNotice, RoutedThresholdPlan, RouteNoticeContext, RouteCompaction, RouteSessionQuery, ServerThread, ServerCompactionBoundary, CompactionTrigger } from "./host/hooks.js";
+export { BUILTIN_ROUTES, installBuiltinRoutes, builtinRouteHooks, defaultRouteHooks } from "./routes/builtin.js";
 export type { PluginContext, EngineFactory, EngineClass, EngineRegistration, PluginModule } from "./host/types.js";
 export { modelInfoFromConfig, knownContextLength } from "./host/modelInfo.js";
 
@@ -115,13 +117,16 @@ export type { UserAsk } from "./facts/userAsks.js";
 // Codex routes: windows and -900k aliases, threshold autoraise, Responses native compaction, app-server
 export { CODEX_PROVIDER, CODEX_ADVERTISED_WINDOW, CODEX_LARGE_VARIANT_WINDOW, CODEX_LARGE_VARIANT_BASES, CODEX_CAPPED_MODELS, LARGE_VARIANT_SUFFIX, CodexModelError, resolveCodexModel, routeContextWindow, baseModelName, codexModelFamily, isCodexProvider } from "./codex/models.js";
 export type { ResolvedCodexModel } from "./codex/models.js";
-export { CODEX_AUTORAISE_PERCENT, codexAutoraise, codexThresholdPlan, isCodexAutoraiseEligible } from "./codex/autoraise.js";
-export type { CodexAutoraiseInput, CodexAutoraiseResult, CodexThresholdPlan, AutoraiseNotice } from "./codex/autoraise.js";
+export { CODEX_AUTORAISE_PERCENT, codexAutoraise, codexThresholdPlan, raiseThresholdPlan, isCodexAutoraiseEligible } from "./codex/autoraise.js";
+export type { CodexAutoraiseInput, CodexAutoraiseResult, CodexThresholdPlan, CodexAutoraiseSettings } from "./codex/autoraise.js";
+export { CODEX_SECTION, CodexSectionSchema, codexConfigOf } from "./config/codexSection.js";
+export type { CodexConfig, LegacyCodexKeys } from "./config/codexSection.js";
+export { CODEX_ROUTE, codexRoute, installCodexRoute } from "./codex/route.js";
 export { AUTORAISE_MARKER_FILE, hermesHome, autoraiseNoticeState, parseAutoraiseNoticeState, autoraiseNoticeText, autoraiseMarkerPath, shouldShowAutoraiseNotice, markAutoraiseNoticeShown, takeAutoraiseNotice } from "./codex/autoraiseNotice.js";
-export type { AutoraiseEngineSource } from "./codex/autoraiseNotice.js";
+export type { AutoraiseEngineSource, AutoraiseNotice, AutoraiseChange } from "./codex/autoraiseNotice.js";
 export { NATIVE_COMPACTION_OFFSET_TOKENS, nativeCompactionField, nativeCompactionRoute, nativeCompactThreshold, isNativeCompactionModel, foldCompactionItems, replayItemsFor, replayIssuer, isNativeCompactionRefusal, NativeCompactionState, sendWithNativeCompaction } from "./codex/responsesCompaction.js";
-export type { NativeCompactionField, NativeCompactionRequest, NativeCompactionRoute, AssistantReplayMetadata } from "./codex/responsesCompaction.js";
-export { CODEX_APP_SERVER_API_MODE, APP_SERVER_COMPACT_METHOD, appServerCompactionPolicy, appServerThread, compactViaAppServer, recordAppServerCompaction, isAppServerSession } from "./codex/appServer.js";
+export type { NativeCompactionField, NativeCompactionRequest, NativeCompactionRoute, NativeCompactionSettings, AssistantReplayMetadata } from "./codex/responsesCompaction.js";
+export { CODEX_APP_SERVER_API_MODE, APP_SERVER_COMPACT_METHOD, appServerCompactionPolicy, appServerThread, compactViaAppServer, recordAppServerCompaction, isAppServerSession, appServerSessionCompaction } from "./codex/appServer.js";
 export type { AppServerAutoMode, AppServerCompactionTrigger, AppServerCompactionAction, AppServerThread, AppServerRpcClient, AppServerCompactionBoundary, RecordAppServerBoundary } from "./codex/appServer.js";
 
 // Session store (in-place compaction archive) and the compaction session shell

@@ -3,19 +3,20 @@
  * the thread's context, so compaction is delegated to the app-server and the local transcript is never
  * rewritten; the host only records the compaction boundary.
  */
-import type { CompressionConfig } from "../config/schema.js";
 import type { ModelInfo } from "../engine/types.js";
+import type { CompactionTrigger, RouteCompaction, ServerCompactionBoundary, ServerThread } from "../host/hooks.js";
 import type { ChatMessage } from "../messages/schema.js";
+import type { CodexConfig } from "../config/codexSection.js";
 
 /** The `api_mode` of Codex app-server sessions. */
 export const CODEX_APP_SERVER_API_MODE = "codex_app_server";
 /** The app-server JSON-RPC method that compacts a thread. */
 export const APP_SERVER_COMPACT_METHOD = "thread/compact/start";
 
-/** `compression.codex_app_server_auto`. */
-export type AppServerAutoMode = CompressionConfig["codex_app_server_auto"];
+/** `codex.app_server_auto`. */
+export type AppServerAutoMode = CodexConfig["app_server_auto"];
 /** What started a compaction: manual `/compress` or the automatic path. */
-export type AppServerCompactionTrigger = "manual" | "auto";
+export type AppServerCompactionTrigger = CompactionTrigger;
 /**
  * What the host does: `delegate_and_wait` (ask the app-server and wait), `record_only` (the app-server
  * decides; record its compaction events), `delegate` (the host's threshold starts app-server
@@ -50,9 +51,7 @@ export function appServerCompactionPolicy(
 }
 
 /** An app-server thread that can compact itself; `compact()` resolves once compaction has finished. */
-export interface AppServerThread {
-  compact(): Promise<void>;
-}
+export type AppServerThread = ServerThread;
 
 /** The smallest JSON-RPC client an {@link AppServerThread} needs: a request that resolves with its result. */
 export interface AppServerRpcClient {
@@ -68,14 +67,8 @@ export function appServerThread(client: AppServerRpcClient, threadId: string): A
   };
 }
 
-/** The compaction boundary the store records: the local transcript stays intact up to here. */
-export interface AppServerCompactionBoundary {
-  trigger: AppServerCompactionTrigger;
-  /** Messages of the local transcript at the boundary (the compaction covers `messages[0, messageCount)`). */
-  messageCount: number;
-  /** True when the host asked for it; false when the app-server compacted on its own (native mode). */
-  hostStarted: boolean;
-}
+/** The compaction boundary the store records: the local transcript stays intact up to here (`hostStarted` is false in native mode). */
+export type AppServerCompactionBoundary = ServerCompactionBoundary;
 
 /** Receives the boundary (e.g. writes it to the session store). */
 export type RecordAppServerBoundary = (boundary: AppServerCompactionBoundary) => void | Promise<void>;
@@ -98,4 +91,29 @@ export async function compactViaAppServer(
 /** Records a compaction the app-server did on its own (native mode); the transcript is untouched. */
 export async function recordAppServerCompaction(messages: readonly ChatMessage[], recordBoundary: RecordAppServerBoundary): Promise<void> {
   await recordBoundary({ trigger: "auto", messageCount: messages.length, hostStarted: false });
+}
+
+/**
+ * The session compaction of an app-server session, as the route hook hands it to the session shell:
+ * what {@link appServerCompactionPolicy} says for `mode`, and a delegation to `thread` (required: the
+ * app-server owns the thread's context, so there is nothing to compact locally).
+ */
+export function appServerSessionCompaction(mode: AppServerAutoMode, thread: AppServerThread | undefined): RouteCompaction {
+  return {
+    decide(trigger, thresholdReached) {
+      const action = appServerCompactionPolicy(mode, trigger, thresholdReached);
+      return action === "delegate" || action === "delegate_and_wait" ? "compact" : "skip";
+    },
+    async compact({ sessionId, trigger, messages }) {
+      if (thread === undefined) {
+        throw new Error(
+          `CompactionSession('${sessionId}'): the model runs on the Codex app-server (api_mode: ${CODEX_APP_SERVER_API_MODE}), which owns the thread's context; ` +
+            "give `appServerThread` so compaction can be delegated (the local transcript is never rewritten)",
+        );
+      }
+      let recorded: AppServerCompactionBoundary | undefined;
+      await compactViaAppServer(thread, messages, { trigger, recordBoundary: (boundary) => void (recorded = boundary) });
+      return recorded!;
+    },
+  };
 }

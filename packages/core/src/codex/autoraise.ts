@@ -1,13 +1,13 @@
 /**
  * The Codex OAuth threshold autoraise (SPEC §3.3–3.4): on `openai-codex` the 272k models would start
  * compressing at half of a small window, so the trigger is raised to 85 %. Pure; the one-time notice
- * and its marker file live in autoraiseNotice.ts.
+ * and its marker file live in autoraiseNotice.ts, the hook that applies it in route.ts.
  */
-import type { CompressionConfig } from "../config/schema.js";
 import type { ModelInfo } from "../engine/types.js";
 import { computeThresholds, type ThresholdPlan, type ThresholdSettings } from "../engine/thresholds.js";
 import { codexModelFamily, hasLargeVariantSuffix, isCodexProvider } from "./models.js";
-import { autoraiseNoticeState, autoraiseNoticeText } from "./autoraiseNotice.js";
+import { autoraiseNoticeState, autoraiseNoticeText, type AutoraiseChange, type AutoraiseNotice } from "./autoraiseNotice.js";
+import { codexConfigOf, type CodexConfig, type LegacyCodexKeys } from "../config/codexSection.js";
 
 /** The trigger the autoraise raises to, as a share of the window. */
 export const CODEX_AUTORAISE_PERCENT = 0.85;
@@ -18,18 +18,14 @@ export interface CodexAutoraiseInput {
   provider?: string | undefined;
   /** The threshold otherwise in force (global or per-model override), a share of the window. */
   percent: number;
-  /** `compression.codex_gpt55_autoraise`. */
+  /** `codex.gpt55_autoraise`. */
   enabled: boolean;
 }
 
-/** The autoraise's answer: the percent to use and whether it was raised. */
-export interface CodexAutoraiseResult {
+/** The autoraise's answer: the percent to use and whether it was raised (`to` equals `from` when not). */
+export interface CodexAutoraiseResult extends AutoraiseChange {
   percent: number;
   raised: boolean;
-  /** The percent before the autoraise. */
-  from: number;
-  /** The percent after it (equal to `from` when not raised). */
-  to: number;
 }
 
 /**
@@ -48,44 +44,41 @@ export function codexAutoraise(input: CodexAutoraiseInput): CodexAutoraiseResult
   return { percent: to, raised: raise, from: input.percent, to };
 }
 
-/** The notice to show once, and the marker state that records it was shown. */
-export interface AutoraiseNotice {
-  text: string;
-  /** `"<model-slug>:<from%>:<to%>"`, the content of the marker file. */
-  state: string;
-}
-
 /** What {@link codexThresholdPlan} returns: the plan in force and, when raised, the notice. */
 export interface CodexThresholdPlan {
   plan: ThresholdPlan;
   autoraise: CodexAutoraiseResult;
-  /** Undefined when nothing was raised or `codex_gpt55_autoraise_notice` is false. */
+  /** Undefined when nothing was raised or `codex.gpt55_autoraise_notice` is false. */
   notice: AutoraiseNotice | undefined;
 }
 
+/** The settings the autoraise reads: `codex.gpt55_autoraise` and `codex.gpt55_autoraise_notice`. */
+export type CodexAutoraiseSettings = Pick<CodexConfig, "gpt55_autoraise" | "gpt55_autoraise_notice">;
+
 /**
- * The threshold plan for `model` with the Codex autoraise applied on top of {@link computeThresholds}
- * (override map, small-context floor, output reservation and caps all still apply). `compression`
- * may be partial or absent (defaults: autoraise and notice on).
+ * `base`, the plan {@link computeThresholds} made for `model` under `settings`, with the Codex autoraise
+ * applied on top (override map, small-context floor, output reservation and caps all still apply).
+ */
+export function raiseThresholdPlan(base: ThresholdPlan, model: ModelInfo, settings: ThresholdSettings, codex: CodexAutoraiseSettings): CodexThresholdPlan {
+  const autoraise = codexAutoraise({ model: model.model, provider: model.provider, percent: base.thresholdPercent, enabled: codex.gpt55_autoraise });
+  if (!autoraise.raised) return { plan: base, autoraise, notice: undefined };
+  const raised = computeThresholds(model, { ...settings, threshold: autoraise.to, modelThresholds: {} });
+  const plan: ThresholdPlan = { ...raised, overrideKey: base.overrideKey, rule: raised.rule === "threshold" ? "codex-autoraise" : raised.rule };
+  const notice = codex.gpt55_autoraise_notice
+    ? { text: autoraiseNoticeText(model.model, autoraise, plan.thresholdTokens), state: autoraiseNoticeState(model.model, autoraise) }
+    : undefined;
+  return { plan, autoraise, notice };
+}
+
+/**
+ * The threshold plan for `model` with the Codex autoraise applied on top of {@link computeThresholds}.
+ * `codex` may be partial or absent (defaults: autoraise and notice on), and may use the old
+ * `compression.codex_*` spellings.
  */
 export function codexThresholdPlan(
   model: ModelInfo,
   settings: ThresholdSettings,
-  compression: Partial<Pick<CompressionConfig, "codex_gpt55_autoraise" | "codex_gpt55_autoraise_notice">> | undefined,
+  codex: Partial<CodexAutoraiseSettings & Pick<LegacyCodexKeys, "codex_gpt55_autoraise" | "codex_gpt55_autoraise_notice">> | undefined,
 ): CodexThresholdPlan {
-  const base = computeThresholds(model, settings);
-  const autoraise = codexAutoraise({
-    model: model.model,
-    provider: model.provider,
-    percent: base.thresholdPercent,
-    enabled: compression?.codex_gpt55_autoraise ?? true,
-  });
-  if (!autoraise.raised) return { plan: base, autoraise, notice: undefined };
-  const raised = computeThresholds(model, { ...settings, threshold: autoraise.to, modelThresholds: {} });
-  const plan: ThresholdPlan = { ...raised, overrideKey: base.overrideKey, rule: raised.rule === "threshold" ? "codex-autoraise" : raised.rule };
-  const showNotice = compression?.codex_gpt55_autoraise_notice ?? true;
-  const notice = showNotice
-    ? { text: autoraiseNoticeText(model.model, autoraise, plan.thresholdTokens), state: autoraiseNoticeState(model.model, autoraise) }
-    : undefined;
-  return { plan, autoraise, notice };
+  return raiseThresholdPlan(computeThresholds(model, settings), model, settings, codexConfigOf({ codex, compression: codex }));
 }

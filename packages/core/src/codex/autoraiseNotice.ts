@@ -6,16 +6,30 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { CodexAutoraiseResult } from "./autoraise.js";
 import { codexModelSlug } from "./models.js";
+
+/** The percents an autoraise moved the trigger between (shares of the window). */
+export interface AutoraiseChange {
+  /** The percent before the autoraise. */
+  from: number;
+  /** The percent after it. */
+  to: number;
+}
+
+/** The notice to show once, and the marker state that records it was shown. */
+export interface AutoraiseNotice {
+  text: string;
+  /** `"<model-slug>:<from%>:<to%>"`, the content of the marker file. */
+  state: string;
+}
 
 /** The marker file's name under `$HERMES_HOME`. */
 export const AUTORAISE_MARKER_FILE = ".codex_gpt55_autoraise_notice";
 
 /** The commands the notice offers (our CLI's spelling of Hermes' `hermes config set …`). */
-export const AUTORAISE_OFF_COMMAND = "context-engine config set compression.codex_gpt55_autoraise false";
+export const AUTORAISE_OFF_COMMAND = "context-engine config set codex.gpt55_autoraise false";
 /** Keeps the 85 % trigger and hides the notice. */
-export const AUTORAISE_HIDE_NOTICE_COMMAND = "context-engine config set compression.codex_gpt55_autoraise_notice false";
+export const AUTORAISE_HIDE_NOTICE_COMMAND = "context-engine config set codex.gpt55_autoraise_notice false";
 
 /** The profile directory: `$HERMES_HOME`, else `~/.hermes`. */
 export function hermesHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -29,7 +43,7 @@ function wholePercent(share: number): number {
 }
 
 /** The marker content for `model` and `result`: `"<model-slug>:<from%>:<to%>"`, e.g. `gpt-5.5:50:85` (a vendor prefix is dropped). */
-export function autoraiseNoticeState(model: string, result: Pick<CodexAutoraiseResult, "from" | "to">): string {
+export function autoraiseNoticeState(model: string, result: AutoraiseChange): string {
   return `${codexModelSlug(model)}:${wholePercent(result.from)}:${wholePercent(result.to)}`;
 }
 
@@ -41,7 +55,7 @@ export function parseAutoraiseNoticeState(text: string): { model: string; from: 
 }
 
 /** The notice: what was raised, for which model and route, and the two commands that turn it off. */
-export function autoraiseNoticeText(model: string, result: Pick<CodexAutoraiseResult, "from" | "to">, thresholdTokens: number): string {
+export function autoraiseNoticeText(model: string, result: AutoraiseChange, thresholdTokens: number): string {
   return [
     `Codex OAuth caps ${model.trim()} at a 272,000-token window, so compression now starts at ${wholePercent(result.to)} % ` +
       `(about ${thresholdTokens.toLocaleString("en-US")} tokens) instead of ${wholePercent(result.from)} %.`,
@@ -85,7 +99,7 @@ export type AutoraiseEngineSource = "builtin" | "directory" | "plugin";
  * otherwise the marker is written and the text returned.
  */
 export function takeAutoraiseNotice(
-  notice: { text: string; state: string } | undefined,
+  notice: AutoraiseNotice | undefined,
   options: { engineSource: AutoraiseEngineSource; home?: string },
 ): string | undefined {
   if (notice === undefined || options.engineSource !== "builtin") return undefined;

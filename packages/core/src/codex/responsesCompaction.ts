@@ -10,8 +10,8 @@ import type {
   ResponseInputItem,
   ResponseOutputItem,
 } from "openai/resources/responses/responses";
-import type { CompressionConfig } from "../config/schema.js";
 import { baseModelName, CODEX_PROVIDER } from "./models.js";
+import type { CodexConfig, LegacyCodexKeys } from "../config/codexSection.js";
 
 /** The server threshold is kept this many tokens below the local trigger, so the server compacts first. */
 export const NATIVE_COMPACTION_OFFSET_TOKENS = 8_000;
@@ -72,11 +72,24 @@ export interface NativeCompactionRequest {
   model: string;
   baseUrl?: string | undefined;
   provider?: string | undefined;
-  config: Pick<CompressionConfig, "codex_responses_native" | "codex_responses_compact_threshold">;
+  /** `codex.responses_native` and `codex.responses_compact_threshold` (or their old `compression.codex_*` spellings). */
+  config: NativeCompactionSettings;
   /** The local compressor's trigger in tokens (it stays armed as the backstop). */
   localThresholdTokens: number;
   /** The session's state; a disabled state sends nothing. */
   state?: NativeCompactionState | undefined;
+}
+
+/** The settings native compaction reads: the `codex:` section, or the old `compression.codex_*` keys. */
+export type NativeCompactionSettings =
+  | Pick<CodexConfig, "responses_native" | "responses_compact_threshold">
+  | Pick<LegacyCodexKeys, "codex_responses_native" | "codex_responses_compact_threshold">;
+
+/** `settings` in the `codex:` section's spelling. */
+function nativeSettings(settings: NativeCompactionSettings): Pick<CodexConfig, "responses_native" | "responses_compact_threshold"> {
+  return "responses_native" in settings
+    ? settings
+    : { responses_native: settings.codex_responses_native, responses_compact_threshold: settings.codex_responses_compact_threshold };
 }
 
 /** The server trigger: min(configured threshold, local trigger − 8,000). */
@@ -90,11 +103,12 @@ export function nativeCompactThreshold(configured: number, localThresholdTokens:
  * direct or the Codex backend, or the offset threshold would not be positive.
  */
 export function nativeCompactionField(request: NativeCompactionRequest): NativeCompactionField | undefined {
-  if (!request.config.codex_responses_native) return undefined;
+  const config = nativeSettings(request.config);
+  if (!config.responses_native) return undefined;
   if (request.state?.disabled) return undefined;
   if (!isNativeCompactionModel(request.model)) return undefined;
   if (nativeCompactionRoute(request.baseUrl, request.provider) === undefined) return undefined;
-  const threshold = nativeCompactThreshold(request.config.codex_responses_compact_threshold, request.localThresholdTokens);
+  const threshold = nativeCompactThreshold(config.responses_compact_threshold, request.localThresholdTokens);
   if (!(threshold > 0)) return undefined;
   return { context_management: [{ type: "compaction", compact_threshold: Math.floor(threshold) }] };
 }

@@ -36,7 +36,9 @@ import {
   type ResolvedSession,
 } from "./sessionState.js";
 export { PAUSE_AFTER_STREAK } from "./sessionState.js";
-import { codexThresholdPlan } from "../codex/autoraise.js";
+import { computeThresholds } from "../engine/thresholds.js";
+import type { RouteHooks } from "../host/hooks.js";
+import { builtinRouteHooks } from "../routes/builtin.js";
 
 /** Options of the built-in compressor. */
 export interface ContextCompressorOptions {
@@ -61,6 +63,8 @@ export interface ContextCompressorOptions {
    * promises could not write (default `console.warn`). The host passes its `warn` (`host.warnings`).
    */
   warn?: (message: string) => void;
+  /** The routes that may adjust the threshold plan (the host passes its own; default: the built-in routes, set from `compression`). */
+  routes?: RouteHooks;
 }
 
 function parseCompression(input: Partial<CompressionConfig> | undefined): CompressionConfig {
@@ -76,10 +80,12 @@ export class ContextCompressor extends ContextEngine {
   summarizer: Summarizer;
   fallbackSummarizer: Summarizer;
   readonly tokenCounter: TokenCounter;
-  /** The one-time Codex autoraise notice for the host/CLI to print (see `takeAutoraiseNotice`), if raised. */
+  /** The one-time notice a route attached to the threshold plan (e.g. a raised trigger), for the host to show; undefined when none. */
   autoraiseNotice: string | undefined;
-  /** The marker-file state of {@link autoraiseNotice} (`"gpt-5.5:50:85"`). */
+  /** What identifies {@link autoraiseNotice} for the route's "shown once" record (e.g. `"gpt-5.5:50:85"`). */
   autoraiseNoticeState: string | undefined;
+  /** The routes that adjust the threshold plan. */
+  readonly routes: RouteHooks;
   /** Tokens the protected tail may hold (threshold × target_ratio). */
   tailTokenBudget = 0;
   /** Summary ceiling: min(context × 0.05, 12,000). */
@@ -102,6 +108,7 @@ export class ContextCompressor extends ContextEngine {
       model: options.model ?? DEFAULT_MODEL,
     });
     this.compression = compression;
+    this.routes = options.routes ?? builtinRouteHooks({ compression });
     this.summarizer = options.summarizer ?? new ExtractiveSummarizer();
     this.fallbackSummarizer = options.fallbackSummarizer ?? new ExtractiveSummarizer();
     this.tokenCounter = options.tokenCounter ?? defaultTokenCounter();
@@ -131,14 +138,14 @@ export class ContextCompressor extends ContextEngine {
     // A new model's first response is the real usage worth waiting for, not the old model's.
     const modelChanged = !sameModelInfo(this.model, model);
     super.updateModel(model);
-    // Codex OAuth 272k windows raise the trigger to 85 % (SPEC §3.3–3.4); `compression` is unset during super().
-    const codex = codexThresholdPlan(model, this.thresholdSettings, this.compression);
-    this.thresholdPercent = codex.plan.thresholdPercent;
-    this.thresholdTokens = codex.plan.thresholdTokens;
-    this.thresholdRule = codex.plan.rule;
-    this.autoraiseNotice = codex.notice?.text;
-    this.autoraiseNoticeState = codex.notice?.state;
-    const plan = codex.plan;
+    // The routes may adjust the plan (e.g. raise the trigger on a capped window); `routes` is unset during super().
+    const routed = { plan: computeThresholds(model, this.thresholdSettings), notice: undefined };
+    const { plan, notice } = this.routes?.thresholdPlan.call(routed, model, this.thresholdSettings) ?? routed;
+    this.thresholdPercent = plan.thresholdPercent;
+    this.thresholdTokens = plan.thresholdTokens;
+    this.thresholdRule = plan.rule;
+    this.autoraiseNotice = notice?.text;
+    this.autoraiseNoticeState = notice?.state;
     this.tailTokenBudget = plan.tailTokenBudget;
     this.maxSummaryTokens = plan.maxSummaryTokens;
     // unset while the base constructor sizes the engine

@@ -8,7 +8,8 @@ import { resolve } from "node:path";
 import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, stringify as stringifyYaml, type Document } from "yaml";
 import { z } from "zod";
 import { ConfigError } from "./configError.js";
-import { HostConfigSchema, type HostConfig } from "./schema.js";
+import { HostConfigSchema, OWNED_SECTIONS, type HostConfig } from "./schema.js";
+import { applyMovedKeys } from "./ownedSection.js";
 import { parseYamlText, yamlDocumentValue, yamlSyntaxIssues } from "./yaml.js";
 import { PLUGIN_SECTIONS, RESERVED_KEYS, isMapSchema, objectShape, shapeChild } from "./shape.js";
 
@@ -53,7 +54,10 @@ export function validateConfigObject(raw: unknown, source = "<config object>", l
     const message = "reserved key name (it names JavaScript's object prototype machinery and is never a setting); remove or rename it";
     throw new ConfigError(reserved.map((path) => ({ path: path.join("."), message, line: lineOf?.(path) })), source);
   }
-  const { input, notes } = normalizeSections(raw as Record<string, unknown>, HostConfigSchema);
+  const normalized = normalizeSections(raw as Record<string, unknown>, HostConfigSchema);
+  // keys that moved to another section: read at the old place too, each with a deprecation warning
+  const { input, notes: moved } = applyMovedKeys(normalized.input, OWNED_SECTIONS);
+  const notes = [...normalized.notes, ...moved];
   const parsed = HostConfigSchema.safeParse(input);
   if (!parsed.success) {
     throw new ConfigError(

@@ -3,19 +3,16 @@
  * error messages. Keys keep Hermes' snake_case so a Hermes `config.yaml` loads unchanged.
  */
 import { z } from "zod";
-import { PriceTableSchema } from "../providers/prices.js";
+import { PriceTableSchema } from "../providers/priceTable.js";
+import { bool, fraction, nonNegativeInt, optionalString, positiveInt, sectionError } from "./fields.js";
+import { movedFields, type OwnedSection } from "./ownedSection.js";
+import { CODEX_SECTION, CodexSectionSchema } from "./codexSection.js";
+
+/** The sections other rooms declare (the built-in routes' settings), composed into the file's schema below. */
+export const OWNED_SECTIONS: readonly OwnedSection[] = [CODEX_SECTION];
 
 /** Engine and plugin names: never a path. */
 export const ENGINE_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-
-const fraction = (what: string) =>
-  z.number({ error: `must be a number between 0 and 1 (${what})` }).gt(0, { error: `must be greater than 0 (${what})` }).lte(1, { error: `must be at most 1 (${what})` });
-const positiveInt = (what: string) => z.number({ error: `must be a whole number (${what})` }).int({ error: `must be a whole number (${what})` }).positive({ error: `must be positive (${what})` });
-const nonNegativeInt = (what: string) => z.number({ error: `must be a whole number (${what})` }).int({ error: `must be a whole number (${what})` }).nonnegative({ error: `must be 0 or more (${what})` });
-const bool = z.boolean({ error: "must be true or false" });
-const optionalString = z.string({ error: "must be a string or null" }).nullable().default(null);
-/** The message for a section that is not a map, e.g. `compression: 5`. */
-const sectionError = (section: string, example: string) => `must be a map of ${section} settings (e.g. ${example}), or left empty for the defaults`;
 
 const engineName = z
   .string({ error: "must be a string" })
@@ -38,11 +35,8 @@ export const CompressionSectionSchema = z
     abort_on_summary_failure: bool.default(false),
     threshold_tokens: positiveInt("tokens").nullable().default(null),
     hygiene_hard_message_limit: positiveInt("messages").default(5000),
-    codex_gpt55_autoraise: bool.default(true),
-    codex_gpt55_autoraise_notice: bool.default(true),
-    codex_app_server_auto: z.enum(["native", "hermes", "off"], { error: 'must be "native", "hermes" or "off"' }).default("native"),
-    codex_responses_native: bool.default(false),
-    codex_responses_compact_threshold: positiveInt("input tokens").default(200_000),
+    // keys that moved to a section of their own, still read here (with a deprecation warning)
+    ...movedFields(CODEX_SECTION),
     in_place: bool.default(true),
   }, { error: sectionError("compression", "threshold: 0.5") })
   .prefault({});
@@ -95,6 +89,7 @@ export const HostConfigSchema = z.looseObject({
   compression: CompressionSectionSchema,
   auxiliary: z.object({ compression: AuxiliaryCompressionSchema }, { error: sectionError("auxiliary", "compression: {provider: auto}") }).prefault({}),
   prompt_caching: PromptCachingSchema,
+  codex: CodexSectionSchema,
   /** USD per million tokens by model-name substring, searched before the built-in price table. */
   prices: PriceTableSchema.default({}),
   /** Strict mode: an unknown `context.engine` or a plugin that fails to load is an error, not a warning. */

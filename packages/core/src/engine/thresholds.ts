@@ -68,9 +68,9 @@ export interface ThresholdSettings {
 /**
  * What set a trigger: the global `threshold`, a `model_thresholds` override, the small-context floor
  * raising that override to 75 %, the 85 % rule for windows no larger than the 64,000-token minimum
- * (`small-window`), the minimum itself, the `threshold_tokens` cap, or the Codex gpt-5.5 autoraise.
+ * (`small-window`), the minimum itself, the `threshold_tokens` cap, or a route that raised it (`<route>-autoraise`).
  */
-export type ThresholdRule = "threshold" | "model-threshold" | "small-context-floor" | "small-window" | "minimum-trigger" | "token-cap" | "codex-autoraise";
+export type ThresholdRule = "threshold" | "model-threshold" | "small-context-floor" | "small-window" | "minimum-trigger" | "token-cap" | `${string}-autoraise`;
 
 /** The computed trigger and budgets for one model. */
 export interface ThresholdPlan {

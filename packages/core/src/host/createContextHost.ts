@@ -15,7 +15,7 @@ import type { TokenCounter } from "../tokens/types.js";
 import type { SessionStore, SessionStoreAsync } from "../store/types.js";
 import { createSummarizer } from "../summarizers/resolve.js";
 import { ContextCompressor } from "../compressor/ContextCompressor.js";
-import { createHostHooks, type EngineContext, type EngineSource, type HostHooks } from "./hooks.js";
+import { createHostHooks, type EngineContext, type EngineSource, type HostHooks, type RouteHooks } from "./hooks.js";
 import { findPluginEntry, importPluginModule, readPluginManifest } from "./loadModule.js";
 import { EngineRegistry, buildEngine } from "./registry.js";
 import type { PluginContext, PluginModule } from "./types.js";
@@ -23,8 +23,7 @@ import { modelInfoFromConfig } from "./modelInfo.js";
 import { HostProblems } from "./problems.js";
 import { symlinkOutsideRoot } from "./outsideRoot.js";
 import { PluginLoadTimeoutError, withinLoadTimeout } from "./loadTimeout.js";
-import { takeAutoraiseNotice } from "../codex/autoraiseNotice.js";
-import { baseModelName } from "../codex/models.js";
+import { defaultRouteHooks, installBuiltinRoutes } from "../routes/builtin.js";
 import { errorText } from "../errorText.js";
 
 /** Options of {@link createContextHost}. */
@@ -74,7 +73,7 @@ export interface ContextHost {
   registeredEngines: string[];
   summarizer: Summarizer;
   model: ModelInfo;
-  /** One-time notices for the user (e.g. the Codex gpt-5.5 threshold autoraise), to print at start. */
+  /** One-time notices for the user (the routes', e.g. a raised trigger), to print at start. */
   notices: string[];
 }
 
@@ -93,8 +92,10 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
   const { warnings, warn } = problems;
   const engineKey = ["context", "engine"];
   const hooks = createHostHooks();
-  const model = options.model ?? modelInfoFromConfig(config);
-  const summarizer = options.summarizer ?? createSummarizer(config.auxiliary.compression, mainEndpoint(config)).summarizer;
+  // the built-in routes first, so plugins' taps come after them
+  installBuiltinRoutes(hooks.routes, config);
+  const model = options.model ?? modelInfoFromConfig(config, hooks.routes);
+  const summarizer = options.summarizer ?? createSummarizer(config.auxiliary.compression, mainEndpoint(config, hooks.routes)).summarizer;
   const engineContext: EngineContext = { config, rootDir, summarizer, tokenCounter: options.tokenCounter, store: options.store, warn, ...(options.scratch ? { scratch: true } : {}) };
   const registry = new EngineRegistry(hooks, engineContext);
   const requested = config.context.engine.trim() || BUILTIN_ENGINE;
@@ -143,13 +144,12 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
     }
   }
   problems.throwIfAny();
-  if (!engine) engine = new ContextCompressor({ compression: config.compression, summarizer, tokenCounter: options.tokenCounter, model, store: options.store, warn });
+  if (!engine) engine = new ContextCompressor({ compression: config.compression, summarizer, tokenCounter: options.tokenCounter, model, store: options.store, warn, routes: hooks.routes });
   hooks.engineResolved.call(engine, source);
-  const notices: string[] = [];
-  const autoraise = engine instanceof ContextCompressor && engine.autoraiseNotice && engine.autoraiseNoticeState
-    ? takeAutoraiseNotice({ text: engine.autoraiseNotice, state: engine.autoraiseNoticeState }, { engineSource: source })
+  const planNotice = engine instanceof ContextCompressor && engine.autoraiseNotice && engine.autoraiseNoticeState
+    ? { text: engine.autoraiseNotice, state: engine.autoraiseNoticeState }
     : undefined;
-  if (autoraise) notices.push(autoraise);
+  const notices = hooks.routes.notices.call([], { engine, source, planNotice });
   return { engine, engineSource: source, hooks, config, rootDir, warnings, requestedEngine: requested, engineOrigin: origin, registeredEngines: registry.names(), summarizer, model, notices };
 }
 
@@ -230,11 +230,11 @@ async function loadDirectoryEngine(dir: string, name: string, engineContext: Eng
   return buildEngine(mod.default, engineContext, `the default export of ${entry}`);
 }
 
-/** The main model's endpoint for summaries; a local `-900k` alias is sent as its base model id. */
-export function mainEndpoint(config: HostConfig): { model: string; baseUrl?: string } | undefined {
+/** The main model's endpoint for summaries; a local alias is sent as the id `routes` give it (e.g. a large-window alias as its base model). */
+export function mainEndpoint(config: HostConfig, routes: RouteHooks = defaultRouteHooks()): { model: string; baseUrl?: string } | undefined {
   const m = config.model;
   if (!m) return undefined;
-  if (typeof m === "string") return { model: baseModelName(m) };
+  if (typeof m === "string") return { model: routes.wireModel.call(m) };
   const model = m.default ?? m.name;
-  return model ? { model: baseModelName(model), ...(m.base_url ? { baseUrl: m.base_url } : {}) } : undefined;
+  return model ? { model: routes.wireModel.call(model), ...(m.base_url ? { baseUrl: m.base_url } : {}) } : undefined;
 }

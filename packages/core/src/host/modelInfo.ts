@@ -1,7 +1,8 @@
 /** The main model's size from config, with known context windows for common model families. */
 import type { HostConfig } from "../config/schema.js";
 import type { ModelInfo } from "../engine/types.js";
-import { routeContextWindow } from "../codex/models.js";
+import type { RouteHooks } from "./hooks.js";
+import { defaultRouteHooks } from "../routes/builtin.js";
 
 /** Context windows by model-name substring (longest match wins); a fallback when config gives none. */
 export const KNOWN_CONTEXT_WINDOWS: Record<string, number> = {
@@ -19,12 +20,12 @@ export const KNOWN_CONTEXT_WINDOWS: Record<string, number> = {
 export const DEFAULT_CONTEXT_LENGTH = 200_000;
 
 /**
- * Looks up a model's window: route facts first (Codex `-900k` aliases, Codex/Copilot caps for
- * `provider`, see codex/models.ts), then the longest matching name substring. Throws for a `-900k`
- * name that has no such variant.
+ * Looks up a model's window: what `routes` know of it on `provider` first (the built-in routes know
+ * local large-window aliases and provider caps), then the longest matching name substring. A route may
+ * throw for a name it cannot serve.
  */
-export function knownContextLength(model: string, provider?: string): number | undefined {
-  const routed = routeContextWindow(model, provider);
+export function knownContextLength(model: string, provider?: string, routes: RouteHooks = defaultRouteHooks()): number | undefined {
+  const routed = routes.contextWindow.call(model, provider, "model");
   if (routed !== undefined) return routed;
   let best: [string, number] | undefined;
   for (const entry of Object.entries(KNOWN_CONTEXT_WINDOWS)) {
@@ -33,13 +34,13 @@ export function knownContextLength(model: string, provider?: string): number | u
   return best?.[1];
 }
 
-/** The {@link ModelInfo} the `model:` section describes (name "unknown", 200,000 tokens when absent). */
-export function modelInfoFromConfig(config: HostConfig): ModelInfo {
+/** The {@link ModelInfo} the `model:` section describes (name "unknown", 200,000 tokens when absent); windows as {@link knownContextLength} finds them. */
+export function modelInfoFromConfig(config: HostConfig, routes: RouteHooks = defaultRouteHooks()): ModelInfo {
   const m = config.model;
   if (m === undefined) return { model: "unknown", contextLength: DEFAULT_CONTEXT_LENGTH };
-  if (typeof m === "string") return { model: m, contextLength: knownContextLength(m) ?? DEFAULT_CONTEXT_LENGTH };
+  if (typeof m === "string") return { model: m, contextLength: knownContextLength(m, undefined, routes) ?? DEFAULT_CONTEXT_LENGTH };
   const model = m.default ?? m.name ?? "unknown";
-  const info: ModelInfo = { model, contextLength: m.context_length ?? knownContextLength(model, m.provider) ?? DEFAULT_CONTEXT_LENGTH };
+  const info: ModelInfo = { model, contextLength: m.context_length ?? knownContextLength(model, m.provider, routes) ?? DEFAULT_CONTEXT_LENGTH };
   if (m.provider) info.provider = m.provider;
   if (m.base_url) info.baseUrl = m.base_url;
   if (m.api_mode) info.apiMode = m.api_mode;

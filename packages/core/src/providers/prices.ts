@@ -2,10 +2,11 @@
  * Model prices (USD per million tokens) for cost accounting: a built-in table per model family,
  * looked up by substring (longest key wins), overridable by a user table.
  */
-import { z } from "zod";
 import { CACHE_READ_MULTIPLIER, CACHE_WRITE_MULTIPLIER, longestSubstringMatch, normalizeModelId } from "./anthropicFacts.js";
 import type { CacheTtl } from "./anthropicFacts.js";
-import { baseModelName } from "../codex/models.js";
+import type { RouteHooks } from "../host/hooks.js";
+import { defaultRouteHooks } from "../routes/builtin.js";
+import { PriceTableSchema } from "./priceTable.js";
 
 /** USD per million tokens of one model. */
 export interface ModelPrice {
@@ -56,20 +57,6 @@ export const DEFAULT_PRICES: PriceTable = {
   "gpt-5-nano": openAIPrice(0.05, 0.4, 0.005),
 };
 
-const usdPerMillion = z.number({ error: "must be a number (USD per million tokens)" }).nonnegative({ error: "must be 0 or more (USD per million tokens)" });
-
-/** One user price entry (snake_case like the config); missing cache prices derive from `input` with Anthropic's multipliers. */
-export const PriceEntrySchema = z.object({
-  input: usdPerMillion,
-  output: usdPerMillion,
-  cache_write_5m: usdPerMillion.optional(),
-  cache_write_1h: usdPerMillion.optional(),
-  cache_read: usdPerMillion.optional(),
-});
-
-/** A user price table: model-name substring → entry. */
-export const PriceTableSchema = z.record(z.string(), PriceEntrySchema, { error: "must be a map of model-name substrings to prices" });
-
 /** Validates a user price table; errors name the key path (e.g. `prices.my-model.input`). */
 export function parsePriceTable(input: unknown, where = "prices"): PriceTable {
   const parsed = PriceTableSchema.safeParse(input);
@@ -93,11 +80,10 @@ export function parsePriceTable(input: unknown, where = "prices"): PriceTable {
 
 /**
  * The price of `model`: the longest matching key of `overrides` first, then of {@link DEFAULT_PRICES};
- * undefined when neither knows the model.
+ * undefined when neither knows the model. A local alias is billed as the id `routes` send for it.
  */
-export function lookupModelPrice(model: string, overrides: PriceTable = {}): ModelPrice | undefined {
-  // Local `-900k` aliases are billed as their base model.
-  const normalized = normalizeModelId(baseModelName(model));
+export function lookupModelPrice(model: string, overrides: PriceTable = {}, routes: RouteHooks = defaultRouteHooks()): ModelPrice | undefined {
+  const normalized = normalizeModelId(routes.wireModel.call(model));
   return longestSubstringMatch(normalized, overrides) ?? longestSubstringMatch(normalized, DEFAULT_PRICES);
 }
 

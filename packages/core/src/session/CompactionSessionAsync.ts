@@ -5,8 +5,8 @@
  */
 import type { ChatMessage } from "../messages/schema.js";
 import { SessionStoreError, type CompactionRecord, type SessionRecord, type SessionStoreAsync, type UndoResult } from "../store/types.js";
-import type { CompactionResult, CompactionSessionOptions } from "./CompactionSession.js";
-import { appServerBoundaryInfo, CompactionSessionBase, resolveSessionOptions, type ResolvedSessionOptions } from "./compactionSessionBase.js";
+import { CompactionSessionBase, resolveSessionOptions, serverBoundaryInfo, type ResolvedSessionOptions } from "./compactionSessionBase.js";
+import type { CompactionResult, CompactionSessionOptions } from "./types.js";
 
 /** Options of {@link CompactionSessionAsync.open}: those of {@link CompactionSession}, with a store that may answer asynchronously. */
 export interface CompactionSessionAsyncOptions extends Omit<CompactionSessionOptions, "store"> {
@@ -62,12 +62,12 @@ export class CompactionSessionAsync extends CompactionSessionBase {
   }
 
   /**
-   * Logs a compaction the Codex app-server did on its own thread (native mode) and emits
-   * `session:compress`; the local transcript is left as it is.
+   * Logs a compaction the model's server did on its own thread (e.g. an app-server in native mode) and
+   * emits `session:compress`; the local transcript is left as it is.
    */
   async recordAppServerCompaction(): Promise<CompactionResult> {
     const count = (await this.store.activeRows(this.currentId)).length;
-    const compaction: CompactionRecord = await this.store.recordCompactionBoundary(this.currentId, appServerBoundaryInfo({ trigger: "auto", messageCount: count, hostStarted: false }));
+    const compaction: CompactionRecord = await this.store.recordCompactionBoundary(this.currentId, serverBoundaryInfo({ trigger: "auto", messageCount: count, hostStarted: false }));
     return this.finish(this.inPlaceEvent((await this.session()).compressionCount), compaction, count, count, undefined);
   }
 

@@ -4,15 +4,15 @@
  * against {@link SessionStoreAsync} (a synchronous store is one: awaiting its values changes nothing).
  */
 import { isDeepStrictEqual } from "node:util";
-import { appServerCompactionPolicy, compactViaAppServer, isAppServerSession, type AppServerAutoMode, type AppServerCompactionBoundary, type AppServerThread } from "../codex/appServer.js";
 import type { CompressionReport } from "../compressor/report.js";
 import { findLatestSummary } from "../compressor/summaryMessage.js";
 import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.js";
 import { HYGIENE_ABORT_NOTICE } from "../gateway/hygiene.js";
-import type { HostHooks, SessionCompressEvent } from "../host/hooks.js";
+import type { CompactionTrigger, HostHooks, RouteCompaction, RouteHooks, ServerCompactionBoundary, ServerThread, SessionCompressEvent } from "../host/hooks.js";
 import type { ChatMessage } from "../messages/schema.js";
+import { builtinRouteHooks, defaultRouteHooks } from "../routes/builtin.js";
 import { CompactionConflictError, type CompactionRecord, type SessionRecord, type SessionStoreAsync, type StoredMessage } from "../store/types.js";
-import type { CompactionResult, CompactionSessionOptions, MaybeCompressOptions } from "./CompactionSession.js";
+import type { CompactionResult, CompactionSessionOptions, MaybeCompressOptions } from "./types.js";
 import { engineOutputProblem } from "./engineOutput.js";
 import { compressionCountWarning } from "./warnings.js";
 
@@ -30,9 +30,10 @@ function engineInPlace(engine: ContextEngine): boolean | undefined {
   return typeof value === "boolean" ? value : undefined;
 }
 
-function engineAppServerAuto(engine: ContextEngine): AppServerAutoMode | undefined {
-  const value = (engine as { compression?: { codex_app_server_auto?: unknown } }).compression?.codex_app_server_auto;
-  return value === "native" || value === "hermes" || value === "off" ? value : undefined;
+/** The route hooks an engine carries (the built-in compressor does), if any. */
+function engineRoutes(engine: ContextEngine): RouteHooks | undefined {
+  const routes = (engine as { routes?: unknown }).routes;
+  return typeof routes === "object" && routes !== null && "sessionCompaction" in routes ? (routes as RouteHooks) : undefined;
 }
 
 /** Why `signal` was aborted, in words. */
@@ -80,8 +81,9 @@ export interface ResolvedSessionOptions {
   hooks: Pick<HostHooks, "sessionCompress"> | undefined;
   platform: string;
   inPlace: boolean;
-  appServerAuto: AppServerAutoMode;
-  appServerThread: AppServerThread | undefined;
+  /** The route hooks asked whether a route takes a compaction over. */
+  routes: RouteHooks;
+  serverThread: ServerThread | undefined;
 }
 
 /** Checks `options` and resolves the engine, hooks and modes (the store is the caller's business). */
@@ -94,13 +96,18 @@ export function resolveSessionOptions(options: Omit<CompactionSessionOptions, "s
     hooks: options.hooks ?? options.host?.hooks,
     platform: options.platform,
     inPlace: options.inPlace ?? options.host?.config?.compression.in_place ?? engineInPlace(engine) ?? true,
-    appServerAuto: options.host?.config?.compression.codex_app_server_auto ?? engineAppServerAuto(engine) ?? "native",
-    appServerThread: options.appServerThread,
+    routes:
+      options.routes ??
+      options.host?.hooks?.routes ??
+      (options.host?.config ? builtinRouteHooks(options.host.config) : undefined) ??
+      engineRoutes(engine) ??
+      defaultRouteHooks(),
+    serverThread: options.appServerThread,
   };
 }
 
-/** How a compaction the Codex app-server did is logged (a boundary, SPEC §3.5). */
-export function appServerBoundaryInfo(boundary: AppServerCompactionBoundary): { report: { appServer: AppServerCompactionBoundary } } {
+/** How a compaction the model's server did is logged: a boundary whose report carries it under `appServer` (the stored key). */
+export function serverBoundaryInfo(boundary: ServerCompactionBoundary): { report: { appServer: ServerCompactionBoundary } } {
   return { report: { appServer: boundary } };
 }
 
@@ -112,10 +119,10 @@ export abstract class CompactionSessionBase {
   readonly inPlace: boolean;
   /** Mode of the latest compaction (the gateway's mode-independent value); null before any. */
   lastCompactionInPlace: boolean | null;
-  /** `compression.codex_app_server_auto` (host config, else the engine's, else native). */
-  readonly appServerAuto: AppServerAutoMode;
   protected readonly hooks: Pick<HostHooks, "sessionCompress"> | undefined;
-  protected readonly appServerThread: AppServerThread | undefined;
+  /** The route hooks asked, before each compaction, whether a route takes it over. */
+  protected readonly routes: RouteHooks;
+  protected readonly serverThread: ServerThread | undefined;
   protected currentId: string;
   /** The store as the shared code uses it: every call awaited. */
   protected abstract readonly anyStore: SessionStoreAsync;
@@ -125,8 +132,8 @@ export abstract class CompactionSessionBase {
     this.platform = resolved.platform;
     this.hooks = resolved.hooks;
     this.inPlace = resolved.inPlace;
-    this.appServerAuto = resolved.appServerAuto;
-    this.appServerThread = resolved.appServerThread;
+    this.routes = resolved.routes;
+    this.serverThread = resolved.serverThread;
     this.currentId = session.id;
     this.lastCompactionInPlace = session.lastCompactionInPlace;
   }
@@ -150,7 +157,8 @@ export abstract class CompactionSessionBase {
     if (before.length === 0 || (options.force !== true && !this.engine.shouldCompress(options.promptTokens, sessionId))) {
       return { ...base, outcome: "not_needed", compressionCount: await count() };
     }
-    if (isAppServerSession(this.engine.model)) return this.compressViaAppServer(before, options);
+    const routed = this.routes.sessionCompaction.call({ model: this.engine.model, serverThread: this.serverThread });
+    if (routed !== undefined) return this.compressOnServer(routed, before, options);
     // one worker compacts a session at a time (when the store can say so); the others leave it be
     const release = await this.anyStore.leaseCompaction?.(sessionId);
     if (release === undefined && this.anyStore.leaseCompaction !== undefined) {
@@ -233,29 +241,21 @@ export abstract class CompactionSessionBase {
     return this.finish(event, compaction, before.length, compaction.messagesAfter, report);
   }
 
-  /** SPEC §3.5: manual `/compress` delegates and waits; automatic compaction follows `codex_app_server_auto`. */
-  private async compressViaAppServer(before: readonly ChatMessage[], options: MaybeCompressOptions): Promise<CompactionResult> {
+  /**
+   * A route took the compaction over (its server owns the thread's context): the route decides whether
+   * to compact now, its server compacts, and the session logs the boundary; the transcript stays as it is.
+   */
+  private async compressOnServer(route: RouteCompaction, before: readonly ChatMessage[], options: MaybeCompressOptions): Promise<CompactionResult> {
     const sessionId = this.currentId;
     const base = { sessionId, oldSessionId: "", inPlace: true, messagesBefore: before.length, messagesAfter: before.length };
     const count = async () => (await this.anyStore.getSession(sessionId))!.compressionCount;
-    const trigger = options.force === true ? "manual" : "auto";
-    const action = appServerCompactionPolicy(this.appServerAuto, trigger, trigger === "auto" && this.engine.shouldCompress(options.promptTokens, sessionId));
-    if (action === "record_only" || action === "skip") return { ...base, outcome: "not_needed", compressionCount: await count() };
+    const trigger: CompactionTrigger = options.force === true ? "manual" : "auto";
+    const thresholdReached = trigger === "auto" && this.engine.shouldCompress(options.promptTokens, sessionId);
+    if (route.decide(trigger, thresholdReached) === "skip") return { ...base, outcome: "not_needed", compressionCount: await count() };
     if (options.signal?.aborted) return { ...base, outcome: "aborted", compressionCount: await count(), notice: HYGIENE_ABORT_NOTICE, reason: `compaction cancelled: ${abortReasonText(options.signal)}` };
-    if (this.appServerThread === undefined) {
-      throw new Error(
-        `CompactionSession('${sessionId}'): the model runs on the Codex app-server (api_mode: codex_app_server), which owns the thread's context; ` +
-          "give `appServerThread` so compaction can be delegated (the local transcript is never rewritten)",
-      );
-    }
-    let compaction: CompactionRecord | undefined;
-    await compactViaAppServer(this.appServerThread, before, { trigger, recordBoundary: async (boundary) => void (compaction = await this.recordBoundary(boundary)) });
-    return this.finish(this.inPlaceEvent(await count()), compaction!, before.length, before.length, undefined);
-  }
-
-  /** Logs a compaction the app-server did as a boundary of the current session. */
-  protected async recordBoundary(boundary: AppServerCompactionBoundary): Promise<CompactionRecord> {
-    return this.anyStore.recordCompactionBoundary(this.currentId, appServerBoundaryInfo(boundary));
+    const boundary = await route.compact({ sessionId, trigger, messages: before });
+    const compaction = await this.anyStore.recordCompactionBoundary(this.currentId, serverBoundaryInfo(boundary));
+    return this.finish(this.inPlaceEvent(await count()), compaction, before.length, before.length, undefined);
   }
 
   /** The `session:compress` payload of an in-place compaction of the current session. */

@@ -117,7 +117,7 @@ export function undoRefusal(last: { id: number; inPlace: boolean; transcriptRewr
   }
   if (!last.transcriptRewritten) {
     return new SessionStoreError(
-      `${where}: compaction ${last.id} was done by the Codex app-server on its own thread; the local transcript was never rewritten, so there is nothing to undo here`,
+      `${where}: compaction ${last.id} was done by the model's server on its own thread; the local transcript was never rewritten, so there is nothing to undo here`,
     );
   }
   return undefined;

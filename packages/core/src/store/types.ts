@@ -72,8 +72,8 @@ export interface CompactionRecord {
   /** For an undo: the compaction that undid this one (null while it is in effect). */
   undoneByCompactionId: number | null;
   /**
-   * False for a boundary only ({@link SessionStore.recordCompactionBoundary}: a Codex app-server
-   * compaction, the local transcript untouched); true when the entry archived or wrote rows.
+   * False for a boundary only ({@link SessionStore.recordCompactionBoundary}: a compaction the model's
+   * server did on its own thread, the local transcript untouched); true when the entry archived or wrote rows.
    */
   transcriptRewritten: boolean;
 }
@@ -201,7 +201,7 @@ export interface SessionStore extends Partial<EngineStateStore> {
    */
   rotateSession(parentSessionId: string, messages: readonly ChatMessage[], info?: CompactionInfo & { id?: string; title?: string | null }): { session: SessionRecord; compaction: CompactionRecord };
   /**
-   * Logs a compaction that happened elsewhere (a Codex app-server thread, SPEC §3.5) as a boundary:
+   * Logs a compaction that happened elsewhere (the model's server compacted its own thread) as a boundary:
    * no row is archived or written, the active list stays exactly as it is; the session's compression
    * count goes up and its mode becomes in place. Such an entry cannot be undone locally.
    */

@@ -61,8 +61,8 @@ describe("codexThresholdPlan", () => {
     expect(notice?.state).toBe("gpt-5.5:50:85");
     expect(notice?.text).toContain("85 %");
     expect(notice?.text).toContain("231,200 tokens");
-    expect(notice?.text).toContain("context-engine config set compression.codex_gpt55_autoraise false");
-    expect(notice?.text).toContain("context-engine config set compression.codex_gpt55_autoraise_notice false");
+    expect(notice?.text).toContain("context-engine config set codex.gpt55_autoraise false");
+    expect(notice?.text).toContain("context-engine config set codex.gpt55_autoraise_notice false");
     const quiet = codexThresholdPlan(model, DEFAULT_THRESHOLD_SETTINGS, { codex_gpt55_autoraise_notice: false });
     expect(quiet.notice).toBeUndefined();
     expect(quiet.plan.thresholdPercent).toBe(0.85);
@@ -75,7 +75,7 @@ describe("ContextCompressor on the Codex route", () => {
     expect(compressor.thresholdPercent).toBe(0.85);
     expect(compressor.thresholdTokens).toBe(231_200);
     expect(compressor.tailTokenBudget).toBe(46_240);
-    expect(compressor.autoraiseNotice).toContain("compression.codex_gpt55_autoraise false");
+    expect(compressor.autoraiseNotice).toContain("codex.gpt55_autoraise false");
     expect(compressor.autoraiseNoticeState).toBe("gpt-5.5:50:85");
     expect(compressor.shouldCompress(231_199)).toBe(false);
     expect(compressor.shouldCompress(231_200)).toBe(true);

@@ -19,9 +19,11 @@ describe("loadConfig", () => {
     expect(config.plugins).toEqual([]);
     expect(config.compression).toMatchObject({
       enabled: true, threshold: 0.5, target_ratio: 0.2, tail_mode: "lean", protect_last_n: 20, protect_first_n: 3,
-      min_tail_user_messages: 1, codex_gpt55_autoraise: true, codex_gpt55_autoraise_notice: true,
-      codex_app_server_auto: "native", codex_responses_native: false, codex_responses_compact_threshold: 200_000,
+      min_tail_user_messages: 1,
       in_place: true, abort_on_summary_failure: false, threshold_tokens: null, hygiene_hard_message_limit: 5000, model_thresholds: {},
+    });
+    expect(config.codex).toEqual({
+      gpt55_autoraise: true, gpt55_autoraise_notice: true, app_server_auto: "native", responses_native: false, responses_compact_threshold: 200_000,
     });
     expect(config.auxiliary.compression).toMatchObject({ model: null, provider: "auto", base_url: null, api_key: null });
     expect(config.prompt_caching.cache_ttl).toBe("5m");

@@ -1,22 +1,12 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useTempHermesHome } from "../codex/tempHermesHome.js";
 import { createContextHost, mainEndpoint } from "../../src/host/createContextHost.js";
 import { validateConfigObject } from "../../src/config/load.js";
 
 describe("start-up notices", () => {
-  let previousHome: string | undefined;
-  let home: string;
-  beforeEach(() => {
-    previousHome = process.env.HERMES_HOME;
-    home = mkdtempSync(join(tmpdir(), "ce-hermes-"));
-    process.env.HERMES_HOME = home;
-  });
-  afterEach(() => {
-    if (previousHome === undefined) delete process.env.HERMES_HOME;
-    else process.env.HERMES_HOME = previousHome;
-  });
+  const home = useTempHermesHome();
 
   const codex = { model: { default: "gpt-5.5", provider: "openai-codex" } } as never;
 
@@ -24,8 +14,8 @@ describe("start-up notices", () => {
     const first = await createContextHost({ config: codex });
     expect(first.engine.thresholdTokens).toBe(231_200);
     expect(first.notices).toHaveLength(1);
-    expect(first.notices[0]).toContain("context-engine config set compression.codex_gpt55_autoraise false");
-    expect(readFileSync(join(home, ".codex_gpt55_autoraise_notice"), "utf8").trim()).toBe("gpt-5.5:50:85");
+    expect(first.notices[0]).toContain("context-engine config set codex.gpt55_autoraise false");
+    expect(readFileSync(join(home(), ".codex_gpt55_autoraise_notice"), "utf8").trim()).toBe("gpt-5.5:50:85");
     const second = await createContextHost({ config: codex });
     expect(second.notices).toEqual([]);
     expect(second.engine.thresholdTokens).toBe(231_200);

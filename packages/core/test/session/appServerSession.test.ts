@@ -120,7 +120,7 @@ describe("CompactionSession on a Codex app-server thread", () => {
   it("refuses to undo an app-server compaction, since the local transcript was never rewritten", async () => {
     const { s } = session("native");
     s.recordAppServerCompaction();
-    expect(() => s.undoLastCompaction()).toThrow(/done by the Codex app-server/);
+    expect(() => s.undoLastCompaction()).toThrow(/done by the model's server on its own thread/);
     expect(store.getSession(s.sessionId)!.compressionCount).toBe(1);
   });
 

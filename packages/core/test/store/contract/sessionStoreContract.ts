@@ -284,7 +284,7 @@ export function describeSessionStoreContract<S extends SessionStoreAsync>(name: 
         expect(boundary).toMatchObject({ inPlace: true, transcriptRewritten: false, messagesBefore: 7, messagesAfter: 7 });
         expect(await store.activeMessages(session.id)).toEqual(conversation());
         expect(await store.getSession(session.id)).toMatchObject({ compressionCount: 1, lastCompactionInPlace: true });
-        await expectFailure(() => store.undoLastCompaction(session.id), SessionStoreError, /done by the Codex app-server/);
+        await expectFailure(() => store.undoLastCompaction(session.id), SessionStoreError, /done by the model's server on its own thread/);
       });
     });
 
