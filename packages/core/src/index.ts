@@ -43,7 +43,7 @@ export type { ContextCompressorOptions, ShouldCompressInfo, ShouldCompressReason
 export { pruneOldToolResults } from "./compressor/phase1Prune.js";
 export { PRUNED_TOOL_PLACEHOLDER } from "./messages/prunedOutput.js";
 export { planBoundaries } from "./compressor/phase2Boundaries.js";
-export { SUMMARY_PREFIX, SUMMARY_END_MARKER, COMPACTION_SYSTEM_NOTE, findLatestSummary } from "./compressor/summaryMessage.js";
+export { SUMMARY_PREFIX, SUMMARY_END_MARKER, COMPACTION_SYSTEM_NOTE, findLatestSummary } from "./compressor/earlierSummaries.js";
 export { prepareCompaction } from "./compressor/prepareCompaction.js";
 
 // Tokens

@@ -22,7 +22,7 @@ import { awaitsRealUsage, triggerDecision, type ShouldCompressInfo, type Trigger
 export type { ShouldCompressInfo, ShouldCompressReason } from "./trigger.js";
 import { prepareCompaction } from "./prepareCompaction.js";
 import { emptyReport, fillCompactionReport, includeInFlightGroup, type CompressionReport } from "./report.js";
-import { buildSummaryRequest } from "./summaryMessage.js";
+import { buildSummaryRequest } from "./summaryRequest.js";
 import { runSummaryLadder } from "./summaryLadder.js";
 import {
   CompressorSessions,

@@ -5,7 +5,7 @@
 import type { ChatMessage } from "../messages/schema.js";
 import { alignBoundaryBackward, alignBoundaryForward } from "../messages/toolPairs.js";
 import { isVisibleAssistantReply } from "./content.js";
-import { isPureSummaryMessage, isRealUserMessage, parseSummaryMessage } from "./summaryMessage.js";
+import { isPureSummaryMessage, isRealUserMessage, parseSummaryMessage } from "./earlierSummaries.js";
 
 /** The smallest tail the compressor falls back to when the configured floor leaves nothing to compress. */
 export const MIN_TAIL_MESSAGES = 3;

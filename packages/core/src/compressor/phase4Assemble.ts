@@ -7,7 +7,8 @@ import type { ChatMessage } from "../messages/schema.js";
 import { sanitizeToolPairs } from "../messages/toolPairs.js";
 import { appendText, prependText } from "./content.js";
 import { stripHistoricalImages } from "./historicalImages.js";
-import { COMPACTION_SYSTEM_NOTE, formatSummaryContent, hasCompactionNote } from "./summaryMessage.js";
+import { COMPACTION_SYSTEM_NOTE, hasCompactionNote } from "./earlierSummaries.js";
+import { formatSummaryContent } from "./summaryBody.js";
 
 /** Inputs of {@link assembleCompressed}. */
 export interface AssembleInput {

@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { appServerCompactionPolicy, compactViaAppServer, isAppServerSession, type AppServerAutoMode, type AppServerCompactionBoundary, type AppServerThread } from "../codex/appServer.js";
 import type { CompressionReport } from "../compressor/report.js";
-import { findLatestSummary } from "../compressor/summaryMessage.js";
+import { findLatestSummary } from "../compressor/earlierSummaries.js";
 import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.js";
 import { HYGIENE_ABORT_NOTICE } from "../gateway/hygiene.js";
 import type { HostHooks, SessionCompressEvent } from "../host/hooks.js";
