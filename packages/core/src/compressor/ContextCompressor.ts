@@ -15,7 +15,7 @@ import type { AwaitableMethods, EngineStateStore } from "../store/types.js";
 import { canSearchSessions, runSessionSearch, SESSION_SEARCH_TOOL_NAME, sessionSearchToolSchema, type SessionSearchSource } from "../tools/sessionSearch.js";
 import { defaultTokenCounter } from "../tokens/counter.js";
 import { messageCounter, type TokenCounter } from "../tokens/types.js";
-import { assembleCompressed } from "./phase4Assemble.js";
+import { assembleCompressed } from "./assemble.js";
 import { validOutput } from "./validOutput.js";
 import { lazyMessageTokens, tokensBeforeForComparison, type MessageTokens } from "./messageTokens.js";
 import { awaitsRealUsage, triggerDecision, type ShouldCompressInfo, type TriggerLimits } from "./trigger.js";

@@ -4,8 +4,8 @@
  */
 import type { ChatMessage } from "../messages/schema.js";
 import { alignBoundaryBackward } from "../messages/toolPairs.js";
-import { MIN_TAIL_MESSAGES, planBoundaries, type BoundaryPlan } from "./phase2Boundaries.js";
-import { pruneOldToolResults, type PruneMemo } from "./phase1Prune.js";
+import { MIN_TAIL_MESSAGES, planBoundaries, type BoundaryPlan } from "./planBoundaries.js";
+import { pruneOldToolResults, type PruneMemo } from "./pruneToolOutputs.js";
 import { findLatestSummary, findLatestSummaryIndex, hasCompactionNote, turnsForSummary } from "./earlierSummaries.js";
 import { summaryTokenBudget } from "../engine/thresholds.js";
 import { knownMessageTokens, type MessageTokens } from "./messageTokens.js";

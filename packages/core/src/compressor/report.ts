@@ -32,7 +32,7 @@ export interface CompressionReport {
   failureKind?: SummaryFailure["kind"] | "nothing_to_compress" | "cooldown" | "invalid_output" | undefined;
   /** Seconds before the summarizer is tried again after a failure (0 when none). */
   cooldownSeconds: number;
-  /** Phase 1: outputs cleared, older duplicates pointed to the newer copy, call arguments truncated. */
+  /** Pruning: outputs cleared, older duplicates pointed to the newer copy, call arguments truncated. */
   prunedToolResults: number;
   deduplicatedToolResults: number;
   truncatedToolArguments: number;

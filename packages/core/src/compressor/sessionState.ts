@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { cooldownSeconds, type SummaryFailure } from "../summarizers/failures.js";
 import { errorText } from "../errorText.js";
-import type { PruneMemo } from "./phase1Prune.js";
+import type { PruneMemo } from "./pruneToolOutputs.js";
 import { SessionStoreError, type AwaitableMethods, type EngineStateStore } from "../store/types.js";
 
 /** Consecutive ineffective compactions (or fallback summaries) after which automatic compaction pauses. */

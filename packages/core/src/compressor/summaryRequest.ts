@@ -11,7 +11,7 @@ import { isRealUserMessage, turnsForSummary } from "./earlierSummaries.js";
 
 /** Inputs of {@link buildSummaryRequest}. */
 export interface SummaryRequestInput {
-  /** The middle turns being compacted (after phase 1). */
+  /** The middle turns being compacted (after pruning). */
   middle: readonly ChatMessage[];
   /** Tokens of the content being compacted; sets the budget. */
   contentTokens: number;

@@ -1,7 +1,8 @@
 /**
- * Phase 1 (no LLM): outside the protected tail, large tool outputs are cleared to a placeholder plus a
- * one-line descriptor, identical older outputs become a pointer to the newer copy, and long tool-call
- * arguments are truncated JSON-aware. Pure: the input is never mutated; untouched messages are reused.
+ * Pruning (no LLM), the step after planning boundaries: outside the protected tail, large tool outputs
+ * are cleared to a placeholder plus a one-line descriptor, identical older outputs become a pointer to
+ * the newer copy, and long tool-call arguments are truncated JSON-aware. Pure: the input is never
+ * mutated; untouched messages are reused.
  */
 import type { ChatMessage, ToolCall } from "../messages/schema.js";
 import { toolCallKey } from "../messages/toolPairs.js";
@@ -38,7 +39,7 @@ export interface PruneMemo {
   readonly cleared: readonly (ClearedEntry | undefined)[];
 }
 
-/** The pruned conversation and what phase 1 did. */
+/** The pruned conversation and what pruning did. */
 export interface PruneResult {
   messages: ChatMessage[];
   /** Tool outputs replaced by the placeholder and a descriptor. */

@@ -1,5 +1,5 @@
 /**
- * Phase 4: head (+ the system note on the first compaction), the summary message with a role that keeps
+ * Assembling, the last step: head (+ the system note on the first compaction), the summary message with a role that keeps
  * user/assistant alternating, then the tail unchanged (but for images older than the newest image turn,
  * which become placeholders); dangling tool pairs are repaired at the end.
  */

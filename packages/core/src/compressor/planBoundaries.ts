@@ -1,6 +1,6 @@
 /**
- * Phase 2: where the protected head ends and the protected tail starts. Everything between is the
- * middle that phase 3 summarizes. Pure; works on indices only.
+ * Planning boundaries, the first step after the scan: where the protected head ends and the protected
+ * tail starts. Everything between is the middle that gets summarized. Pure; works on indices only.
  */
 import type { ChatMessage } from "../messages/schema.js";
 import { alignBoundaryBackward, alignBoundaryForward } from "../messages/toolPairs.js";
