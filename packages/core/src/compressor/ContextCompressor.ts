@@ -8,7 +8,7 @@ import { AWAITING_REAL_USAGE, ContextEngine, DEFAULT_MODEL, sameModelInfo } from
 import type { CompressOptions, ModelInfo, NormalizedUsage, SessionInfo, ToolSchema, UsageReport } from "../engine/types.js";
 import { CompressionSectionSchema, type CompressionConfig } from "../config/schema.js";
 import type { ChatMessage } from "../messages/schema.js";
-import { pendingToolCallsStart, sanitizeToolPairs } from "../messages/toolPairs.js";
+import { sanitizeToolPairs } from "../messages/toolPairs.js";
 import { ExtractiveSummarizer } from "../summarizers/extractive.js";
 import type { Summarizer } from "../summarizers/types.js";
 import type { AwaitableMethods, EngineStateStore } from "../store/types.js";
@@ -21,6 +21,7 @@ import { lazyMessageTokens, tokensBeforeForComparison, type MessageTokens } from
 import { awaitsRealUsage, triggerDecision, type ShouldCompressInfo, type TriggerLimits } from "./trigger.js";
 export type { ShouldCompressInfo, ShouldCompressReason } from "./trigger.js";
 import { prepareCompaction } from "./prepareCompaction.js";
+import { indexConversation, scanConversation, type ConversationIndex } from "./conversationIndex.js";
 import { emptyReport, fillCompactionReport, includeInFlightGroup, type CompressionReport } from "./report.js";
 import { buildSummaryRequest } from "./summaryRequest.js";
 import { runSummaryLadder } from "./summaryLadder.js";
@@ -250,9 +251,9 @@ export class ContextCompressor extends ContextEngine {
     return lazyMessageTokens(messages, messageCounter(counter), exceeds, reportedTotal);
   }
 
-  /** Phases 1 and 2 for `messages` of session `sessionId`, reusing and then keeping how its conversation was last pruned. */
-  private prepare(messages: readonly ChatMessage[], tokens: MessageTokens, sessionId = this.sessions.resolve(undefined).id) {
-    const prepared = prepareCompaction(messages, tokens, {
+  /** Boundaries and pruning for the indexed conversation of session `sessionId`, reusing and then keeping how it was last pruned. */
+  private prepare(index: ConversationIndex, tokens: MessageTokens, sessionId = this.sessions.resolve(undefined).id) {
+    const prepared = prepareCompaction(index.messages, tokens, {
       protectFirstN: this.compression.protect_first_n,
       protectLastN: this.compression.protect_last_n,
       minTailUserMessages: this.compression.min_tail_user_messages,
@@ -260,43 +261,40 @@ export class ContextCompressor extends ContextEngine {
       maxSummaryTokens: this.maxSummaryTokens,
       thresholdTokens: this.thresholdTokens,
       pruneMemo: this.sessions.lastPruning(sessionId),
-    });
+    }, index);
     this.sessions.rememberPruning(sessionId, prepared.pruneMemo);
     return prepared;
   }
 
-  /** Phase 1 alone: old tool outputs cleared outside the tail compress() would protect; nothing summarized. */
+  /** Pruning alone: old tool outputs cleared outside the tail compress() would protect; nothing summarized. */
   pruneToolResultsOnly(messages: ChatMessage[]): ChatMessage[] {
-    return this.prepare(messages, this.tokensPerMessage(messages)).pruned;
+    return this.prepare(indexConversation(messages), this.tokensPerMessage(messages)).pruned;
   }
 
   /** True when compress() would find turns between the protected head and tail to summarize. */
   hasContentToCompress(messages: ChatMessage[]): boolean {
-    return this.prepare(messages, this.tokensPerMessage(messages)).hasContent;
+    return this.prepare(indexConversation(messages), this.tokensPerMessage(messages)).hasContent;
   }
 
   /**
-   * Compacts `messages` (phase 1 → 2 → 3 → 4) in session `options.sessionId` (default: the only open
-   * session, else the default session). On a summary failure that must not lose turns the input is
-   * returned unchanged and `lastCompression` says why. The output always passes validateConversation.
+   * Compacts `messages` (scan → plan boundaries → prune → summarize → assemble) in session
+   * `options.sessionId` (default: the only open session, else the default session). On a summary failure
+   * that must not lose turns the input is returned unchanged and `lastCompression` says why. The output
+   * always passes validateConversation.
    */
   async compress(messages: ChatMessage[], options: CompressOptions = {}): Promise<ChatMessage[]> {
     // Tool calls still running at the end stay out of compaction and come back unchanged (no stub results).
-    const pending = pendingToolCallsStart(messages);
-    if (pending > 0) {
-      const settled = messages.slice(0, pending);
-      const compressed = await this.compressSettled(settled, options);
-      const inFlight = messages.slice(pending);
-      if (this.lastCompression) includeInFlightGroup(this.lastCompression, inFlight.length, this.tokenCounter.countMessages(inFlight), options.currentTokens !== undefined);
-      return compressed === settled ? messages : [...compressed, ...inFlight];
-    }
-    return this.compressSettled(messages, options);
+    const { settled, inFlight, index } = scanConversation(messages);
+    const compressed = await this.compressSettled(settled, index, options);
+    if (inFlight.length === 0) return compressed;
+    if (this.lastCompression) includeInFlightGroup(this.lastCompression, inFlight.length, this.tokenCounter.countMessages(inFlight), options.currentTokens !== undefined);
+    return compressed === settled ? messages : [...compressed, ...inFlight];
   }
 
-  private async compressSettled(messages: ChatMessage[], options: CompressOptions): Promise<ChatMessage[]> {
+  private async compressSettled(messages: ChatMessage[], index: ConversationIndex, options: CompressOptions): Promise<ChatMessage[]> {
     const session = this.sessions.resolve(options.sessionId);
     try {
-      return await this.compressInSession(messages, options, session, this.sessions.state(session.id));
+      return await this.compressInSession(messages, index, options, session, this.sessions.state(session.id));
     } finally {
       this.sessions.save(session.id);
     }
@@ -306,7 +304,13 @@ export class ContextCompressor extends ContextEngine {
    * {@link compressSettled} with the session's state. The state's own summary is handed over only for an
    * identified session: a list without a summary in the default session may be another conversation.
    */
-  private async compressInSession(messages: ChatMessage[], options: CompressOptions, session: ResolvedSession, state: CompressorSessionState): Promise<ChatMessage[]> {
+  private async compressInSession(
+    messages: ChatMessage[],
+    index: ConversationIndex,
+    options: CompressOptions,
+    session: ResolvedSession,
+    state: CompressorSessionState,
+  ): Promise<ChatMessage[]> {
     const startedMs = performance.now();
     const force = options.force === true;
     if (force) {
@@ -314,7 +318,7 @@ export class ContextCompressor extends ContextEngine {
       state.cooldownUntil = 0;
     }
     const tokens = this.tokensPerMessage(messages, options.currentTokens);
-    const prepared = this.prepare(messages, tokens, session.id);
+    const prepared = this.prepare(index, tokens, session.id);
     // Reported usage when the caller has it; else exact where counted, the calibrated estimate elsewhere.
     const tokensBefore = options.currentTokens ?? tokens.estimateSum(0, messages.length);
     const report = emptyReport(this.now(), force, messages.length, tokensBefore, this.compressionCount);
@@ -357,6 +361,7 @@ export class ContextCompressor extends ContextEngine {
     }
     const request = buildSummaryRequest({
       middle: prepared.pruned.slice(plan.headEnd, plan.tailStart),
+      middleTurns: prepared.middleTurns,
       contentTokens: prepared.contentTokens,
       maxSummaryTokens: this.maxSummaryTokens,
       previousSummary: prepared.previousSummaryInMessages ?? (session.identified ? state.previousSummary : undefined),

@@ -3,10 +3,10 @@
  * pruned conversation, and the numbers the summary request needs. No I/O, no state.
  */
 import type { ChatMessage } from "../messages/schema.js";
-import { alignBoundaryBackward } from "../messages/toolPairs.js";
 import { MIN_TAIL_MESSAGES, planBoundaries, type BoundaryPlan } from "./planBoundaries.js";
 import { pruneOldToolResults, type PruneMemo } from "./pruneToolOutputs.js";
-import { findLatestSummary, findLatestSummaryIndex, hasCompactionNote, turnsForSummary } from "./earlierSummaries.js";
+import { findLatestSummaryIndex, hasCompactionNote } from "./earlierSummaries.js";
+import { hasTurnsBetween, indexConversation, turnsBetween, type ConversationIndex } from "./conversationIndex.js";
 import { summaryTokenBudget } from "../engine/thresholds.js";
 import { knownMessageTokens, type MessageTokens } from "./messageTokens.js";
 
@@ -38,6 +38,8 @@ export interface PreparedCompaction {
    * it loses its framing (the new summary, which updates it, supersedes it).
    */
   tail: ChatMessage[];
+  /** The middle `pruned[headEnd, tailStart)` as the summarizer sees it: earlier summaries taken out. */
+  middleTurns: ChatMessage[];
   isFirstCompaction: boolean;
   /** Tokens of the original middle (sets the summary budget; estimated where not counted). */
   contentTokens: number;
@@ -60,22 +62,20 @@ export function isFirstCompaction(messages: readonly ChatMessage[]): boolean {
 }
 
 /** Index from which the newest tool-result group (and its assistant) is kept verbatim; -1 when the tail has none. */
-function newestToolGroupStart(messages: readonly ChatMessage[], from: number): number {
-  for (let i = messages.length - 1; i >= from; i--) {
-    if (messages[i]!.role === "tool") return Math.max(from, alignBoundaryBackward(messages as ChatMessage[], i));
-  }
-  return -1;
+function newestToolGroupStart(index: ConversationIndex, from: number): number {
+  const newest = index.results.at(-1);
+  return newest !== undefined && newest >= from ? Math.max(from, index.groupStart[newest]!) : -1;
 }
 
 /** Phase 1 outside the tail of `plan`, plus the tail clearing of the progress guarantee when `clearTail`. */
-function pruneFor(messages: readonly ChatMessage[], plan: BoundaryPlan, clearTail: boolean, memo: PruneMemo | undefined) {
-  const phase1 = pruneOldToolResults(messages, { protectedFrom: plan.tailStart, memo });
+function pruneFor(messages: readonly ChatMessage[], index: ConversationIndex, plan: BoundaryPlan, clearTail: boolean, memo: PruneMemo | undefined) {
+  const phase1 = pruneOldToolResults(messages, { protectedFrom: plan.tailStart, memo, index });
   let pruned = phase1.messages;
   let tailToolOutputsCleared = 0;
   if (clearTail) {
-    const keepFrom = newestToolGroupStart(pruned, plan.tailStart);
+    const keepFrom = newestToolGroupStart(index, plan.tailStart);
     if (keepFrom > plan.tailStart) {
-      const inTail = pruneOldToolResults(pruned, { protectedFrom: keepFrom });
+      const inTail = pruneOldToolResults(pruned, { protectedFrom: keepFrom, index });
       pruned = inTail.messages;
       tailToolOutputsCleared = inTail.cleared + inTail.dedup;
     }
@@ -91,11 +91,17 @@ function pruneFor(messages: readonly ChatMessage[], plan: BoundaryPlan, clearTai
  * an anchor that pins the whole rest into the tail is kept at the end of the head instead, so the turns
  * after it are summarized. `tokens` gives the count of `messages[i]`: head and tail are counted exactly,
  * the middle (summarized away) only estimated — pass a `lazyMessageTokens` view to count no more.
+ * `index` is the scan of `messages` (made here when not given); every later look-up reads from it.
  */
-export function prepareCompaction(messages: readonly ChatMessage[], counts: readonly number[] | MessageTokens, settings: PrepareSettings): PreparedCompaction {
+export function prepareCompaction(
+  messages: readonly ChatMessage[],
+  counts: readonly number[] | MessageTokens,
+  settings: PrepareSettings,
+  index: ConversationIndex = indexConversation(messages),
+): PreparedCompaction {
   const tokens = Array.isArray(counts) ? knownMessageTokens(counts) : (counts as MessageTokens);
-  const latestSummary = findLatestSummaryIndex(messages);
-  const first = latestSummary === -1 && !hasCompactionNote(messages[0]);
+  const latestSummary = index.latestSummary;
+  const first = index.isFirstCompaction;
   const boundaryOptions = {
     protectFirstN: settings.protectFirstN,
     protectLastN: settings.protectLastN,
@@ -108,12 +114,12 @@ export function prepareCompaction(messages: readonly ChatMessage[], counts: read
   const n = messages.length;
   const predicted = (p: BoundaryPlan) =>
     tokens.exactSum(0, p.headEnd) + tokens.exactSum(p.tailStart, n) + summaryTokenBudget(tokens.estimateSum(p.headEnd, p.tailStart), settings.maxSummaryTokens);
-  const hasTurns = (p: BoundaryPlan) => turnsForSummary(messages.slice(p.headEnd, p.tailStart)).length > 0;
+  const hasTurns = (p: BoundaryPlan) => hasTurnsBetween(index, p.headEnd, p.tailStart);
 
-  let plan = planBoundaries(messages, boundaryOptions);
+  let plan = planBoundaries(messages, boundaryOptions, index);
   let tailFloorReduced = false;
   if (predicted(plan) >= settings.thresholdTokens && settings.protectLastN > MIN_TAIL_MESSAGES) {
-    const smaller = planBoundaries(messages, { ...boundaryOptions, protectLastN: MIN_TAIL_MESSAGES });
+    const smaller = planBoundaries(messages, { ...boundaryOptions, protectLastN: MIN_TAIL_MESSAGES }, index);
     if (smaller.tailStart > plan.tailStart) {
       plan = smaller;
       tailFloorReduced = true;
@@ -121,28 +127,29 @@ export function prepareCompaction(messages: readonly ChatMessage[], counts: read
   }
 
   let above = predicted(plan) >= settings.thresholdTokens;
-  let pruning = pruneFor(messages, plan, above, settings.pruneMemo);
+  let pruning = pruneFor(messages, index, plan, above, settings.pruneMemo);
   if (pruning.tailToolOutputsCleared === 0 && (above || !hasTurns(plan))) {
     const protectLastN = tailFloorReduced ? MIN_TAIL_MESSAGES : settings.protectLastN;
-    const anchored = planBoundaries(messages, { ...boundaryOptions, protectLastN, keepStallingAnchorsInHead: true });
+    const anchored = planBoundaries(messages, { ...boundaryOptions, protectLastN, keepStallingAnchorsInHead: true }, index);
     if (anchored.headEnd > plan.headEnd && hasTurns(anchored)) {
       plan = anchored;
       above = predicted(plan) >= settings.thresholdTokens;
-      pruning = pruneFor(messages, plan, above, pruning.phase1.memo);
+      pruning = pruneFor(messages, index, plan, above, pruning.phase1.memo);
     }
   }
 
   const { phase1, pruned, tailToolOutputsCleared } = pruning;
-  const middle = pruned.slice(plan.headEnd, plan.tailStart);
+  const middleTurns = turnsBetween(index, pruned, plan.headEnd, plan.tailStart);
   return {
     plan,
     pruned,
-    head: turnsForSummary(pruned.slice(0, plan.headEnd)),
-    tail: latestSummary >= plan.tailStart ? turnsForSummary(pruned.slice(plan.tailStart)) : pruned.slice(plan.tailStart),
+    head: turnsBetween(index, pruned, 0, plan.headEnd),
+    tail: latestSummary >= plan.tailStart ? turnsBetween(index, pruned, plan.tailStart, n) : pruned.slice(plan.tailStart),
+    middleTurns,
     isFirstCompaction: first,
     contentTokens: tokens.estimateSum(plan.headEnd, plan.tailStart),
-    previousSummaryInMessages: latestSummary === -1 ? undefined : findLatestSummary(messages),
-    hasContent: turnsForSummary(middle).length > 0,
+    previousSummaryInMessages: latestSummary === -1 ? undefined : index.summaries[latestSummary]!.summary,
+    hasContent: middleTurns.length > 0,
     cleared: phase1.cleared,
     dedup: phase1.dedup,
     truncatedArguments: phase1.truncatedArguments,

@@ -13,6 +13,8 @@ import { isRealUserMessage, turnsForSummary } from "./earlierSummaries.js";
 export interface SummaryRequestInput {
   /** The middle turns being compacted (after pruning). */
   middle: readonly ChatMessage[];
+  /** `turnsForSummary(middle)` when the caller has it already (the prepared compaction's `middleTurns`). */
+  middleTurns?: ChatMessage[] | undefined;
   /** Tokens of the content being compacted; sets the budget. */
   contentTokens: number;
   maxSummaryTokens: number;
@@ -29,14 +31,15 @@ export interface SummaryRequestInput {
  * focus (the given topic, else the latest user asks as `recentUserAsks`).
  */
 export function buildSummaryRequest(input: SummaryRequestInput): SummaryRequest {
+  const middleTurns = input.middleTurns ?? turnsForSummary(input.middle);
   const request: SummaryRequest = {
-    messages: turnsForSummary(input.middle),
+    messages: middleTurns,
     maxTokens: summaryTokenBudget(input.contentTokens, input.maxSummaryTokens),
   };
   if (input.previousSummary !== undefined && input.previousSummary.trim() !== "") request.previousSummary = input.previousSummary;
   if (input.focusTopic !== undefined && input.focusTopic.trim() !== "") request.focusTopic = input.focusTopic.trim();
   else {
-    const recent = recentUserAsks(turnsForSummary([...(input.head ?? []), ...input.middle, ...(input.tail ?? [])]));
+    const recent = recentUserAsks([...turnsForSummary(input.head ?? []), ...middleTurns, ...turnsForSummary(input.tail ?? [])]);
     if (recent.length > 0) request.recentUserAsks = recent;
   }
   const asks = (input.head ?? []).filter(isRealUserMessage).map(messageText);
