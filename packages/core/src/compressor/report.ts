@@ -77,6 +77,13 @@ export function emptyReport(startedAt: number, forced: boolean, messages: number
   };
 }
 
+/** Marks `report` as a call that returned the conversation unchanged, of `kind`, for `reason`. */
+export function markUnchanged(report: CompressionReport, kind: NonNullable<CompressionReport["failureKind"]>, reason: string): void {
+  report.aborted = true;
+  report.failureKind = kind;
+  report.abortReason = reason;
+}
+
 /** What a finished compaction contributes to its report. */
 export interface CompactionOutcome {
   output: readonly unknown[];
