@@ -8,7 +8,7 @@
 import type { ChatMessage } from "../messages/schema.js";
 import { pendingToolCallsStart } from "../messages/toolPairs.js";
 import { isVisibleAssistantReply } from "./content.js";
-import { hasCompactionNote, parseSummaryMessage, type ParsedSummary } from "./earlierSummaries.js";
+import { hasCompactionNote, isPureSummary, parseSummaryMessage, summaryTurn, type ParsedSummary } from "./earlierSummaries.js";
 
 /** What the later steps of a compaction look up in one conversation, found in one pass. */
 export interface ConversationIndex {
@@ -42,11 +42,6 @@ export interface ConversationIndex {
   readonly runEnd: Int32Array;
 }
 
-/** True when message `i` is a turn to summarize (anything but a pure summary). */
-function isTurn(message: ChatMessage, summary: ParsedSummary | undefined): boolean {
-  return summary === undefined || summary.rest !== "" || (message.tool_calls?.length ?? 0) > 0;
-}
-
 /** Indexes `messages` in one pass (see {@link ConversationIndex}). */
 export function indexConversation(messages: readonly ChatMessage[]): ConversationIndex {
   const n = messages.length;
@@ -78,7 +73,7 @@ export function indexConversation(messages: readonly ChatMessage[]): Conversatio
         const summary = parseSummaryMessage(message);
         summaries[i] = summary;
         if (summary !== undefined) latestSummary = i;
-        turn = isTurn(message, summary);
+        turn = !isPureSummary(message, summary);
         if (role === "user" && turn) realUsers.push(i);
         if (role === "assistant") {
           if (summary === undefined ? isVisibleAssistantReply(message) : summary.rest.trim() !== "") lastReply = i;
@@ -122,11 +117,8 @@ export function hasTurnsBetween(index: ConversationIndex, from: number, to: numb
 export function turnsBetween(index: ConversationIndex, source: readonly ChatMessage[], from: number, to: number): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (let i = from; i < to; i++) {
-    const message = source[i]!;
-    const parsed = index.summaries[i];
-    if (parsed === undefined) out.push(message);
-    else if (parsed.rest !== "") out.push({ ...message, content: parsed.rest });
-    else if ((message.tool_calls?.length ?? 0) > 0) out.push({ ...message, content: null });
+    const turn = summaryTurn(source[i]!, index.summaries[i]);
+    if (turn !== undefined) out.push(turn);
   }
   return out;
 }

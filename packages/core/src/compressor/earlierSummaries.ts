@@ -85,7 +85,11 @@ export function parseSummaryMessage(message: ChatMessage): ParsedSummary | undef
 
 /** True for a message that is nothing but a compaction summary (not a real user or assistant turn). */
 export function isPureSummaryMessage(message: ChatMessage): boolean {
-  const parsed = parseSummaryMessage(message);
+  return isPureSummary(message, parseSummaryMessage(message));
+}
+
+/** {@link isPureSummaryMessage} for a message whose summary (`parsed`, if any) was already found. */
+export function isPureSummary(message: ChatMessage, parsed: ParsedSummary | undefined): boolean {
   return parsed !== undefined && parsed.rest === "" && (message.tool_calls?.length ?? 0) === 0;
 }
 
@@ -119,10 +123,18 @@ export function findLatestSummary(messages: readonly ChatMessage[], from = 0, to
 export function turnsForSummary(middle: readonly ChatMessage[]): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const message of middle) {
-    const parsed = parseSummaryMessage(message);
-    if (parsed === undefined) out.push(message);
-    else if (parsed.rest !== "") out.push({ ...message, content: parsed.rest });
-    else if ((message.tool_calls?.length ?? 0) > 0) out.push({ ...message, content: null });
+    const turn = summaryTurn(message, parseSummaryMessage(message));
+    if (turn !== undefined) out.push(turn);
   }
   return out;
+}
+
+/**
+ * What `message` is to a summarizer, given the summary found in it (`parsed`, if any): itself; its own
+ * text without a merged summary; its calls alone; or nothing (a pure summary).
+ */
+export function summaryTurn(message: ChatMessage, parsed: ParsedSummary | undefined): ChatMessage | undefined {
+  if (parsed === undefined) return message;
+  if (parsed.rest !== "") return { ...message, content: parsed.rest };
+  return (message.tool_calls?.length ?? 0) > 0 ? { ...message, content: null } : undefined;
 }
