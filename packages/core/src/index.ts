@@ -42,10 +42,10 @@ export type { ThresholdSettings, ThresholdPlan, ThresholdRule } from "./engine/t
 // Built-in compressor
 export { ContextCompressor, PAUSE_AFTER_STREAK } from "./compressor/ContextCompressor.js";
 export type { ContextCompressorOptions, ShouldCompressInfo, ShouldCompressReason, CompressionReport } from "./compressor/ContextCompressor.js";
-export { pruneOldToolResults } from "./compressor/phase1Prune.js";
+export { pruneOldToolResults } from "./compressor/pruneToolOutputs.js";
 export { PRUNED_TOOL_PLACEHOLDER } from "./messages/prunedOutput.js";
-export { planBoundaries } from "./compressor/phase2Boundaries.js";
-export { SUMMARY_PREFIX, SUMMARY_END_MARKER, COMPACTION_SYSTEM_NOTE, findLatestSummary } from "./compressor/summaryMessage.js";
+export { planBoundaries } from "./compressor/planBoundaries.js";
+export { SUMMARY_PREFIX, SUMMARY_END_MARKER, COMPACTION_SYSTEM_NOTE, findLatestSummary } from "./compressor/earlierSummaries.js";
 export { prepareCompaction } from "./compressor/prepareCompaction.js";
 
 // Tokens

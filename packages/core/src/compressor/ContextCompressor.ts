@@ -1,37 +1,39 @@
 /**
- * The built-in engine (`context.engine: compressor`): a thin stateful shell around the pure phases.
- * It owns the counters, cooldowns and pauses; the algorithm lives in prepareCompaction (phases 1–2),
- * summaryLadder (phase 3) and phase4Assemble.
+ * The built-in engine (`context.engine: compressor`): a thin stateful shell around the pure steps, which
+ * compress() runs in this order: scan (conversationIndex.ts), plan boundaries (planCompaction.ts,
+ * planBoundaries.ts) and prune (pruneToolOutputs.ts) — the two together are prepareCompaction.ts —,
+ * summarize (summarize.ts: summaryRequest.ts, summaryLadder.ts), assemble (assemble.ts). The shell owns
+ * the counters, cooldowns and pauses.
  */
 import { z } from "zod";
 import { AWAITING_REAL_USAGE, ContextEngine, DEFAULT_MODEL, sameModelInfo } from "../engine/ContextEngine.js";
 import type { CompressOptions, ModelInfo, NormalizedUsage, SessionInfo, ToolSchema, UsageReport } from "../engine/types.js";
 import { CompressionSectionSchema, type CompressionConfig } from "../config/schema.js";
 import type { ChatMessage } from "../messages/schema.js";
-import { pendingToolCallsStart, sanitizeToolPairs } from "../messages/toolPairs.js";
+import { sanitizeToolPairs } from "../messages/toolPairs.js";
 import { ExtractiveSummarizer } from "../summarizers/extractive.js";
 import type { Summarizer } from "../summarizers/types.js";
 import type { AwaitableMethods, EngineStateStore } from "../store/types.js";
 import { canSearchSessions, runSessionSearch, SESSION_SEARCH_TOOL_NAME, sessionSearchToolSchema, type SessionSearchSource } from "../tools/sessionSearch.js";
 import { defaultTokenCounter } from "../tokens/counter.js";
-import { messageCounter, type TokenCounter } from "../tokens/types.js";
-import { assembleCompressed } from "./phase4Assemble.js";
+import type { TokenCounter } from "../tokens/types.js";
+import { assembleCompressed } from "./assemble.js";
 import { validOutput } from "./validOutput.js";
-import { lazyMessageTokens, tokensBeforeForComparison, type MessageTokens } from "./messageTokens.js";
+import { countedMessageTokens, tokensBeforeForComparison } from "./messageTokens.js";
 import { awaitsRealUsage, triggerDecision, type ShouldCompressInfo, type TriggerLimits } from "./trigger.js";
 export type { ShouldCompressInfo, ShouldCompressReason } from "./trigger.js";
 import { prepareCompaction } from "./prepareCompaction.js";
-import { emptyReport, fillCompactionReport, includeInFlightGroup, type CompressionReport } from "./report.js";
-import { buildSummaryRequest } from "./summaryMessage.js";
-import { runSummaryLadder } from "./summaryLadder.js";
+import { indexConversation, scanConversation, type ConversationIndex } from "./conversationIndex.js";
+import { emptyReport, fillCompactionReport, includeInFlightGroup, markUnchanged, type CompressionReport } from "./report.js";
+import { summarizePrepared } from "./summarize.js";
 import {
   CompressorSessions,
-  countFallback,
   countIneffective,
   liftPause,
+  recordCompactionInSession,
   recordRealUsage,
   recordSummaryFailure,
-  recordSummarySuccess,
+  recordSummaryOutcome,
   type CompressorSessionState,
   type ResolvedSession,
 } from "./sessionState.js";
@@ -250,15 +252,8 @@ export class ContextCompressor extends ContextEngine {
     this.sessions.forget(this.sessions.resolve(undefined).id);
   }
 
-  /** Counts of `messages` for one compaction: exact on demand (tail walk, head, output), estimated elsewhere (calibrated against `reportedTotal` when the caller has usage). */
-  private tokensPerMessage(messages: readonly ChatMessage[], reportedTotal?: number): MessageTokens {
-    const counter = this.tokenCounter as TokenCounter & { exceeds?: (message: ChatMessage, limit: number) => boolean };
-    const exceeds = typeof counter.exceeds === "function" ? (m: ChatMessage, limit: number) => counter.exceeds!(m, limit) : undefined;
-    return lazyMessageTokens(messages, messageCounter(counter), exceeds, reportedTotal);
-  }
-
-  /** Phases 1 and 2 for `messages` of session `sessionId`, reusing and then keeping how its conversation was last pruned. */
-  private prepare(messages: readonly ChatMessage[], tokens: MessageTokens, sessionId = this.sessions.resolve(undefined).id) {
+  /** Boundaries and pruning for `messages` of session `sessionId`, reusing and then keeping how its conversation was last pruned. */
+  private prepare(messages: ChatMessage[], index = indexConversation(messages), tokens = countedMessageTokens(this.tokenCounter, messages), sessionId = this.sessions.resolve(undefined).id) {
     const prepared = prepareCompaction(messages, tokens, {
       protectFirstN: this.compression.protect_first_n,
       protectLastN: this.compression.protect_last_n,
@@ -267,61 +262,62 @@ export class ContextCompressor extends ContextEngine {
       maxSummaryTokens: this.maxSummaryTokens,
       thresholdTokens: this.thresholdTokens,
       pruneMemo: this.sessions.lastPruning(sessionId),
-    });
+    }, index);
     this.sessions.rememberPruning(sessionId, prepared.pruneMemo);
     return prepared;
   }
 
-  /** Phase 1 alone: old tool outputs cleared outside the tail compress() would protect; nothing summarized. */
+  /** Pruning alone: old tool outputs cleared outside the tail compress() would protect; nothing summarized. */
   pruneToolResultsOnly(messages: ChatMessage[]): ChatMessage[] {
-    return this.prepare(messages, this.tokensPerMessage(messages)).pruned;
+    return this.prepare(messages).pruned;
   }
 
   /** True when compress() would find turns between the protected head and tail to summarize. */
   hasContentToCompress(messages: ChatMessage[]): boolean {
-    return this.prepare(messages, this.tokensPerMessage(messages)).hasContent;
+    return this.prepare(messages).hasContent;
   }
 
   /**
-   * Compacts `messages` (phase 1 → 2 → 3 → 4) in session `options.sessionId` (default: the only open
-   * session, else the default session). On a summary failure that must not lose turns the input is
-   * returned unchanged and `lastCompression` says why. The output always passes validateConversation.
+   * Compacts `messages` (scan → plan boundaries → prune → summarize → assemble) in session
+   * `options.sessionId` (default: the only open session, else the default session). On a summary failure
+   * that must not lose turns the input is returned unchanged and `lastCompression` says why. The output
+   * always passes validateConversation.
    */
   async compress(messages: ChatMessage[], options: CompressOptions = {}): Promise<ChatMessage[]> {
     // Tool calls still running at the end stay out of compaction and come back unchanged (no stub results).
-    const pending = pendingToolCallsStart(messages);
-    if (pending > 0) {
-      const settled = messages.slice(0, pending);
-      const compressed = await this.compressSettled(settled, options);
-      const inFlight = messages.slice(pending);
-      if (this.lastCompression) includeInFlightGroup(this.lastCompression, inFlight.length, this.tokenCounter.countMessages(inFlight), options.currentTokens !== undefined);
-      return compressed === settled ? messages : [...compressed, ...inFlight];
-    }
-    return this.compressSettled(messages, options);
-  }
-
-  private async compressSettled(messages: ChatMessage[], options: CompressOptions): Promise<ChatMessage[]> {
+    const { settled, inFlight, index } = scanConversation(messages);
     const session = this.sessions.resolve(options.sessionId);
+    let compressed: ChatMessage[];
     try {
-      return await this.compressInSession(messages, options, session, this.sessions.state(session.id));
+      compressed = await this.compressInSession(settled, index, options, session, this.sessions.state(session.id));
     } finally {
       this.sessions.save(session.id);
     }
+    if (inFlight.length === 0) return compressed;
+    if (this.lastCompression) includeInFlightGroup(this.lastCompression, inFlight.length, this.tokenCounter.countMessages(inFlight), options.currentTokens !== undefined);
+    return compressed === settled ? messages : [...compressed, ...inFlight];
   }
 
   /**
-   * {@link compressSettled} with the session's state. The state's own summary is handed over only for an
-   * identified session: a list without a summary in the default session may be another conversation.
+   * Compacts the settled conversation (no calls in flight) with the session's state. The state's own
+   * summary is handed over only for an identified session: a list without a summary in the default
+   * session may be another conversation.
    */
-  private async compressInSession(messages: ChatMessage[], options: CompressOptions, session: ResolvedSession, state: CompressorSessionState): Promise<ChatMessage[]> {
+  private async compressInSession(
+    messages: ChatMessage[],
+    index: ConversationIndex,
+    options: CompressOptions,
+    session: ResolvedSession,
+    state: CompressorSessionState,
+  ): Promise<ChatMessage[]> {
     const startedMs = performance.now();
     const force = options.force === true;
     if (force) {
       liftPause(state);
       state.cooldownUntil = 0;
     }
-    const tokens = this.tokensPerMessage(messages, options.currentTokens);
-    const prepared = this.prepare(messages, tokens, session.id);
+    const tokens = countedMessageTokens(this.tokenCounter, messages, options.currentTokens);
+    const prepared = this.prepare(messages, index, tokens, session.id);
     // Reported usage when the caller has it; else exact where counted, the calibrated estimate elsewhere.
     const tokensBefore = options.currentTokens ?? tokens.estimateSum(0, messages.length);
     const report = emptyReport(this.now(), force, messages.length, tokensBefore, this.compressionCount);
@@ -330,12 +326,7 @@ export class ContextCompressor extends ContextEngine {
       this.lastCompression = report;
       return result;
     };
-    const unchanged = (kind: NonNullable<CompressionReport["failureKind"]>, reason: string): ChatMessage[] => {
-      report.aborted = true;
-      report.failureKind = kind;
-      report.abortReason = reason;
-      return finish(messages);
-    };
+    const unchanged = (kind: NonNullable<CompressionReport["failureKind"]>, reason: string): ChatMessage[] => (markUnchanged(report, kind, reason), finish(messages));
 
     if (options.signal?.aborted) return unchanged("aborted", "compaction cancelled before it started");
     const { plan } = prepared;
@@ -362,19 +353,12 @@ export class ContextCompressor extends ContextEngine {
       report.cooldownSeconds = Math.ceil((state.cooldownUntil - this.now()) / 1000);
       return unchanged("cooldown", `summarizer cooling down after: ${lastFailure.reason}`);
     }
-    const request = buildSummaryRequest({
-      middle: prepared.pruned.slice(plan.headEnd, plan.tailStart),
-      contentTokens: prepared.contentTokens,
-      maxSummaryTokens: this.maxSummaryTokens,
-      previousSummary: prepared.previousSummaryInMessages ?? (session.identified ? state.previousSummary : undefined),
-      focusTopic: options.focusTopic,
-      head: prepared.head,
-      tail: prepared.tail,
-    });
-    const outcome = await runSummaryLadder({
+    const outcome = await summarizePrepared(prepared, {
       primary: this.summarizer,
       fallback: this.fallbackSummarizer,
-      request,
+      sessionSummary: session.identified ? state.previousSummary : undefined,
+      focusTopic: options.focusTopic,
+      maxSummaryTokens: this.maxSummaryTokens,
       signal: options.signal,
       abortOnFailure: this.compression.abort_on_summary_failure,
       skipPrimary: inCooldown && lastFailure ? { ...lastFailure, reason: `cooldown after: ${lastFailure.reason}` } : undefined,
@@ -386,12 +370,7 @@ export class ContextCompressor extends ContextEngine {
       return unchanged(outcome.failure.kind, outcome.failure.reason);
     }
 
-    const assembled = assembleCompressed({
-      head: prepared.head,
-      summary: outcome.summary,
-      tail: prepared.tail,
-      isFirstCompaction: prepared.isFirstCompaction,
-    });
+    const assembled = assembleCompressed({ head: prepared.head, summary: outcome.summary, tail: prepared.tail, isFirstCompaction: prepared.isFirstCompaction });
     const output = validOutput(messages, assembled.messages);
     if (output === undefined) return unchanged("invalid_output", "the compacted conversation broke provider rules; kept the original");
     const tokensAfter = this.tokenCounter.countMessages(output);
@@ -400,37 +379,20 @@ export class ContextCompressor extends ContextEngine {
       return unchanged("nothing_to_compress", "the summary would not make the conversation smaller; kept the original");
     }
 
-    if (outcome.fallbackUsed && outcome.failure) {
-      if (!inCooldown) report.cooldownSeconds = recordSummaryFailure(state, outcome.failure, this.now());
-      countFallback(state);
-      report.fallbackReason = outcome.failure.reason;
-    } else {
-      recordSummarySuccess(state);
-    }
+    const cooldownSeconds = recordSummaryOutcome(state, outcome, inCooldown, this.now());
+    if (cooldownSeconds !== undefined) report.cooldownSeconds = cooldownSeconds;
     this.recordCompaction(state, outcome.summary, tokensAfter);
-    fillCompactionReport(report, {
-      output,
-      tokensAfter,
-      prepared,
-      compressionNumber: this.compressionCount,
-      thresholdTokens: this.thresholdTokens,
-      summary: { summaryTokens: this.tokenCounter.count(outcome.summary), cappedFromTokens: outcome.cappedFromTokens, fallbackUsed: outcome.fallbackUsed, ...assembled },
-    });
+    const summary = { summaryTokens: this.tokenCounter.count(outcome.summary), cappedFromTokens: outcome.cappedFromTokens, fallbackUsed: outcome.fallbackUsed, ...assembled };
+    if (outcome.fallbackUsed && outcome.failure) report.fallbackReason = outcome.failure.reason;
+    fillCompactionReport(report, { output, tokensAfter, prepared, compressionNumber: this.compressionCount, thresholdTokens: this.thresholdTokens, summary });
     return finish(output);
   }
 
-  /**
-   * Counters after a successful compaction: count, summary, and "awaiting real usage". A result whose
-   * own estimate is still at or above the threshold is ineffective at once (a host re-checking estimates
-   * cannot loop); the real usage then only lifts the pause, it does not count the compaction again.
-   */
+  /** Counters after a compaction that changed the conversation: the engine's count and "awaiting real usage", then the session's (see recordCompactionInSession). */
   private recordCompaction(state: CompressorSessionState, summary: string | undefined, tokensAfter: number): void {
     this.compressionCount++;
-    if (summary !== undefined) state.previousSummary = summary;
     this.lastPromptTokens = AWAITING_REAL_USAGE;
-    const stillAbove = tokensAfter >= this.thresholdTokens;
-    if (stillAbove) countIneffective(state);
-    state.awaitingUsageAfterCompaction = !stillAbove;
+    recordCompactionInSession(state, summary, tokensAfter >= this.thresholdTokens);
   }
 }
 

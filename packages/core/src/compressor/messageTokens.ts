@@ -7,6 +7,7 @@
 import type { ChatMessage } from "../messages/schema.js";
 import { MIN_CALIBRATION, MIN_CALIBRATION_SAMPLE, clampCalibration } from "../tokens/calibration.js";
 import { estimateMessageTokensRough } from "../tokens/rough.js";
+import { messageCounter, type TokenCounter } from "../tokens/types.js";
 
 /** Token counts of a fixed message list, exact where asked for and estimated elsewhere. */
 export interface MessageTokens {
@@ -94,6 +95,17 @@ export function lazyMessageTokens(
       return known + Math.round(unknownRough * calibration());
     },
   };
+}
+
+/**
+ * The counts of `messages` for one compaction by `counter`: exact on demand (tail walk, head, output),
+ * estimated elsewhere (calibrated against `reportedTotal` when the caller has usage), with the counter's
+ * cheaper "more than `limit` tokens" check when it has one.
+ */
+export function countedMessageTokens(counter: TokenCounter, messages: readonly ChatMessage[], reportedTotal?: number): MessageTokens {
+  const withExceeds = counter as TokenCounter & { exceeds?: (message: ChatMessage, limit: number) => boolean };
+  const exceeds = typeof withExceeds.exceeds === "function" ? (m: ChatMessage, limit: number) => withExceeds.exceeds!(m, limit) : undefined;
+  return lazyMessageTokens(messages, messageCounter(counter), exceeds, reportedTotal);
 }
 
 /** A {@link MessageTokens} over counts that are already known (every sum is exact). */

@@ -1,24 +1,18 @@
 /**
- * The pure preparation of a compaction (phases 1 and 2 plus the progress guarantee): boundaries, the
- * pruned conversation, and the numbers the summary request needs. No I/O, no state.
+ * The pure preparation of a compaction, the steps before the summary: scan, plan boundaries (with the
+ * progress guarantee), prune; then the kept head and tail, the middle the summarizer sees, and the
+ * numbers the summary request needs. No I/O, no state.
  */
 import type { ChatMessage } from "../messages/schema.js";
-import { alignBoundaryBackward } from "../messages/toolPairs.js";
-import { MIN_TAIL_MESSAGES, planBoundaries, type BoundaryPlan } from "./phase2Boundaries.js";
-import { pruneOldToolResults, type PruneMemo } from "./phase1Prune.js";
-import { findLatestSummary, findLatestSummaryIndex, hasCompactionNote, turnsForSummary } from "./summaryMessage.js";
-import { summaryTokenBudget } from "../engine/thresholds.js";
+import type { BoundaryPlan } from "./planBoundaries.js";
+import { pruneOldToolResults, type PruneMemo } from "./pruneToolOutputs.js";
+import { findLatestSummaryIndex, hasCompactionNote } from "./earlierSummaries.js";
+import { indexConversation, turnsBetween, type ConversationIndex } from "./conversationIndex.js";
+import { newestToolGroupStart, planCompaction, type CompactionPlan, type PlanSettings } from "./planCompaction.js";
 import { knownMessageTokens, type MessageTokens } from "./messageTokens.js";
 
 /** Settings of {@link prepareCompaction}. */
-export interface PrepareSettings {
-  protectFirstN: number;
-  protectLastN: number;
-  minTailUserMessages: number;
-  tailTokenBudget: number;
-  maxSummaryTokens: number;
-  /** The trigger: a result predicted at or above it makes the progress guarantee kick in. */
-  thresholdTokens: number;
+export interface PrepareSettings extends PlanSettings {
   /** The {@link PreparedCompaction.pruneMemo} of this conversation's last preparation, if kept. */
   pruneMemo?: PruneMemo | undefined;
 }
@@ -26,7 +20,7 @@ export interface PrepareSettings {
 /** What compress() needs to ask for a summary and assemble the result. */
 export interface PreparedCompaction {
   plan: BoundaryPlan;
-  /** The conversation after phase 1 (same length and order as the input). */
+  /** The conversation after pruning (same length and order as the input). */
   pruned: ChatMessage[];
   /**
    * The head to keep: `pruned[0, headEnd)` without earlier summaries (a head that kept an anchor may
@@ -38,6 +32,8 @@ export interface PreparedCompaction {
    * it loses its framing (the new summary, which updates it, supersedes it).
    */
   tail: ChatMessage[];
+  /** The middle `pruned[headEnd, tailStart)` as the summarizer sees it: earlier summaries taken out. */
+  middleTurns: ChatMessage[];
   isFirstCompaction: boolean;
   /** Tokens of the original middle (sets the summary budget; estimated where not counted). */
   contentTokens: number;
@@ -50,7 +46,7 @@ export interface PreparedCompaction {
   truncatedArguments: number;
   tailFloorReduced: boolean;
   tailToolOutputsCleared: number;
-  /** How phase 1 cleared this conversation: for its next preparation (`settings.pruneMemo`). */
+  /** How pruning cleared this conversation: for its next preparation (`settings.pruneMemo`). */
   pruneMemo: PruneMemo;
 }
 
@@ -59,95 +55,56 @@ export function isFirstCompaction(messages: readonly ChatMessage[]): boolean {
   return !hasCompactionNote(messages[0]) && findLatestSummaryIndex(messages) === -1;
 }
 
-/** Index from which the newest tool-result group (and its assistant) is kept verbatim; -1 when the tail has none. */
-function newestToolGroupStart(messages: readonly ChatMessage[], from: number): number {
-  for (let i = messages.length - 1; i >= from; i--) {
-    if (messages[i]!.role === "tool") return Math.max(from, alignBoundaryBackward(messages as ChatMessage[], i));
-  }
-  return -1;
-}
-
-/** Phase 1 outside the tail of `plan`, plus the tail clearing of the progress guarantee when `clearTail`. */
-function pruneFor(messages: readonly ChatMessage[], plan: BoundaryPlan, clearTail: boolean, memo: PruneMemo | undefined) {
-  const phase1 = pruneOldToolResults(messages, { protectedFrom: plan.tailStart, memo });
-  let pruned = phase1.messages;
+/** Pruning by `planned`: outside its tail, and inside the tail too (but the newest tool group) when `planned.clearTail`. */
+function pruneByPlan(messages: readonly ChatMessage[], index: ConversationIndex, planned: CompactionPlan, memo: PruneMemo | undefined) {
+  const { plan } = planned;
+  const outside = pruneOldToolResults(messages, { protectedFrom: plan.tailStart, memo, index });
+  let pruned = outside.messages;
   let tailToolOutputsCleared = 0;
-  if (clearTail) {
-    const keepFrom = newestToolGroupStart(pruned, plan.tailStart);
+  if (planned.clearTail) {
+    const keepFrom = newestToolGroupStart(index, plan.tailStart);
     if (keepFrom > plan.tailStart) {
-      const inTail = pruneOldToolResults(pruned, { protectedFrom: keepFrom });
+      const inTail = pruneOldToolResults(pruned, { protectedFrom: keepFrom, index });
       pruned = inTail.messages;
       tailToolOutputsCleared = inTail.cleared + inTail.dedup;
     }
   }
-  return { phase1, pruned, tailToolOutputsCleared };
+  return { outside, pruned, tailToolOutputsCleared };
 }
 
 /**
- * Plans boundaries, prunes old tool output, and applies the progress guarantee: when head + summary
- * budget + tail would still reach the threshold, the tail floor drops to 3; if that is not enough,
- * large tool outputs inside the tail are cleared too, except the newest tool group. When neither step
- * can help (nothing to compress and nothing cleared, or still at the threshold with nothing to clear),
- * an anchor that pins the whole rest into the tail is kept at the end of the head instead, so the turns
- * after it are summarized. `tokens` gives the count of `messages[i]`: head and tail are counted exactly,
- * the middle (summarized away) only estimated — pass a `lazyMessageTokens` view to count no more.
+ * The compaction's steps before the summary, in the order they run: the scan (`index`, made here when
+ * not given), the plan with the progress guarantee (planCompaction.ts), then pruning by that plan, once.
+ * `tokens` gives the count of `messages[i]`: head and tail are counted exactly, the middle (summarized
+ * away) only estimated — pass a `lazyMessageTokens` view to count no more.
  */
-export function prepareCompaction(messages: readonly ChatMessage[], counts: readonly number[] | MessageTokens, settings: PrepareSettings): PreparedCompaction {
+export function prepareCompaction(
+  messages: readonly ChatMessage[],
+  counts: readonly number[] | MessageTokens,
+  settings: PrepareSettings,
+  index: ConversationIndex = indexConversation(messages),
+): PreparedCompaction {
   const tokens = Array.isArray(counts) ? knownMessageTokens(counts) : (counts as MessageTokens);
-  const latestSummary = findLatestSummaryIndex(messages);
-  const first = latestSummary === -1 && !hasCompactionNote(messages[0]);
-  const boundaryOptions = {
-    protectFirstN: settings.protectFirstN,
-    protectLastN: settings.protectLastN,
-    tailTokenBudget: settings.tailTokenBudget,
-    minTailUserMessages: settings.minTailUserMessages,
-    isFirstCompaction: first,
-    countTokens: (_message: ChatMessage, index: number) => tokens.exact(index),
-    tokensWithin: (index: number, limit: number) => tokens.within(index, limit),
-  };
+  const planned = planCompaction(index, tokens, settings);
+  const { outside, pruned, tailToolOutputsCleared } = pruneByPlan(messages, index, planned, settings.pruneMemo);
+  const { plan } = planned;
   const n = messages.length;
-  const predicted = (p: BoundaryPlan) =>
-    tokens.exactSum(0, p.headEnd) + tokens.exactSum(p.tailStart, n) + summaryTokenBudget(tokens.estimateSum(p.headEnd, p.tailStart), settings.maxSummaryTokens);
-  const hasTurns = (p: BoundaryPlan) => turnsForSummary(messages.slice(p.headEnd, p.tailStart)).length > 0;
-
-  let plan = planBoundaries(messages, boundaryOptions);
-  let tailFloorReduced = false;
-  if (predicted(plan) >= settings.thresholdTokens && settings.protectLastN > MIN_TAIL_MESSAGES) {
-    const smaller = planBoundaries(messages, { ...boundaryOptions, protectLastN: MIN_TAIL_MESSAGES });
-    if (smaller.tailStart > plan.tailStart) {
-      plan = smaller;
-      tailFloorReduced = true;
-    }
-  }
-
-  let above = predicted(plan) >= settings.thresholdTokens;
-  let pruning = pruneFor(messages, plan, above, settings.pruneMemo);
-  if (pruning.tailToolOutputsCleared === 0 && (above || !hasTurns(plan))) {
-    const protectLastN = tailFloorReduced ? MIN_TAIL_MESSAGES : settings.protectLastN;
-    const anchored = planBoundaries(messages, { ...boundaryOptions, protectLastN, keepStallingAnchorsInHead: true });
-    if (anchored.headEnd > plan.headEnd && hasTurns(anchored)) {
-      plan = anchored;
-      above = predicted(plan) >= settings.thresholdTokens;
-      pruning = pruneFor(messages, plan, above, pruning.phase1.memo);
-    }
-  }
-
-  const { phase1, pruned, tailToolOutputsCleared } = pruning;
-  const middle = pruned.slice(plan.headEnd, plan.tailStart);
+  const middleTurns = turnsBetween(index, pruned, plan.headEnd, plan.tailStart);
   return {
     plan,
     pruned,
-    head: turnsForSummary(pruned.slice(0, plan.headEnd)),
-    tail: latestSummary >= plan.tailStart ? turnsForSummary(pruned.slice(plan.tailStart)) : pruned.slice(plan.tailStart),
-    isFirstCompaction: first,
+    head: turnsBetween(index, pruned, 0, plan.headEnd),
+    tail: index.latestSummary >= plan.tailStart ? turnsBetween(index, pruned, plan.tailStart, n) : pruned.slice(plan.tailStart),
+    middleTurns,
+    isFirstCompaction: index.isFirstCompaction,
     contentTokens: tokens.estimateSum(plan.headEnd, plan.tailStart),
-    previousSummaryInMessages: latestSummary === -1 ? undefined : findLatestSummary(messages),
-    hasContent: turnsForSummary(middle).length > 0,
-    cleared: phase1.cleared,
-    dedup: phase1.dedup,
-    truncatedArguments: phase1.truncatedArguments,
-    tailFloorReduced,
+    previousSummaryInMessages: index.latestSummary === -1 ? undefined : index.summaries[index.latestSummary]!.summary,
+    hasContent: middleTurns.length > 0,
+    cleared: outside.cleared,
+    dedup: outside.dedup,
+    truncatedArguments: outside.truncatedArguments,
+    tailFloorReduced: planned.tailFloorReduced,
     tailToolOutputsCleared,
-    pruneMemo: phase1.memo,
+    pruneMemo: outside.memo,
   };
 }

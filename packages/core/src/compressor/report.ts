@@ -32,7 +32,7 @@ export interface CompressionReport {
   failureKind?: SummaryFailure["kind"] | "nothing_to_compress" | "cooldown" | "invalid_output" | undefined;
   /** Seconds before the summarizer is tried again after a failure (0 when none). */
   cooldownSeconds: number;
-  /** Phase 1: outputs cleared, older duplicates pointed to the newer copy, call arguments truncated. */
+  /** Pruning: outputs cleared, older duplicates pointed to the newer copy, call arguments truncated. */
   prunedToolResults: number;
   deduplicatedToolResults: number;
   truncatedToolArguments: number;
@@ -75,6 +75,13 @@ export function emptyReport(startedAt: number, forced: boolean, messages: number
     noteAdded: false,
     stillAboveThreshold: false,
   };
+}
+
+/** Marks `report` as a call that returned the conversation unchanged, of `kind`, for `reason`. */
+export function markUnchanged(report: CompressionReport, kind: NonNullable<CompressionReport["failureKind"]>, reason: string): void {
+  report.aborted = true;
+  report.failureKind = kind;
+  report.abortReason = reason;
 }
 
 /** What a finished compaction contributes to its report. */

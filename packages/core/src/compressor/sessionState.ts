@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { cooldownSeconds, type SummaryFailure } from "../summarizers/failures.js";
 import { errorText } from "../errorText.js";
-import type { PruneMemo } from "./phase1Prune.js";
+import type { PruneMemo } from "./pruneToolOutputs.js";
 import { SessionStoreError, type AwaitableMethods, type EngineStateStore } from "../store/types.js";
 
 /** Consecutive ineffective compactions (or fallback summaries) after which automatic compaction pauses. */
@@ -115,6 +115,34 @@ export function countFallback(state: CompressorSessionState): void {
 /** A compaction written with the primary summarizer's summary: failures and cooldown are over. */
 export function recordSummarySuccess(state: CompressorSessionState): void {
   Object.assign(state, { fallbackStreak: 0, consecutiveTimeouts: 0, cooldownUntil: 0, lastFailure: undefined });
+}
+
+/**
+ * The session after a compaction that changed the conversation: its summary (when one was written) is
+ * the one to update next time, and it waits for the real usage of the result — unless the result's own
+ * estimate is `stillAbove` the threshold: then it is ineffective at once (a host re-checking estimates
+ * cannot loop), and the real usage only lifts the pause, it does not count the compaction again.
+ */
+export function recordCompactionInSession(state: CompressorSessionState, summary: string | undefined, stillAbove: boolean): void {
+  if (summary !== undefined) state.previousSummary = summary;
+  if (stillAbove) countIneffective(state);
+  state.awaitingUsageAfterCompaction = !stillAbove;
+}
+
+/**
+ * Streaks and cooldown after a summary was written. A fallback summary counts toward the fallback pause
+ * and, unless a cooldown is already running, starts one for the primary's failure; the primary's summary
+ * ends failures and cooldown. Returns the seconds of a cooldown it started.
+ */
+export function recordSummaryOutcome(state: CompressorSessionState, outcome: { fallbackUsed: boolean; failure?: SummaryFailure | undefined }, inCooldown: boolean, nowMs: number): number | undefined {
+  let seconds: number | undefined;
+  if (outcome.fallbackUsed && outcome.failure) {
+    if (!inCooldown) seconds = recordSummaryFailure(state, outcome.failure, nowMs);
+    countFallback(state);
+  } else {
+    recordSummarySuccess(state);
+  }
+  return seconds;
 }
 
 /** A state read back from a store; undefined when it does not have the shape this version writes. */

@@ -9,7 +9,7 @@ import { normalizeSummary } from "../summarizers/prompt.js";
 import { stripReasoningBlocks } from "../summarizers/reasoning.js";
 import type { SummaryRequest, Summarizer } from "../summarizers/types.js";
 import { estimateTokensRough } from "../tokens/rough.js";
-import { FALLBACK_SUMMARY_MAX_CHARS, cleanSummaryBody, fitSummaryToChars } from "./summaryMessage.js";
+import { FALLBACK_SUMMARY_MAX_CHARS, cleanSummaryBody, fitSummaryToChars } from "./summaryBody.js";
 
 /** The token budget a fallback summary is asked for: {@link FALLBACK_SUMMARY_MAX_CHARS} at about 4 characters a token. */
 export const FALLBACK_SUMMARY_MAX_TOKENS = Math.floor(FALLBACK_SUMMARY_MAX_CHARS / 4);

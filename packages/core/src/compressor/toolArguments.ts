@@ -1,5 +1,5 @@
 /**
- * JSON-aware truncation of long tool-call arguments (phase 1): valid JSON stays valid JSON — long string
+ * JSON-aware truncation of long tool-call arguments (pruning): valid JSON stays valid JSON — long string
  * values are shortened with a marker and the object is re-serialized; invalid JSON is cut as text.
  */
 

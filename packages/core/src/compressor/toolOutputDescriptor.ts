@@ -1,5 +1,5 @@
 /**
- * The descriptor phase 1 leaves in place of a cleared tool output, e.g.
+ * The descriptor pruning leaves in place of a cleared tool output, e.g.
  * "[terminal] ran `pytest` -> exit 1, 40 lines output": which tool, its key argument, and what came back;
  * the error signatures of the output follow on their own lines, so the summary can still name them.
  */

@@ -5,7 +5,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { CompressionReport } from "../compressor/report.js";
-import { findLatestSummary } from "../compressor/summaryMessage.js";
+import { findLatestSummary } from "../compressor/earlierSummaries.js";
 import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.js";
 import { HYGIENE_ABORT_NOTICE } from "../gateway/hygiene.js";
 import type { CompactionTrigger, HostHooks, RouteCompaction, RouteHooks, ServerCompactionBoundary, ServerThread, SessionCompressEvent } from "../host/hooks.js";

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
 import { messageText } from "../../src/compressor/content.js";
-import { withCompactionNote } from "../../src/compressor/phase4Assemble.js";
-import { formatSummaryContent, parseSummaryMessage } from "../../src/compressor/summaryMessage.js";
+import { withCompactionNote } from "../../src/compressor/assemble.js";
+import { parseSummaryMessage } from "../../src/compressor/earlierSummaries.js";
+import { formatSummaryContent } from "../../src/compressor/summaryBody.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { validateConversation } from "../../src/messages/validate.js";
 import { longOutput, roughCounter, system, toolTurn, user } from "./fixtures.js";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { useOpenAIFixtureServer } from "../../../../test/support/useOpenAIFixtureServer.js";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
-import { buildSummaryRequest, formatSummaryContent } from "../../src/compressor/summaryMessage.js";
+import { formatSummaryContent } from "../../src/compressor/summaryBody.js";
+import { buildSummaryRequest } from "../../src/compressor/summaryRequest.js";
 import { OpenAICompatibleSummarizer } from "../../src/summarizers/openaiCompatible.js";
 import { SUMMARY_SECTIONS } from "../../src/summarizers/types.js";
 import { assistant, fastApiConversation, roughCounter, user } from "./fixtures.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
 import { PRUNED_TOOL_PLACEHOLDER } from "../../src/messages/prunedOutput.js";
-import { COMPACTION_SYSTEM_NOTE, SUMMARY_END_MARKER, SUMMARY_PREFIX, parseSummaryMessage } from "../../src/compressor/summaryMessage.js";
+import { COMPACTION_SYSTEM_NOTE, SUMMARY_END_MARKER, SUMMARY_PREFIX, parseSummaryMessage } from "../../src/compressor/earlierSummaries.js";
 import { AWAITING_REAL_USAGE } from "../../src/engine/ContextEngine.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { validateConversation } from "../../src/messages/validate.js";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
-import { SUMMARY_PREFIX, parseSummaryMessage } from "../../src/compressor/summaryMessage.js";
+import { SUMMARY_PREFIX, parseSummaryMessage } from "../../src/compressor/earlierSummaries.js";
 import { validateConversation } from "../../src/messages/validate.js";
 import { OpenAICompatibleSummarizer } from "../../src/summarizers/openaiCompatible.js";
 import { SUMMARY_SECTIONS } from "../../src/summarizers/types.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
-import { FALLBACK_SUMMARY_MAX_CHARS, parseSummaryMessage } from "../../src/compressor/summaryMessage.js";
+import { parseSummaryMessage } from "../../src/compressor/earlierSummaries.js";
+import { FALLBACK_SUMMARY_MAX_CHARS } from "../../src/compressor/summaryBody.js";
 import { runSummaryLadder } from "../../src/compressor/summaryLadder.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import type { SummaryRequest, Summarizer } from "../../src/summarizers/types.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
 import { HISTORICAL_IMAGE_PLACEHOLDER, stripHistoricalImages } from "../../src/compressor/historicalImages.js";
-import { assembleCompressed } from "../../src/compressor/phase4Assemble.js";
+import { assembleCompressed } from "../../src/compressor/assemble.js";
 import type { ChatMessage, ContentPart } from "../../src/messages/schema.js";
 import { validateConversation } from "../../src/messages/validate.js";
 import { SUMMARY_SECTIONS } from "../../src/summarizers/types.js";

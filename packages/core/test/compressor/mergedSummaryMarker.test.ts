@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { messageText } from "../../src/compressor/content.js";
-import { assembleCompressed } from "../../src/compressor/phase4Assemble.js";
-import { SUMMARY_END_MARKER, SUMMARY_PREFIX, parseSummaryMessage, turnsForSummary } from "../../src/compressor/summaryMessage.js";
+import { assembleCompressed } from "../../src/compressor/assemble.js";
+import { SUMMARY_END_MARKER, SUMMARY_PREFIX, parseSummaryMessage, turnsForSummary } from "../../src/compressor/earlierSummaries.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { validateConversation } from "../../src/messages/validate.js";
 import { assistant, system, user } from "./fixtures.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planBoundaries, type BoundaryOptions } from "../../src/compressor/phase2Boundaries.js";
+import { planBoundaries, type BoundaryOptions } from "../../src/compressor/planBoundaries.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { estimateMessageTokensRough } from "../../src/tokens/rough.js";
 import { agentRounds, system } from "./fixtures.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
-import { SUMMARY_END_MARKER, parseSummaryMessage } from "../../src/compressor/summaryMessage.js";
+import { SUMMARY_END_MARKER, parseSummaryMessage } from "../../src/compressor/earlierSummaries.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { validateConversation } from "../../src/messages/validate.js";
 import { openSqliteStore } from "../../src/store/sqliteStore.js";

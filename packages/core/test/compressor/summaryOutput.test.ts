@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useOpenAIFixtureServer } from "../../../../test/support/useOpenAIFixtureServer.js";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
-import { parseSummaryMessage } from "../../src/compressor/summaryMessage.js";
+import { parseSummaryMessage } from "../../src/compressor/earlierSummaries.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { validateConversation } from "../../src/messages/validate.js";
 import { OpenAICompatibleSummarizer } from "../../src/summarizers/openaiCompatible.js";

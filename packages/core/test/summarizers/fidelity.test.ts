@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
-import { findLatestSummary } from "../../src/compressor/summaryMessage.js";
+import { findLatestSummary } from "../../src/compressor/earlierSummaries.js";
 import { evaluateFidelity, firstChunkRetention, type FidelityReport } from "../../src/eval/evaluateFidelity.js";
 import { extractFacts } from "../../src/eval/facts.js";
 import { addSurvival, emptySurvival, survivalByKind, survivalShare } from "../../src/eval/survival.js";

@@ -1,6 +1,7 @@
 /**
- * Phase 3's message side: the compaction framing (prefix, end marker, system note), the summary request
- * for the middle turns, and recognition of a summary message a previous compaction left behind.
+ * Recognizing what an earlier compaction left in a conversation: its summary message — pure, or merged
+ * into a turn's own text — told apart by the compaction prefix and end marker, and its note on the system
+ * prompt. Also the turns a summarizer should see once those summaries are taken out. Pure.
  */
 import type { ChatMessage } from "../messages/schema.js";
 import {
@@ -11,12 +12,7 @@ import {
   hasCompactionSignature,
   isLegacySummaryText,
 } from "../messages/compactionMarker.js";
-import type { SummaryRequest } from "../summarizers/types.js";
-import { summaryTokenBudget } from "../engine/thresholds.js";
 import { messageText } from "./content.js";
-import { recentUserAsks } from "./autoFocus.js";
-import { summaryItems } from "../summarizers/extractive.js";
-import { layoutSections } from "../summarizers/summaryLayout.js";
 
 export { COMPACTION_TAG, SUMMARY_END_MARKER, SUMMARY_PREFIX };
 
@@ -24,14 +20,6 @@ export { COMPACTION_TAG, SUMMARY_END_MARKER, SUMMARY_PREFIX };
 export const COMPACTION_SYSTEM_NOTE =
   "[Note: Some earlier conversation turns have been compacted into a summary to save context space. " +
   "The summary is background reference; respond to the most recent messages, and use your tools to re-read anything you need.]";
-
-/** Longest summary a fallback (offline) summarizer may contribute, in characters. */
-export const FALLBACK_SUMMARY_MAX_CHARS = 8_000;
-
-/** The full text of a summary message for `summary` (the template body). */
-export function formatSummaryContent(summary: string): string {
-  return `${SUMMARY_PREFIX}\n\n${summary.trim()}\n\n${SUMMARY_END_MARKER}`;
-}
 
 /** A summary message found in a conversation: the summary body and any text merged after it. */
 export interface ParsedSummary {
@@ -81,7 +69,7 @@ export function parseSummaryText(text: string): ParsedSummary | undefined {
 }
 
 /** A summarizer's output without the framing it echoed back (any prefix starting with the tag, signed or not). */
-function withoutEchoedFraming(text: string): string {
+export function withoutEchoedFraming(text: string): string {
   if (!text.startsWith(COMPACTION_TAG)) return text;
   const prefix = [SUMMARY_PREFIX, LEGACY_SUMMARY_PREFIX].find((p) => text.startsWith(p));
   return splitAtEndMarker(prefix === undefined ? afterFirstLine(text) : text.slice(prefix.length)).summary;
@@ -97,7 +85,11 @@ export function parseSummaryMessage(message: ChatMessage): ParsedSummary | undef
 
 /** True for a message that is nothing but a compaction summary (not a real user or assistant turn). */
 export function isPureSummaryMessage(message: ChatMessage): boolean {
-  const parsed = parseSummaryMessage(message);
+  return isPureSummary(message, parseSummaryMessage(message));
+}
+
+/** {@link isPureSummaryMessage} for a message whose summary (`parsed`, if any) was already found. */
+export function isPureSummary(message: ChatMessage, parsed: ParsedSummary | undefined): boolean {
   return parsed !== undefined && parsed.rest === "" && (message.tool_calls?.length ?? 0) === 0;
 }
 
@@ -127,71 +119,22 @@ export function findLatestSummary(messages: readonly ChatMessage[], from = 0, to
   return index === -1 ? undefined : parseSummaryMessage(messages[index]!)?.summary;
 }
 
-/**
- * Cleans a summarizer's output into a template body: trims it and drops a compaction prefix or end
- * marker the model echoed back. `maxChars` caps it (used for fallback summaries).
- */
-export function cleanSummaryBody(raw: string, maxChars?: number): string {
-  let body = withoutEchoedFraming(raw.trim());
-  body = body.split(SUMMARY_END_MARKER).join("").trim();
-  if (maxChars !== undefined && body.length > maxChars) body = fitSummaryToChars(body, maxChars);
-  return body;
-}
-
-/**
- * A summary cut down to `maxChars` without losing a template heading: its sections are laid out again
- * within the budget (each trimmed evenly); only if even that does not fit is the text cut.
- */
-export function fitSummaryToChars(summary: string, maxChars: number): string {
-  if (summary.length <= maxChars) return summary;
-  const laidOut = layoutSections(summaryItems(summary), maxChars);
-  if (laidOut.length <= maxChars) return laidOut;
-  return `${laidOut.slice(0, Math.max(0, maxChars - 20)).trimEnd()}\n...[truncated]`;
-}
-
 /** The turns a summarizer should see: older summary messages dropped, merged ones reduced to their own text. */
 export function turnsForSummary(middle: readonly ChatMessage[]): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const message of middle) {
-    const parsed = parseSummaryMessage(message);
-    if (parsed === undefined) out.push(message);
-    else if (parsed.rest !== "") out.push({ ...message, content: parsed.rest });
-    else if ((message.tool_calls?.length ?? 0) > 0) out.push({ ...message, content: null });
+    const turn = summaryTurn(message, parseSummaryMessage(message));
+    if (turn !== undefined) out.push(turn);
   }
   return out;
 }
 
-/** Inputs of {@link buildSummaryRequest}. */
-export interface SummaryRequestInput {
-  /** The middle turns being compacted (after phase 1). */
-  middle: readonly ChatMessage[];
-  /** Tokens of the content being compacted; sets the budget. */
-  contentTokens: number;
-  maxSummaryTokens: number;
-  previousSummary?: string | undefined;
-  focusTopic?: string | undefined;
-  /** Head messages kept verbatim before the middle; their user asks become `goalContext`. */
-  head?: readonly ChatMessage[] | undefined;
-  /** Tail messages kept verbatim after the middle; with the rest, their latest user asks become the auto-focus. */
-  tail?: readonly ChatMessage[] | undefined;
-}
-
 /**
- * The request handed to the summarizer: the turns, the budget (×0.20, 2,000..max), previous summary,
- * focus (the given topic, else the latest user asks as `recentUserAsks`).
+ * What `message` is to a summarizer, given the summary found in it (`parsed`, if any): itself; its own
+ * text without a merged summary; its calls alone; or nothing (a pure summary).
  */
-export function buildSummaryRequest(input: SummaryRequestInput): SummaryRequest {
-  const request: SummaryRequest = {
-    messages: turnsForSummary(input.middle),
-    maxTokens: summaryTokenBudget(input.contentTokens, input.maxSummaryTokens),
-  };
-  if (input.previousSummary !== undefined && input.previousSummary.trim() !== "") request.previousSummary = input.previousSummary;
-  if (input.focusTopic !== undefined && input.focusTopic.trim() !== "") request.focusTopic = input.focusTopic.trim();
-  else {
-    const recent = recentUserAsks(turnsForSummary([...(input.head ?? []), ...input.middle, ...(input.tail ?? [])]));
-    if (recent.length > 0) request.recentUserAsks = recent;
-  }
-  const asks = (input.head ?? []).filter(isRealUserMessage).map(messageText);
-  if (asks.some((a) => a.trim() !== "")) request.goalContext = asks;
-  return request;
+export function summaryTurn(message: ChatMessage, parsed: ParsedSummary | undefined): ChatMessage | undefined {
+  if (parsed === undefined) return message;
+  if (parsed.rest !== "") return { ...message, content: parsed.rest };
+  return (message.tool_calls?.length ?? 0) > 0 ? { ...message, content: null } : undefined;
 }

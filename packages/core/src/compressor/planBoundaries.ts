@@ -1,11 +1,9 @@
 /**
- * Phase 2: where the protected head ends and the protected tail starts. Everything between is the
- * middle that phase 3 summarizes. Pure; works on indices only.
+ * Planning boundaries, the first step after the scan: where the protected head ends and the protected
+ * tail starts. Everything between is the middle that gets summarized. Pure; works on indices only.
  */
 import type { ChatMessage } from "../messages/schema.js";
-import { alignBoundaryBackward, alignBoundaryForward } from "../messages/toolPairs.js";
-import { isVisibleAssistantReply } from "./content.js";
-import { isPureSummaryMessage, isRealUserMessage, parseSummaryMessage } from "./summaryMessage.js";
+import { hasTurnsBetween, indexConversation, type ConversationIndex } from "./conversationIndex.js";
 
 /** The smallest tail the compressor falls back to when the configured floor leaves nothing to compress. */
 export const MIN_TAIL_MESSAGES = 3;
@@ -44,61 +42,38 @@ export interface BoundaryPlan {
   tailStart: number;
 }
 
-function leadingSystemCount(messages: readonly ChatMessage[]): number {
-  let i = 0;
-  while (i < messages.length && messages[i]!.role === "system") i++;
-  return i;
-}
-
 /** The protected head: leading system messages, plus the first exchange on the first compaction, never ending inside a tool group. */
-export function planHeadEnd(messages: readonly ChatMessage[], protectFirstN: number, isFirstCompaction: boolean): number {
-  const system = leadingSystemCount(messages);
+export function planHeadEnd(index: ConversationIndex, protectFirstN: number, isFirstCompaction: boolean): number {
+  const { messages, leadingSystem: system } = index;
   let headEnd = isFirstCompaction ? Math.max(system, Math.min(protectFirstN, messages.length)) : system;
-  if (headEnd < messages.length && messages[headEnd]!.role === "tool") {
-    headEnd = Math.max(system, alignBoundaryBackward(messages as ChatMessage[], headEnd));
-  }
+  if (headEnd < messages.length && messages[headEnd]!.role === "tool") headEnd = Math.max(system, index.groupStart[headEnd]!);
   return headEnd;
 }
 
 /** Index of the `count`-th real user message from the end at or after `from` (fewer exist → the oldest found). */
-function nthLastRealUser(messages: readonly ChatMessage[], from: number, count: number): number | undefined {
+function nthLastRealUser(index: ConversationIndex, from: number, count: number): number | undefined {
+  const users = index.realUsers;
   let found: number | undefined;
   let seen = 0;
-  for (let i = messages.length - 1; i >= from && seen < count; i--) {
-    if (isRealUserMessage(messages[i]!)) {
-      found = i;
-      seen++;
-    }
+  for (let p = users.length - 1; p >= 0 && users[p]! >= from && seen < count; p--) {
+    found = users[p];
+    seen++;
   }
   return found;
 }
 
-/** A visible assistant reply, judged by its own text (a summary merged into it does not count). */
-function isOwnVisibleReply(message: ChatMessage): boolean {
-  if (message.role !== "assistant") return false;
-  const parsed = parseSummaryMessage(message);
-  return parsed === undefined ? isVisibleAssistantReply(message) : parsed.rest.trim() !== "";
-}
-
-function lastVisibleAssistant(messages: readonly ChatMessage[], from: number): number | undefined {
-  for (let i = messages.length - 1; i >= from; i--) {
-    if (isOwnVisibleReply(messages[i]!)) return i;
-  }
-  return undefined;
-}
-
-/** True when `messages[from, to)` holds a turn to summarize (anything but earlier pure summaries). */
-function hasTurnsBetween(messages: readonly ChatMessage[], from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (!isPureSummaryMessage(messages[i]!)) return true;
-  return false;
+/** The last assistant reply with visible text of its own, when it is at or after `from`. */
+function lastVisibleAssistant(index: ConversationIndex, from: number): number | undefined {
+  return index.lastReply >= from ? index.lastReply : undefined;
 }
 
 /** Moves a tail start off a tool result: back to the assistant that issued it, else forward past the run. */
-function alignTailStart(messages: readonly ChatMessage[], headEnd: number, tailStart: number): number {
+function alignTailStart(index: ConversationIndex, headEnd: number, tailStart: number): number {
+  const { messages } = index;
   const n = messages.length;
   if (tailStart < n && messages[tailStart]!.role === "tool") {
-    tailStart = Math.max(headEnd, alignBoundaryBackward(messages as ChatMessage[], tailStart));
-    if (tailStart < n && messages[tailStart]!.role === "tool") tailStart = alignBoundaryForward(messages as ChatMessage[], tailStart);
+    tailStart = Math.max(headEnd, index.groupStart[tailStart]!);
+    if (tailStart < n && messages[tailStart]!.role === "tool") tailStart = index.runEnd[tailStart]!;
   }
   return Math.max(headEnd, tailStart);
 }
@@ -135,25 +110,28 @@ function countedTailStart(messages: readonly ChatMessage[], headEnd: number, opt
  * With `keepStallingAnchorsInHead`, an anchor that would leave nothing to compress (a long agent run
  * after the only ask, where the head has decayed to the system prompt) stays verbatim at the end of the
  * head instead, so the work after it can still be summarized: the message is never lost.
+ *
+ * `index` is the scan of `messages` (made here when not given): the real user turns, the last visible
+ * reply, the earlier summaries and the tool-call groups are read from it.
  */
-export function planBoundaries(messages: readonly ChatMessage[], options: BoundaryOptions): BoundaryPlan {
+export function planBoundaries(messages: readonly ChatMessage[], options: BoundaryOptions, index: ConversationIndex = indexConversation(messages)): BoundaryPlan {
   const n = messages.length;
-  let headEnd = planHeadEnd(messages, options.protectFirstN, options.isFirstCompaction);
+  let headEnd = planHeadEnd(index, options.protectFirstN, options.isFirstCompaction);
   if (headEnd >= n) return { headEnd: n, tailStart: n };
 
   for (;;) {
-    const counted = alignTailStart(messages, headEnd, countedTailStart(messages, headEnd, options));
+    const counted = alignTailStart(index, headEnd, countedTailStart(messages, headEnd, options));
     const anchors = [
-      nthLastRealUser(messages, headEnd, 1),
-      nthLastRealUser(messages, headEnd, Math.max(0, options.minTailUserMessages)),
-      lastVisibleAssistant(messages, headEnd),
+      nthLastRealUser(index, headEnd, 1),
+      nthLastRealUser(index, headEnd, Math.max(0, options.minTailUserMessages)),
+      lastVisibleAssistant(index, headEnd),
     ].filter((anchor): anchor is number => anchor !== undefined && anchor < counted);
-    const tailStart = alignTailStart(messages, headEnd, Math.min(counted, ...anchors));
+    const tailStart = alignTailStart(index, headEnd, Math.min(counted, ...anchors));
     const earliest = Math.min(...anchors);
-    if (!options.keepStallingAnchorsInHead || anchors.length === 0 || hasTurnsBetween(messages, headEnd, tailStart) || !hasTurnsBetween(messages, earliest + 1, counted)) {
+    if (!options.keepStallingAnchorsInHead || anchors.length === 0 || hasTurnsBetween(index, headEnd, tailStart) || !hasTurnsBetween(index, earliest + 1, counted)) {
       return { headEnd, tailStart };
     }
     // Keep the earliest anchor (with the results of its calls) in the head and plan the rest again.
-    headEnd = alignBoundaryForward(messages as ChatMessage[], earliest + 1);
+    headEnd = index.runEnd[earliest + 1]!;
   }
 }

@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { assembleCompressed, chooseSummaryPlacement } from "../../src/compressor/phase4Assemble.js";
-import {
-  COMPACTION_SYSTEM_NOTE,
-  SUMMARY_END_MARKER,
-  SUMMARY_PREFIX,
-  buildSummaryRequest,
-  parseSummaryMessage,
-  turnsForSummary,
-} from "../../src/compressor/summaryMessage.js";
+import { assembleCompressed, chooseSummaryPlacement } from "../../src/compressor/assemble.js";
+import { COMPACTION_SYSTEM_NOTE, SUMMARY_END_MARKER, SUMMARY_PREFIX, parseSummaryMessage, turnsForSummary } from "../../src/compressor/earlierSummaries.js";
+import { buildSummaryRequest } from "../../src/compressor/summaryRequest.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { STUB_TOOL_RESULT } from "../../src/messages/toolPairs.js";
 import { assistant, call, system, user } from "./fixtures.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DUPLICATE_TOOL_OUTPUT_POINTER, pruneOldToolResults } from "../../src/compressor/phase1Prune.js";
+import { DUPLICATE_TOOL_OUTPUT_POINTER, pruneOldToolResults } from "../../src/compressor/pruneToolOutputs.js";
 import { PRUNED_TOOL_PLACEHOLDER } from "../../src/messages/prunedOutput.js";
 import { describeToolOutput } from "../../src/compressor/toolOutputDescriptor.js";
 import { visibleExitCode } from "../../src/facts/exitStatus.js";

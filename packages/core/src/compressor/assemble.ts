@@ -1,5 +1,5 @@
 /**
- * Phase 4: head (+ the system note on the first compaction), the summary message with a role that keeps
+ * Assembling, the last step: head (+ the system note on the first compaction), the summary message with a role that keeps
  * user/assistant alternating, then the tail unchanged (but for images older than the newest image turn,
  * which become placeholders); dangling tool pairs are repaired at the end.
  */
@@ -7,7 +7,8 @@ import type { ChatMessage } from "../messages/schema.js";
 import { sanitizeToolPairs } from "../messages/toolPairs.js";
 import { appendText, prependText } from "./content.js";
 import { stripHistoricalImages } from "./historicalImages.js";
-import { COMPACTION_SYSTEM_NOTE, formatSummaryContent, hasCompactionNote } from "./summaryMessage.js";
+import { COMPACTION_SYSTEM_NOTE, hasCompactionNote } from "./earlierSummaries.js";
+import { formatSummaryContent } from "./summaryBody.js";
 
 /** Inputs of {@link assembleCompressed}. */
 export interface AssembleInput {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { planBoundaries, type BoundaryOptions } from "../../src/compressor/phase2Boundaries.js";
-import { formatSummaryContent } from "../../src/compressor/summaryMessage.js";
+import { planBoundaries, type BoundaryOptions } from "../../src/compressor/planBoundaries.js";
+import { formatSummaryContent } from "../../src/compressor/summaryBody.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { estimateMessageTokensRough } from "../../src/tokens/rough.js";
 import { agentRounds, assistant, fastApiConversation, longOutput, system, toolTurn, user } from "./fixtures.js";

@@ -1,7 +1,8 @@
 /**
- * Phase 1 (no LLM): outside the protected tail, large tool outputs are cleared to a placeholder plus a
- * one-line descriptor, identical older outputs become a pointer to the newer copy, and long tool-call
- * arguments are truncated JSON-aware. Pure: the input is never mutated; untouched messages are reused.
+ * Pruning (no LLM), the step after planning boundaries: outside the protected tail, large tool outputs
+ * are cleared to a placeholder plus a one-line descriptor, identical older outputs become a pointer to
+ * the newer copy, and long tool-call arguments are truncated JSON-aware. Pure: the input is never
+ * mutated; untouched messages are reused.
  */
 import type { ChatMessage, ToolCall } from "../messages/schema.js";
 import { toolCallKey } from "../messages/toolPairs.js";
@@ -9,6 +10,7 @@ import { contentSize, messageText } from "./content.js";
 import { describeToolOutput, keptErrorLines } from "./toolOutputDescriptor.js";
 import { MAX_TOOL_ARGUMENT_CHARS, truncateToolArguments } from "./toolArguments.js";
 import { PRUNED_TOOL_PLACEHOLDER } from "../messages/prunedOutput.js";
+import { indexConversation, type ConversationIndex } from "./conversationIndex.js";
 
 /** Marks an older tool output whose identical content appears again later in the conversation. */
 export const DUPLICATE_TOOL_OUTPUT_POINTER = "[Duplicate tool output — same as a later result]";
@@ -28,6 +30,11 @@ export interface PruneOptions {
    * same index, cleared the same way, reuses its cleared copy (the same object) instead of being described again.
    */
   memo?: PruneMemo | undefined;
+  /**
+   * The scan of `messages`, or of the conversation they were pruned from (pruning keeps roles and call
+   * ids): only its tool calls and results are visited. Made here when not given.
+   */
+  index?: ConversationIndex | undefined;
 }
 
 /** How one pruning cleared its conversation's outputs, by index: for the next pruning of that conversation. */
@@ -38,7 +45,7 @@ export interface PruneMemo {
   readonly cleared: readonly (ClearedEntry | undefined)[];
 }
 
-/** The pruned conversation and what phase 1 did. */
+/** The pruned conversation and what pruning did. */
 export interface PruneResult {
   messages: ChatMessage[];
   /** Tool outputs replaced by the placeholder and a descriptor. */
@@ -51,17 +58,17 @@ export interface PruneResult {
   memo: PruneMemo;
 }
 
-/** True when a message starts with the phase-1 placeholder (already cleared). */
+/** True when a message starts with the pruning placeholder (already cleared). */
 export function isClearedToolOutput(message: ChatMessage): boolean {
   return typeof message.content === "string" && message.content.startsWith(PRUNED_TOOL_PLACEHOLDER);
 }
 
-function callsBefore(messages: readonly ChatMessage[], end: number): Map<string, ToolCall> {
+/** The calls of the assistant messages before `end`, by result key (`call_id ?? id`) and by `id`. */
+function callsBefore(messages: readonly ChatMessage[], end: number, callers: readonly number[]): Map<string, ToolCall> {
   const calls = new Map<string, ToolCall>();
-  for (let i = 0; i < end; i++) {
-    const message = messages[i]!;
-    if (message.role !== "assistant" || !message.tool_calls) continue;
-    for (const call of message.tool_calls) {
+  for (const i of callers) {
+    if (i >= end) break;
+    for (const call of messages[i]!.tool_calls!) {
       calls.set(toolCallKey(call), call);
       if (!calls.has(call.id)) calls.set(call.id, call);
     }
@@ -77,15 +84,15 @@ const MAX_LOOKALIKES = 16;
 /**
  * Indices (below `end`) of large tool outputs whose exact content appears again in a later tool result.
  */
-function olderDuplicates(messages: readonly ChatMessage[], end: number, minChars: number): Set<number> {
+function olderDuplicates(messages: readonly ChatMessage[], end: number, minChars: number, results: readonly number[]): Set<number> {
   // Outputs are grouped by a short fingerprint (length and both ends), so only look-alikes are compared
   // in full: no hashing of every output, and no pairwise comparison of merely same-length ones.
   const groups = new Map<string, string[]>();
   const duplicates = new Set<number>();
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!;
-    const content = message.content;
-    if (message.role !== "tool" || typeof content !== "string" || content.length <= minChars) continue;
+  for (let p = results.length - 1; p >= 0; p--) {
+    const i = results[p]!;
+    const content = messages[i]!.content;
+    if (typeof content !== "string" || content.length <= minChars) continue;
     const key = `${content.length}:${content.slice(0, FINGERPRINT_CHARS)}${content.slice(-FINGERPRINT_CHARS)}`;
     const group = groups.get(key);
     if (group === undefined) groups.set(key, [content]);
@@ -122,19 +129,21 @@ export function pruneOldToolResults(messages: readonly ChatMessage[], options: P
   const result: PruneResult = { messages: out, cleared: 0, dedup: 0, truncatedArguments: 0, memo: { messages, cleared } };
   if (end === 0) return result;
   const earlier = options.memo;
-  const calls = callsBefore(messages, end);
-  const duplicates = olderDuplicates(messages, end, minChars);
-  for (let i = 0; i < end; i++) {
-    const message = messages[i]!;
-    if (message.role === "assistant") {
-      const truncated = truncateCalls(message, maxArgumentChars);
-      if (truncated) {
-        out[i] = truncated;
-        result.truncatedArguments++;
-      }
-      continue;
+  const index = options.index ?? indexConversation(messages);
+  const calls = callsBefore(messages, end, index.callers);
+  const duplicates = olderDuplicates(messages, end, minChars, index.results);
+  for (const i of index.callers) {
+    if (i >= end) break;
+    const truncated = truncateCalls(messages[i]!, maxArgumentChars);
+    if (truncated) {
+      out[i] = truncated;
+      result.truncatedArguments++;
     }
-    if (message.role !== "tool" || isClearedToolOutput(message)) continue;
+  }
+  for (const i of index.results) {
+    if (i >= end) break;
+    const message = messages[i]!;
+    if (isClearedToolOutput(message)) continue;
     const size = contentSize(message);
     if (size <= minChars) continue;
     const call = message.tool_call_id !== undefined ? calls.get(message.tool_call_id) : undefined;
