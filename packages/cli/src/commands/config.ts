@@ -9,7 +9,7 @@ import { formatConfigYaml, parseConfigText, parseConfigValue, setConfigValue, un
 import { parseCommandArgs } from "../args.js";
 import { CONFIG_FLAGS } from "../commandFlags.js";
 import { EXIT_OK, UsageError } from "../errors.js";
-import type { CommandIO } from "../main.js";
+import type { CommandIO } from "../commandIO.js";
 import { configFile } from "../hostFlags.js";
 
 /** Reads `key.path` out of a parsed object. */

@@ -13,7 +13,7 @@ import { DEFAULT_EVAL_WINDOW, EVAL_FLAGS } from "../commandFlags.js";
 import { EXIT_OK, UsageError } from "../errors.js";
 import { grid } from "../format.js";
 import { hostFromFlags } from "../hostFlags.js";
-import type { CommandIO } from "../main.js";
+import type { CommandIO } from "../commandIO.js";
 import { renderEvalHtml } from "../report/evalHtml.js";
 import { byTranscript, engineTotals, evalRows, totalRows, type EvalRun, type EvalSetting } from "../report/evalRows.js";
 import { loadTranscript, type LoadedTranscript } from "../transcript.js";

@@ -9,7 +9,7 @@ import { openSqliteStore, sessionEnds, sessionSearch, type SessionStore, type St
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { SESSIONS_FLAGS } from "../commandFlags.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
-import type { CommandIO } from "../main.js";
+import type { CommandIO } from "../commandIO.js";
 
 /** The store file read when `--db` is not given. */
 export const DEFAULT_SESSION_DB = "sessions.db";

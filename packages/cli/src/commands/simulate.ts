@@ -11,7 +11,7 @@ import { EXIT_OK, UsageError } from "../errors.js";
 import { table } from "../format.js";
 import { SIMULATE_FLAGS } from "../commandFlags.js";
 import { hostFromFlags } from "../hostFlags.js";
-import type { CommandIO } from "../main.js";
+import type { CommandIO } from "../commandIO.js";
 import { loadTranscript } from "../transcript.js";
 import { renderReportHtml } from "../report/html.js";
 import { formatTokens, formatUsd } from "../report/numbers.js";
