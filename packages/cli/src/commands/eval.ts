@@ -7,7 +7,8 @@
  */
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { evaluateFidelity, firstChunkRetention, isClaudeModel, parsePriceTable, promptCachingStatus } from "@context-engine/core";
+import { isClaudeModel, promptCachingStatus } from "@context-engine/core";
+import { evaluateFidelity, firstChunkRetention, parsePriceTable } from "@context-engine/core/lab";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { DEFAULT_EVAL_WINDOW, EVAL_FLAGS } from "../commandFlags.js";
 import { EXIT_OK, UsageError } from "../errors.js";

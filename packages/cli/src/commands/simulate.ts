@@ -5,7 +5,8 @@
  */
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { isClaudeModel, knownContextLength, parsePriceTable, promptCachingStatus, replayConversation, type ReplayProgress, type ReplayReport } from "@context-engine/core";
+import { isClaudeModel, knownContextLength, promptCachingStatus } from "@context-engine/core";
+import { parsePriceTable, replayConversation, type ReplayProgress, type ReplayReport } from "@context-engine/core/lab";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { EXIT_OK, UsageError } from "../errors.js";
 import { table } from "../format.js";
