@@ -9,11 +9,8 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ContextCompressor } from "../packages/core/src/compressor/ContextCompressor.js";
-import { importTranscriptFile } from "../packages/core/src/importers/index.js";
-import type { ChatMessage } from "../packages/core/src/messages/schema.js";
-import { replayConversation } from "../packages/core/src/replay/replayConversation.js";
-import type { ReplayReport } from "../packages/core/src/replay/types.js";
+import { ContextCompressor, type ChatMessage } from "@context-engine/core";
+import { importTranscriptFile, replayConversation, type ReplayReport } from "@context-engine/core/lab";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CORPUS = resolve(root, "../shared/corpus/raw");

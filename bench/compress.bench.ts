@@ -5,10 +5,7 @@
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { ContextCompressor } from "../packages/core/src/compressor/ContextCompressor.js";
-import type { ChatMessage } from "../packages/core/src/messages/schema.js";
-import { SUMMARY_SECTIONS, type Summarizer } from "../packages/core/src/summarizers/types.js";
-import { TiktokenCounter } from "../packages/core/src/tokens/counter.js";
+import { ContextCompressor, type ChatMessage, SUMMARY_SECTIONS, type Summarizer, TiktokenCounter } from "@context-engine/core";
 
 /**
  * Upstream Hermes compress() on this transcript with a fresh engine and fresh messages, measured side by

@@ -9,10 +9,8 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ContextCompressor } from "../packages/core/src/compressor/ContextCompressor.js";
-import { evaluateFidelity, firstChunkRetention, type FidelityReport } from "../packages/core/src/eval/evaluateFidelity.js";
-import { addSurvival, emptySurvival, survivalShare, type KindSurvival } from "../packages/core/src/eval/survival.js";
-import { importTranscriptFile } from "../packages/core/src/importers/index.js";
+import { ContextCompressor } from "@context-engine/core";
+import { evaluateFidelity, firstChunkRetention, type FidelityReport, addSurvival, emptySurvival, survivalShare, type KindSurvival, importTranscriptFile } from "@context-engine/core/lab";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CORPUS = resolve(root, "../shared/corpus/raw");

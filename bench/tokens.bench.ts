@@ -10,11 +10,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200kRanks from "js-tiktoken/ranks/o200k_base";
-import { importTranscriptFile } from "../packages/core/src/importers/index.js";
-import type { ChatMessage } from "../packages/core/src/messages/schema.js";
-import { TiktokenCounter } from "../packages/core/src/tokens/counter.js";
+import { type ChatMessage, TiktokenCounter, estimateMessageTokensRough } from "@context-engine/core";
+import { importTranscriptFile } from "@context-engine/core/lab";
 import { countO200k } from "../packages/core/src/tokens/o200k.js";
-import { estimateMessageTokensRough, messageTokenParts } from "../packages/core/src/tokens/rough.js";
+import { messageTokenParts } from "../packages/core/src/tokens/rough.js";
 import { benchTranscript } from "./compress.bench.js";
 
 const CORPUS = join(dirname(fileURLToPath(import.meta.url)), "../../shared/corpus/raw");

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TRANSCRIPT_FORMATS } from "@context-engine/core";
+import { TRANSCRIPT_FORMATS } from "@context-engine/core/formats";
 import { COMMAND_FLAGS } from "../packages/cli/src/commandFlags.js";
 import { repoRoot, runCli } from "./support/cli.js";
 

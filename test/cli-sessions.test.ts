@@ -1,7 +1,7 @@
 /** `context-engine sessions`, run as a process against a real SQLite session store. */
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { openSqliteStore } from "../packages/core/src/store/sqliteStore.js";
+import { openSqliteStore } from "@context-engine/core";
 import { runCli, tempDir } from "./support/cli.js";
 
 let dir: string;

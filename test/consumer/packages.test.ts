@@ -112,10 +112,10 @@ console.log(JSON.stringify({ host: typeof core.createContextHost, conformance: t
     writeFiles(project, {
       "src/readme.ts": snippet!,
       "plugins/context_engine/my_engine/index.ts": MY_ENGINE,
-      "src/app.ts": `import { createContextHost, openSqliteStore, CompactionSession, type ChatMessage, type ContextHost } from "@context-engine/core";
+      "src/app.ts": `import { createContextHost, openSqliteStore, type ChatMessage, type ContextHost } from "@context-engine/core";
 import { runConformance } from "@context-engine/core/conformance";
 import { register } from "@context-engine/lcm";
-import { CompactionSessionAsync } from "@context-engine/core";
+import { CompactionSession, CompactionSessionAsync } from "@context-engine/core/session";
 import { openPostgresStore } from "@context-engine/postgres";
 const host: ContextHost = await createContextHost({ config: "config.yaml" });
 for (const warning of host.warnings) console.warn(warning);

@@ -3,7 +3,8 @@
  * model call is already far past gateway hygiene's 85 % of the window, with no usage reported yet, and a
  * short one that is not. The adapters' hygiene tests send both through the real frameworks.
  */
-import { estimateMessagesTokensRough, hygieneThresholdTokens } from "@context-engine/core";
+import { estimateMessagesTokensRough } from "@context-engine/core";
+import { hygieneThresholdTokens } from "@context-engine/core/session";
 import { CONTEXT_LENGTH, readNote, SYSTEM_PROMPT } from "./toolLoopScenario.js";
 
 /** One stored turn, plain text, in the shape every framework's messages can be built from. */

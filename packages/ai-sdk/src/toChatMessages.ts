@@ -5,7 +5,8 @@
  * keeps the rest, and {@link toModelMessages} rebuilds the very same messages from both.
  */
 import type { ModelMessage } from "ai";
-import { aiSdkMessageToChat, type ChatMessage } from "@context-engine/core";
+import { type ChatMessage } from "@context-engine/core";
+import { aiSdkMessageToChat } from "@context-engine/core/internal";
 import { AI_SDK_MARKER, type AiSdkMarker, type CallReading, type CarriedMessage, type HiddenSlot, type Slot, type ToolSlot } from "./marker.js";
 import { encodeMedia, wrappedAsDataUrl } from "./mediaData.js";
 import { isRecord, jsonFaithful, without, type Part } from "./parts.js";

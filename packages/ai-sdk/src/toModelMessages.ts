@@ -5,7 +5,8 @@
  * a stub tool result) is converted from its OpenAI fields.
  */
 import type { ModelMessage } from "ai";
-import { aiSdkToolOutputText, messageText, parseMessages, type ChatMessage, type ContentPart, type ToolCall } from "@context-engine/core";
+import { messageText, parseMessages, type ChatMessage, type ContentPart, type ToolCall } from "@context-engine/core";
+import { aiSdkToolOutputText } from "@context-engine/core/internal";
 import { z } from "zod";
 import { AI_SDK_MARKER, AiSdkMarkerSchema, type AiSdkMarker, type CallReading, type CarriedMessage, type HiddenSlot, type Slot, type ToolSlot } from "./marker.js";
 import { decodeMedia, parseDataUrl } from "./mediaData.js";

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { importAiSdkMessages, PRUNED_TOOL_PLACEHOLDER, validateConversation, type ChatMessage } from "@context-engine/core";
+import { PRUNED_TOOL_PLACEHOLDER, validateConversation, type ChatMessage } from "@context-engine/core";
+import { importAiSdkMessages } from "@context-engine/core/lab";
 import { AI_SDK_MARKER, AiSdkConversionError, toChatMessages, toModelMessages } from "../src/index.js";
 import { modelMessages } from "./arbitraries.js";
 

@@ -1,7 +1,8 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, wrapLanguageModel, type ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { hygieneThresholdTokens, validateConversation, type ChatMessage } from "@context-engine/core";
+import { validateConversation, type ChatMessage } from "@context-engine/core";
+import { hygieneThresholdTokens } from "@context-engine/core/session";
 import { useToolLoopFixture } from "../../../test/support/expectToolLoop.js";
 import { compressorHost, CONTEXT_LENGTH, sentMessages } from "../../../test/support/toolLoopScenario.js";
 import { RESUMED_ASK, resumedSession, shareOfHygieneThreshold, shortSession, type StoredTurn } from "../../../test/support/resumedSession.js";

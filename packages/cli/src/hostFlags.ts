@@ -5,7 +5,8 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { ConfigError, ENGINE_NAME_PATTERN, createContextHost, hostRootDir, loadConfig, validateConfigObject, type ContextHost, type HostConfig } from "@context-engine/core";
+import { ConfigError, ENGINE_NAME_PATTERN, createContextHost, loadConfig, validateConfigObject, type ContextHost, type HostConfig } from "@context-engine/core";
+import { hostRootDir } from "@context-engine/core/internal";
 import { UsageError } from "./errors.js";
 
 /** The flags shared by commands that need a host. */

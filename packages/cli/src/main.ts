@@ -4,16 +4,11 @@
  */
 import { TRANSCRIPT_FORMATS } from "@context-engine/core/formats";
 import { COMMAND_FLAGS } from "./commandFlags.js";
+import type { CommandIO } from "./commandIO.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.js";
 import { flagHelp, type FlagSpecs } from "./flags.js";
 
-/** What a command receives: its own arguments and where to write. */
-export interface CommandIO {
-  args: string[];
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  cwd: string;
-}
+export type { CommandIO } from "./commandIO.js";
 
 /** A subcommand: its help (usage, summary, flags — the flags it parses) and how to run it. */
 export interface Command {

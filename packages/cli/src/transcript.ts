@@ -1,7 +1,8 @@
 /** Reading a transcript file for CLI commands: OpenAI-format JSON, or any format the importers know. */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { importTranscript, parseMessages, type ChatMessage } from "@context-engine/core";
+import { parseMessages, type ChatMessage } from "@context-engine/core";
+import { importTranscript } from "@context-engine/core/lab";
 
 /** A loaded transcript and how it was read. */
 export interface LoadedTranscript {

@@ -9,7 +9,8 @@
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { AIMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { engineGatewayHygiene, isContextEngine, type ChatMessage, type ContextEngine } from "@context-engine/core";
+import { isContextEngine, type ChatMessage, type ContextEngine } from "@context-engine/core";
+import { engineGatewayHygiene } from "@context-engine/core/session";
 import { toBaseMessages } from "./toBaseMessages.js";
 import { toChatMessages } from "./toChatMessages.js";
 import { engineTools } from "./tools.js";

@@ -5,7 +5,8 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ContextCompressor, createContextHost, SESSION_SEARCH_TOOL_NAME, type Summarizer } from "@context-engine/core";
+import { ContextCompressor, createContextHost, type Summarizer } from "@context-engine/core";
+import { SESSION_SEARCH_TOOL_NAME } from "@context-engine/core/store";
 import { openPostgresStore } from "../src/index.js";
 import { startTestPostgres, type TestPostgres } from "./support/postgresServer.js";
 

@@ -1,18 +1,23 @@
 /** Everything lcm uses from `@context-engine/core`, re-exported from one place. */
 export { ContextEngine, AWAITING_REAL_USAGE, matchModelThreshold, effectiveThresholdPercent } from "@context-engine/core";
 export type { ContextEngineOptions, CompressOptions, ModelInfo, SessionInfo, ToolSchema, Awaitable, HostHooks } from "@context-engine/core";
-export { parseMessages, InvalidMessagesError, nearestConfigKey } from "@context-engine/core";
+export { parseMessages, InvalidMessagesError } from "@context-engine/core";
+export { nearestConfigKey } from "@context-engine/core/internal";
 export type { ChatMessage, ToolCall } from "@context-engine/core";
 export { validateConversation } from "@context-engine/core";
 export type { ConversationProblem } from "@context-engine/core";
-export { sanitizeToolPairs, alignBoundaryBackward, pendingToolCallsStart, toolCallKey, STUB_TOOL_RESULT } from "@context-engine/core";
-export { COMPACTION_TAG, COMPACTION_SIGNATURE, SIGNED_COMPACTION_TAG, SUMMARY_END_MARKER, hasCompactionSignature, isLegacySummaryText } from "@context-engine/core";
+export { sanitizeToolPairs } from "@context-engine/core";
+export { alignBoundaryBackward, pendingToolCallsStart, toolCallKey, STUB_TOOL_RESULT } from "@context-engine/core/compressor";
+export { COMPACTION_TAG, COMPACTION_SIGNATURE, SIGNED_COMPACTION_TAG, SUMMARY_END_MARKER, hasCompactionSignature, isLegacySummaryText } from "@context-engine/core/compressor";
 export type { Summarizer, SummaryRequest } from "@context-engine/core";
-export { ExtractiveSummarizer, redactSecrets, classifySummaryFailure } from "@context-engine/core";
+export { ExtractiveSummarizer } from "@context-engine/core";
+export { redactSecrets, classifySummaryFailure } from "@context-engine/core/compressor";
 export type { TokenCounter } from "@context-engine/core";
-export { RoughTokenCounter, countingIdOf, estimateTokensRough } from "@context-engine/core";
-export { contentText, searchableText, canonicalJson } from "@context-engine/core";
-export { queryTerms, literalFtsQuery, queryCutNote, MAX_QUERY_TERMS } from "@context-engine/core";
-export type { QueryTerms } from "@context-engine/core";
-// types only: a plugin loaded by the host gets the root entry as the host's own module, the subpaths not
+export { RoughTokenCounter, estimateTokensRough } from "@context-engine/core";
+export { countingIdOf } from "@context-engine/core/internal";
+export { contentText } from "@context-engine/core";
+export { searchableText } from "@context-engine/core/store";
+export { canonicalJson } from "@context-engine/core/internal";
+export { queryTerms, literalFtsQuery, queryCutNote, MAX_QUERY_TERMS } from "@context-engine/core/store";
+export type { QueryTerms } from "@context-engine/core/store";
 export type { ColumnDecoder, ColumnTypes, SqliteColumnTypes } from "@context-engine/core/store";

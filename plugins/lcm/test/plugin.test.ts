@@ -2,8 +2,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createContextHost } from "../../../packages/core/src/host/createContextHost.js";
-import { createHostHooks } from "../../../packages/core/src/host/hooks.js";
+import { createContextHost, createHostHooks } from "@context-engine/core";
 import { createLcmEngine, LcmEngine, LcmStore, parseLcmConfig, register, resolveDbPath } from "../src/index.js";
 import { conversation, parseResult, tempDir } from "./support.js";
 

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { TiktokenCounter, validateConversation } from "@context-engine/core";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
-import type { CommandIO } from "../main.js";
+import type { CommandIO } from "../commandIO.js";
 import { loadTranscript } from "../transcript.js";
 import { COMPRESS_FLAGS } from "../commandFlags.js";
 import { hostFromFlags } from "../hostFlags.js";

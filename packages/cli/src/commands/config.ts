@@ -5,11 +5,12 @@
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { formatConfigYaml, parseConfigText, parseConfigValue, setConfigValue, unknownConfigKeyMessage, validateConfigObject } from "@context-engine/core";
+import { parseConfigText, validateConfigObject } from "@context-engine/core";
+import { formatConfigYaml, parseConfigValue, setConfigValue, unknownConfigKeyMessage } from "@context-engine/core/internal";
 import { parseCommandArgs } from "../args.js";
 import { CONFIG_FLAGS } from "../commandFlags.js";
 import { EXIT_OK, UsageError } from "../errors.js";
-import type { CommandIO } from "../main.js";
+import type { CommandIO } from "../commandIO.js";
 import { configFile } from "../hostFlags.js";
 
 /** Reads `key.path` out of a parsed object. */

@@ -7,7 +7,7 @@ import { runConformance } from "@context-engine/core/conformance";
 import { parseCommandArgs } from "../args.js";
 import { CONFORMANCE_FLAGS } from "../commandFlags.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
-import type { CommandIO } from "../main.js";
+import type { CommandIO } from "../commandIO.js";
 import { configFromFlags, rootDirFromFlags } from "../hostFlags.js";
 
 /** Runs `conformance`. */

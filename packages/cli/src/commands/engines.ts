@@ -2,7 +2,7 @@
 import { readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseCommandArgs } from "../args.js";
-import type { CommandIO } from "../main.js";
+import type { CommandIO } from "../commandIO.js";
 import { EXIT_OK } from "../errors.js";
 import { ENGINES_FLAGS } from "../commandFlags.js";
 import { hostFromFlags } from "../hostFlags.js";

@@ -7,13 +7,14 @@
  */
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { evaluateFidelity, firstChunkRetention, isClaudeModel, parsePriceTable, promptCachingStatus } from "@context-engine/core";
+import { isClaudeModel, promptCachingStatus } from "@context-engine/core";
+import { evaluateFidelity, firstChunkRetention, parsePriceTable } from "@context-engine/core/lab";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { DEFAULT_EVAL_WINDOW, EVAL_FLAGS } from "../commandFlags.js";
 import { EXIT_OK, UsageError } from "../errors.js";
 import { grid } from "../format.js";
 import { hostFromFlags } from "../hostFlags.js";
-import type { CommandIO } from "../main.js";
+import type { CommandIO } from "../commandIO.js";
 import { renderEvalHtml } from "../report/evalHtml.js";
 import { byTranscript, engineTotals, evalRows, totalRows, type EvalRun, type EvalSetting } from "../report/evalRows.js";
 import { loadTranscript, type LoadedTranscript } from "../transcript.js";

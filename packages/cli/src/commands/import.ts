@@ -5,7 +5,7 @@ import { validateConversation } from "@context-engine/core";
 import { parseCommandArgs } from "../args.js";
 import { FORMAT_CHOICES, IMPORT_FLAGS } from "../commandFlags.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
-import type { CommandIO } from "../main.js";
+import type { CommandIO } from "../commandIO.js";
 import { loadTranscript } from "../transcript.js";
 
 /** Runs `import`. */

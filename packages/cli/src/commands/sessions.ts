@@ -5,11 +5,12 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { openSqliteStore, sessionEnds, sessionSearch, type SessionStore, type StoredMessage } from "@context-engine/core";
+import { openSqliteStore, type SessionStore, type StoredMessage } from "@context-engine/core";
+import { sessionEnds, sessionSearch } from "@context-engine/core/store";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { SESSIONS_FLAGS } from "../commandFlags.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
-import type { CommandIO } from "../main.js";
+import type { CommandIO } from "../commandIO.js";
 
 /** The store file read when `--db` is not given. */
 export const DEFAULT_SESSION_DB = "sessions.db";

@@ -5,13 +5,14 @@
  */
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { isClaudeModel, knownContextLength, parsePriceTable, promptCachingStatus, replayConversation, type ReplayProgress, type ReplayReport } from "@context-engine/core";
+import { isClaudeModel, knownContextLength, promptCachingStatus } from "@context-engine/core";
+import { parsePriceTable, replayConversation, type ReplayProgress, type ReplayReport } from "@context-engine/core/lab";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { EXIT_OK, UsageError } from "../errors.js";
 import { table } from "../format.js";
 import { SIMULATE_FLAGS } from "../commandFlags.js";
 import { hostFromFlags } from "../hostFlags.js";
-import type { CommandIO } from "../main.js";
+import type { CommandIO } from "../commandIO.js";
 import { loadTranscript } from "../transcript.js";
 import { renderReportHtml } from "../report/html.js";
 import { formatTokens, formatUsd } from "../report/numbers.js";

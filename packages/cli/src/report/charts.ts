@@ -1,5 +1,5 @@
 /** The report's two charts: context tokens per request (thresholds, compactions) and cumulative cost. */
-import type { ReplayReport } from "@context-engine/core";
+import type { ReplayReport } from "@context-engine/core/lab";
 import { lineChart, type ChartMarker, type ChartRule } from "./lineChart.js";
 import { formatCompact, formatTokens, formatUsd } from "./numbers.js";
 import { triggerPercent } from "./trigger.js";

@@ -3,7 +3,7 @@
  * transcript, the engines side by side, a chart of how much of the first compaction's facts each engine
  * still holds after each later compaction, and the facts each compaction lost.
  */
-import type { CompactionFidelity } from "@context-engine/core";
+import type { CompactionFidelity } from "@context-engine/core/lab";
 import { escapeHtml } from "./escape.js";
 import { byTranscript, engineTotals, evalRows, totalRows, type EvalRun, type EvalSetting } from "./evalRows.js";
 import { lineChart } from "./lineChart.js";

@@ -3,7 +3,7 @@
  * transcript and engine, what share of each kind of fact survived compaction, the first chunk's
  * retention, summary tokens, cost and cache reads.
  */
-import { addSurvival, emptySurvival, firstChunkRetention, survivalShare, type FidelityReport, type KindSurvival, type SurvivalByKind } from "@context-engine/core";
+import { addSurvival, emptySurvival, firstChunkRetention, survivalShare, type FidelityReport, type KindSurvival, type SurvivalByKind } from "@context-engine/core/lab";
 import { formatPercent, formatTokens, formatUsd } from "./numbers.js";
 
 /** One engine's run on one transcript. */

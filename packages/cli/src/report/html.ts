@@ -3,7 +3,7 @@
  * external fonts) with the summary, the context and cost charts, the compactions with their cache
  * effect, notes, and every request.
  */
-import type { ReplayReport, ReplayRequest } from "@context-engine/core";
+import type { ReplayReport, ReplayRequest } from "@context-engine/core/lab";
 import { contextChart, costChart } from "./charts.js";
 import { escapeHtml, jsonForScript } from "./escape.js";
 import { formatPercent, formatTokens, formatUsd } from "./numbers.js";

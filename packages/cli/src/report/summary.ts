@@ -1,5 +1,5 @@
 /** The summary rows shared by the `simulate` table and the HTML page. */
-import type { ReplayReport } from "@context-engine/core";
+import type { ReplayReport } from "@context-engine/core/lab";
 import { formatPercent, formatTokens, formatUsd, shareOf } from "./numbers.js";
 import { triggerPercent, triggerReason } from "./trigger.js";
 

@@ -22,13 +22,45 @@ export const PluginManifestSchema = z.strictObject({
 /** A parsed `plugin.yaml`. */
 export type PluginManifest = z.infer<typeof PluginManifestSchema>;
 
+/** The part of a package.json that names a package's entries. */
+export interface PackageExports {
+  name: string;
+  exports?: Record<string, unknown> | string;
+}
+
 /**
- * The host's own public modules. A plugin that imports `@context-engine/core` gets these very objects,
- * so it extends the host's `ContextEngine` (instanceof holds) and nothing of the core is compiled twice.
+ * The specifiers of every entry a package.json `exports` declares: the root, then each subpath
+ * (`./package.json`, patterns and `null` targets left out).
  */
-async function hostModules(): Promise<Record<string, unknown>> {
-  const [core, conformance, formats] = await Promise.all([import("../index.js"), import("../conformance/index.js"), import("../importers/types.js")]);
-  return { "@context-engine/core": core, "@context-engine/core/conformance": conformance, "@context-engine/core/formats": formats };
+export function entrySpecifiers(manifest: PackageExports): string[] {
+  const exports = manifest.exports;
+  if (exports === undefined || typeof exports === "string") return [manifest.name];
+  return Object.entries(exports)
+    .filter(([subpath, target]) => subpath.startsWith(".") && !subpath.includes("*") && !subpath.endsWith(".json") && target !== null)
+    .map(([subpath]) => (subpath === "." ? manifest.name : `${manifest.name}/${subpath.replace(/^\.\//, "")}`));
+}
+
+let hostModulesLoaded: Promise<Record<string, unknown>> | undefined;
+
+/**
+ * The host's own public modules, one per entry of its package.json `exports` (read at run time, so a
+ * new entry is handed over without a list to keep). A plugin that imports `@context-engine/core` or
+ * any of its subpaths gets these very objects, so it extends the host's `ContextEngine` (instanceof
+ * holds) and nothing of the core is compiled twice.
+ */
+export function hostModules(): Promise<Record<string, unknown>> {
+  hostModulesLoaded ??= (async () => {
+    // src/host/ and dist/host/ both sit two folders below the package.json
+    const manifest = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")) as PackageExports;
+    const specifiers = entrySpecifiers(manifest);
+    // each entry under its own specifier, resolved as the host itself was (the package's self-reference)
+    const modules = await Promise.all(specifiers.map((specifier) => import(specifier) as Promise<unknown>));
+    return Object.fromEntries(specifiers.map((specifier, i) => [specifier, modules[i]]));
+  })().catch((error: unknown) => {
+    hostModulesLoaded = undefined; // the next plugin load tries again
+    throw error;
+  });
+  return hostModulesLoaded;
 }
 
 /** Imports a module (path or package name) as seen from `fromDir`; TypeScript is transpiled by jiti (cached on disk). */

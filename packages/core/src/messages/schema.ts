@@ -28,9 +28,13 @@ export const ChatMessageSchema = z.looseObject({
   name: z.string().optional(),
 });
 
+/** One part of a multi-part content list (`{type: "text", text}`, images, provider blocks); other fields kept. */
 export type ContentPart = z.infer<typeof ContentPartSchema>;
+/** A function call an assistant message issues (`{id, type: "function", function: {name, arguments}}`). */
 export type ToolCall = z.infer<typeof ToolCallSchema>;
+/** A message's role: `system`, `user`, `assistant` or `tool`. */
 export type Role = z.infer<typeof RoleSchema>;
+/** One chat message in the OpenAI chat-completions shape; unknown fields are kept as they are. */
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
 /** One problem found while parsing messages: where (`index`, `path`) and what. */

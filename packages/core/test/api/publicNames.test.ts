@@ -1,9 +1,10 @@
 /**
- * The public contract of API.md, imported the way code outside the repository imports it: from the
- * package roots "@context-engine/core" and "@context-engine/core/conformance". The runtime checks fail
- * when a name goes missing from the barrel; the typed assignments fail `pnpm typecheck` (part of the test
- * command) when a documented signature drifts.
+ * The documented contract, imported the way code outside the repository imports it: from the package
+ * root "@context-engine/core" and its subpath entries. The runtime checks fail when a name goes missing
+ * from an entry; the typed assignments fail `pnpm typecheck` (part of the test command) when a
+ * documented signature drifts or an entry stops exporting a name it promised.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import * as core from "@context-engine/core";
 import * as conformance from "@context-engine/core/conformance";
@@ -47,8 +48,30 @@ import {
   type UsageReport,
 } from "@context-engine/core";
 import { runConformance, type ConformanceReport } from "@context-engine/core/conformance";
+import {
+  checkCompactedList,
+  checkSeqRange,
+  DEFAULT_SEARCH_LIMIT,
+  EXACT_STORED_COUNT_MAX_TOKENS,
+  engineStateJson,
+  MAX_SEARCH_LIMIT,
+  nothingToCompactError,
+  parseEngineState,
+  parseListSessionsOptions,
+  parseNewSession,
+  parseSearchRequest,
+  reportJson,
+  rowsAppendedAfter,
+  searchableMessageText,
+  sessionExistsError,
+  storedTokenCounting,
+  undoRefusal,
+  unknownSessionError,
+  type StoredCount,
+  type StoredTokenCounting,
+} from "@context-engine/core/store";
 
-/** Every runtime name API.md lists for the core package root. */
+/** Every documented runtime name of the core package root. */
 const CORE_VALUES = [
   "parseMessages", "InvalidMessagesError", "ContextEngine", "createContextHost", "loadConfig", "BUILTIN_ENGINE",
   "ContextCompressor", "resolveModelThreshold", "effectiveThresholdPercent", "estimateTokensRough",
@@ -57,7 +80,7 @@ const CORE_VALUES = [
   "OpenAICompatibleSummarizer", "ExtractiveSummarizer", "openSqliteStore",
 ] as const;
 
-/** An engine written against API.md's declarations exactly, `updateFromResponse(): void` included. */
+/** An engine written against the documented declarations exactly, `updateFromResponse(): void` included. */
 class DocumentedEngine extends ContextEngine {
   readonly name = "documented";
   seen: UsageReport[] = [];
@@ -114,7 +137,7 @@ const pluginRegisters: (ctx: PluginContext) => void = (ctx) => ctx.registerConte
 const hooksOf: (host: ContextHost) => HostHooks = (host) => host.hooks;
 const summarizerShape: Summarizer["summarize"] extends (request: SummaryRequest, signal?: AbortSignal) => Promise<string> ? true : false = true;
 
-describe("the public API of API.md", () => {
+describe("the documented public API", () => {
   it("exports every documented runtime name from @context-engine/core", () => {
     const missing = CORE_VALUES.filter((name) => (core as Record<string, unknown>)[name] === undefined);
     expect(missing).toEqual([]);
@@ -137,9 +160,59 @@ describe("the public API of API.md", () => {
     expect(typeof new ExtractiveSummarizer().summarize).toBe("function");
   });
 
-  it("lets an engine declare updateFromResponse as void, as API.md does, and still record usage", () => {
+  it("lets an engine declare updateFromResponse as void, as documented, and still record usage", () => {
     const engine = new DocumentedEngine({ model: { model: "m", contextLength: 100_000 } });
     engine.updateFromResponse({ prompt_tokens: 40_000, completion_tokens: 10 });
     expect([engine.lastPromptTokens, engine.getStatus().usagePercent, engine.seen.length]).toEqual([40_000, 40, 1]);
+  });
+});
+
+/** The package's own manifest: its `exports` name the entries. */
+const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { name: string; exports: Record<string, unknown> };
+const specifiers = Object.keys(manifest.exports)
+  .filter((subpath) => subpath !== "./package.json")
+  .map((subpath) => (subpath === "." ? manifest.name : `${manifest.name}/${subpath.slice(2)}`));
+
+/** What `@context-engine/core/store` exported as the store implementers' kit before it became the store entry. */
+const storeKit = {
+  functions: [checkCompactedList, checkSeqRange, engineStateJson, nothingToCompactError, parseEngineState, parseListSessionsOptions, parseNewSession, parseSearchRequest, reportJson, rowsAppendedAfter, searchableMessageText, sessionExistsError, storedTokenCounting, undoRefusal, unknownSessionError],
+  constants: [DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, EXACT_STORED_COUNT_MAX_TOKENS],
+};
+const storedCount: (counting: StoredTokenCounting) => StoredCount = (counting) => counting.count({ role: "user", content: "hi" });
+
+describe("the subpath entries", () => {
+  it("names the root, the area entries and /internal in package.json exports", () => {
+    expect(specifiers).toEqual([
+      "@context-engine/core",
+      "@context-engine/core/compressor",
+      "@context-engine/core/store",
+      "@context-engine/core/session",
+      "@context-engine/core/codex",
+      "@context-engine/core/lab",
+      "@context-engine/core/formats",
+      "@context-engine/core/conformance",
+      "@context-engine/core/internal",
+    ]);
+  });
+
+  it("gives every runtime name one home: no two entries export the same name", async () => {
+    const homes = new Map<string, string[]>();
+    for (const specifier of specifiers) {
+      const names = Object.keys((await import(specifier)) as Record<string, unknown>);
+      expect(names.length, specifier).toBeGreaterThan(0);
+      for (const name of names) homes.set(name, [...(homes.get(name) ?? []), specifier]);
+    }
+    expect([...homes].filter(([, where]) => where.length > 1)).toEqual([]);
+  });
+
+  it("keeps exporting the store kit from @context-engine/core/store", () => {
+    expect(storeKit.functions.every((f) => typeof f === "function")).toBe(true);
+    expect(storeKit.constants).toEqual([20, 500, 50_000]);
+    expect(storedCount(storedTokenCounting(undefined)).tokens).toBeGreaterThan(0);
+  });
+
+  it("leaves the built-in compressor's parts, the Codex routes, the lab and the internals out of the root", () => {
+    const moved = ["planBoundaries", "CODEX_PROVIDER", "replayConversation", "importTranscript", "CompactionSession", "SqliteSessionStore", "canonicalJson"];
+    expect(moved.filter((name) => name in core)).toEqual([]);
   });
 });

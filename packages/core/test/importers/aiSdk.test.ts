@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectTranscriptFormat, importAiSdkMessages, importTranscript, TRANSCRIPT_FORMATS } from "../../src/importers/index.js";
-import { aiSdkMessageToChat } from "../../src/index.js";
+import { aiSdkMessageToChat } from "../../src/internal/index.js";
 import { expectValidConversation, FIXTURES_DIR } from "./helpers.js";
 
 const text = readFileSync(resolve(FIXTURES_DIR, "ai-sdk/multi-step-tools.json"), "utf8");

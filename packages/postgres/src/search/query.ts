@@ -6,7 +6,7 @@
  * CJK text without spaces is found) or whose `tsvector` holds it as a phrase (so "cargo llvm" finds
  * "cargo-llvm-cov"). Nothing of the user's text is ever put into SQL: every term is a parameter.
  */
-import { MAX_QUERY_TERMS } from "@context-engine/core";
+import { MAX_QUERY_TERMS } from "@context-engine/core/store";
 
 /** One searched term. */
 export interface SearchTerm {

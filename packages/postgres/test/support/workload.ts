@@ -5,7 +5,8 @@
  * {@link TagFolder} folds turns into a summary that lists the tags it covers, so the final active list
  * tells exactly which turns survive: each appended turn must be in it exactly once.
  */
-import { CompactionSessionAsync, ContextEngine, type ChatMessage, type CompactionResult } from "@context-engine/core";
+import { ContextEngine, type ChatMessage } from "@context-engine/core";
+import { CompactionSessionAsync, type CompactionResult } from "@context-engine/core/session";
 import { openPostgresStore } from "../../src/index.js";
 
 const SUMMARY = "[CONTEXT COMPACTION] tags: ";

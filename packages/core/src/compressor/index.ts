@@ -1,0 +1,26 @@
+/** `@context-engine/core/compressor` — the built-in compressor's parts, for engines that build on them: its phases, the summary format it writes and recognizes, tool-pair alignment, and the summarizer prompt and failure handling. */
+export { PAUSE_AFTER_STREAK } from "./ContextCompressor.js";
+export type { ShouldCompressInfo, ShouldCompressReason, CompressionReport } from "./ContextCompressor.js";
+export { summaryTokenBudget, clampTargetRatio } from "../engine/thresholds.js";
+
+// The phases
+export { pruneOldToolResults } from "./pruneToolOutputs.js";
+export type { PruneOptions, PruneResult } from "./pruneToolOutputs.js";
+export { planBoundaries } from "./planBoundaries.js";
+export type { BoundaryOptions, BoundaryPlan } from "./planBoundaries.js";
+export { prepareCompaction } from "./prepareCompaction.js";
+export type { PrepareSettings, PreparedCompaction } from "./prepareCompaction.js";
+
+// The summary message: how it is marked, so engines recognize one another's summaries
+export { SUMMARY_END_MARKER, COMPACTION_SYSTEM_NOTE, findLatestSummary } from "./earlierSummaries.js";
+export { COMPACTION_TAG, COMPACTION_SIGNATURE, SIGNED_COMPACTION_TAG, hasCompactionSignature, isLegacySummaryText, isCompactionSummaryText } from "../messages/compactionMarker.js";
+
+// Tool calls and their results stay together across a cut
+export { alignBoundaryBackward, alignBoundaryForward, toolCallKey, pendingToolCallsStart, STUB_TOOL_RESULT } from "../messages/toolPairs.js";
+
+// Asking a model for a summary
+export { buildSummaryPrompt, normalizeSummary } from "../summarizers/prompt.js";
+export { serializeTurns } from "../summarizers/serialize.js";
+export { redactSecrets } from "../summarizers/redact.js";
+export { classifySummaryFailure, cooldownSeconds } from "../summarizers/failures.js";
+export type { SummaryFailure } from "../summarizers/failures.js";

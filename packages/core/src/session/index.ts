@@ -1,0 +1,12 @@
+/** `@context-engine/core/session` — the compaction session shell (a host's loop of store, engine and compaction) and gateway hygiene around it: when a session is too long to send, and what to tell the user. */
+export { CompactionSession } from "./CompactionSession.js";
+export type { CompactionSessionOptions, CompactionSessionHost, MaybeCompressOptions, CompactionResult, CompactionOutcome } from "./CompactionSession.js";
+export { CompactionSessionAsync } from "./CompactionSessionAsync.js";
+export type { CompactionSessionAsyncOptions } from "./CompactionSessionAsync.js";
+export { compressionCountWarning, COMPRESSION_WARN_AFTER } from "./warnings.js";
+
+// Gateway hygiene settings and thresholds (gatewayHygiene itself is in the package root)
+export { hygieneAfterMessage, hygieneCalibration, hygieneThresholdTokens, GATEWAY_HYGIENE_THRESHOLD, GATEWAY_HYGIENE_WARN_AFTER, DEFAULT_HYGIENE_HARD_MESSAGE_LIMIT, GATEWAY_HYGIENE_MIN_MESSAGES, HYGIENE_ABORT_NOTICE } from "../gateway/hygiene.js";
+export type { HygieneOutcome } from "../gateway/hygiene.js";
+export { engineGatewayHygiene, engineHygieneSettings } from "../gateway/engineHygiene.js";
+export type { EngineHygieneSettings, HygieneUsage } from "../gateway/engineHygiene.js";

@@ -1,0 +1,16 @@
+/** `@context-engine/core/store` — the session stores: the embedded SQLite store, full-text query helpers, the `session_search` tool over any store, and the kit every store implementation shares (input checks, token counting, error wording). */
+export * from "./kit.js";
+export { SqliteSessionStore } from "./sqliteStore.js";
+export type { SqliteStoreOptions } from "./sqliteStore.js";
+export type { SessionSearchStore } from "./types.js";
+export { searchableText } from "../messages/text.js";
+
+// Full-text queries
+export { planSearchQuery } from "./search.js";
+export type { SearchQueryPlan } from "./search.js";
+export { MAX_QUERY_TERMS, queryTerms, ftsPhrase, literalFtsQuery, queryCutNote } from "./ftsQuery.js";
+export type { QueryTerms } from "./ftsQuery.js";
+
+// The session_search tool
+export { sessionSearch, sessionEnds, runSessionSearch, sessionSearchToolSchema, canSearchSessions, showMessage, SessionSearchArgsSchema, SessionSearchError, SESSION_SEARCH_TOOL_NAME } from "../tools/sessionSearch.js";
+export type { SessionSearchArgs, ShownMessage, SessionEnds, SessionSearchHit, SessionSearchResult, SessionSearchSource } from "../tools/sessionSearch.js";
