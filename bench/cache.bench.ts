@@ -126,7 +126,7 @@ export async function run(): Promise<void> {
     console.log(`  ${shortName(name)}: ${checks.join("; ")}`);
     if (t.cacheReadShare < TARGET_READ_SHARE || costRatio > TARGET_COST_RATIO || idealGap > TARGET_IDEAL_GAP) {
       console.log(`    why: ${shortfall(report)}`);
-      // SPEC §5 rule 4: a 1h TTL for sessions with gaps between turns.
+      // a 1h TTL for sessions with gaps between turns.
       const engine = new ContextCompressor({ model: { model: MODEL, contextLength: CONTEXT_LENGTH } });
       const hour = (await replayConversation(list.find((l) => l.name === name)!.messages, { engine, model: MODEL, provider: PROVIDER, ttl: "1h" })).totals;
       console.log(`    with the 1h TTL: reads ${pct(hour.cacheReadShare)}, cost ${pct(hour.costUsd / hour.noCachingCostUsd)} of uncached, ${pct(hour.costUsd / hour.idealCostUsd - 1)} above ideal`);

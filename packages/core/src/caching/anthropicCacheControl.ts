@@ -1,8 +1,8 @@
 /**
- * Anthropic prompt caching, strategy `system_and_3` (SPEC §5): breakpoint 1 on the system prompt, the
+ * Anthropic prompt caching, strategy `system_and_3` (docs/BEHAVIOUR.md, "Prompt caching"): breakpoint 1 on the system prompt, the
  * rest on the last non-system messages that can carry a marker. Where a marker goes depends on the
  * content shape and on whether the request goes to Anthropic natively or through an envelope such as
- * OpenRouter (HERMES.md table). Copy-on-write: the input is never mutated.
+ * OpenRouter (the content-shape table of docs/BEHAVIOUR.md, "Prompt caching"). Copy-on-write: the input is never mutated.
  */
 import type { ChatMessage, ContentPart } from "../messages/schema.js";
 import { assertCacheTtl, cacheControlMarker, MAX_CACHE_BREAKPOINTS } from "../providers/anthropicFacts.js";
@@ -24,7 +24,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * How a marker would be carried by `message` (the HERMES.md content-shape table). "none" means the
+ * How a marker would be carried by `message` (the content-shape table of docs/BEHAVIOUR.md, "Prompt caching"). "none" means the
  * message cannot carry one, so it does not use up a breakpoint.
  */
 export function markerPlacement(message: ChatMessage, nativeAnthropic: boolean): MarkerPlacement {

@@ -1,5 +1,5 @@
 /**
- * Whether prompt caching applies to a model + provider (SPEC §5): a Claude model (judged from its
+ * Whether prompt caching applies to a model + provider (docs/BEHAVIOUR.md, "Prompt caching"): a Claude model (judged from its
  * name) behind a provider that accepts `cache_control` (Anthropic direct, or OpenRouter). The CLI
  * prints the banner at start-up.
  */

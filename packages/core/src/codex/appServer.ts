@@ -1,5 +1,5 @@
 /**
- * Codex app-server thread compaction, SPEC §3.5: in `api_mode: codex_app_server` the codex agent owns
+ * Codex app-server thread compaction (docs/BEHAVIOUR.md, "Routes"): in `api_mode: codex_app_server` the codex agent owns
  * the thread's context, so compaction is delegated to the app-server and the local transcript is never
  * rewritten; the host only records the compaction boundary.
  */

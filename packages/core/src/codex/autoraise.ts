@@ -1,5 +1,5 @@
 /**
- * The Codex OAuth threshold autoraise (SPEC §3.3–3.4): on `openai-codex` the 272k models would start
+ * The Codex OAuth threshold autoraise (docs/BEHAVIOUR.md, "Routes"): on `openai-codex` the 272k models would start
  * compressing at half of a small window, so the trigger is raised to 85 %. Pure; the one-time notice
  * and its marker file live in autoraiseNotice.ts, the hook that applies it in route.ts.
  */

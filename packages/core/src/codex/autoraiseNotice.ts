@@ -1,5 +1,5 @@
 /**
- * The one-time Codex autoraise notice (SPEC §3.3, HERMES.md "Codex autoraise marker file"): its text,
+ * The one-time Codex autoraise notice (docs/BEHAVIOUR.md, "Routes"): its text,
  * and the marker file `.codex_gpt55_autoraise_notice` under `$HERMES_HOME` that records it was shown,
  * so repeated agent/session initialisation does not show it again.
  */

@@ -1,5 +1,5 @@
 /**
- * Route facts of the OpenAI Codex models (SPEC §3.3, §3.4): which window a model name has on which
+ * Route facts of the OpenAI Codex models (docs/BEHAVIOUR.md, "Routes"): which window a model name has on which
  * route, and the local `-900k` aliases that opt into the large Codex window. Pure lookups.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Responses API native (server-side) compaction, SPEC §3.6: when to send
+ * Responses API native (server-side) compaction (docs/BEHAVIOUR.md, "Routes"): when to send
  * `context_management: [{type: "compaction", compact_threshold: N}]`, how the opaque `compaction`
  * output item rides in the assistant's replay metadata, and the per-session refusal fallback.
  * Pure functions plus the small per-session state.

@@ -75,7 +75,7 @@ function parseCompression(input: Partial<CompressionConfig> | undefined): Compre
   return parsed.data;
 }
 
-/** The built-in, lossy, summarizing context engine (SPEC §4). */
+/** The built-in, lossy, summarizing context engine (docs/BEHAVIOUR.md, "The compression algorithm"). */
 export class ContextCompressor extends ContextEngine {
   readonly name = "compressor";
   readonly compression: CompressionConfig;
@@ -124,7 +124,7 @@ export class ContextCompressor extends ContextEngine {
   /** The attached store `session_search` reads, when there is one. */
   private readonly searchStore: SessionSearchSource | undefined;
 
-  /** `session_search` when a session store is attached (archived turns stay searchable, SPEC §3.1). */
+  /** `session_search` when a session store is attached (archived turns stay searchable: docs/BEHAVIOUR.md, "In-place compaction"). */
   override getToolSchemas(): ToolSchema[] {
     return this.searchStore ? [sessionSearchToolSchema()] : [];
   }

@@ -1,5 +1,5 @@
 /**
- * The configuration schema (SPEC §3 plus the host's own keys): one zod source for types, defaults and
+ * The configuration schema (the keys of docs/BEHAVIOUR.md plus the host's own): one zod source for types, defaults and
  * error messages. Keys keep Hermes' snake_case so a Hermes `config.yaml` loads unchanged.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * The abstract base every context engine extends (SPEC §1, API.md "Engine"). It owns the token
+ * The abstract base every context engine extends (docs/BEHAVIOUR.md, "Engines and resolution"). It owns the token
  * counters and the threshold arithmetic; subclasses decide when and how to compress.
  */
 import type { ChatMessage } from "../messages/schema.js";
@@ -14,7 +14,7 @@ export const AWAITING_REAL_USAGE = -1;
 /** Defaults used before `updateModel()` is called. */
 export const DEFAULT_MODEL: ModelInfo = { model: "unknown", contextLength: 200_000 };
 
-/** Threshold policy defaults (SPEC §3). */
+/** Threshold policy defaults (docs/BEHAVIOUR.md, "Thresholds"). */
 export const DEFAULT_THRESHOLD_SETTINGS: ThresholdSettings = { threshold: 0.5, modelThresholds: {}, thresholdTokensCap: null, targetRatio: 0.2 };
 
 /**
@@ -89,7 +89,7 @@ export abstract class ContextEngine {
   /**
    * Records token usage from an API response (OpenAI chat, OpenAI Responses or Anthropic usage); missing
    * counts read as 0, a count that is not a whole number ≥ 0 throws an `InvalidUsageError`. Override it
-   * freely (`: void`, as API.md declares it). `sessionId` names the conversation the response belongs
+   * freely (the contract declares it `: void`). `sessionId` names the conversation the response belongs
    * to, for engines that keep per-session state.
    */
   updateFromResponse(usage: UsageReport, _sessionId?: string): void {

@@ -1,5 +1,5 @@
 /**
- * Pure threshold arithmetic (SPEC §3, §3.2 and HERMES.md "Thresholds"): when an engine fires and how
+ * Pure threshold arithmetic (docs/BEHAVIOUR.md, "Thresholds"): when an engine fires and how
  * much it keeps. Shared by the built-in compressor and by plugin engines that want the same policy.
  */
 
@@ -15,7 +15,7 @@ export const DEGENERATE_TRIGGER_PERCENT = 0.85;
 export const SUMMARY_RATIO = 0.2;
 /** Lowest summary budget in tokens. */
 export const MIN_SUMMARY_TOKENS = 2_000;
-/** Absolute summary ceiling in tokens (SPEC keeps 12,000; see HERMES.md). */
+/** Absolute summary ceiling in tokens (upstream uses 10,000; docs/BEHAVIOUR.md, "Where we differ from upstream Hermes"). */
 export const SUMMARY_TOKENS_CEILING = 12_000;
 
 /** The longest key of `modelThresholds` that occurs in `model` (ties keep the first), if any. */

@@ -1,4 +1,4 @@
-/** Public types of the engine contract (API.md "Engine"). */
+/** Public types of the engine contract (docs/BEHAVIOUR.md, "Engines and resolution"). */
 import type { ChatMessage } from "../messages/schema.js";
 
 /** Options of one `compress()` call. */

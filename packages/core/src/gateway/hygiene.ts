@@ -1,5 +1,5 @@
 /**
- * Gateway session hygiene (SPEC §2, HERMES.md): the safety net that runs before the agent handles an
+ * Gateway session hygiene (docs/BEHAVIOUR.md, "Two layers"): the safety net that runs before the agent handles an
  * incoming message. A session that grew too big between replies (a night of chat messages) is compacted
  * in place at 85 % of the window — fixed, deliberately above the agent layer's threshold — or when it
  * reaches the hard message limit, so the next API call cannot fail for size.
@@ -20,7 +20,7 @@ export const DEFAULT_HYGIENE_HARD_MESSAGE_LIMIT = 5000;
 /** Hygiene runs only on histories of at least this many messages. */
 export const GATEWAY_HYGIENE_MIN_MESSAGES = 4;
 
-/** The one-line notice when a hygiene compaction aborted (HERMES.md). */
+/** The one-line notice when a hygiene compaction aborted (docs/BEHAVIOUR.md, "Two layers"). */
 export const HYGIENE_ABORT_NOTICE = "No messages were dropped — conversation is unchanged";
 
 /** What gateway hygiene knows about the session. */

@@ -1,5 +1,5 @@
 /**
- * The host: reads config, loads plugins, and resolves `context.engine` in SPEC §1's order —
+ * The host: reads config, loads plugins, and resolves `context.engine` in the order of docs/BEHAVIOUR.md, "Engines and resolution" —
  * `plugins/context_engine/<name>/`, then the engines registered by `plugins:`, then the built-in compressor.
  * Paths follow one rule: relative to the config file's folder (the working directory without a file).
  */

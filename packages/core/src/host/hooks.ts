@@ -12,7 +12,7 @@ import type { Summarizer } from "../summarizers/types.js";
 import type { TokenCounter } from "../tokens/types.js";
 import type { SessionStore, SessionStoreAsync } from "../store/types.js";
 
-/** Payload of the `session:compress` event (HERMES.md): `old_session_id` is "" for in-place compaction. */
+/** Payload of the `session:compress` event (docs/BEHAVIOUR.md, "In-place compaction"): `old_session_id` is "" for in-place compaction. */
 export interface SessionCompressEvent {
   platform: string;
   session_id: string;
@@ -43,7 +43,7 @@ export interface EngineContext {
   warn(message: string): void;
 }
 
-/** Where the active engine came from (SPEC §1 resolution steps). */
+/** Where the active engine came from (the resolution steps of docs/BEHAVIOUR.md, "Engines and resolution"). */
 export type EngineSource = "directory" | "plugin" | "builtin";
 
 /**

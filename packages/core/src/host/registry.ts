@@ -27,7 +27,7 @@ export async function buildEngine(registration: EngineRegistration | unknown, ct
   return engine;
 }
 
-/** Every method of the engine contract the host and its callers use (API.md "Engine"). */
+/** Every method of the engine contract the host and its callers use (docs/API.md, `ContextEngine`). */
 export const ENGINE_METHODS = [
   "shouldCompress", "compress", "updateFromResponse", "updateModel", "getToolSchemas", "handleToolCall",
   "getStatus", "onSessionStart", "onSessionEnd", "onSessionReset",

@@ -1,7 +1,7 @@
 /**
  * The replay: a recorded conversation sent again request by request, as an agent sends it. Each
  * assistant message is the response to one request, and the request is the current context up to it.
- * Before a request the two layers of SPEC §2 run: gateway hygiene (85 %) when a user message came in
+ * Before a request the two layers run (docs/BEHAVIOUR.md, "Two layers"): gateway hygiene (85 %) when a user message came in
  * since the last request, then the agent layer (`engine.shouldCompress` with the last real prompt
  * tokens); a compaction replaces the context, and later transcript messages are appended to the
  * compacted list. Each request gets its cache breakpoints, its usage is fed back to the engine in the

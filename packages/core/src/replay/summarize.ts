@@ -48,7 +48,7 @@ function fullMissNote(a: RequestCacheAccounting, previousModel: string | undefin
     reason: a.fullMissReason,
     note:
       `request ${a.index}: ${what} — the model and account are part of the cache key, so this request missed the cache entirely ` +
-      `and sent the whole conversation (${formatTokens(a.inputTokens)} tokens) at the undiscounted input price (SPEC §5 rule 5)`,
+      `and sent the whole conversation (${formatTokens(a.inputTokens)} tokens) at the undiscounted input price (the model is part of the cache key)`,
   };
 }
 

@@ -8,7 +8,7 @@ import type { PriceTable } from "../providers/prices.js";
 import type { TokenCounter } from "../tokens/types.js";
 import type { ThresholdRule } from "../engine/thresholds.js";
 
-/** A model or credential change from one request on (SPEC §5 rule 5: the next request misses entirely). */
+/** A model or credential change from one request on (the model is part of the cache key: the next request misses entirely; docs/BEHAVIOUR.md, "Prompt caching"). */
 export interface ReplaySwitch {
   /** Request number (0-based) from which the new model/account is used. */
   atRequest: number;

@@ -1,4 +1,4 @@
-/** The user-facing line about repeated compaction (HERMES.md `session:compress`). */
+/** The user-facing line about repeated compaction (docs/BEHAVIOUR.md, "In-place compaction"). */
 
 /** From this many compactions on, the session warns that accuracy may degrade. */
 export const COMPRESSION_WARN_AFTER = 2;

@@ -1,5 +1,5 @@
 /**
- * The session store contract (SPEC §3.1, API.md "store"): sessions, their messages with
+ * The session store contract (docs/BEHAVIOUR.md, "In-place compaction"): sessions, their messages with
  * active/compacted flags, the compaction log, full-text search over active and archived turns, and
  * undo. Nothing is ever deleted: compaction archives rows, undo restores them.
  */

@@ -1,4 +1,4 @@
-/** The offline, deterministic summarizer: fills the SPEC §4 template from the turns themselves. */
+/** The offline, deterministic summarizer: fills the summary template (docs/BEHAVIOUR.md, "The compression algorithm") from the turns themselves. */
 import { LATER_ASK_PREFIX, extractSections } from "./extractiveSections.js";
 import { EMPTY_SECTION_ITEM, normalizeSummary, splitSummarySections } from "./prompt.js";
 import { redactSecrets } from "./redact.js";

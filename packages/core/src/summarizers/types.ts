@@ -1,4 +1,4 @@
-/** The summarizer contract: turns the middle of a conversation into the SPEC §4 template. */
+/** The summarizer contract: turns the middle of a conversation into the summary template (docs/BEHAVIOUR.md, "The compression algorithm"). */
 import type { ChatMessage } from "../messages/schema.js";
 
 /** What an engine hands a summarizer. */
@@ -36,7 +36,7 @@ export interface Summarizer {
   summarize(request: SummaryRequest, signal?: AbortSignal): Promise<string>;
 }
 
-/** The SPEC §4 template headings, in order. */
+/** The summary template's headings, in order. */
 export const SUMMARY_SECTIONS = [
   "## Goal",
   "## Constraints & Preferences",

@@ -1,5 +1,5 @@
 /**
- * `session_search`, the agent's tool over the session store (upstream's, SPEC §3.1: archived turns stay
+ * `session_search`, the agent's tool over the session store (upstream's; docs/BEHAVIOUR.md, "In-place compaction": archived turns stay
  * searchable): discovery by full-text query — each hit with a window of the turns around it and its
  * session's first and last turns —, scrolling around one message of a session, and browsing the most
  * recent sessions. Pure over a {@link SessionSearchStore}; results are JSON strings, errors `{error, code}`.

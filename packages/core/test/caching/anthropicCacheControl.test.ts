@@ -77,7 +77,7 @@ describe("applyAnthropicCacheControl — strategy system_and_3", () => {
   });
 });
 
-describe("applyAnthropicCacheControl — content shapes (HERMES.md table)", () => {
+describe("applyAnthropicCacheControl — content shapes (the content-shape table)", () => {
   const tail = (message: ChatMessage, nativeAnthropic: boolean): ChatMessage =>
     applyAnthropicCacheControl([{ role: "system", content: "sys" }, message], { nativeAnthropic })[1] as ChatMessage;
 

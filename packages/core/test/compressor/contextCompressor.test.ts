@@ -43,7 +43,7 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** SPEC §4's example settings: a tail budget that keeps "Fix the failing tests" onwards. */
+/** The FastAPI example's settings: a tail budget that keeps "Fix the failing tests" onwards. */
 const SPEC_EXAMPLE = { protect_last_n: 5, target_ratio: 0.1, threshold_tokens: 15_000 };
 
 describe("ContextCompressor: thresholds", () => {
@@ -92,7 +92,7 @@ describe("ContextCompressor: thresholds", () => {
 });
 
 describe("ContextCompressor: compress()", () => {
-  it("compacts SPEC §4's FastAPI example into head, one templated summary and the untouched tail", async () => {
+  it("compacts the FastAPI example into head, one templated summary and the untouched tail", async () => {
     const messages = deepFreeze(fastApiConversation());
     const engine = new ContextCompressor({ compression: SPEC_EXAMPLE, tokenCounter: roughCounter });
     const out = await engine.compress(messages);

@@ -41,7 +41,7 @@ export const system = (content: string): ChatMessage => ({ role: "system", conte
 export const FASTAPI_SYSTEM = "You are a coding agent. Use the tools to read and change files and run commands.";
 
 /**
- * SPEC §4's example: 45 messages, about 95k tokens. [38] pytest call, [39] "8 passed, 2 failed" (5 KB),
+ * The FastAPI example of the compression algorithm: 45 messages, about 95k tokens. [38] pytest call, [39] "8 passed, 2 failed" (5 KB),
  * [40] "Fix the failing tests", [41] read_file, [42] its output (3 KB), [43] assistant, [44] the new ask.
  */
 export function fastApiConversation(): ChatMessage[] {

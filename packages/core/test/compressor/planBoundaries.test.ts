@@ -15,12 +15,12 @@ const base: BoundaryOptions = {
 };
 
 describe("phase 2: boundaries", () => {
-  it("pulls the head back so the first tool call is not separated from its result (SPEC keeps [0] and [1])", () => {
+  it("pulls the head back so the first tool call is not separated from its result (the head keeps [0] and [1])", () => {
     const plan = planBoundaries(fastApiConversation(), { ...base, protectLastN: 5, tailTokenBudget: 1_500 });
     expect(plan.headEnd).toBe(2);
   });
 
-  it("walks the tail back by token budget and keeps the SPEC example's tail from 'Fix the failing tests'", () => {
+  it("walks the tail back by token budget and keeps the FastAPI example's tail from 'Fix the failing tests'", () => {
     const messages = fastApiConversation();
     const plan = planBoundaries(messages, { ...base, protectLastN: 5, tailTokenBudget: 1_500 });
     expect(messages[plan.tailStart]!.content).toBe("Fix the failing tests");

@@ -7,7 +7,7 @@ import { fastApiConversation, roughCounter } from "./fixtures.js";
 const summarizer: Summarizer = { name: "template", summarize: async () => SUMMARY_SECTIONS.map((h) => `${h}\n- item`).join("\n") };
 const SETTINGS = { protect_last_n: 5, target_ratio: 0.1, threshold_tokens: 15_000 };
 
-/** An engine that has just compacted the SPEC example (its result is well under the threshold). */
+/** An engine that has just compacted the FastAPI example (its result is well under the threshold). */
 async function justCompacted(): Promise<ContextCompressor> {
   const engine = new ContextCompressor({ compression: SETTINGS, summarizer, tokenCounter: roughCounter });
   await engine.compress(fastApiConversation());

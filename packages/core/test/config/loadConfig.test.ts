@@ -13,7 +13,7 @@ function tempFile(name: string, text: string): string {
 }
 
 describe("loadConfig", () => {
-  it("fills every default of SPEC §3 when the file is empty", async () => {
+  it("fills every documented default when the file is empty", async () => {
     const config = await loadConfig(tempFile("config.yaml", ""));
     expect(config.context.engine).toBe("compressor");
     expect(config.plugins).toEqual([]);
