@@ -51,9 +51,10 @@ describe("the published packages, installed into a project of one's own", () => 
     );
     made.push(project, dirname(tarballs["@context-engine/core"]));
   }, INSTALL_TIMEOUT);
+  // removing an installed project (node_modules with a compiled better-sqlite3) can take long on a loaded machine
   afterAll(() => {
     for (const dir of made) rmSync(dir, { recursive: true, force: true });
-  });
+  }, INSTALL_TIMEOUT);
 
   it("ships dist, README and LICENSE only, and every export and bin it names is in the tarball", () => {
     for (const name of Object.keys(PUBLISHED_PACKAGES) as PublishedPackage[]) {
