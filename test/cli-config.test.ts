@@ -2,6 +2,7 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseConfigText } from "@context-engine/core";
 import { bundledTranscript as fixture, repoRoot as root, runCli as cli, tempDir } from "./support/cli.js";
 import { yamlAliasBomb } from "./support/files.js";
 
@@ -117,6 +118,18 @@ describe("context-engine config set", () => {
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/lcm\.extra: the YAML was not expanded: .*more than 100 alias expansions/);
     expect(readFileSync(join(dir, "config.yaml"), "utf8")).toBe("lcm:\n  fresh_tail: 8\n");
+  });
+
+  it("writes an old compression.codex_* key under its codex: key, removing the old spelling, so the file loads without a deprecation warning", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "config.yaml"), "compression:\n  threshold: 0.5\n  codex_gpt55_autoraise: true\n");
+    const run = await cli(["config", "set", "compression.codex_gpt55_autoraise", "false"], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("codex.gpt55_autoraise = false (compression.codex_gpt55_autoraise is deprecated; written as codex.gpt55_autoraise)");
+    const text = readFileSync(join(dir, "config.yaml"), "utf8");
+    expect(text).toBe("compression:\n  threshold: 0.5\ncodex:\n  gpt55_autoraise: false\n");
+    const config = parseConfigText(text, "config.yaml");
+    expect([config.codex.gpt55_autoraise, config.warnings]).toEqual([false, []]);
   });
 
   it("passes keys of a plugin section such as lcm: through, as loading does, and refuses a misspelled section", async () => {

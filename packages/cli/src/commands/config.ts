@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseConfigText, validateConfigObject } from "@context-engine/core";
-import { formatConfigYaml, parseConfigValue, setConfigValue, unknownConfigKeyMessage } from "@context-engine/core/internal";
+import { currentConfigKey, formatConfigYaml, parseConfigValue, setConfigValue, unknownConfigKeyMessage } from "@context-engine/core/internal";
 import { parseCommandArgs } from "../args.js";
 import { CONFIG_FLAGS } from "../commandFlags.js";
 import { EXIT_OK, UsageError } from "../errors.js";
@@ -52,7 +52,9 @@ export async function runConfig(io: CommandIO): Promise<number> {
     const updated = setConfigValue(text, key, value);
     parseConfigText(updated, path); // throws with the key path and line before anything is written
     await writeFile(path, updated);
-    io.stdout(`${path}: ${key} = ${JSON.stringify(value)}`);
+    const written = currentConfigKey(key);
+    const moved = written === key ? "" : ` (${key} is deprecated; written as ${written})`;
+    io.stdout(`${path}: ${written} = ${JSON.stringify(value)}${moved}`);
     return EXIT_OK;
   }
   throw new UsageError("expects `show`, `get <key>` or `set <key> <value>`");

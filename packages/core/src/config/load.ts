@@ -9,7 +9,7 @@ import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, stringify a
 import { z } from "zod";
 import { ConfigError } from "./configError.js";
 import { HostConfigSchema, OWNED_SECTIONS, type HostConfig } from "./schema.js";
-import { applyMovedKeys } from "./ownedSection.js";
+import { applyMovedKeys, movedKeyPath } from "./ownedSection.js";
 import { parseYamlText, yamlDocumentValue, yamlSyntaxIssues } from "./yaml.js";
 import { PLUGIN_SECTIONS, RESERVED_KEYS, isMapSchema, objectShape, shapeChild } from "./shape.js";
 
@@ -173,8 +173,16 @@ function unknownKeys(raw: Record<string, unknown>, schema: z.ZodType, prefix = "
 export function setConfigValue(text: string, keyPath: string, value: unknown): string {
   const doc = parseDocument(text);
   if (!isMap(doc.contents) && doc.contents !== null) throw new ConfigError([{ path: "", message: "the configuration must be a map of sections" }], "<config>");
-  doc.setIn(keyPath.split("."), value);
+  // An old spelling of a moved key is written under its new key, and the old one removed.
+  const moved = movedKeyPath(keyPath, OWNED_SECTIONS);
+  if (moved !== undefined && doc.hasIn(keyPath.split("."))) doc.deleteIn(keyPath.split("."));
+  doc.setIn((moved ?? keyPath).split("."), value);
   return doc.toString();
+}
+
+/** The key `config set` writes for `keyPath`: its new spelling when the key moved to another section, else itself. */
+export function currentConfigKey(keyPath: string): string {
+  return movedKeyPath(keyPath, OWNED_SECTIONS) ?? keyPath;
 }
 
 /**

@@ -78,3 +78,14 @@ export function applyMovedKeys(input: Record<string, unknown>, sections: readonl
   }
   return { input: output, notes };
 }
+
+/** The key an old spelling `keyPath` (e.g. `compression.codex_gpt55_autoraise`) moved to, or undefined when it did not move. */
+export function movedKeyPath(keyPath: string, sections: readonly OwnedSection[]): string | undefined {
+  for (const section of sections) {
+    const prefix = `${section.movedFrom.section}.${section.movedFrom.prefix}`;
+    if (!keyPath.startsWith(prefix)) continue;
+    const key = keyPath.slice(prefix.length);
+    if (Object.hasOwn(section.fields, key)) return `${section.name}.${key}`;
+  }
+  return undefined;
+}

@@ -1,7 +1,7 @@
 /** `@context-engine/core/internal` — what the sibling packages (the CLI, lcm, the framework adapters) share with the core and users should not call: no compatibility promise, names may change in any release. */
 export { canonicalJson } from "../messages/canonicalJson.js";
 export { countingIdOf, messageCounter } from "../tokens/types.js";
-export { setConfigValue, parseConfigValue, formatConfigYaml } from "../config/load.js";
+export { setConfigValue, parseConfigValue, formatConfigYaml, currentConfigKey } from "../config/load.js";
 export { unknownConfigKeyMessage, nearestConfigKey } from "../config/keys.js";
 export { hostRootDir } from "../host/createContextHost.js";
 export { aiSdkMessageToChat, aiSdkToolOutputText } from "../importers/aiSdk.js";
