@@ -56,6 +56,7 @@ describe("context-engine CLI", () => {
     expect(run.stdout).toMatch(/engine\s+compressor — builtin/);
     expect(run.stdout).toMatch(/before\s+\d+ messages, [\d,]+ tokens/);
     expect(run.stdout).toContain("passes validateConversation()");
+    expect(run.stdout).toMatch(/verbatim\s+[\d,]+ facts checked against the turns; invented: 0 removed, 0 flagged/);
     const before = JSON.parse(readFileSync(fixture, "utf8")) as unknown[];
     const after = JSON.parse(readFileSync(out, "utf8")) as { content: unknown }[];
     expect(after.length).toBeLessThan(before.length);

@@ -60,5 +60,7 @@ function reportRows(engine: object): [string, string][] {
   if (report.aborted) rows.push(["aborted", String(report.abortReason ?? report.reason ?? "yes")]);
   if (report.summarizer !== undefined) rows.push(["summarizer", `${String(report.summarizer)}${report.fallbackUsed ? " (fallback)" : ""}`]);
   if (typeof report.droppedMessages === "number") rows.push(["summarized", `${formatNumber(report.droppedMessages)} messages into one summary${typeof report.summaryTokens === "number" ? ` of ${formatNumber(report.summaryTokens)} tokens` : ""}`]);
+  const verbatim = report.verbatim as { checked: number; removed: number; flagged: number } | undefined;
+  if (verbatim) rows.push(["verbatim", `${formatNumber(verbatim.checked)} facts checked against the turns; invented: ${verbatim.removed} removed, ${verbatim.flagged} flagged`]);
   return rows;
 }

@@ -382,7 +382,7 @@ export class ContextCompressor extends ContextEngine {
     const cooldownSeconds = recordSummaryOutcome(state, outcome, inCooldown, this.now());
     if (cooldownSeconds !== undefined) report.cooldownSeconds = cooldownSeconds;
     this.recordCompaction(state, outcome.summary, tokensAfter);
-    const summary = { summaryTokens: this.tokenCounter.count(outcome.summary), cappedFromTokens: outcome.cappedFromTokens, fallbackUsed: outcome.fallbackUsed, ...assembled };
+    const summary = { summaryTokens: this.tokenCounter.count(outcome.summary), cappedFromTokens: outcome.cappedFromTokens, fallbackUsed: outcome.fallbackUsed, verbatim: outcome.verbatim, ...assembled };
     if (outcome.fallbackUsed && outcome.failure) report.fallbackReason = outcome.failure.reason;
     fillCompactionReport(report, { output, tokensAfter, prepared, compressionNumber: this.compressionCount, thresholdTokens: this.thresholdTokens, summary });
     return finish(output);

@@ -21,6 +21,12 @@ export interface CompressionReport {
   summaryTokens: number;
   /** The summary's tokens before it was cut down to its budget, when the summarizer wrote more. */
   summaryCappedFromTokens?: number | undefined;
+  /**
+   * The verbatim guard on the summary used: facts (paths, backticked commands, identifiers, quoted
+   * asks) checked against the compacted turns, invented ones removed with their list item or flagged in
+   * place (docs/BEHAVIOUR.md, "The compression algorithm"). Absent when no summary was written.
+   */
+  verbatim?: { checked: number; removed: number; flagged: number } | undefined;
   /** The summarizer whose summary was used (or that failed), null when none ran. */
   summarizer: string | null;
   fallbackUsed: boolean;
@@ -94,7 +100,15 @@ export interface CompactionOutcome {
   thresholdTokens: number;
   /** The summary side; absent when only tool outputs were cleared. */
   summary?:
-    | { summaryTokens: number; cappedFromTokens?: number | undefined; fallbackUsed: boolean; summaryRole: "user" | "assistant"; mergedIntoTail: boolean; noteAdded: boolean }
+    | {
+        summaryTokens: number;
+        cappedFromTokens?: number | undefined;
+        fallbackUsed: boolean;
+        summaryRole: "user" | "assistant";
+        mergedIntoTail: boolean;
+        noteAdded: boolean;
+        verbatim?: CompressionReport["verbatim"];
+      }
     | undefined;
 }
 
@@ -109,6 +123,7 @@ export function fillCompactionReport(report: CompressionReport, outcome: Compact
   report.summaryTokens = summary?.summaryTokens ?? 0;
   if (summary?.cappedFromTokens !== undefined) report.summaryCappedFromTokens = summary.cappedFromTokens;
   report.fallbackUsed = summary?.fallbackUsed ?? false;
+  if (summary?.verbatim !== undefined) report.verbatim = { checked: summary.verbatim.checked, removed: summary.verbatim.removed, flagged: summary.verbatim.flagged };
   report.prunedToolResults = prepared.cleared;
   report.deduplicatedToolResults = prepared.dedup;
   report.truncatedToolArguments = prepared.truncatedArguments;

@@ -1,8 +1,10 @@
 /**
  * The failure ladder around a summarizer call: an empty summary is a failure; auth, quota, network,
  * cancellation (or `abort_on_summary_failure`) abort the compaction; anything else falls back to the
- * offline summarizer, whose output is capped and marked as a fallback. Every summary used is held
- * within the request's token budget (an over-long one is cut down section by section).
+ * offline summarizer, whose output is capped and marked as a fallback. Every summary used passes the
+ * verbatim guard (verbatimGuard.ts: an invented path, command, identifier or quoted ask is removed or
+ * flagged) and is then held within the request's token budget (an over-long one is cut down section by
+ * section).
  */
 import { EmptySummaryError, classifySummaryFailure, type SummaryFailure } from "../summarizers/failures.js";
 import { normalizeSummary } from "../summarizers/prompt.js";
@@ -10,6 +12,8 @@ import { stripReasoningBlocks } from "../summarizers/reasoning.js";
 import type { SummaryRequest, Summarizer } from "../summarizers/types.js";
 import { estimateTokensRough } from "../tokens/rough.js";
 import { FALLBACK_SUMMARY_MAX_CHARS, cleanSummaryBody, fitSummaryToChars } from "./summaryBody.js";
+import { guardVerbatim, type VerbatimGuardResult } from "./verbatimGuard.js";
+import { requestSourceTexts, verbatimSource } from "./verbatimSource.js";
 
 /** The token budget a fallback summary is asked for: {@link FALLBACK_SUMMARY_MAX_CHARS} at about 4 characters a token. */
 export const FALLBACK_SUMMARY_MAX_TOKENS = Math.floor(FALLBACK_SUMMARY_MAX_CHARS / 4);
@@ -38,6 +42,8 @@ export interface SummaryLadderSuccess {
   failure?: SummaryFailure | undefined;
   /** The summary's tokens before it was cut down to the budget, when it was over. */
   cappedFromTokens?: number | undefined;
+  /** What the verbatim guard checked, removed and flagged, and the invented facts it found. */
+  verbatim: Omit<VerbatimGuardResult, "summary">;
 }
 
 /** No summary: the compaction must return the conversation unchanged. */
@@ -81,12 +87,13 @@ export function capSummaryTokens(summary: string, maxTokens: number, count: (tex
   }
 }
 
-/** A ladder success for `summary`, cut down to the request's budget when it is over. */
-function success(input: SummaryLadderInput, summary: string, summarizer: string, failure?: SummaryFailure): SummaryLadderSuccess {
+/** A ladder success for `written`, its invented facts removed or flagged, cut down to the request's budget when it is over. */
+function success(input: SummaryLadderInput, written: string, summarizer: string, failure?: SummaryFailure): SummaryLadderSuccess {
+  const { summary, ...verbatim } = guardVerbatim(written, verbatimSource(requestSourceTexts(input.request)));
   const count = input.countTokens ?? estimateTokensRough;
   const capped = capSummaryTokens(summary, input.request.maxTokens, count);
   const cappedFromTokens = capped === summary ? undefined : count(summary);
-  return { ok: true, summary: capped, summarizer, fallbackUsed: failure !== undefined, failure, cappedFromTokens };
+  return { ok: true, summary: capped, summarizer, fallbackUsed: failure !== undefined, failure, cappedFromTokens, verbatim };
 }
 
 function abortedFailure(signal: AbortSignal): SummaryFailure {

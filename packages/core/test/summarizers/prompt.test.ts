@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildSummaryPrompt, normalizeSummary } from "../../src/summarizers/prompt.js";
+import { KEEP_FIRST, VERBATIM_RULE, buildSummaryPrompt, normalizeSummary } from "../../src/summarizers/prompt.js";
 import { SUMMARY_SECTIONS } from "../../src/summarizers/types.js";
 
 function headingPositions(text: string): number[] {
@@ -32,6 +32,19 @@ describe("buildSummaryPrompt", () => {
     expect(turns).toBeGreaterThan(previous);
     const positions = headingPositions(prompt);
     expect(positions.every((p) => p >= 0 && p < previous)).toBe(true);
+  });
+
+  it("states the verbatim rule and what to keep first, in the first prompt and in the update prompt alike", () => {
+    for (const previousSummary of [undefined, "## Goal\n- old goal"]) {
+      const prompt = buildSummaryPrompt({ messages: [], maxTokens: 2_000, ...(previousSummary ? { previousSummary } : {}) }, "[USER]: hi");
+      expect(prompt).toContain(VERBATIM_RULE);
+      expect(prompt).toMatch(/paths, commands, identifiers, error text and the user's asks exactly as they appear/);
+      expect(prompt).toMatch(/Never invent/);
+      expect(prompt).toContain(KEEP_FIRST);
+      expect(prompt).toMatch(/latest asks and the constraints they set/);
+      expect(prompt).toMatch(/errors that are still unresolved/);
+      expect(prompt.indexOf(VERBATIM_RULE)).toBeLessThan(prompt.indexOf("Template:"));
+    }
   });
 
   it("adds guidance to prioritise a focus topic", () => {

@@ -1,0 +1,73 @@
+/**
+ * What a summary may legitimately state (docs/BEHAVIOUR.md, "The compression algorithm"): the text of
+ * the turns it compacts — content, tool-call names and arguments (raw, and the string values inside
+ * JSON arguments, unescaped) — the previous summary it updates, the summary of the turns before them,
+ * the head's asks, the latest asks and the focus topic. Searched case-insensitively with whitespace
+ * collapsed. Pure.
+ */
+import type { ChatMessage } from "../messages/schema.js";
+import { contentText } from "../messages/text.js";
+import type { SummaryRequest } from "../summarizers/types.js";
+
+/** Text that a summary's facts are looked up in. */
+export interface VerbatimSource {
+  /** True when `fact` (whitespace collapsed, case ignored) occurs in the source. */
+  has(fact: string): boolean;
+}
+
+/** `text` lowered with its whitespace runs collapsed to one space and typographic quotes made plain. */
+export function comparisonForm(text: string): string {
+  return text.replace(/[\u2018\u2019]/g, "'").replace(/[\u201C\u201D]/g, '"').replace(/\s+/g, " ").toLowerCase();
+}
+
+/** Every string value inside a JSON text (keys too), so an escaped command reads as written. */
+function jsonStrings(text: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === "string") out.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value !== null && typeof value === "object") {
+      for (const [key, inner] of Object.entries(value)) {
+        out.push(key);
+        walk(inner);
+      }
+    }
+  };
+  walk(parsed);
+  return out;
+}
+
+/** The texts of one message a summary may quote: its content, and each tool call's name and arguments. */
+export function messageSourceTexts(message: ChatMessage): string[] {
+  const out = [contentText(message.content)];
+  if (message.name !== undefined) out.push(message.name);
+  for (const call of message.tool_calls ?? []) {
+    out.push(call.function.name, call.function.arguments, ...jsonStrings(call.function.arguments));
+  }
+  return out;
+}
+
+/** The texts of a summary request a summary may state (see the module comment). */
+export function requestSourceTexts(request: SummaryRequest): string[] {
+  return [
+    ...request.messages.flatMap(messageSourceTexts),
+    request.previousSummary ?? "",
+    request.precedingSummary ?? "",
+    request.focusTopic ?? "",
+    ...(request.goalContext ?? []),
+    ...(request.recentUserAsks ?? []),
+  ].filter((text) => text !== "");
+}
+
+/** A source over `texts`, searched in {@link comparisonForm}. */
+export function verbatimSource(texts: readonly string[]): VerbatimSource {
+  // One string: the separator keeps a fact from matching across two texts.
+  const haystack = texts.map(comparisonForm).join("\u0000");
+  return { has: (fact) => haystack.includes(comparisonForm(fact)) };
+}
