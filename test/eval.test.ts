@@ -15,10 +15,10 @@ describe("context-engine eval", () => {
     const [, first = "", second = "", totals = ""] = run.stdout.split(/\n\n/);
     expect(first).toMatch(/python-to-rust-port\.json \(openai, 80 messages\)\n +compressor +sliding_window\n/);
     expect(first).toMatch(/\ncompactions +3 +1\n/);
-    expect(first).toMatch(/\npaths kept +100\.0 % \(6\/6\) +0\.0 % \(0\/11\)\n/);
+    expect(first).toMatch(/\npaths kept +100\.0 % \(6\/6\) +0\.0 % \(0\/24\)\n/);
     expect(first).toMatch(/\ncommands kept +100\.0 % \(5\/5\) +0\.0 % \(0\/12\)\n/);
     expect(first).toMatch(/\nerrors kept +— +—\n/);
-    expect(first).toMatch(/\nfirst chunk retained +100\.0 % after 3 \(of 5 facts\) +0\.0 % after 1 \(of 24 facts\)\n/);
+    expect(first).toMatch(/\nfirst chunk retained +100\.0 % after 3 \(of 5 facts\) +0.0 % after 1 \(of 37 facts\)\n/);
     expect(first).toMatch(/\nretention per compaction +100 → 100 → 100 % +0 %\n/);
     expect(first).toMatch(/\nsummary tokens +\d+ mean, \d+ max +0 mean, 0 max\n/);
     expect(first).toMatch(/\ncost +\$0\.\d+ +\$0\.\d+\ncache reads +\d+\.\d % +\d+\.\d %$/);
@@ -63,7 +63,7 @@ describe("context-engine eval", () => {
     expect(page).toContain('<svg class="chart" id="retention-chart-0"');
     expect(page).toContain('data-series="retention-compressor"');
     expect(page).toContain('data-series="retention-sliding_window"');
-    expect(page).toContain("<td>paths kept</td><td>100.0 % (6/6)</td><td>0.0 % (0/11)</td>");
+    expect(page).toContain("<td>paths kept</td><td>100.0 % (6/6)</td><td>0.0 % (0/24)</td>");
     expect(page).toContain("What sliding_window lost at each compaction");
     expect(page).toContain('<span class="muted">command</span> cargo init --lib --name python_utils');
   });
