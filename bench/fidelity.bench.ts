@@ -1,33 +1,80 @@
 /**
- * What the built-in compressor's summaries keep (the `context-engine eval` figures): each real corpus
- * transcript (../shared/corpus when present, the synthetic format fixtures left out; else the bundled
- * fixtures at windows small enough for them to compact) is replayed with the offline summarizer at a
- * 64,000-token window, and the share of paths, real errors, commands, user asks and tail references
- * each compaction kept is printed, with the first chunk's retention after 5 compactions (or the last).
- * Figures only; the goals of issue #11 are printed next to them.
+ * What the built-in compressor's summaries keep, measured by the eval's own detectors (eval/detectors/,
+ * which share no code with the summarizers): every real transcript of ../shared/corpus (the synthetic
+ * format fixtures left out) is replayed with the offline summarizer at 32k, 64k and 128k-token windows,
+ * and each compaction's removed facts are checked against what the engine wrote. A transcript that never
+ * compacts in a window on its own gets one forced compaction of its whole length (as `/compress` runs it;
+ * "F" in the compactions column), so every transcript counts at every window. One row per transcript and
+ * window with denominators (kept/total), then the totals of each split:
+ *
+ * - **held-out**: the transcripts listed in {@link HELD_OUT}, never looked at while tuning a summarizer;
+ *   the issue #18 goals are printed beside these figures;
+ * - **tune**: every other real transcript (those in {@link TUNE}, and any file added to the corpus later).
+ *
+ * The split was fixed before measuring the summarizer: within each source (the corpus' first folder),
+ * transcripts sorted by imported message count, largest first (ties by path), alternate held-out, tune,
+ * held-out, … so both halves hold long and short sessions of every source and format. Prints "corpus
+ * unavailable" when ../shared/corpus is absent. Figures only; nothing is asserted.
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ContextCompressor } from "@context-engine/core";
-import { evaluateFidelity, firstChunkRetention, type FidelityReport, addSurvival, emptySurvival, survivalShare, type KindSurvival, importTranscriptFile } from "@context-engine/core/lab";
+import { addSurvival, emptySurvival, evaluateFidelity, evaluateForcedCompaction, firstChunkRetention, importTranscriptFile, survivalShare, type FidelityReport, type KindSurvival, type SurvivalByKind } from "@context-engine/core/lab";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const CORPUS = resolve(root, "../shared/corpus/raw");
-const FIXTURES = join(root, "test/fixtures");
+/** Where the corpus' transcripts are (../shared/corpus from the repository root). */
+export const CORPUS = resolve(root, "../shared/corpus/raw");
 const MODEL = "claude-sonnet-4";
-const WINDOW = 64_000;
+const WINDOWS = [32_000, 64_000, 128_000];
 /** Hand-written format fixtures of the corpus (SOURCES.md §7): not benchmark data. */
 const SYNTHETIC = /^claude-code-log\/|^claude-code-transcripts\//;
-/** The bundled fixtures and the windows they compact in, when the corpus is absent. */
-const BUNDLED: Array<[string, number]> = [
-  ["python-to-rust-port.json", 8_000],
-  ["marshmallow-1867.json", 8_000],
-  ["raw/specstory/specstory-cli/.specstory/history/2026-01-28_13-10-29Z-take-a-look-at.md", 8_000],
-  ["raw/swe-agent/tests/test_data/trajectories/gpt4__swe-bench-dev-easy_first_only__default__t-0.00__p-0.95__c-3.00__install-1/pydicom__pydicom-1458.traj", 12_000],
-  ["raw/swe-agent/trajectories/demonstrations/ctf/web/i_got_id_demo.traj", 10_000],
+
+/** The held-out transcripts (paths under ../shared/corpus/raw). Fixed; see the module comment for how they were chosen. */
+export const HELD_OUT: readonly string[] = [
+  "cctrace/conversation_full.xml",
+  "claude-reliability/snapshot-tests/tests/python-to-rust-port/transcript.jsonl",
+  "claude-reliability/snapshot-tests/tests/stop-hook-reflection-first-stop/transcript.jsonl",
+  "openhands-sdk/tests/fixtures/llm_data/fncall-llm-message.json",
+  "openhands-sdk/tests/fixtures/llm_data/nonfncall-llm-message.json",
+  "openhands/evaluation/benchmarks/multi_swe_bench/examples/output.jsonl",
+  "openhands/tests/runtime/trajs/basic.json",
+  "specstory/specstory-cli/.specstory/history/2026-06-18_14-52-09Z-read-at-docs-session.md",
+  "specstory/specstory-cli/.specstory/history/2026-05-13_13-48-53Z-i-ve-got-a.md",
+  "specstory/.specstory/history/2026-01-23_17-24-15Z-look-at-the-gh.md",
+  "specstory/specstory-cli/.specstory/history/2026-06-18_15-52-09Z-read-docs-git-provenance.md",
+  "swe-agent/trajectories/demonstrations/ctf/web/i_got_id_demo.traj",
+  "swe-agent/trajectories/demonstrations/replay__marshmallow-code__marshmallow-1867__function_calling_replace_from_source/marshmallow-code__marshmallow-1867.traj",
+  "swe-agent/trajectories/demonstrations/replay__marshmallow-code__marshmallow-1867__function_calling__install-1/marshmallow-code__marshmallow-1867.traj",
+  "swe-agent/trajectories/demonstrations/function_calling_simple.traj",
 ];
-const GOALS = { path: 0.9, error: 0.8, ask: 0.9, firstChunk: 0.8 };
+
+/** The tune transcripts when the split was fixed (any real transcript not in {@link HELD_OUT} is tune). */
+export const TUNE: readonly string[] = [
+  "cctrace/.claude-sessions/phase0-investigation/raw_messages.jsonl",
+  "claude-reliability/snapshot-tests/tests/coverage-test-fix/transcript.jsonl",
+  "openhands-sdk/tests/fixtures/llm_data/llm-logs/litellm_proxy__anthropic__claude-sonnet-4-20250514-1757015046.707.json",
+  "openhands/tests/runtime/trajs/basic_gui_mode.json",
+  "specstory/specstory-cli/.specstory/history/2026-06-23_20-26-43Z-ok-take-a-look.md",
+  "specstory/specstory-cli/.specstory/history/2026-02-20_15-53-44Z-read-docs-git-provenance.md",
+  "specstory/specstory-cli/.specstory/history/2026-01-28_13-10-29Z-take-a-look-at.md",
+  "specstory/specstory-cli/.specstory/history/2026-07-27_15-48-50Z-we-added-an-antigravity.md",
+  "swe-agent/trajectories/demonstrations/ctf/crypto/katy.traj",
+  "swe-agent/tests/test_data/trajectories/gpt4__swe-bench-dev-easy_first_only__default__t-0.00__p-0.95__c-3.00__install-1/pydicom__pydicom-1458.traj",
+  "swe-agent/trajectories/demonstrations/replay__marshmallow-code__marshmallow-1867__xml_sys-env_window100__t-0.20__p-0.95__c-2.00__install-1/marshmallow-code__marshmallow-1867.traj",
+  "swe-agent/tests/test_data/trajectories/gpt4__swe-agent-test-repo__default_from_url__t-0.00__p-0.95__c-3.00__install-1/6e44b9__sweagenttestrepo-1c2844.traj",
+];
+
+/** Issue #18's goals, shown beside the held-out totals. */
+const GOALS: Array<[keyof SurvivalByKind, string, number]> = [
+  ["path", "paths", 0.9],
+  ["error", "real errors", 0.8],
+  ["ask", "user asks", 0.9],
+  ["command", "commands", 0.8],
+];
+const FIRST_CHUNK_GOAL = 0.8;
+
+type Split = "held-out" | "tune";
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
@@ -36,63 +83,106 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-function pct(entry: KindSurvival): string {
+/** `kept/total (share)`, or "—" when there was nothing to keep. */
+function cell(entry: KindSurvival): string {
   const share = survivalShare(entry);
-  return share === undefined ? "—" : `${(share * 100).toFixed(1)}%/${entry.total}`;
+  return share === undefined ? "—" : `${entry.kept}/${entry.total} ${(share * 100).toFixed(0)}%`;
 }
 
 function shortName(name: string): string {
-  return name.length > 56 ? `…${name.slice(-55)}` : name;
+  return name.length > 48 ? `…${name.slice(-47)}` : name;
 }
 
-/** Transcripts to measure and the window for each. */
-function transcripts(): { source: string; list: Array<{ name: string; path: string; window: number }> } {
-  if (!existsSync(CORPUS)) {
-    return { source: "bundled fixtures at small windows (../shared/corpus is absent)", list: BUNDLED.map(([name, window]) => ({ name, path: join(FIXTURES, name), window })) };
-  }
-  const list = filesUnder(CORPUS)
-    .map((path) => ({ name: relative(CORPUS, path), path, window: WINDOW }))
-    .filter(({ name }) => !SYNTHETIC.test(name) && !name.endsWith("SOURCES.md"))
-    .sort((a, b) => a.name.localeCompare(b.name));
-  return { source: `../shared/corpus at a ${WINDOW.toLocaleString("en-US")}-token window`, list };
+/** A measured transcript at one window. */
+interface Row {
+  name: string;
+  split: Split;
+  window: number;
+  messages: number;
+  /** True when the row is one forced compaction (the transcript never compacted on its own). */
+  forced: boolean;
+  report: Pick<FidelityReport, "survival" | "references" | "firstChunk" | "compactions" | "summaryTokens">;
 }
 
-/** Runs the benchmark. */
-export async function run(): Promise<void> {
-  const { source, list } = transcripts();
-  console.log(`offline (extractive) summarizer, built-in compressor, ${MODEL}; transcripts: ${source}`);
-  console.log("");
-  console.log(["transcript".padEnd(56), "compact".padStart(7), "paths".padStart(11), "errors".padStart(11), "commands".padStart(11), "asks".padStart(11), "tail refs".padStart(11), "first chunk".padStart(16), "summary tok".padStart(11)].join(" "));
-  const reports: FidelityReport[] = [];
-  for (const { name, path, window } of list) {
-    let messages;
-    try {
-      messages = (await importTranscriptFile(path)).messages;
-    } catch {
-      continue;
-    }
-    const engine = new ContextCompressor({ model: { model: MODEL, contextLength: window } });
-    const report = await evaluateFidelity(messages, { engine, model: MODEL, provider: "anthropic" });
-    if (report.compactions.length === 0) continue;
-    reports.push(report);
-    const s = report.survival;
-    const retention = firstChunkRetention(report);
-    const first = retention ? `${(retention.share * 100).toFixed(1)}% after ${retention.after}` : "—";
-    console.log(
-      [shortName(name).padEnd(56), String(report.compactions.length).padStart(7), pct(s.path).padStart(11), pct(s.error).padStart(11), pct(s.command).padStart(11), pct(s.ask).padStart(11), pct(report.references).padStart(11), first.padStart(16), String(Math.round(report.summaryTokens.max)).padStart(11)].join(" "),
-    );
-  }
-  const all = reports.reduce((acc, r) => addSurvival(acc, r.survival), emptySurvival());
-  const refs = reports.reduce((acc, r) => ({ total: acc.total + r.references.total, kept: acc.kept + r.references.kept }), { total: 0, kept: 0 });
-  const retained = reports.map((r) => firstChunkRetention(r)?.share).filter((s): s is number => s !== undefined);
-  const lowest = retained.length === 0 ? undefined : Math.min(...retained);
-  const mark = (share: number | undefined, goal: number) => (share === undefined ? "" : share >= goal ? " (goal met)" : ` (goal ${goal * 100} %: MISSED)`);
-  console.log("");
-  console.log(`${reports.length} transcripts compacted:`);
-  console.log(`  paths ${pct(all.path)}${mark(survivalShare(all.path), GOALS.path)}, real errors ${pct(all.error)}${mark(survivalShare(all.error), GOALS.error)}, user asks ${pct(all.ask)}${mark(survivalShare(all.ask), GOALS.ask)}`);
-  console.log(`  commands ${pct(all.command)}, identifiers the kept tail refers back to ${pct(refs)}`);
-  if (lowest !== undefined) {
+const COLUMNS: Array<[string, number]> = [["split", 8], ["transcript", 48], ["msgs", 5], ["comp", 4], ["paths", 13], ["errors", 13], ["commands", 13], ["asks", 13], ["tail refs", 13], ["first chunk", 13], ["sum tok", 7]];
+
+function line(cells: string[]): string {
+  return cells.map((c, i) => (i < 2 ? c.padEnd(COLUMNS[i]![1]) : c.padStart(COLUMNS[i]![1]))).join(" ");
+}
+
+function printRow({ name, split, messages, forced, report }: Row): void {
+  const s = report.survival;
+  const retention = firstChunkRetention(report);
+  const first = retention ? `${(retention.share * 100).toFixed(0)}% @${retention.after}/${report.firstChunk.facts}` : "—";
+  console.log(line([split, shortName(name), String(messages), forced ? "F" : String(report.compactions.length), cell(s.path), cell(s.error), cell(s.command), cell(s.ask), cell(report.references), first, String(Math.round(report.summaryTokens.max))]));
+}
+
+function printTotals(split: Split, rows: Row[], skipped: number): void {
+  const forced = rows.filter((r) => r.forced).length;
+  const all = rows.reduce((acc, r) => addSurvival(acc, r.report.survival), emptySurvival());
+  const refs = rows.reduce((acc, r) => ({ total: acc.total + r.report.references.total, kept: acc.kept + r.report.references.kept }), { total: 0, kept: 0 });
+  const goal = (share: number | undefined, target: number): string => (split !== "held-out" || share === undefined ? "" : share >= target ? ` (goal ≥ ${target * 100} %: met)` : ` (goal ≥ ${target * 100} %: MISSED)`);
+  console.log(`  ${split}: ${rows.length} transcripts, ${rows.length - forced} compacted on their own, ${forced} by one forced compaction${skipped > 0 ? `; ${skipped} had nothing to compact` : ""}`);
+  for (const [kind, label, target] of GOALS) console.log(`    ${label.padEnd(12)} ${cell(all[kind]).padStart(16)}${goal(survivalShare(all[kind]), target)}`);
+  console.log(`    ${"tail refs".padEnd(12)} ${cell(refs).padStart(16)}`);
+  const retained = rows.filter((r) => !r.forced).map((r) => firstChunkRetention(r.report)?.share).filter((s): s is number => s !== undefined);
+  if (retained.length > 0) {
+    const lowest = Math.min(...retained);
     const mean = retained.reduce((a, b) => a + b, 0) / retained.length;
-    console.log(`  first chunk's facts after 5 compactions (or the last): mean ${(mean * 100).toFixed(1)} %, lowest ${(lowest * 100).toFixed(1)} %${mark(lowest, GOALS.firstChunk)}`);
+    console.log(`    first chunk after 5 compactions (or the last), transcripts that compacted on their own: mean ${(mean * 100).toFixed(1)} %, lowest ${(lowest * 100).toFixed(1)} % of ${retained.length}${goal(lowest, FIRST_CHUNK_GOAL)}`);
+  }
+}
+
+/** Runs the benchmark on the transcripts under `corpus` (default ../shared/corpus/raw). */
+export async function run(corpus: string = CORPUS): Promise<void> {
+  if (!existsSync(corpus)) {
+    console.log("corpus unavailable: ../shared/corpus is absent, so there is no held-out split to measure");
+    return;
+  }
+  const heldOut = new Set(HELD_OUT);
+  const files = filesUnder(corpus)
+    .map((path) => ({ name: relative(corpus, path), path }))
+    .filter(({ name }) => !SYNTHETIC.test(name))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const transcripts: Array<{ name: string; split: Split; messages: Awaited<ReturnType<typeof importTranscriptFile>>["messages"] }> = [];
+  for (const { name, path } of files) {
+    try {
+      transcripts.push({ name, split: heldOut.has(name) ? "held-out" : "tune", messages: (await importTranscriptFile(path)).messages });
+    } catch (error) {
+      console.log(`skipped ${name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const missing = HELD_OUT.filter((name) => !transcripts.some((t) => t.name === name));
+  console.log(`offline (extractive) summarizer, built-in compressor, ${MODEL}; ${transcripts.length} real transcripts of ../shared/corpus`);
+  console.log(`held-out ${transcripts.filter((t) => t.split === "held-out").length}, tune ${transcripts.filter((t) => t.split === "tune").length}${missing.length > 0 ? `; held-out files missing: ${missing.join(", ")}` : ""}`);
+  console.log("cells: facts kept/facts removed (share); first chunk: share retained @ after N compactions / its facts");
+  for (const window of WINDOWS) {
+    console.log("");
+    console.log(`── ${window.toLocaleString("en-US")}-token window`);
+    console.log(line(COLUMNS.map(([name]) => name)));
+    const rows: Row[] = [];
+    const skipped: Record<Split, number> = { "held-out": 0, tune: 0 };
+    for (const split of ["held-out", "tune"] as const) {
+      for (const { name, messages } of transcripts.filter((t) => t.split === split)) {
+        const engine = new ContextCompressor({ model: { model: MODEL, contextLength: window } });
+        let row: Row;
+        const report = await evaluateFidelity(messages, { engine, model: MODEL, provider: "anthropic" });
+        if (report.compactions.length > 0) row = { name, split, window, messages: messages.length, forced: false, report };
+        else {
+          const compaction = await evaluateForcedCompaction(messages, new ContextCompressor({ model: { model: MODEL, contextLength: window } }));
+          if (compaction === undefined) {
+            skipped[split]++;
+            continue;
+          }
+          const tokens = compaction.summaryTokens;
+          const one = { survival: compaction.survival, references: compaction.references, compactions: [compaction], summaryTokens: { total: tokens, mean: tokens, max: tokens } };
+          row = { name, split, window, messages: messages.length, forced: true, report: { ...one, firstChunk: { facts: 0, fromCompaction: 0, retained: [] } } };
+        }
+        rows.push(row);
+        printRow(row);
+      }
+    }
+    console.log("");
+    for (const split of ["held-out", "tune"] as const) printTotals(split, rows.filter((r) => r.split === split), skipped[split]);
   }
 }

@@ -2,7 +2,8 @@
  * Import rules of the workspace, checked with dependency-cruiser over the packages' sources (workspace
  * imports resolved to the sources they name, type-only imports counted): no import cycle, and the core's
  * contract (engine/, messages/, config/) never imports the built-in compressor, the Codex routes or the
- * summarizers. `pnpm deps` prints the violations; test/dependencies.test.ts fails on them.
+ * summarizers; and the fidelity eval stays independent of what it measures: no summarizer, compressor or
+ * src/facts/ module imports the eval (or the lab entry that carries it), and the eval imports none of them. `pnpm deps` prints the violations; test/dependencies.test.ts fails on them.
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +22,20 @@ export const RULES: NonNullable<ICruiseOptions["ruleSet"]>["forbidden"] = [
     severity: "error",
     from: { path: "^packages/core/src/(engine|messages|config)/" },
     to: { path: "^packages/core/src/(compressor|codex|summarizers)/" },
+  },
+  {
+    name: "summarizers-ignore-eval",
+    comment: "a summarizer (the core's, the compressor's, src/facts/ or lcm's) does not import the eval's detectors or the lab entry that carries them",
+    severity: "error",
+    from: { path: "^(packages/core/src/(summarizers|compressor|facts)/|plugins/lcm/src/summar)" },
+    to: { path: "^packages/core/src/(eval|lab)/" },
+  },
+  {
+    name: "eval-independent",
+    comment: "the eval measures with its own detectors: it imports no summarizer, compressor or src/facts/ module",
+    severity: "error",
+    from: { path: "^packages/core/src/eval/" },
+    to: { path: "^(packages/core/src/(summarizers|compressor|facts)/|plugins/lcm/src/summar)" },
   },
 ];
 

@@ -2,7 +2,8 @@
  * `context-engine eval <engine[,engine…]> <transcript…>`: replays each transcript through each engine in
  * a fixed window (64,000 tokens unless `--window`), and reports what survived each compaction — file
  * paths, real errors, commands, the user's asks, identifiers the kept tail refers back to — with the
- * first chunk's retention over later compactions, summary tokens, cost and cache reads. Engines are
+ * first chunk's retention over later compactions, summary tokens, cost and cache reads. A request that
+ * sent more than the window counts as a failure of its engine, in each table and in a line per engine. Engines are
  * resolved strictly (a name that does not resolve is an error, not a fallback) and stores are scratch.
  */
 import { writeFile } from "node:fs/promises";
@@ -87,9 +88,20 @@ export function evalText(runs: readonly EvalRun[], setting: EvalSetting): string
   for (const group of byTranscript(runs)) {
     const first = group[0]!;
     lines.push("", `${first.transcript} (${first.format}, ${first.messages} messages)`, grid(evalRows(group)));
+    lines.push(...group.map((run) => failureLine(run, setting.window)).filter((line): line is string => line !== undefined));
   }
   if (byTranscript(runs).length > 1) lines.push("", "all transcripts", grid(totalRows(engineTotals(runs))));
   return lines.join("\n");
+}
+
+/** "sliding_window failed 12 of 40 requests: …" for a run with requests over the window, else undefined. */
+export function failureLine(run: EvalRun, window: number): string | undefined {
+  const { failed, requests, firstRequest, peakTokens } = run.report.overWindow;
+  if (failed === 0) return undefined;
+  return (
+    `${run.engine} failed ${failed} of ${requests} requests: they sent more than the ${window.toLocaleString("en-US")}-token window ` +
+    `(first: request ${firstRequest}, largest ${peakTokens.toLocaleString("en-US")} tokens), which the API rejects; its cost counts them as if they had been answered`
+  );
 }
 
 /** The JSON report: the setting, each run (per compaction, with the facts that did not survive) and the totals per engine. */
@@ -108,6 +120,7 @@ export function evalJson(runs: readonly EvalRun[], setting: EvalSetting): unknow
       costUsd: run.report.replay.totals.costUsd,
       cacheReadShare: run.report.replay.totals.cacheReadShare,
       requests: run.report.replay.totals.requests,
+      overWindow: run.report.overWindow,
       compactions: run.report.compactions,
     })),
     totals: engineTotals(runs),

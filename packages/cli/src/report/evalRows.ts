@@ -1,7 +1,8 @@
 /**
  * The rows of the `eval` report, shared by the text table, the HTML page and the JSON output: per
  * transcript and engine, what share of each kind of fact survived compaction, the first chunk's
- * retention, summary tokens, cost and cache reads.
+ * retention, the requests that exceeded the window (failures: the API would reject them), summary
+ * tokens, cost and cache reads.
  */
 import { addSurvival, emptySurvival, firstChunkRetention, survivalShare, type FidelityReport, type KindSurvival, type SurvivalByKind } from "@context-engine/core/lab";
 import { formatPercent, formatTokens, formatUsd } from "./numbers.js";
@@ -51,6 +52,12 @@ export function retentionCell(report: Pick<FidelityReport, "firstChunk">): strin
   return `${formatPercent(retention.share)} after ${retention.after} (of ${report.firstChunk.facts} facts)`;
 }
 
+/** "0 of 40", or "12 of 40 FAILED (first: request 28)": requests that sent more than the window, which the API would reject. */
+export function overWindowCell(over: { failed: number; requests: number; firstRequest?: number | null }): string {
+  if (over.failed === 0) return `0 of ${over.requests}`;
+  return `${over.failed} of ${over.requests} FAILED${over.firstRequest !== undefined && over.firstRequest !== null ? ` (first: request ${over.firstRequest})` : ""}`;
+}
+
 /** Retention values shown in a row before the curve is cut in the middle. */
 const CURVE_SHOWN = 8;
 
@@ -69,6 +76,7 @@ export function evalRows(runs: readonly EvalRun[]): string[][] {
   return [
     ["", ...runs.map((r) => r.engine)],
     ["compactions", ...cell((r) => String(r.report.compactions.length))],
+    ["requests over the window", ...cell((r) => overWindowCell(r.report.overWindow))],
     ...SHOWN_KINDS.map(([kind, label]) => [label, ...cell((r) => keptCell(r.report.survival[kind]))]),
     ["tail references kept", ...cell((r) => keptCell(r.report.references))],
     ["first chunk retained", ...cell((r) => retentionCell(r.report))],
@@ -84,6 +92,8 @@ export interface EngineTotals {
   engine: string;
   transcripts: number;
   compactions: number;
+  /** Requests over the window (failures) and all requests, over every transcript. */
+  overWindow: { failed: number; requests: number };
   survival: SurvivalByKind;
   references: KindSurvival;
   /** Mean over the transcripts that compacted of their first chunk's retention (see firstChunkRetention). */
@@ -101,6 +111,7 @@ export function engineTotals(runs: readonly EvalRun[]): EngineTotals[] {
       engine,
       transcripts: list.length,
       compactions: list.reduce((s, r) => s + r.report.compactions.length, 0),
+      overWindow: { failed: list.reduce((s, r) => s + r.report.overWindow.failed, 0), requests: list.reduce((s, r) => s + r.report.overWindow.requests, 0) },
       survival: list.reduce((acc, r) => addSurvival(acc, r.report.survival), emptySurvival()),
       references: list.reduce((acc, r) => ({ total: acc.total + r.report.references.total, kept: acc.kept + r.report.references.kept }), { total: 0, kept: 0 }),
       firstChunkRetained: retained.length === 0 ? undefined : retained.reduce((a, b) => a + b, 0) / retained.length,
@@ -116,6 +127,7 @@ export function totalRows(totals: readonly EngineTotals[]): string[][] {
     ["", ...totals.map((t) => t.engine)],
     ["transcripts", ...cell((t) => String(t.transcripts))],
     ["compactions", ...cell((t) => String(t.compactions))],
+    ["requests over the window", ...cell((t) => overWindowCell(t.overWindow))],
     ...SHOWN_KINDS.map(([kind, label]) => [label, ...cell((t) => keptCell(t.survival[kind]))]),
     ["tail references kept", ...cell((t) => keptCell(t.references))],
     ["first chunk retained (mean)", ...cell((t) => (t.firstChunkRetained === undefined ? "—" : formatPercent(t.firstChunkRetained)))],

@@ -12,7 +12,8 @@ import { messageText } from "../messages/text.js";
 import { replayConversation } from "../replay/replayConversation.js";
 import type { CompactionLayer, ReplayCompaction, ReplayOptions, ReplayReport } from "../replay/types.js";
 import { defaultTokenCounter } from "../tokens/counter.js";
-import { messageCounter } from "../tokens/types.js";
+import { messageCounter, type TokenCounter } from "../tokens/types.js";
+import type { ContextEngine } from "../engine/ContextEngine.js";
 import { extractFacts, type Fact } from "./facts.js";
 import { addSurvival, emptySurvival, factSurvives, survivalByKind, survivalText, type KindSurvival, type SurvivalByKind } from "./survival.js";
 
@@ -57,8 +58,27 @@ export interface FidelityReport {
    */
   firstChunk: { facts: number; fromCompaction: number; retained: number[] };
   summaryTokens: { total: number; mean: number; max: number };
+  /** Requests that sent more than the window: the API would reject each, so each counts as a failure. */
+  overWindow: OverWindow;
   /** The replay's own report: requests, cost, cache reads. */
   replay: ReplayReport;
+}
+
+/** Requests of a replay that exceeded the window (failures: the API rejects them). */
+export interface OverWindow {
+  /** How many requests sent more tokens than the window, of how many. */
+  failed: number;
+  requests: number;
+  /** The first such request (0-based), or null. */
+  firstRequest: number | null;
+  /** The largest request's prompt tokens. */
+  peakTokens: number;
+}
+
+/** The requests of `replay` that sent more than its window. */
+export function overWindow(replay: Pick<ReplayReport, "requests" | "contextLength">): OverWindow {
+  const over = replay.requests.filter((r) => r.promptTokens > replay.contextLength);
+  return { failed: over.length, requests: replay.requests.length, firstRequest: over[0]?.index ?? null, peakTokens: replay.requests.reduce((max, r) => Math.max(max, r.promptTokens), 0) };
 }
 
 /** The share of the first chunk retained after `RETENTION_AT_COMPACTIONS` compactions (or after the last), and after how many. */
@@ -153,10 +173,9 @@ function push(map: Map<string, string[]>, key: string, value: string): void {
   else list.push(value);
 }
 
-/** Replays `transcript` through `options.engine` and measures what each compaction kept. The engine is used. */
-export async function evaluateFidelity(transcript: readonly ChatMessage[], options: Omit<ReplayOptions, "onCompaction">): Promise<FidelityReport> {
+/** Measures compactions of one transcript one after another, following the first chunk's facts. */
+function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCounter) {
   const index = new TranscriptIndex(transcript);
-  const counter = options.tokenCounter ?? defaultTokenCounter();
   const countOne = messageCounter(counter);
   /** Tokens a created message adds: none for a rewritten transcript message, else its text without embedded transcript messages. */
   const addedTokens = (message: ChatMessage): number => {
@@ -217,6 +236,13 @@ export async function evaluateFidelity(transcript: readonly ChatMessage[], optio
     });
   };
 
+  const firstChunk = () => ({ facts: firstFacts?.length ?? 0, fromCompaction: firstFrom, retained: compactions.flatMap((c) => (c.firstChunkRetained === null ? [] : [c.firstChunkRetained])) });
+  return { onCompaction, compactions, firstChunk };
+}
+
+/** Replays `transcript` through `options.engine` and measures what each compaction kept. The engine is used. */
+export async function evaluateFidelity(transcript: readonly ChatMessage[], options: Omit<ReplayOptions, "onCompaction">): Promise<FidelityReport> {
+  const { onCompaction, compactions, firstChunk } = compactionMeter(transcript, options.tokenCounter ?? defaultTokenCounter());
   const replay = await replayConversation(transcript, { ...options, onCompaction });
   const survival = compactions.reduce((acc, c) => addSurvival(acc, c.survival), emptySurvival());
   const references = compactions.reduce((acc, c) => ({ total: acc.total + c.references.total, kept: acc.kept + c.references.kept }), { total: 0, kept: 0 });
@@ -228,8 +254,23 @@ export async function evaluateFidelity(transcript: readonly ChatMessage[], optio
     compactions,
     survival,
     references,
-    firstChunk: { facts: firstFacts?.length ?? 0, fromCompaction: firstFrom, retained: compactions.flatMap((c) => (c.firstChunkRetained === null ? [] : [c.firstChunkRetained])) },
+    firstChunk: firstChunk(),
     summaryTokens: { total, mean: tokens.length === 0 ? 0 : total / tokens.length, max: tokens.length === 0 ? 0 : Math.max(...tokens) },
+    overWindow: overWindow(replay),
     replay,
   };
+}
+
+/**
+ * One compaction forced on the whole of `transcript` (`compress(…, {force: true})`, as `/compress` runs
+ * it), measured like a compaction of the replay: what the engine kept of the facts it removed. For
+ * transcripts too short to compact in the window on their own. Undefined when the engine removed nothing.
+ * The engine is used.
+ */
+export async function evaluateForcedCompaction(transcript: readonly ChatMessage[], engine: ContextEngine, tokenCounter?: TokenCounter): Promise<CompactionFidelity | undefined> {
+  const { onCompaction, compactions } = compactionMeter(transcript, tokenCounter ?? defaultTokenCounter());
+  const after = await engine.compress([...transcript], { force: true });
+  onCompaction({ request: 0, layer: "agent", before: transcript, after });
+  const [compaction] = compactions;
+  return compaction === undefined || compaction.removedMessages === 0 ? undefined : compaction;
 }

@@ -1,18 +1,21 @@
 /**
  * The facts of a stretch of conversation an agent needs after compaction: file paths (tool-call path
- * arguments and paths in user and assistant text), real errors (error signatures of command output and
- * pasted text, failed exits, refused tool calls), commands run, the user's asks, and identifiers. The
- * one definition the eval, the summarizer tests and the fidelity bench measure with. Pure.
+ * arguments and paths in user and assistant text and commands), real errors (error lines of command
+ * output and pasted text, non-zero exits, refused tool calls), the commands run (their distinctive step),
+ * the user's asks, and identifiers. Read with the eval's own detectors (./detectors/), written from the
+ * corpus transcripts; they share no code with the summarizers or src/facts/ (test/dependencies.test.ts
+ * fails when either side imports the other). The one definition the eval and the fidelity bench measure
+ * with. Pure.
  */
 import { isCompactionSummaryText } from "../messages/compactionMarker.js";
 import type { ChatMessage, ToolCall } from "../messages/schema.js";
 import { messageText } from "../messages/text.js";
-import { toolCallKey } from "../messages/toolPairs.js";
-import { errorSignatures, toolResultErrors } from "../facts/errorSignatures.js";
-import { findIdentifiers } from "../facts/identifiers.js";
-import { findPaths, normalizePath } from "../facts/paths.js";
-import { readsContent, toolCallTarget } from "../facts/toolCallTargets.js";
-import { observationIndexes, userAskOf, userWords } from "../facts/userAsks.js";
+import { distinctiveCommand, textAction } from "./detectors/commands.js";
+import { errorLines, failedExit } from "./detectors/errors.js";
+import { identifiersIn } from "./detectors/identifiers.js";
+import { canonicalPath, pathsIn } from "./detectors/paths.js";
+import { readToolCall } from "./detectors/toolCall.js";
+import { userAsk } from "./detectors/userAsks.js";
 
 /** The kinds of fact, in report order. */
 export const FACT_KINDS = ["path", "error", "command", "ask", "identifier"] as const;
@@ -40,10 +43,9 @@ export function flatten(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
-/** The identifying form of a command: its first non-empty line, whitespace collapsed, at most {@link COMMAND_KEY_CHARS} characters. */
+/** The identifying form of a command: its distinctive step (see detectors/commands.ts), at most {@link COMMAND_KEY_CHARS} characters. */
 export function commandKey(command: string): string {
-  const first = command.split("\n").find((line) => line.trim() !== "") ?? "";
-  return flatten(first.replace(/\\\s*$/, "")).slice(0, COMMAND_KEY_CHARS).trimEnd();
+  return flatten(distinctiveCommand(command) ?? "").slice(0, COMMAND_KEY_CHARS).trimEnd();
 }
 
 /** The identifying form of an error signature: its first {@link ERROR_KEY_CHARS} characters without a trailing "…". */
@@ -96,18 +98,41 @@ class FactList {
   }
 
   path(path: string): void {
-    const key = normalizePath(path);
-    this.add({ kind: "path", text: key, key });
+    const key = canonicalPath(path.trim());
+    if (key.length >= 3) this.add({ kind: "path", text: key, key });
+  }
+
+  paths(text: string): void {
+    for (const path of pathsIn(text)) this.path(path);
   }
 
   identifiers(text: string): void {
-    for (const name of findIdentifiers(text)) this.add({ kind: "identifier", text: name, key: name });
+    for (const name of identifiersIn(text)) this.add({ kind: "identifier", text: name, key: name });
   }
 
-  errors(text: string): number {
-    const signatures = errorSignatures(text);
-    for (const signature of signatures) this.add({ kind: "error", text: signature, key: errorKey(signature) });
-    return signatures.length;
+  errors(text: string): void {
+    for (const line of errorLines(text)) this.add({ kind: "error", text: line, key: errorKey(line) });
+  }
+
+  command(script: string): string | undefined {
+    const key = commandKey(script);
+    if (key === "") return undefined;
+    this.add({ kind: "command", text: key, key });
+    for (const path of pathsIn(script)) this.path(path);
+    return key;
+  }
+
+  /**
+   * What a command printed: its error lines (unless it printed file content); a non-zero exit with no
+   * error line to say why counts as one error, tied to its command.
+   */
+  output(text: string, command: string | undefined, showsContent: boolean): void {
+    const before = this.facts.length;
+    if (!showsContent) this.errors(text);
+    else for (const match of text.matchAll(/<tool_use_error>[\s\S]*?<\/tool_use_error>/g)) this.errors(match[0]);
+    const explained = errorLines(showsContent ? "" : text).length > 0 || this.facts.length > before;
+    const code = failedExit(text);
+    if (code !== undefined && command !== undefined && !explained) this.add({ kind: "error", text: `${command} → exit ${code}`, key: `exit ${code}`, anchor: command });
   }
 }
 
@@ -116,48 +141,52 @@ export function isFlaggedError(message: ChatMessage): boolean {
   return (message as { is_error?: unknown }).is_error === true;
 }
 
-/** The error facts of one tool result (see toolResultErrors); a failed exit is tied to its command. */
-function resultErrorFacts(list: FactList, message: ChatMessage, call: ToolCall | undefined): void {
-  if (call !== undefined && readsContent(call.function.name, call.function.arguments)) return;
-  const errors = toolResultErrors(messageText(message), isFlaggedError(message));
-  for (const signature of errors.signatures) list.add({ kind: "error", text: signature, key: errorKey(signature) });
-  const command = call ? toolCallTarget(call.function.name, call.function.arguments).command : undefined;
-  if (errors.failedExit !== undefined && command !== undefined) {
-    const anchor = commandKey(command);
-    list.add({ kind: "error", text: `${anchor} → exit ${errors.failedExit}`, key: `exit ${errors.failedExit}`, anchor });
-  }
+/** True when the transcript's agent acts by writing fenced blocks (no tool calls or tool results anywhere). */
+function actsInText(messages: readonly ChatMessage[]): boolean {
+  return !messages.some((m) => m.role === "tool" || (m.tool_calls?.length ?? 0) > 0);
 }
 
 /** The facts of `messages` (oldest first), each once per kind; compaction summaries among them are skipped. */
 export function extractFacts(messages: readonly ChatMessage[]): Fact[] {
   const list = new FactList();
   const calls = new Map<string, ToolCall>();
-  for (const message of messages) for (const call of message.tool_calls ?? []) calls.set(toolCallKey(call), call);
-  const observations = observationIndexes(messages);
-  messages.forEach((message, index) => {
+  for (const message of messages) for (const call of message.tool_calls ?? []) calls.set(call.id, call);
+  const textAgent = actsInText(messages);
+  let lastAction: { command: string | undefined; showsContent: boolean } | undefined;
+  messages.forEach((message) => {
     const text = messageText(message);
     if (isCompactionSummaryText(text.trimStart())) return; // ours (signed); a real turn that starts with the tag counts
     if (message.role === "user") {
-      const ask = userAskOf(message, observations.has(index));
+      const observation = textAgent && lastAction !== undefined;
+      const ask = userAsk(text, observation);
       if (ask !== undefined) {
         const words = askWords(ask);
         if (words.length >= MIN_ASK_WORDS) list.add({ kind: "ask", text: flatten(ask), key: words.join(" ") });
-        for (const path of findPaths(ask)) list.path(path);
+        list.paths(ask);
         list.identifiers(ask);
+        list.errors(ask);
+      } else if (observation) {
+        list.output(text, lastAction!.command, lastAction!.showsContent);
+        list.identifiers(text);
       }
-      list.errors(ask ?? userWords(text));
+      lastAction = undefined;
     } else if (message.role === "assistant") {
-      for (const path of findPaths(text)) list.path(path);
+      const action = textAgent ? textAction(text) : undefined;
+      const prose = action === undefined ? text : text.replace(/```[\w-]*\n[\s\S]*?```|<command>[\s\S]*?<\/command>/g, " ");
+      list.paths(prose);
       list.identifiers(text);
+      lastAction = action === undefined ? undefined : { command: list.command(action), showsContent: /^(open|goto|scroll_up|scroll_down|search_file|search_dir|find_file|cat|head|tail|sed -n|nl|ls|grep)\b/.test(action) };
       for (const call of message.tool_calls ?? []) {
-        const target = toolCallTarget(call.function.name, call.function.arguments);
-        for (const path of target.paths) list.path(path);
-        if (target.command !== undefined) list.add({ kind: "command", text: commandKey(target.command), key: commandKey(target.command) });
+        const reading = readToolCall(call.function.name, call.function.arguments);
+        for (const path of reading.paths) list.path(path);
+        if (reading.script !== undefined) list.command(reading.script);
         list.identifiers(call.function.arguments);
       }
     } else if (message.role === "tool") {
       const call = message.tool_call_id !== undefined ? calls.get(message.tool_call_id) : undefined;
-      resultErrorFacts(list, message, call);
+      const reading = call ? readToolCall(call.function.name, call.function.arguments) : { paths: [], showsContent: false };
+      const command = reading.script !== undefined ? commandKey(reading.script) || undefined : undefined;
+      list.output(text, command, reading.showsContent && !isFlaggedError(message));
       list.identifiers(text);
     }
   });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
 import { ContextEngine } from "../../src/engine/ContextEngine.js";
 import type { CompressOptions } from "../../src/engine/types.js";
-import { evaluateFidelity, firstChunkRetention } from "../../src/eval/evaluateFidelity.js";
+import { evaluateFidelity, evaluateForcedCompaction, firstChunkRetention } from "../../src/eval/evaluateFidelity.js";
 import { parseMessages, type ChatMessage } from "../../src/messages/schema.js";
 import { FIXTURES_DIR } from "../importers/helpers.js";
 
@@ -82,5 +82,33 @@ describe("evaluateFidelity", () => {
     expect(report.compactions).toEqual([]);
     expect(report.survival.path).toEqual({ total: 0, kept: 0 });
     expect(firstChunkRetention(report)).toBeUndefined();
+  });
+
+  it("counts the requests that sent more than the window as failures of an engine that never compacts", async () => {
+    class NeverCompacts extends OneSummaryEngine {
+      override shouldCompress(): boolean {
+        return false;
+      }
+      override async compress(messages: ChatMessage[]): Promise<ChatMessage[]> {
+        return messages;
+      }
+    }
+    const engine = new NeverCompacts("");
+    engine.updateModel({ model: MODEL, provider: "anthropic", contextLength: 60 });
+    const report = await evaluateFidelity(TRANSCRIPT, { engine, model: MODEL, provider: "anthropic" });
+    expect(report.compactions).toEqual([]);
+    expect(report.overWindow.requests).toBe(report.replay.requests.length);
+    expect(report.overWindow.failed).toBe(report.replay.requests.filter((r) => r.promptTokens > 60).length);
+    expect(report.overWindow.failed).toBeGreaterThan(0);
+    expect(report.overWindow.firstRequest).toBe(report.replay.requests.find((r) => r.promptTokens > 60)!.index);
+  });
+
+  it("measures one forced compaction of a whole transcript like a compaction of the replay", async () => {
+    const summary = "[summary] ran `npm test` → FAILED tests/import.test.ts::specstory - parseHeader is not defined; read src/importers/specstory.ts";
+    const compaction = await evaluateForcedCompaction(TRANSCRIPT, new OneSummaryEngine(summary));
+    expect(compaction!.removedMessages).toBe(6);
+    expect(compaction!.survival.error).toEqual({ total: 1, kept: 1 });
+    expect(compaction!.survival.command).toEqual({ total: 2, kept: 1 });
+    expect(await evaluateForcedCompaction(TRANSCRIPT.slice(0, 5), new OneSummaryEngine(summary))).toBeUndefined();
   });
 });

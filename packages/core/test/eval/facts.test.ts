@@ -91,7 +91,7 @@ describe("fact survival", () => {
     expect(lost.map((f) => f.text)).toContain("/repo/src/lib.rs");
   });
 
-  it("identifies a multi-line command by its first line", () => {
-    expect(commandKey("cd /repo && \\\n  make all")).toBe("cd /repo &&");
+  it("identifies a command by its distinctive step, not the cd before it", () => {
+    expect(commandKey("cd /repo && \\\n  make all")).toBe("make all");
   });
 });
