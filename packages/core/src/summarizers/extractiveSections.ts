@@ -10,6 +10,7 @@ import { toolCallKey } from "../messages/toolPairs.js";
 import { stripReasoningBlocks } from "./reasoning.js";
 import { contentText } from "./serialize.js";
 import type { SectionItems } from "./summaryLayout.js";
+import { collapseRepeats, commandLabel } from "./extractiveCommands.js";
 import { dedupe, describeOutcome, findPaths, findValues, isConstraint, isDecision, sentences, shorten } from "./extractiveText.js";
 
 /** Marks a Goal item that came from a later user message. */
@@ -38,11 +39,9 @@ interface CallResult {
   flagged: boolean;
 }
 
-/** How a command shows in the summary: its first line (a script's or heredoc's opening), whitespace collapsed, cut to {@link COMMAND_CHARS}. */
+/** How a command shows in the summary: its distinctive part (extractiveCommands.ts), cut to {@link COMMAND_CHARS}. */
 function commandLine(command: string): string {
-  const lines = command.split("\n").filter((line) => line.trim() !== "");
-  const first = (lines[0] ?? "").replace(/\\\s*$/, "");
-  return shorten(lines.length > 1 ? `${first} …` : first, COMMAND_CHARS);
+  return commandLabel(command, COMMAND_CHARS);
 }
 
 /** The errors and outcome of a result, read from the original output or from phase 1's cleared form. */
@@ -200,7 +199,7 @@ export function extractSections(messages: ChatMessage[]): ExtractedTurns {
     sections: {
       "## Goal": [...(firstAsk ? [shorten(firstAsk, FIRST_ASK_CHARS)] : []), ...laterAsks.map((ask) => LATER_ASK_PREFIX + shorten(ask, LATER_ASK_CHARS))],
       "## Constraints & Preferences": dedupe(collector.constraints),
-      "### Done": dedupe(collector.done),
+      "### Done": collapseRepeats(collector.done),
       "### In Progress": dedupe(inProgress),
       "### Blocked": dedupe(blocked.map((blocker) => `${blocker.label}: ${blocker.failure}`)),
       "## Key Decisions": dedupe(collector.decisions),
