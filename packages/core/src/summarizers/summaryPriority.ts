@@ -10,6 +10,7 @@ import type { SectionItems, SummaryHeading } from "./summaryLayout.js";
 import { layoutSections } from "./summaryLayout.js";
 import { EMPTY_SECTION_ITEM } from "./prompt.js";
 import { SUMMARY_SECTIONS } from "./types.js";
+import { cutLongLines, groupPaths, groupedCosts } from "./summaryPacking.js";
 
 /** Kept whatever else must go (the summary's first goal item, items about the focus topic). */
 export const TOP_PRIORITY = 100;
@@ -84,41 +85,80 @@ export interface FitOptions {
   boost?: (item: string) => boolean;
   /** Added to an item's priority, e.g. for its age (see ageBonus in extractive.ts). */
   bonus?: (heading: SummaryHeading, item: string) => number;
+  /**
+   * Over budget, write Relevant Files grouped by directory before dropping any (default false: a
+   * grouped path no longer reads as one token, which a check by whole path does not find).
+   */
+  groupFiles?: boolean;
+}
+
+/** How far below its own priority (sooner, as steps go lowest first) a file is written in its directory's group line. */
+const GROUPED_FILE_GAP = 30;
+
+/** One step of fitting: write a file in its directory's group line, or drop an item. */
+interface Step {
+  candidate: Candidate;
+  priority: number;
+  group: boolean;
 }
 
 /**
- * Lays out `sections` within `maxChars`, dropping items by priority (lowest first; among equals, the
- * middle of a section first). Each section that lost items says how many, where they were. When even
- * the top-priority items do not fit, the even per-section layout cuts what is left.
+ * Lays out `sections` within `maxChars`. Over budget, items are first written densely: long asks,
+ * constraints, blockers and errors cut (summaryPacking.ts), and (with `groupFiles`) the Relevant Files
+ * whose turn comes grouped by directory (`dir/{a.ts: edited; b.ts}`) long before they would be dropped
+ * ({@link GROUPED_FILE_GAP}); then items are dropped by priority (lowest first; among equals, the middle
+ * of a section first). Each section that lost items says how many. When even the top-priority items do
+ * not fit, the even per-section layout cuts what is left.
  */
-export function fitByPriority(sections: SectionItems, maxChars: number, options: FitOptions = {}): string {
-  const { boost, bonus } = options;
-  const candidates: Candidate[] = [];
+export function fitByPriority(given: SectionItems, maxChars: number, options: FitOptions = {}): string {
+  const { boost, bonus, groupFiles = false } = options;
+  const packing = renderedLength(given, 0) > maxChars;
+  const sections = packing ? cutLongLines(given) : given;
+  const files = sections["## Relevant Files"] ?? [];
+  const groupedCost = packing && groupFiles ? groupedCosts(files) : [];
+  const steps: Step[] = [];
   for (const heading of SUMMARY_SECTIONS) {
     const items = sections[heading] ?? [];
     items.forEach((item, index) => {
       const base = itemPriority(heading, item, index);
       const priority = boost?.(item) || base >= TOP_PRIORITY ? TOP_PRIORITY : Math.min(TOP_PRIORITY - 1, base + (bonus?.(heading, item) ?? 0));
-      candidates.push({ heading, index, priority, depth: Math.min(index, items.length - 1 - index), chars: item.length + 3 });
+      const candidate = { heading, index, priority, depth: Math.min(index, items.length - 1 - index), chars: item.length + 3 };
+      const cheaper = heading === "## Relevant Files" && (groupedCost[index] ?? Infinity) < candidate.chars;
+      if (cheaper && priority < TOP_PRIORITY) steps.push({ candidate, priority: priority - GROUPED_FILE_GAP, group: true });
+      steps.push({ candidate, priority, group: false });
     });
   }
   const dropped = new Map<SummaryHeading, Set<number>>();
+  const grouped = new Set<number>();
   let length = renderedLength(sections, 0);
   if (length > maxChars) {
-    candidates.sort((a, b) => a.priority - b.priority || b.depth - a.depth || b.index - a.index);
-    for (const candidate of candidates) {
+    steps.sort((a, b) => a.priority - b.priority || b.candidate.depth - a.candidate.depth || b.candidate.index - a.candidate.index || Number(b.group) - Number(a.group));
+    for (const { candidate, group } of steps) {
       if (length <= maxChars || candidate.priority >= TOP_PRIORITY) break;
+      if (group) {
+        grouped.add(candidate.index);
+        length -= candidate.chars - groupedCost[candidate.index]!;
+        continue;
+      }
       let set = dropped.get(candidate.heading);
       if (set === undefined) {
         dropped.set(candidate.heading, (set = new Set()));
         length += OMITTED_NOTE_CHARS;
       }
       set.add(candidate.index);
-      length -= candidate.chars;
+      length -= grouped.has(candidate.index) ? groupedCost[candidate.index]! : candidate.chars;
     }
   }
   const kept: SectionItems = {};
   for (const heading of SUMMARY_SECTIONS) kept[heading] = withOmissions(sections[heading] ?? [], dropped.get(heading));
+  if (grouped.size > 0) {
+    const left = files.map((item, index) => ({ item, index })).filter(({ index }) => !dropped.get("## Relevant Files")?.has(index));
+    const omitted = dropped.get("## Relevant Files")?.size ?? 0;
+    kept["## Relevant Files"] = [
+      ...groupPaths(left.map(({ item }) => item), (i) => grouped.has(left[i]!.index)),
+      ...(omitted > 0 ? [`… (${omitted} more omitted)`] : []),
+    ];
+  }
   const text = layoutSections(kept, Number.MAX_SAFE_INTEGER);
   return text.length <= maxChars ? text : layoutSections(kept, maxChars);
 }
