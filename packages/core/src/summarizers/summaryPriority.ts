@@ -22,6 +22,8 @@ const FILE_NOTE_PRIORITY: ReadonlyArray<[RegExp, number]> = [
   [/\bnamed by the user\b/, 80],
   [/\bread\b/, 75],
 ];
+/** Marks a Done item whose failure later edits fixed (extractiveSections.ts). */
+const FIXED_LATER = "→ fixed by a later edit:";
 /** A Done item whose outcome is a failure. */
 const FAILED_OUTCOME = /→ .*(?:\bexit [1-9]\d*|\b[1-9]\d* failed\b|\berrors?\b|\bfailed\b|Error\b)/;
 
@@ -31,8 +33,9 @@ export function itemPriority(heading: SummaryHeading, item: string, index: numbe
     case "## Goal":
       return index === 0 ? TOP_PRIORITY : 80;
     case "## Constraints & Preferences":
-      return 45;
+      return 70;
     case "### Done":
+      if (item.includes(FIXED_LATER)) return 60;
       if (FAILED_OUTCOME.test(item)) return 85;
       return item.startsWith("ran ") ? 65 : 40;
     case "### In Progress":
@@ -43,8 +46,11 @@ export function itemPriority(heading: SummaryHeading, item: string, index: numbe
       return 35;
     case "## Relevant Files": {
       const notes = item.includes(" — ") ? item.slice(item.indexOf(" — ")) : "";
-      for (const [pattern, priority] of FILE_NOTE_PRIORITY) if (pattern.test(notes)) return priority;
-      return 72;
+      // a file touched more than one way (read and edited, edited and failed) ranks above one touched once
+      const touched = notes === "" ? 0 : notes.split(", ").filter((note) => note !== "mentioned").length;
+      const again = touched > 1 ? 5 : 0;
+      for (const [pattern, priority] of FILE_NOTE_PRIORITY) if (pattern.test(notes)) return priority + again;
+      return 72 + again;
     }
     case "## Next Steps":
       return item.startsWith("Fix the failure") ? 80 : 50;

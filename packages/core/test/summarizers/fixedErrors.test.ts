@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { ExtractiveSummarizer } from "../../src/summarizers/extractive.js";
+import { fixedByLaterEdit } from "../../src/summarizers/extractiveSections.js";
+import { itemPriority } from "../../src/summarizers/summaryPriority.js";
+import { splitSummarySections } from "../../src/summarizers/prompt.js";
+import type { ChatMessage } from "../../src/messages/schema.js";
+
+function section(summary: string, heading: string): string {
+  return (splitSummarySections(summary).bodies.get(heading as never) ?? []).join("\n").trim();
+}
+
+function call(id: string, name: string, args: object): ChatMessage {
+  return { role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name, arguments: JSON.stringify(args) } }] };
+}
+
+const BUILD_FAILS: ChatMessage[] = [
+  { role: "user", content: "Make the resume command build" },
+  call("c1", "Bash", { command: "go build ./..." }),
+  { role: "tool", tool_call_id: "c1", content: 'pkg/cmd/resume.go:14:2: "strconv" imported and not used\nexit status 1', is_error: true } as ChatMessage,
+];
+
+describe("errors later fixed", () => {
+  it("moves a build error to Done once the file it names was edited after it", async () => {
+    const messages = [...BUILD_FAILS, call("c2", "Edit", { file_path: "/repo/pkg/cmd/resume.go" }), { role: "tool", tool_call_id: "c2", content: "The file /repo/pkg/cmd/resume.go has been updated." } as ChatMessage];
+    const summary = await new ExtractiveSummarizer().summarize({ messages, maxTokens: 2_000 });
+    expect(section(summary, "### Blocked")).toBe("- (none)");
+    expect(section(summary, "### Done")).toContain("ran `go build ./...` → fixed by a later edit: pkg/cmd/resume.go:14:2:");
+  });
+
+  it("keeps a build error blocked while the file it names is unchanged", async () => {
+    const summary = await new ExtractiveSummarizer().summarize({ messages: BUILD_FAILS, maxTokens: 2_000 });
+    expect(section(summary, "### Blocked")).toContain("ran `go build ./...`");
+  });
+
+  it("needs every file the failure names edited after it, not before", () => {
+    expect(fixedByLaterEdit({ at: 2, paths: ["pkg/a.go", "pkg/b.go"] }, new Map([["/r/pkg/a.go", 3]]))).toBe(false);
+    expect(fixedByLaterEdit({ at: 2, paths: ["pkg/a.go"] }, new Map([["/r/pkg/a.go", 1]]))).toBe(false);
+    expect(fixedByLaterEdit({ at: 2, paths: ["pkg/a.go"] }, new Map([["/r/pkg/a.go", 3]]))).toBe(true);
+    expect(fixedByLaterEdit({ at: 2, paths: [] }, new Map([["/r/pkg/a.go", 3]]))).toBe(false);
+  });
+});
+
+describe("ranking", () => {
+  it("ranks a fixed error below an unresolved failure and the asks' constraints above decisions", () => {
+    expect(itemPriority("### Done", "ran `go build` → fixed by a later edit: a.go:1: error", 0)).toBeLessThan(itemPriority("### Done", "ran `go build` → exit 1", 0));
+    expect(itemPriority("## Constraints & Preferences", "Never commit to main.", 0)).toBeGreaterThan(itemPriority("## Key Decisions", "We chose SQLite because it needs no server.", 0));
+  });
+
+  it("ranks a file touched more than one way above one touched once", () => {
+    expect(itemPriority("## Relevant Files", "src/a.ts — read, edited", 0)).toBeGreaterThan(itemPriority("## Relevant Files", "src/b.ts — edited", 0));
+  });
+});
