@@ -5,8 +5,8 @@
  */
 import { shorten } from "./extractiveText.js";
 
-/** A leading `cd <dir> &&`, `cd <dir> ;` (the dir quoted or not), as agents prefix their commands. */
-const LEADING_CD = /^cd\s+(?:"[^"]*"|'[^']*'|\S+)\s*(?:&&|;)\s*/;
+/** A leading `cd <dir> &&`, `cd <dir>;` or `cd <dir>` on a line of its own (the dir quoted or not; a `\` line continuation after it), as agents prefix their commands. */
+const LEADING_CD = /^\s*cd\s+(?:"[^"]*"|'[^']*'|[^\s;&]+)[ \t]*(?:&&|;|\n)\s*(?:\\\s*\n\s*)?/;
 /** Trailing plumbing that says nothing about what ran: `2>&1`, `| head -N`, `| tail -N`, `; echo "exit $?"`. */
 const TRAILING_NOISE = /(?:\s*(?:2>&1|\|\s*(?:head|tail)(?:\s+-n)?(?:\s+-?\d+)?|;\s*echo\s+["']?(?:exit|EXIT)[^;|&]*))+\s*$/;
 
@@ -16,9 +16,10 @@ const TRAILING_NOISE = /(?:\s*(?:2>&1|\|\s*(?:head|tail)(?:\s+-n)?(?:\s+-?\d+)?|
  * (`2>&1`, `| tail -20`) removed, whitespace collapsed. A command that is only a `cd` stays as written.
  */
 export function normalizeCommand(command: string): string {
-  const lines = command.split("\n").filter((line) => line.trim() !== "");
+  let text = command.trim();
+  for (let stripped = text.replace(LEADING_CD, ""); stripped !== text && stripped.trim() !== ""; stripped = text.replace(LEADING_CD, "")) text = stripped;
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
   let first = (lines[0] ?? "").replace(/\\\s*$/, "").replace(/\s+/g, " ").trim();
-  for (let stripped = first.replace(LEADING_CD, ""); stripped !== first && stripped !== ""; stripped = first.replace(LEADING_CD, "")) first = stripped;
   const bare = first.replace(TRAILING_NOISE, "").trim();
   if (bare !== "") first = bare;
   return lines.length > 1 ? `${first} …` : first;

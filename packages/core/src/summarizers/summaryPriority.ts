@@ -14,30 +14,45 @@ import { cutLongLines, groupPaths, groupedCosts } from "./summaryPacking.js";
 
 /** Kept whatever else must go (the summary's first goal item, items about the focus topic). */
 export const TOP_PRIORITY = 100;
+/** The fitting rank of a kept item: above any priority plus bonus. */
+const KEPT = Number.POSITIVE_INFINITY;
 
-/** Relevant Files notes by salience: what was changed, what failed, what the user named, what was read, what was mentioned. */
+/**
+ * Relevant Files notes by salience: what was changed, what the user named, what failed, what was read;
+ * a file merely mentioned ranks lowest ({@link MENTIONED_FILE}).
+ */
 const FILE_NOTE_PRIORITY: ReadonlyArray<[RegExp, number]> = [
-  [/\b(edited|created|written|deleted)\b/, 90],
-  [/\berror\b/, 85],
+  [/\b(edited|created|written|deleted)\b/, 84],
   [/\bnamed by the user\b/, 80],
-  [/\bread\b/, 75],
+  [/\berror\b/, 82],
+  [/\bread\b/, 76],
 ];
+/** A file merely mentioned in the turns. */
+const MENTIONED_FILE = 72;
+/** Added to a file touched more than one way (read and edited, edited and failed). */
+const TOUCHED_AGAIN = 6;
 /** Marks a Done item whose failure later edits fixed (extractiveSections.ts). */
 const FIXED_LATER = "→ fixed by a later edit:";
 /** A Done item whose outcome is a failure. */
 const FAILED_OUTCOME = /→ .*(?:\bexit [1-9]\d*|\b[1-9]\d* failed\b|\berrors?\b|\bfailed\b|Error\b)/;
 
-/** The priority of the `index`-th item of `heading` (higher is kept longer). */
-export function itemPriority(heading: SummaryHeading, item: string, index: number): number {
+/**
+ * The priority of the `index`-th of `count` items of `heading` (higher is kept longer): the first ask
+ * (kept whatever else goes); unresolved failures and changed files (a file touched more than one way a
+ * little higher); later asks, the latest highest; files read or mentioned; the asks' constraints; the
+ * commands run; then the rest. Errors later fixed and the Next Steps that repeat a blocker rank low.
+ */
+export function itemPriority(heading: SummaryHeading, item: string, index: number, count = index + 1): number {
   switch (heading) {
     case "## Goal":
-      return index === 0 ? TOP_PRIORITY : 80;
+      // later asks: the latest first
+      return index === 0 ? TOP_PRIORITY : 75 + Math.round((10 * index) / Math.max(1, count - 1));
     case "## Constraints & Preferences":
       return 70;
     case "### Done":
       if (item.includes(FIXED_LATER)) return 60;
-      if (FAILED_OUTCOME.test(item)) return 85;
-      return item.startsWith("ran ") ? 65 : 40;
+      if (FAILED_OUTCOME.test(item)) return 80;
+      return item.startsWith("ran ") ? 68 : 50;
     case "### In Progress":
       return 55;
     case "### Blocked":
@@ -45,17 +60,15 @@ export function itemPriority(heading: SummaryHeading, item: string, index: numbe
     case "## Key Decisions":
       return 35;
     case "## Relevant Files": {
-      const notes = item.includes(" — ") ? item.slice(item.indexOf(" — ")) : "";
-      // a file touched more than one way (read and edited, edited and failed) ranks above one touched once
-      const touched = notes === "" ? 0 : notes.split(", ").filter((note) => note !== "mentioned").length;
-      const again = touched > 1 ? 5 : 0;
-      for (const [pattern, priority] of FILE_NOTE_PRIORITY) if (pattern.test(notes)) return priority + again;
-      return 72 + again;
+      const notes = item.includes(" — ") ? item.slice(item.indexOf(" — ") + 3).split(", ").filter((note) => note !== "mentioned") : [];
+      const again = notes.length > 1 ? TOUCHED_AGAIN : 0;
+      for (const [pattern, priority] of FILE_NOTE_PRIORITY) if (notes.some((note) => pattern.test(note))) return priority + again;
+      return MENTIONED_FILE;
     }
     case "## Next Steps":
-      return item.startsWith("Fix the failure") ? 80 : 50;
+      return item.startsWith("Fix the failure") ? 60 : 50;
     case "## Critical Context":
-      return item.startsWith("Error seen:") ? 85 : 50;
+      return item.startsWith("Error seen:") ? 78 : 50;
     default:
       return 50;
   }
@@ -126,11 +139,12 @@ export function fitByPriority(given: SectionItems, maxChars: number, options: Fi
   for (const heading of SUMMARY_SECTIONS) {
     const items = sections[heading] ?? [];
     items.forEach((item, index) => {
-      const base = itemPriority(heading, item, index);
-      const priority = boost?.(item) || base >= TOP_PRIORITY ? TOP_PRIORITY : Math.min(TOP_PRIORITY - 1, base + (bonus?.(heading, item) ?? 0));
+      const base = itemPriority(heading, item, index, items.length);
+      // kept items rank above any other, whatever its bonus; the bonus is not capped, so ranks stay apart
+      const priority = boost?.(item) || base >= TOP_PRIORITY ? KEPT : base + (bonus?.(heading, item) ?? 0);
       const candidate = { heading, index, priority, depth: Math.min(index, items.length - 1 - index), chars: item.length + 3 };
       const cheaper = heading === "## Relevant Files" && (groupedCost[index] ?? Infinity) < candidate.chars;
-      if (cheaper && priority < TOP_PRIORITY) steps.push({ candidate, priority: priority - GROUPED_FILE_GAP, group: true });
+      if (cheaper && priority < KEPT) steps.push({ candidate, priority: priority - GROUPED_FILE_GAP, group: true });
       steps.push({ candidate, priority, group: false });
     });
   }
@@ -140,7 +154,7 @@ export function fitByPriority(given: SectionItems, maxChars: number, options: Fi
   if (length > maxChars) {
     steps.sort((a, b) => a.priority - b.priority || b.candidate.depth - a.candidate.depth || b.candidate.index - a.candidate.index || Number(b.group) - Number(a.group));
     for (const { candidate, group } of steps) {
-      if (length <= maxChars || candidate.priority >= TOP_PRIORITY) break;
+      if (length <= maxChars || candidate.priority >= KEPT) break;
       if (group) {
         grouped.add(candidate.index);
         length -= candidate.chars - groupedCost[candidate.index]!;

@@ -16,6 +16,11 @@ describe("normalizeCommand", () => {
     expect(normalizeCommand("go build ./... 2>&1 | tail -20")).toBe("go build ./...");
   });
 
+  it("drops a cd on a line of its own before the command's first line", () => {
+    expect(normalizeCommand("cd /Users/sean/Source/SpecStory/getspecstory/specstory-cli\ngofmt -w pkg/providers/cursorcli/provider.go\ngo build ./...")).toBe("gofmt -w pkg/providers/cursorcli/provider.go …");
+    expect(normalizeCommand("cd /repo && \\\n  go vet ./...")).toBe("go vet ./...");
+  });
+
   it("keeps a command that is only a cd", () => {
     expect(normalizeCommand("cd /repo")).toBe("cd /repo");
   });
