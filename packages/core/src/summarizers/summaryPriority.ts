@@ -111,8 +111,9 @@ export interface FitOptions {
   groupFiles?: boolean;
 }
 
-/** How far below its own priority (sooner, as steps go lowest first) a file is written in its directory's group line. */
-const GROUPED_FILE_GAP = 30;
+
+/** Priority an item loses per whole budget its section's higher-ranked items take (the section's share). */
+const SHARE_WEIGHT = 60;
 
 /** One step of fitting: write a file in its directory's group line, or drop an item. */
 interface Step {
@@ -123,10 +124,10 @@ interface Step {
 
 /**
  * Lays out `sections` within `maxChars`. Over budget, items are first written densely: long asks,
- * constraints, blockers and errors cut (summaryPacking.ts), and (with `groupFiles`) the Relevant Files
- * whose turn comes grouped by directory (`dir/{a.ts: edited; b.ts}`) long before they would be dropped
- * ({@link GROUPED_FILE_GAP}); then items are dropped by priority (lowest first; among equals, the middle
- * of a section first). Each section that lost items says how many. When even the top-priority items do
+ * constraints, blockers and errors cut (summaryPacking.ts), and (with `groupFiles`) Relevant Files
+ * grouped by directory (`dir/{a.ts: edited; b.ts}`), the middle of the list first, until it fits or all are;
+ * then items are dropped by priority (lowest first; among equals, the middle of a section first), each
+ * ranked lower by the room its section's better items take ({@link SHARE_WEIGHT}). Each section that lost items says how many. When even the top-priority items do
  * not fit, the even per-section layout cuts what is left.
  */
 export function fitByPriority(given: SectionItems, maxChars: number, options: FitOptions = {}): string {
@@ -138,15 +139,23 @@ export function fitByPriority(given: SectionItems, maxChars: number, options: Fi
   const steps: Step[] = [];
   for (const heading of SUMMARY_SECTIONS) {
     const items = sections[heading] ?? [];
-    items.forEach((item, index) => {
+    const ranked = items.map((item, index) => {
       const base = itemPriority(heading, item, index, items.length);
       // kept items rank above any other, whatever its bonus; the bonus is not capped, so ranks stay apart
       const priority = boost?.(item) || base >= TOP_PRIORITY ? KEPT : base + (bonus?.(heading, item) ?? 0);
-      const candidate = { heading, index, priority, depth: Math.min(index, items.length - 1 - index), chars: item.length + 3 };
-      const cheaper = heading === "## Relevant Files" && (groupedCost[index] ?? Infinity) < candidate.chars;
-      if (cheaper && priority < KEPT) steps.push({ candidate, priority: priority - GROUPED_FILE_GAP, group: true });
-      steps.push({ candidate, priority, group: false });
+      return { heading, index, priority, depth: Math.min(index, items.length - 1 - index), chars: item.length + 3 };
     });
+    // A section's share: each item ranks lower by the room its section's better items already take, so
+    // over budget every section keeps its best items instead of one section taking the room of another.
+    let before = 0;
+    for (const candidate of [...ranked].sort((a, b) => b.priority - a.priority || a.depth - b.depth || a.index - b.index)) {
+      const share = candidate.priority === KEPT || maxChars <= 0 ? 0 : (SHARE_WEIGHT * before) / maxChars;
+      before += candidate.chars;
+      candidate.priority -= share;
+      const cheaper = heading === "## Relevant Files" && (groupedCost[candidate.index] ?? Infinity) < candidate.chars;
+      if (cheaper && candidate.priority < KEPT) steps.push({ candidate, priority: Number.NEGATIVE_INFINITY, group: true });
+      steps.push({ candidate, priority: candidate.priority, group: false });
+    }
   }
   const dropped = new Map<SummaryHeading, Set<number>>();
   const grouped = new Set<number>();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ExtractiveSummarizer } from "../../src/summarizers/extractive.js";
 import { fixedByLaterEdit } from "../../src/summarizers/extractiveSections.js";
-import { itemPriority } from "../../src/summarizers/summaryPriority.js";
+import { fitByPriority, itemPriority } from "../../src/summarizers/summaryPriority.js";
 import { splitSummarySections } from "../../src/summarizers/prompt.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 
@@ -48,5 +48,16 @@ describe("ranking", () => {
 
   it("ranks a file touched more than one way above one touched once", () => {
     expect(itemPriority("## Relevant Files", "src/a.ts — read, edited", 0)).toBeGreaterThan(itemPriority("## Relevant Files", "src/b.ts — edited", 0));
+  });
+});
+
+describe("sharing the budget between sections", () => {
+  it("keeps the best items of every section instead of one section taking the room of another", () => {
+    const files = Array.from({ length: 40 }, (_, i) => `/Users/sean/Source/project/packages/core/src/module_${i}.ts — edited`);
+    const done = Array.from({ length: 20 }, (_, i) => `ran \`go test ./pkg/part${i}/...\` → ok`);
+    const text = fitByPriority({ "## Relevant Files": files, "### Done": done }, 2_500);
+    expect(text.length).toBeLessThanOrEqual(2_500);
+    expect(text).toContain("ran `go test ./pkg/part");
+    expect(text).toContain("/Users/sean/Source/project/packages/core/src/module_");
   });
 });
