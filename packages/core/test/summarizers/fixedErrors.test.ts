@@ -46,16 +46,20 @@ describe("ranking", () => {
     expect(itemPriority("## Constraints & Preferences", "Never commit to main.", 0)).toBeGreaterThan(itemPriority("## Key Decisions", "We chose SQLite because it needs no server.", 0));
   });
 
+  it("ranks the latest of the later asks highest", () => {
+    expect(itemPriority("## Goal", "Later: add the search footer", 9, 10)).toBeGreaterThan(itemPriority("## Goal", "Later: read the docs", 1, 10));
+  });
+
   it("ranks a file touched more than one way above one touched once", () => {
     expect(itemPriority("## Relevant Files", "src/a.ts — read, edited", 0)).toBeGreaterThan(itemPriority("## Relevant Files", "src/b.ts — edited", 0));
   });
 });
 
 describe("sharing the budget between sections", () => {
-  it("keeps the best items of every section instead of one section taking the room of another", () => {
+  it("with a section share, keeps the best items of every section instead of one section taking the room of another", () => {
     const files = Array.from({ length: 40 }, (_, i) => `/Users/sean/Source/project/packages/core/src/module_${i}.ts — edited`);
     const done = Array.from({ length: 20 }, (_, i) => `ran \`go test ./pkg/part${i}/...\` → ok`);
-    const text = fitByPriority({ "## Relevant Files": files, "### Done": done }, 2_500);
+    const text = fitByPriority({ "## Relevant Files": files, "### Done": done }, 2_500, { sectionShare: 60 });
     expect(text.length).toBeLessThanOrEqual(2_500);
     expect(text).toContain("ran `go test ./pkg/part");
     expect(text).toContain("/Users/sean/Source/project/packages/core/src/module_");
