@@ -1,8 +1,8 @@
 /**
- * Denser forms of summary items, used before any item is dropped (docs/BEHAVIOUR.md, "The compression
- * algorithm"): Relevant Files grouped by directory (`src/app/{main.py: written; models.py: edited}`),
- * long asks and error lines cut shorter. Every packed form can be read back ({@link expandPathGroups}),
- * so a later compaction merges files as before. Pure.
+ * Denser forms of summary items, used before any item is dropped (docs/BEHAVIOUR.md, "The compression algorithm"):
+ * Relevant Files grouped by directory (`src/app/{main.py: written; models.py: edited}`), long asks and
+ * error lines cut shorter. Every packed form can be read back ({@link expandPathGroups}), so a later
+ * compaction merges files as before. Pure.
  */
 import { shorten } from "./extractiveText.js";
 import type { SectionItems } from "./summaryLayout.js";
