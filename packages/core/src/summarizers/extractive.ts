@@ -4,6 +4,7 @@ import { EMPTY_SECTION_ITEM, normalizeSummary, splitSummarySections } from "./pr
 import { redactSecrets } from "./redact.js";
 import { dedupe } from "./extractiveText.js";
 import type { SectionItems, SummaryHeading } from "./summaryLayout.js";
+import { expandPathGroups } from "./summaryPacking.js";
 import { fitByPriority, type FitOptions } from "./summaryPriority.js";
 import { defaultTokenCounter } from "../tokens/counter.js";
 import type { TokenCounter } from "../tokens/types.js";
@@ -18,7 +19,7 @@ const CURRENT_STATE: ReadonlySet<SummaryHeading> = new Set<SummaryHeading>(["###
 
 const NOT_AN_ITEM = /^(…|\.\.\.) \(\d+ (more|earlier) omitted\)$|^--- END OF CONTEXT SUMMARY/;
 
-/** The items of each section of a summary text ("- (none)" placeholders and omission notes left out). */
+/** The items of each section of a summary text ("- (none)" placeholders and omission notes left out, files grouped by directory read back one per file). */
 export function summaryItems(summary: string): SectionItems {
   const { bodies } = splitSummarySections(normalizeSummary(summary));
   const items: SectionItems = {};
@@ -27,6 +28,8 @@ export function summaryItems(summary: string): SectionItems {
       .map((line) => line.trim().replace(/^[-*•]\s+/, ""))
       .filter((line) => line !== "" && line !== EMPTY_SECTION_ITEM.slice(2) && !NOT_AN_ITEM.test(line));
   }
+  // files grouped by directory (summaryPacking.ts) merge as one item each
+  items["## Relevant Files"] = expandPathGroups(items["## Relevant Files"] ?? []);
   return items;
 }
 
@@ -118,10 +121,15 @@ export function mergeSummaryItems(previous: SectionItems, current: SectionItems)
 export class ExtractiveSummarizer implements Summarizer {
   readonly name = "extractive";
   private readonly tokenCounter: TokenCounter | undefined;
+  private readonly groupFiles: boolean;
 
-  /** `tokenCounter` checks the summary against `maxTokens` (default: the shared tiktoken counter). */
-  constructor(options: { tokenCounter?: TokenCounter } = {}) {
+  /**
+   * `tokenCounter` checks the summary against `maxTokens` (default: the shared tiktoken counter);
+   * `groupFiles` writes Relevant Files grouped by directory before dropping any over budget (default false).
+   */
+  constructor(options: { tokenCounter?: TokenCounter; groupFiles?: boolean } = {}) {
     this.tokenCounter = options.tokenCounter;
+    this.groupFiles = options.groupFiles ?? false;
   }
 
   /**
@@ -145,7 +153,7 @@ export class ExtractiveSummarizer implements Summarizer {
       : sections;
     const merged = redactSections(mergeSummaryItems(previous, withGoal));
     const topic = request.focusTopic?.trim().toLowerCase();
-    const fit: FitOptions = { bonus: ageBonus(previous, withGoal) };
+    const fit: FitOptions = { bonus: ageBonus(previous, withGoal), groupFiles: this.groupFiles };
     if (topic) fit.boost = (item: string) => item.toLowerCase().includes(topic);
     return fitWithinTokens(merged, Math.max(0, request.maxTokens), this.tokenCounter ?? defaultTokenCounter(), fit);
   }

@@ -10,6 +10,7 @@ import { toolCallKey } from "../messages/toolPairs.js";
 import { stripReasoningBlocks } from "./reasoning.js";
 import { contentText } from "./serialize.js";
 import type { SectionItems } from "./summaryLayout.js";
+import { collapseRepeats, commandLabel } from "./extractiveCommands.js";
 import { dedupe, describeOutcome, findPaths, findValues, isConstraint, isDecision, sentences, shorten } from "./extractiveText.js";
 
 /** Marks a Goal item that came from a later user message. */
@@ -38,11 +39,9 @@ interface CallResult {
   flagged: boolean;
 }
 
-/** How a command shows in the summary: its first line (a script's or heredoc's opening), whitespace collapsed, cut to {@link COMMAND_CHARS}. */
+/** How a command shows in the summary: its distinctive part (extractiveCommands.ts), cut to {@link COMMAND_CHARS}. */
 function commandLine(command: string): string {
-  const lines = command.split("\n").filter((line) => line.trim() !== "");
-  const first = (lines[0] ?? "").replace(/\\\s*$/, "");
-  return shorten(lines.length > 1 ? `${first} …` : first, COMMAND_CHARS);
+  return commandLabel(command, COMMAND_CHARS);
 }
 
 /** The errors and outcome of a result, read from the original output or from phase 1's cleared form. */
@@ -59,6 +58,33 @@ function resultFacts(call: ToolCall, result: CallResult): { errors: string[]; ex
   return { errors: errors.signatures, exit: errors.failedExit, outcome };
 }
 
+/** The latest result of one command or file action. */
+interface LatestResult {
+  label: string;
+  /** Its errors, when it failed. */
+  failure: string | undefined;
+  /** The tool call it came from (Collector.step). */
+  at: number;
+  /** The files its failure names (and the files it acted on). */
+  paths: string[];
+}
+
+/** True when `a` and `b` name one file, one maybe shorter (`pkg/a.go`, `/repo/pkg/a.go`). */
+function sameFile(a: string, b: string): boolean {
+  const x = a.replace(/^\.\//, "");
+  const y = b.replace(/^\.\//, "");
+  return x === y || x.endsWith(`/${y}`) || y.endsWith(`/${x}`);
+}
+
+/**
+ * True when a failure was fixed by later edits: it names files, and every one of them was changed by a
+ * later tool call (a later run of the same command replaces the failure itself, see latestByAction).
+ */
+export function fixedByLaterEdit(failure: { at: number; paths: readonly string[] }, lastChange: ReadonlyMap<string, number>): boolean {
+  if (failure.paths.length === 0) return false;
+  return failure.paths.every((path) => [...lastChange].some(([changed, step]) => step > failure.at && sameFile(changed, path)));
+}
+
 /** Collects facts while walking the turns. */
 class Collector {
   readonly asks: string[] = [];
@@ -68,12 +94,16 @@ class Collector {
   readonly decisions: string[] = [];
   readonly errorsSeen: string[] = [];
   readonly files = new Map<string, string[]>();
-  readonly latestByAction = new Map<string, { label: string; failure: string | undefined }>();
+  readonly latestByAction = new Map<string, LatestResult>();
+  /** The tool call being read (counted from 1), and the last call that changed each file. */
+  step = 0;
+  readonly lastChange = new Map<string, number>();
   readonly values = { versions: [] as string[], ports: [] as string[], urls: [] as string[], ids: [] as string[] };
   lastIntention: string | undefined;
   readonly embeddedSummaries: string[] = [];
 
   noteFile(path: string, note: string): void {
+    if (/^(edited|created|written|deleted)$/.test(note)) this.lastChange.set(path, this.step);
     const notes = this.files.get(path) ?? [];
     if (!notes.includes(note)) notes.push(note);
     this.files.set(path, notes);
@@ -92,6 +122,7 @@ class Collector {
   }
 
   toolCall(call: ToolCall, result: CallResult | undefined): void {
+    this.step++;
     const target: ToolCallTarget = toolCallTarget(call.function.name, call.function.arguments);
     const { command } = target;
     const changes = target.paths.length > 0 && /^(edited|created|written|deleted)$/.test(target.action);
@@ -115,7 +146,11 @@ class Collector {
     } else if (changes) {
       this.done.push(failure !== undefined ? `${label} → failed: ${shorten(failure, 120)}` : label!);
     }
-    if (label) this.latestByAction.set(command ?? `${call.function.name}:${target.paths.join(",")}`, { label, failure: failure === undefined ? undefined : errors.slice(-2).map((e) => shorten(e, 160)).join(" | ") || failure });
+    if (label) {
+      const said = failure === undefined ? undefined : errors.slice(-2).map((e) => shorten(e, 160)).join(" | ") || failure;
+      const paths = said === undefined ? [] : dedupe([...target.paths, ...errors.flatMap((e) => findPaths(e))]);
+      this.latestByAction.set(command ?? `${call.function.name}:${target.paths.join(",")}`, { label, failure: said, at: this.step, paths });
+    }
     if (!readsContent(call.function.name, call.function.arguments)) this.noteValues(result.output);
   }
 
@@ -188,7 +223,11 @@ export function extractSections(messages: ChatMessage[]): ExtractedTurns {
   const [firstAsk, ...laterAsks] = collector.asks;
   const lastAsk = collector.asks[collector.asks.length - 1];
   const inProgress = [...(collector.lastIntention ? [shorten(sentences(collector.lastIntention).slice(0, 2).join(" "), 240)] : []), ...collector.pending];
-  const blocked = [...collector.latestByAction.values()].filter((entry) => entry.failure !== undefined);
+  // errors later fixed (the same command passing again, or every file they name edited since) go to Done
+  const failed = [...collector.latestByAction.values()].filter((entry) => entry.failure !== undefined);
+  const fixed = failed.filter((entry) => fixedByLaterEdit(entry, collector.lastChange));
+  const blocked = failed.filter((entry) => !fixed.includes(entry));
+  for (const entry of fixed) collector.done.push(`${entry.label} → fixed by a later edit: ${shorten(entry.failure!, ERROR_CHARS)}`);
   const files = [...collector.files].map(([path, notes]) => {
     const specific = notes.length > 1 ? notes.filter((note) => note !== "mentioned") : notes;
     return `${path} — ${specific.join(", ")}`;
@@ -200,7 +239,7 @@ export function extractSections(messages: ChatMessage[]): ExtractedTurns {
     sections: {
       "## Goal": [...(firstAsk ? [shorten(firstAsk, FIRST_ASK_CHARS)] : []), ...laterAsks.map((ask) => LATER_ASK_PREFIX + shorten(ask, LATER_ASK_CHARS))],
       "## Constraints & Preferences": dedupe(collector.constraints),
-      "### Done": dedupe(collector.done),
+      "### Done": collapseRepeats(collector.done),
       "### In Progress": dedupe(inProgress),
       "### Blocked": dedupe(blocked.map((blocker) => `${blocker.label}: ${blocker.failure}`)),
       "## Key Decisions": dedupe(collector.decisions),

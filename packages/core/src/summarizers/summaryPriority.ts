@@ -10,30 +10,49 @@ import type { SectionItems, SummaryHeading } from "./summaryLayout.js";
 import { layoutSections } from "./summaryLayout.js";
 import { EMPTY_SECTION_ITEM } from "./prompt.js";
 import { SUMMARY_SECTIONS } from "./types.js";
+import { cutLongLines, groupPaths, groupedCosts } from "./summaryPacking.js";
 
 /** Kept whatever else must go (the summary's first goal item, items about the focus topic). */
 export const TOP_PRIORITY = 100;
+/** The fitting rank of a kept item: above any priority plus bonus. */
+const KEPT = Number.POSITIVE_INFINITY;
 
-/** Relevant Files notes by salience: what was changed, what failed, what the user named, what was read, what was mentioned. */
+/**
+ * Relevant Files notes by salience: what was changed, what the user named, what failed, what was read;
+ * a file merely mentioned ranks lowest ({@link MENTIONED_FILE}).
+ */
 const FILE_NOTE_PRIORITY: ReadonlyArray<[RegExp, number]> = [
-  [/\b(edited|created|written|deleted)\b/, 90],
-  [/\berror\b/, 85],
+  [/\b(edited|created|written|deleted)\b/, 84],
   [/\bnamed by the user\b/, 80],
-  [/\bread\b/, 75],
+  [/\berror\b/, 82],
+  [/\bread\b/, 76],
 ];
+/** A file merely mentioned in the turns. */
+const MENTIONED_FILE = 72;
+/** Added to a file touched more than one way (read and edited, edited and failed). */
+const TOUCHED_AGAIN = 6;
+/** Marks a Done item whose failure later edits fixed (extractiveSections.ts). */
+const FIXED_LATER = "→ fixed by a later edit:";
 /** A Done item whose outcome is a failure. */
 const FAILED_OUTCOME = /→ .*(?:\bexit [1-9]\d*|\b[1-9]\d* failed\b|\berrors?\b|\bfailed\b|Error\b)/;
 
-/** The priority of the `index`-th item of `heading` (higher is kept longer). */
-export function itemPriority(heading: SummaryHeading, item: string, index: number): number {
+/**
+ * The priority of the `index`-th of `count` items of `heading` (higher is kept longer): the first ask
+ * (kept whatever else goes); unresolved failures and changed files (a file touched more than one way a
+ * little higher); later asks, the latest highest; files read or mentioned; the asks' constraints; the
+ * commands run; then the rest. Errors later fixed and the Next Steps that repeat a blocker rank low.
+ */
+export function itemPriority(heading: SummaryHeading, item: string, index: number, count = index + 1): number {
   switch (heading) {
     case "## Goal":
-      return index === 0 ? TOP_PRIORITY : 80;
+      // later asks: the latest first
+      return index === 0 ? TOP_PRIORITY : 75 + Math.round((10 * index) / Math.max(1, count - 1));
     case "## Constraints & Preferences":
-      return 45;
+      return 70;
     case "### Done":
-      if (FAILED_OUTCOME.test(item)) return 85;
-      return item.startsWith("ran ") ? 65 : 40;
+      if (item.includes(FIXED_LATER)) return 60;
+      if (FAILED_OUTCOME.test(item)) return 80;
+      return item.startsWith("ran ") ? 68 : 50;
     case "### In Progress":
       return 55;
     case "### Blocked":
@@ -41,14 +60,15 @@ export function itemPriority(heading: SummaryHeading, item: string, index: numbe
     case "## Key Decisions":
       return 35;
     case "## Relevant Files": {
-      const notes = item.includes(" — ") ? item.slice(item.indexOf(" — ")) : "";
-      for (const [pattern, priority] of FILE_NOTE_PRIORITY) if (pattern.test(notes)) return priority;
-      return 72;
+      const notes = item.includes(" — ") ? item.slice(item.indexOf(" — ") + 3).split(", ").filter((note) => note !== "mentioned") : [];
+      const again = notes.length > 1 ? TOUCHED_AGAIN : 0;
+      for (const [pattern, priority] of FILE_NOTE_PRIORITY) if (notes.some((note) => pattern.test(note))) return priority + again;
+      return MENTIONED_FILE;
     }
     case "## Next Steps":
-      return item.startsWith("Fix the failure") ? 80 : 50;
+      return item.startsWith("Fix the failure") ? 60 : 50;
     case "## Critical Context":
-      return item.startsWith("Error seen:") ? 85 : 50;
+      return item.startsWith("Error seen:") ? 78 : 50;
     default:
       return 50;
   }
@@ -84,41 +104,95 @@ export interface FitOptions {
   boost?: (item: string) => boolean;
   /** Added to an item's priority, e.g. for its age (see ageBonus in extractive.ts). */
   bonus?: (heading: SummaryHeading, item: string) => number;
+  /**
+   * Over budget, write Relevant Files grouped by directory before dropping any (default false: a
+   * grouped path no longer reads as one token, which a check by whole path does not find).
+   */
+  groupFiles?: boolean;
+  /**
+   * Priority an item loses per whole budget its section's higher-ranked items already take (default 0,
+   * off): every section keeps its best items instead of one taking the room of another. At 60 one
+   * summary of a 1,057-message session kept more commands and asks but fewer of the first chunk's facts
+   * through 5 compactions (66 % instead of 80 %), so the summarizer leaves it off for now.
+   */
+  sectionShare?: number;
+}
+
+
+
+/** One step of fitting: write a file in its directory's group line, or drop an item. */
+interface Step {
+  candidate: Candidate;
+  priority: number;
+  group: boolean;
 }
 
 /**
- * Lays out `sections` within `maxChars`, dropping items by priority (lowest first; among equals, the
- * middle of a section first). Each section that lost items says how many, where they were. When even
- * the top-priority items do not fit, the even per-section layout cuts what is left.
+ * Lays out `sections` within `maxChars`. Over budget, items are first written densely: long asks,
+ * constraints, blockers and errors cut (summaryPacking.ts), and (with `groupFiles`) Relevant Files
+ * grouped by directory (`dir/{a.ts: edited; b.ts}`), the middle of the list first, until it fits or all are;
+ * then items are dropped by priority (lowest first; among equals, the middle of a section first), each
+ * ranked lower by the room its section's better items take (`sectionShare`). Each section that lost items says how many. When even the top-priority items do
+ * not fit, the even per-section layout cuts what is left.
  */
-export function fitByPriority(sections: SectionItems, maxChars: number, options: FitOptions = {}): string {
-  const { boost, bonus } = options;
-  const candidates: Candidate[] = [];
+export function fitByPriority(given: SectionItems, maxChars: number, options: FitOptions = {}): string {
+  const { boost, bonus, groupFiles = false, sectionShare = 0 } = options;
+  const packing = renderedLength(given, 0) > maxChars;
+  const sections = packing ? cutLongLines(given) : given;
+  const files = sections["## Relevant Files"] ?? [];
+  const groupedCost = packing && groupFiles ? groupedCosts(files) : [];
+  const steps: Step[] = [];
   for (const heading of SUMMARY_SECTIONS) {
     const items = sections[heading] ?? [];
-    items.forEach((item, index) => {
-      const base = itemPriority(heading, item, index);
-      const priority = boost?.(item) || base >= TOP_PRIORITY ? TOP_PRIORITY : Math.min(TOP_PRIORITY - 1, base + (bonus?.(heading, item) ?? 0));
-      candidates.push({ heading, index, priority, depth: Math.min(index, items.length - 1 - index), chars: item.length + 3 });
+    const ranked = items.map((item, index) => {
+      const base = itemPriority(heading, item, index, items.length);
+      // kept items rank above any other, whatever its bonus; the bonus is not capped, so ranks stay apart
+      const priority = boost?.(item) || base >= TOP_PRIORITY ? KEPT : base + (bonus?.(heading, item) ?? 0);
+      return { heading, index, priority, depth: Math.min(index, items.length - 1 - index), chars: item.length + 3 };
     });
+    // A section's share: each item ranks lower by the room its section's better items already take, so
+    // over budget every section keeps its best items instead of one section taking the room of another.
+    let before = 0;
+    for (const candidate of [...ranked].sort((a, b) => b.priority - a.priority || a.depth - b.depth || a.index - b.index)) {
+      const share = candidate.priority === KEPT || maxChars <= 0 ? 0 : (sectionShare * before) / maxChars;
+      before += candidate.chars;
+      candidate.priority -= share;
+      const cheaper = heading === "## Relevant Files" && (groupedCost[candidate.index] ?? Infinity) < candidate.chars;
+      if (cheaper && candidate.priority < KEPT) steps.push({ candidate, priority: Number.NEGATIVE_INFINITY, group: true });
+      steps.push({ candidate, priority: candidate.priority, group: false });
+    }
   }
   const dropped = new Map<SummaryHeading, Set<number>>();
+  const grouped = new Set<number>();
   let length = renderedLength(sections, 0);
   if (length > maxChars) {
-    candidates.sort((a, b) => a.priority - b.priority || b.depth - a.depth || b.index - a.index);
-    for (const candidate of candidates) {
-      if (length <= maxChars || candidate.priority >= TOP_PRIORITY) break;
+    steps.sort((a, b) => a.priority - b.priority || b.candidate.depth - a.candidate.depth || b.candidate.index - a.candidate.index || Number(b.group) - Number(a.group));
+    for (const { candidate, group } of steps) {
+      if (length <= maxChars || candidate.priority >= KEPT) break;
+      if (group) {
+        grouped.add(candidate.index);
+        length -= candidate.chars - groupedCost[candidate.index]!;
+        continue;
+      }
       let set = dropped.get(candidate.heading);
       if (set === undefined) {
         dropped.set(candidate.heading, (set = new Set()));
         length += OMITTED_NOTE_CHARS;
       }
       set.add(candidate.index);
-      length -= candidate.chars;
+      length -= grouped.has(candidate.index) ? groupedCost[candidate.index]! : candidate.chars;
     }
   }
   const kept: SectionItems = {};
   for (const heading of SUMMARY_SECTIONS) kept[heading] = withOmissions(sections[heading] ?? [], dropped.get(heading));
+  if (grouped.size > 0) {
+    const left = files.map((item, index) => ({ item, index })).filter(({ index }) => !dropped.get("## Relevant Files")?.has(index));
+    const omitted = dropped.get("## Relevant Files")?.size ?? 0;
+    kept["## Relevant Files"] = [
+      ...groupPaths(left.map(({ item }) => item), (i) => grouped.has(left[i]!.index)),
+      ...(omitted > 0 ? [`… (${omitted} more omitted)`] : []),
+    ];
+  }
   const text = layoutSections(kept, Number.MAX_SAFE_INTEGER);
   return text.length <= maxChars ? text : layoutSections(kept, maxChars);
 }
