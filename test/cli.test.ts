@@ -111,19 +111,20 @@ export function register(ctx: any) { ctx.registerContextEngine(() => new Careles
     const dir = tempDir();
     const path = join(dir, "config.yaml");
     writeFileSync(path, "# my settings\ncompression:\n  threshold: 0.5 # trigger\n");
-    const set = await cli(["config", "set", "compression.codex_gpt55_autoraise", "false"], dir);
+    const set = await cli(["config", "set", "compression.protect_last_n", "12"], dir);
     expect(set.code).toBe(0);
     const text = readFileSync(path, "utf8");
     expect(text).toContain("# my settings");
-    expect(text).toContain("codex_gpt55_autoraise: false");
+    expect(text).toContain("# trigger");
+    expect(text).toContain("protect_last_n: 12");
     const bad = await cli(["config", "set", "prompt_caching.cache_ttl", "2h"], dir);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('prompt_caching.cache_ttl: must be "5m" or "1h"');
     expect(readFileSync(path, "utf8")).toBe(text);
     const unknown = await cli(["config", "set", "compression.bogus", "1"], dir);
     expect(unknown.code).toBe(2);
-    const get = await cli(["config", "get", "compression.codex_gpt55_autoraise"], dir);
-    expect(get.stdout.trim()).toBe("false");
+    const get = await cli(["config", "get", "compression.protect_last_n"], dir);
+    expect(get.stdout.trim()).toBe("12");
   });
 
   it("sets the Codex route's settings in their codex: section, and warns about the old compression.codex_* spelling", async () => {
