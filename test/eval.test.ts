@@ -18,6 +18,8 @@ describe("context-engine eval", () => {
     expect(first).toMatch(/\npaths kept +100\.0 % \(6\/6\) +0\.0 % \(0\/24\)\n/);
     expect(first).toMatch(/\ncommands kept +100\.0 % \(5\/5\) +0\.0 % \(0\/12\)\n/);
     expect(first).toMatch(/\nerrors kept +— +—\n/);
+    // the eval's own detectors find no path or identifier in the compressor's summaries that its input lacked
+    expect(first).toMatch(/\ninvented paths and identifiers +0 of \d+ stated +—\n/);
     expect(first).toMatch(/\nfirst chunk retained +100\.0 % after 3 \(of 5 facts\) +0.0 % after 1 \(of 37 facts\)\n/);
     expect(first).toMatch(/\nretention per compaction +100 → 100 → 100 % +0 %\n/);
     expect(first).toMatch(/\nsummary tokens +\d+ mean, \d+ max +0 mean, 0 max\n/);

@@ -70,6 +70,11 @@ export function curveCell(report: Pick<FidelityReport, "firstChunk">): string {
   return `${shown.join(" → ")} %${from}`;
 }
 
+/** "2 of 31 stated" (the invented ones of all stated), or "—" when the engine stated none. */
+export function inventedCell(invented: { stated: number; invented: number }): string {
+  return invented.stated === 0 ? "—" : `${invented.invented} of ${invented.stated} stated`;
+}
+
 /** The rows of one transcript's table: a label column, then one column per run (engine). */
 export function evalRows(runs: readonly EvalRun[]): string[][] {
   const cell = (f: (run: EvalRun) => string) => runs.map(f);
@@ -81,6 +86,7 @@ export function evalRows(runs: readonly EvalRun[]): string[][] {
     ["tail references kept", ...cell((r) => keptCell(r.report.references))],
     ["first chunk retained", ...cell((r) => retentionCell(r.report))],
     ["retention per compaction", ...cell((r) => curveCell(r.report))],
+    ["invented paths and identifiers", ...cell((r) => inventedCell(r.report.invented))],
     ["summary tokens", ...cell((r) => (r.report.compactions.length === 0 ? "—" : `${formatTokens(r.report.summaryTokens.mean)} mean, ${formatTokens(r.report.summaryTokens.max)} max`))],
     ["cost", ...cell((r) => formatUsd(r.report.replay.totals.costUsd))],
     ["cache reads", ...cell((r) => formatPercent(r.report.replay.totals.cacheReadShare))],
@@ -98,6 +104,8 @@ export interface EngineTotals {
   references: KindSurvival;
   /** Mean over the transcripts that compacted of their first chunk's retention (see firstChunkRetention). */
   firstChunkRetained: number | undefined;
+  /** Paths and identifiers the engine stated, and how many of them its input never held. */
+  invented: { stated: number; invented: number };
   costUsd: number;
 }
 
@@ -115,6 +123,7 @@ export function engineTotals(runs: readonly EvalRun[]): EngineTotals[] {
       survival: list.reduce((acc, r) => addSurvival(acc, r.report.survival), emptySurvival()),
       references: list.reduce((acc, r) => ({ total: acc.total + r.report.references.total, kept: acc.kept + r.report.references.kept }), { total: 0, kept: 0 }),
       firstChunkRetained: retained.length === 0 ? undefined : retained.reduce((a, b) => a + b, 0) / retained.length,
+      invented: { stated: list.reduce((s, r) => s + r.report.invented.stated, 0), invented: list.reduce((s, r) => s + r.report.invented.invented, 0) },
       costUsd: list.reduce((s, r) => s + r.report.replay.totals.costUsd, 0),
     };
   });
@@ -131,6 +140,7 @@ export function totalRows(totals: readonly EngineTotals[]): string[][] {
     ...SHOWN_KINDS.map(([kind, label]) => [label, ...cell((t) => keptCell(t.survival[kind]))]),
     ["tail references kept", ...cell((t) => keptCell(t.references))],
     ["first chunk retained (mean)", ...cell((t) => (t.firstChunkRetained === undefined ? "—" : formatPercent(t.firstChunkRetained)))],
+    ["invented paths and identifiers", ...cell((t) => inventedCell(t.invented))],
     ["cost", ...cell((t) => formatUsd(t.costUsd))],
   ];
 }

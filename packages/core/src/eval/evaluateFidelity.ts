@@ -41,6 +41,18 @@ export interface CompactionFidelity {
   firstChunkRetained: number | null;
   /** Up to {@link MAX_LOST_LISTED} facts that did not survive. */
   lost: Fact[];
+  /** Paths and identifiers the engine's text states, and those of them the context it compacted never had. */
+  invented: InventedFacts;
+}
+
+/** Facts an engine stated that its input did not hold: counted by the eval's own detectors. */
+export interface InventedFacts {
+  /** Paths and identifiers found in what the engine wrote. */
+  stated: number;
+  /** How many of them appear nowhere in the messages it compacted (tool-call arguments included). */
+  invented: number;
+  /** Up to {@link MAX_LOST_LISTED} of them, as written. */
+  examples: string[];
 }
 
 /** The fidelity of one engine on one transcript. */
@@ -58,6 +70,8 @@ export interface FidelityReport {
    */
   firstChunk: { facts: number; fromCompaction: number; retained: number[] };
   summaryTokens: { total: number; mean: number; max: number };
+  /** Invented facts over every compaction. */
+  invented: { stated: number; invented: number };
   /** Requests that sent more than the window: the API would reject each, so each counts as a failure. */
   overWindow: OverWindow;
   /** The replay's own report: requests, cost, cache reads. */
@@ -207,6 +221,7 @@ function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCount
     const written = survivalText(parts.map((p) => p.added).join("\n\n"));
 
     const facts = extractFacts(removed.map((r) => r.message));
+    const invented = inventedFacts(parts.map((p) => p.added), before);
     const lost: Fact[] = [];
     const survival = survivalByKind(facts, written, lost);
 
@@ -233,6 +248,7 @@ function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCount
       references,
       firstChunkRetained: retained,
       lost: lost.filter((f) => f.kind !== "identifier").slice(0, MAX_LOST_LISTED),
+      invented,
     });
   };
 
@@ -256,9 +272,21 @@ export async function evaluateFidelity(transcript: readonly ChatMessage[], optio
     references,
     firstChunk: firstChunk(),
     summaryTokens: { total, mean: tokens.length === 0 ? 0 : total / tokens.length, max: tokens.length === 0 ? 0 : Math.max(...tokens) },
+    invented: compactions.reduce((acc, c) => ({ stated: acc.stated + c.invented.stated, invented: acc.invented + c.invented.invented }), { stated: 0, invented: 0 }),
     overWindow: overWindow(replay),
     replay,
   };
+}
+
+/**
+ * The paths and identifiers `written` states (by the eval's detectors) that `source` — the context the
+ * engine compacted, tool-call arguments included — never holds: what a summary invented.
+ */
+export function inventedFacts(written: readonly string[], source: readonly ChatMessage[]): InventedFacts {
+  const stated = extractFacts(written.map((content) => ({ role: "assistant" as const, content }))).filter((f) => f.kind === "path" || f.kind === "identifier");
+  const sourceText = survivalText(source.map((m) => [messageText(m), ...(m.tool_calls ?? []).map((c) => c.function.arguments)].join("\n")).join("\n"));
+  const invented = stated.filter((f) => !factSurvives(f, sourceText));
+  return { stated: stated.length, invented: invented.length, examples: invented.slice(0, MAX_LOST_LISTED).map((f) => f.text) };
 }
 
 /**

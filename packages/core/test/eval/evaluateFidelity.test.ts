@@ -65,6 +65,16 @@ describe("evaluateFidelity", () => {
     expect(report.replay.totals.compactions).toBe(1);
   });
 
+  it("counts a path the summary states that the compacted messages never had as invented, and none for a faithful summary", async () => {
+    const faithful = "[summary] read src/importers/specstory.ts; parseHeader moved to src/importers/header.ts";
+    const honest = await evaluateFidelity(TRANSCRIPT, { engine: new OneSummaryEngine(faithful), model: MODEL, provider: "anthropic" });
+    expect(honest.compactions[0]!.invented.stated).toBeGreaterThanOrEqual(2);
+    expect(honest.invented.invented).toBe(0);
+    const inventing = await evaluateFidelity(TRANSCRIPT, { engine: new OneSummaryEngine(`${faithful}; also edited src/importers/ghost_loader.ts`), model: MODEL, provider: "anthropic" });
+    expect(inventing.compactions[0]!.invented.examples).toContain("src/importers/ghost_loader.ts");
+    expect(inventing.invented.invented).toBeGreaterThanOrEqual(1);
+  });
+
   it("follows the first chunk's facts through the compressor's later compactions on a real transcript", async () => {
     const messages = parseMessages(JSON.parse(readFileSync(join(FIXTURES_DIR, "python-to-rust-port.json"), "utf8")));
     const engine = new ContextCompressor({ model: { model: MODEL, contextLength: 8_000 } });
