@@ -6,7 +6,6 @@
 import type { ChatMessage } from "../messages/schema.js";
 import type { BoundaryPlan } from "./planBoundaries.js";
 import { pruneOldToolResults, type PruneMemo } from "./pruneToolOutputs.js";
-import { findLatestSummaryIndex, hasCompactionNote } from "./earlierSummaries.js";
 import { indexConversation, turnsBetween, type ConversationIndex } from "./conversationIndex.js";
 import { newestToolGroupStart, planCompaction, type CompactionPlan, type PlanSettings } from "./planCompaction.js";
 import { knownMessageTokens, type MessageTokens } from "./messageTokens.js";
@@ -48,11 +47,6 @@ export interface PreparedCompaction {
   tailToolOutputsCleared: number;
   /** How pruning cleared this conversation: for its next preparation (`settings.pruneMemo`). */
   pruneMemo: PruneMemo;
-}
-
-/** True when no earlier compaction left its system note or a summary message in `messages`. */
-export function isFirstCompaction(messages: readonly ChatMessage[]): boolean {
-  return !hasCompactionNote(messages[0]) && findLatestSummaryIndex(messages) === -1;
 }
 
 /** Pruning by `planned`: outside its tail, and inside the tail too (but the newest tool group) when `planned.clearTail`. */
