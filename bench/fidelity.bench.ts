@@ -131,6 +131,37 @@ function printTotals(split: Split, rows: Row[], skipped: number): void {
     const mean = retained.reduce((a, b) => a + b, 0) / retained.length;
     console.log(`    first chunk after 5 compactions (or the last), transcripts that compacted on their own: mean ${(mean * 100).toFixed(1)} %, lowest ${(lowest * 100).toFixed(1)} % of ${retained.length}${goal(lowest, FIRST_CHUNK_GOAL)}`);
   }
+  const kept = GOALS.reduce((sum, [kind]) => sum + all[kind].kept, 0);
+  const tokens = rows.reduce((sum, r) => sum + r.report.compactions.reduce((t, c) => t + c.summaryTokens, 0), 0);
+  if (tokens > 0) console.log(`    density      ${((kept / tokens) * 1000).toFixed(1)} facts kept per 1k summary tokens (${kept} facts: paths, errors, commands, asks; ${tokens.toLocaleString("en-US")} summary tokens)`);
+}
+
+/** Compactions after which the long-horizon curve is quoted (issue #18). */
+const HORIZON_POINTS = [6, 12, 15];
+/** Sessions with at least this many compactions in a window get a long-horizon line. */
+const LONG_HORIZON_COMPACTIONS = 10;
+const HORIZON_GOAL = 0.5;
+
+/** For each transcript that compacted {@link LONG_HORIZON_COMPACTIONS} times or more: the first chunk's curve and the first compacted ask. */
+function printLongHorizon(rows: Row[]): void {
+  const long = rows.filter((r) => !r.forced && r.report.compactions.length >= LONG_HORIZON_COMPACTIONS);
+  if (long.length === 0) return;
+  console.log("  long horizon (transcripts with ≥ 10 compactions):");
+  for (const { name, split, report } of long) {
+    const { retained, fromCompaction, firstAsk } = report.firstChunk;
+    const at = (n: number) => (retained.length >= n - fromCompaction + 1 ? `${(retained[n - fromCompaction]! * 100).toFixed(0)}% after ${n}` : undefined);
+    const points = HORIZON_POINTS.map(at).filter((p): p is string => p !== undefined);
+    const last = retained.at(-1);
+    const lastLabel = `${last === undefined ? "—" : (last * 100).toFixed(0)}% after the last (${report.compactions.length})`;
+    const goal = split === "held-out" && last !== undefined ? ` (goal ≥ ${HORIZON_GOAL * 100} % after 15: ${last >= HORIZON_GOAL ? "met" : "MISSED"})` : "";
+    console.log(`    ${split} ${shortName(name)}: first chunk (${report.firstChunk.facts} facts) ${[...points, lastLabel].join(", ")}${goal}`);
+    if (firstAsk !== undefined) {
+      const lost = firstAsk.retained.indexOf(false);
+      const through = firstAsk.fromCompaction + firstAsk.retained.length - 1;
+      const status = lost === -1 ? `kept through compaction ${through}` : `LOST at compaction ${firstAsk.fromCompaction + lost}`;
+      console.log(`      first compacted ask (from compaction ${firstAsk.fromCompaction}): ${status}${split === "held-out" ? ` (goal: every compaction: ${lost === -1 ? "met" : "MISSED"})` : ""}`);
+    }
+  }
 }
 
 /** Runs the benchmark on the transcripts under `corpus` (default ../shared/corpus/raw). */
@@ -176,7 +207,7 @@ export async function run(corpus: string = CORPUS): Promise<void> {
           }
           const tokens = compaction.summaryTokens;
           const one = { survival: compaction.survival, references: compaction.references, compactions: [compaction], summaryTokens: { total: tokens, mean: tokens, max: tokens } };
-          row = { name, split, window, messages: messages.length, forced: true, report: { ...one, firstChunk: { facts: 0, fromCompaction: 0, retained: [] } } };
+          row = { name, split, window, messages: messages.length, forced: true, report: { ...one, firstChunk: { facts: 0, fromCompaction: 0, retained: [], firstAsk: undefined } } };
         }
         rows.push(row);
         printRow(row);
@@ -184,5 +215,6 @@ export async function run(corpus: string = CORPUS): Promise<void> {
     }
     console.log("");
     for (const split of ["held-out", "tune"] as const) printTotals(split, rows.filter((r) => r.split === split), skipped[split]);
+    printLongHorizon(rows);
   }
 }

@@ -22,6 +22,7 @@ describe("context-engine eval", () => {
     expect(first).toMatch(/\ninvented paths and identifiers +0 of \d+ stated +—\n/);
     expect(first).toMatch(/\nfirst chunk retained +100\.0 % after 3 \(of 5 facts\) +0.0 % after 1 \(of 37 facts\)\n/);
     expect(first).toMatch(/\nretention per compaction +100 → 100 → 100 % +0 %\n/);
+    expect(first).toMatch(/\nfirst compacted ask +kept through compaction 3 +lost at compaction 1 \(of 1\)\n/);
     expect(first).toMatch(/\nsummary tokens +\d+ mean, \d+ max +0 mean, 0 max\n/);
     expect(first).toMatch(/\ncost +\$0\.\d+ +\$0\.\d+\ncache reads +\d+\.\d % +\d+\.\d %\n/);
     // an engine that never compacts is not cheaper: the requests it sends over the window fail

@@ -70,6 +70,15 @@ export function curveCell(report: Pick<FidelityReport, "firstChunk">): string {
   return `${shown.join(" → ")} %${from}`;
 }
 
+/** "kept through 15 compactions", "lost at compaction 7 (of 15)", or "—" when no compaction removed an ask. */
+export function firstAskCell(report: Pick<FidelityReport, "firstChunk">): string {
+  const ask = report.firstChunk.firstAsk;
+  if (ask === undefined || ask.retained.length === 0) return "—";
+  const lost = ask.retained.indexOf(false);
+  const last = ask.fromCompaction + ask.retained.length - 1;
+  return lost === -1 ? `kept through compaction ${last}` : `lost at compaction ${ask.fromCompaction + lost} (of ${last})`;
+}
+
 /** "2 of 31 stated" (the invented ones of all stated), or "—" when the engine stated none. */
 export function inventedCell(invented: { stated: number; invented: number }): string {
   return invented.stated === 0 ? "—" : `${invented.invented} of ${invented.stated} stated`;
@@ -86,6 +95,7 @@ export function evalRows(runs: readonly EvalRun[]): string[][] {
     ["tail references kept", ...cell((r) => keptCell(r.report.references))],
     ["first chunk retained", ...cell((r) => retentionCell(r.report))],
     ["retention per compaction", ...cell((r) => curveCell(r.report))],
+    ["first compacted ask", ...cell((r) => firstAskCell(r.report))],
     ["invented paths and identifiers", ...cell((r) => inventedCell(r.report.invented))],
     ["summary tokens", ...cell((r) => (r.report.compactions.length === 0 ? "—" : `${formatTokens(r.report.summaryTokens.mean)} mean, ${formatTokens(r.report.summaryTokens.max)} max`))],
     ["cost", ...cell((r) => formatUsd(r.report.replay.totals.costUsd))],

@@ -68,7 +68,7 @@ export interface FidelityReport {
    * compaction that was (1-based; 0 when none did), and the share of them retained after it and after
    * each later compaction (index 0: right after it).
    */
-  firstChunk: { facts: number; fromCompaction: number; retained: number[] };
+  firstChunk: { facts: number; fromCompaction: number; retained: number[]; firstAsk: FirstAsk | undefined };
   summaryTokens: { total: number; mean: number; max: number };
   /** Invented facts over every compaction. */
   invented: { stated: number; invented: number };
@@ -76,6 +76,15 @@ export interface FidelityReport {
   overWindow: OverWindow;
   /** The replay's own report: requests, cost, cache reads. */
   replay: ReplayReport;
+}
+
+/** The earliest user ask a compaction removed, and whether the engine's text still held it after that compaction and each later one. */
+export interface FirstAsk {
+  text: string;
+  /** The compaction that removed it (1-based). */
+  fromCompaction: number;
+  /** Index 0: right after that compaction. */
+  retained: boolean[];
 }
 
 /** Requests of a replay that exceeded the window (failures: the API rejects them). */
@@ -108,9 +117,7 @@ function fingerprint(message: ChatMessage): string {
   return canonicalJson({ role: message.role, content: message.content, tool_calls: message.tool_calls, tool_call_id: message.tool_call_id });
 }
 
-/** Characters at each end of a text used to find the transcript message an engine message starts or ends with. */
-const EDGE_CHARS = 64;
-/** Transcript texts shorter than this are not looked for inside engine messages. */
+/** Transcript texts shorter than this are not looked for inside engine messages; their first and last this many characters find them. */
 const MIN_EMBEDDED_CHARS = 20;
 
 /** Tells transcript messages from engine-made ones, matching by identity first and content second. */
@@ -120,19 +127,19 @@ class TranscriptIndex {
   private readonly prints = new WeakMap<ChatMessage, string>();
   private readonly byHead = new Map<string, string[]>();
   private readonly byTail = new Map<string, string[]>();
-  private readonly callIds = new Set<string>();
+  /** The transcript text of the message that makes or answers each tool call. */
+  private readonly callTexts = new Map<string, string>();
 
   constructor(transcript: readonly ChatMessage[]) {
     transcript.forEach((message, index) => {
       this.byObject.set(message, index);
       const print = this.print(message);
       if (!this.byPrint.has(print)) this.byPrint.set(print, index);
-      if (message.tool_call_id !== undefined) this.callIds.add(message.tool_call_id);
-      for (const call of message.tool_calls ?? []) this.callIds.add(call.id);
       const text = messageText(message);
+      for (const id of callIdsOf(message)) if (!this.callTexts.has(id)) this.callTexts.set(id, text);
       if (text.length < MIN_EMBEDDED_CHARS) return;
-      push(this.byHead, text.slice(0, EDGE_CHARS), text);
-      push(this.byTail, text.slice(-EDGE_CHARS), text);
+      push(this.byHead, text.slice(0, MIN_EMBEDDED_CHARS), text);
+      push(this.byTail, text.slice(-MIN_EMBEDDED_CHARS), text);
     });
   }
 
@@ -149,25 +156,36 @@ class TranscriptIndex {
 
   /** True for an engine-made copy of a transcript message (a cleared tool output, truncated call arguments). */
   isRewrite(message: ChatMessage): boolean {
-    if (message.role === "tool") return message.tool_call_id !== undefined && this.callIds.has(message.tool_call_id);
+    if (message.role === "tool") return message.tool_call_id !== undefined && this.callTexts.has(message.tool_call_id);
     const calls = message.tool_calls ?? [];
-    return calls.length > 0 && calls.every((call) => this.callIds.has(call.id));
+    return calls.length > 0 && calls.every((call) => this.callTexts.has(call.id));
+  }
+
+  /** The transcript text of the message a rewrite copies (found by its tool-call ids). */
+  rewrittenText(message: ChatMessage): string | undefined {
+    const [id] = callIdsOf(message);
+    return id === undefined ? undefined : this.callTexts.get(id);
   }
 
   /**
    * The text an engine-made message adds, and the transcript texts it carries: a transcript message it
-   * starts with (a system prompt with a note appended) or ends with (a summary merged into the first kept
-   * message) is kept, not added.
+   * starts with (a system prompt with a note appended, a summary merged after the text of a kept message
+   * with tool calls) or ends with (a summary merged into the first kept message) is kept, not added.
    */
   split(message: ChatMessage): { added: string; carried: string[] } {
     let text = messageText(message);
     const carried: string[] = [];
-    const head = (this.byHead.get(text.slice(0, EDGE_CHARS)) ?? []).find((t) => t.length < text.length && text.startsWith(t));
+    const copied = this.isRewrite(message) ? this.rewrittenText(message) : undefined;
+    if (copied !== undefined && copied !== "" && text.startsWith(copied)) {
+      text = text.slice(copied.length);
+      carried.push(copied);
+    }
+    const head = carried.length > 0 ? undefined : (this.byHead.get(text.slice(0, MIN_EMBEDDED_CHARS)) ?? []).find((t) => t.length < text.length && text.startsWith(t));
     if (head !== undefined) {
       text = text.slice(head.length);
       carried.push(head);
     }
-    const tail = (this.byTail.get(text.slice(-EDGE_CHARS)) ?? []).find((t) => t.length < text.length && text.endsWith(t));
+    const tail = (this.byTail.get(text.slice(-MIN_EMBEDDED_CHARS)) ?? []).find((t) => t.length < text.length && text.endsWith(t));
     if (tail !== undefined) {
       text = text.slice(0, text.length - tail.length);
       carried.push(tail);
@@ -191,15 +209,17 @@ function push(map: Map<string, string[]>, key: string, value: string): void {
 function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCounter) {
   const index = new TranscriptIndex(transcript);
   const countOne = messageCounter(counter);
-  /** Tokens a created message adds: none for a rewritten transcript message, else its text without embedded transcript messages. */
+  /** Tokens a created message adds: its text without the transcript texts it carries (none for a plain rewrite). */
   const addedTokens = (message: ChatMessage): number => {
     const { added, carried } = index.split(message);
-    if (carried.length === 0 && index.isRewrite(message)) return 0;
+    if (added.trim() === "" || (carried.length === 0 && index.isRewrite(message))) return 0;
     return added.length === messageText(message).length ? countOne(message) : counter.count(added);
   };
   const compactions: CompactionFidelity[] = [];
   let firstFacts: Fact[] | undefined;
   let firstFrom = 0;
+  let firstAsk: { fact: Fact; from: number } | undefined;
+  const askRetained: boolean[] = [];
 
   const onCompaction = ({ request, layer, before, after }: ReplayCompaction): void => {
     const kept = new Set(after.map((m) => index.print(m)));
@@ -237,6 +257,9 @@ function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCount
       firstFrom = compactions.length + 1;
     }
     const retained = firstFacts === undefined ? null : firstFacts.filter((f) => factSurvives(f, written)).length / firstFacts.length;
+    const ask = facts.find((f) => f.kind === "ask");
+    if (firstAsk === undefined && ask !== undefined) firstAsk = { fact: ask, from: compactions.length + 1 };
+    if (firstAsk !== undefined) askRetained.push(factSurvives(firstAsk.fact, written));
 
     compactions.push({
       number: compactions.length + 1,
@@ -252,7 +275,12 @@ function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCount
     });
   };
 
-  const firstChunk = () => ({ facts: firstFacts?.length ?? 0, fromCompaction: firstFrom, retained: compactions.flatMap((c) => (c.firstChunkRetained === null ? [] : [c.firstChunkRetained])) });
+  const firstChunk = (): FidelityReport["firstChunk"] => ({
+    facts: firstFacts?.length ?? 0,
+    fromCompaction: firstFrom,
+    retained: compactions.flatMap((c) => (c.firstChunkRetained === null ? [] : [c.firstChunkRetained])),
+    firstAsk: firstAsk === undefined ? undefined : { text: firstAsk.fact.text, fromCompaction: firstAsk.from, retained: [...askRetained] },
+  });
   return { onCompaction, compactions, firstChunk };
 }
 

@@ -1,8 +1,10 @@
 /**
  * Whether facts survive in a text (a summary, or everything an engine put in the context):
  * - paths, commands and errors by their normalized key, whitespace collapsed: a path must appear as a
- *   whole token (`a.py` is not found inside `data.py`; a longer absolute path ending in it counts), a
- *   command's first line (60 characters) or an error's first 80 characters as written;
+ *   whole token (`a.py` is not found inside `data.py`; a longer absolute path ending in it counts, and
+ *   so does an `@` mention of it), or as a member of a brace list read as a shell expands it
+ *   (`pkg/cmd/{resume.go, search.go}` names `pkg/cmd/resume.go`; spaces after the commas allowed, one
+ *   level, no nesting); a command's first line (60 characters) or an error's first 80 characters as written;
  * - a failed exit needs its command and "exit N" on one line;
  * - identifiers as whole words;
  * - an ask when at least {@link ASK_SURVIVAL_SHARE} of its distinctive words (up to 12, see facts.ts)
@@ -20,11 +22,36 @@ export interface SurvivalText {
   /** Lines, each flattened. */
   lines: string[];
   words: Set<string>;
+  /** The paths the text's brace lists expand to. */
+  braced: string[];
+}
+
+/** A brace list in shell notation: a prefix, `{a,b,…}` (one level), a suffix; whitespace ends the token. */
+const BRACE_LIST = /([^\s{}`'"(]*)\{([^{}\n]*,[^{}\n]*)\}([^\s{}`'",;)]*)/g;
+
+/** The words `text`'s brace lists expand to (`src/{a,b}.ts` → `src/a.ts`, `src/b.ts`), as a shell expands them. */
+export function expandBraceLists(text: string): string[] {
+  const out: string[] = [];
+  for (const [, prefix = "", members = "", suffix = ""] of text.matchAll(BRACE_LIST)) {
+    for (const member of members.split(",")) {
+      const name = member.trim();
+      if (name !== "" && !/\s/.test(name)) out.push(prefix + name + suffix);
+    }
+  }
+  return out;
 }
 
 /** Prepares `text` for {@link factSurvives}. */
 export function survivalText(text: string): SurvivalText {
-  return { flat: flatten(text), lines: text.split("\n").map(flatten).filter((l) => l !== ""), words: new Set(wordsOf(text)) };
+  return { flat: flatten(text), lines: text.split("\n").map(flatten).filter((l) => l !== ""), words: new Set(wordsOf(text)), braced: expandBraceLists(text) };
+}
+
+/** True when a brace list of the text expands to `path` or to a longer path ending in it. */
+function inBraceList(braced: readonly string[], path: string): boolean {
+  return braced.some((word) => {
+    const bare = word.replace(/^@/, "").replace(/[.,;:!?]+$/, "");
+    return bare === path || bare.endsWith(path.startsWith("/") ? path : `/${path}`);
+  });
 }
 
 function escapeRegExp(text: string): string {
@@ -35,9 +62,9 @@ function escapeRegExp(text: string): string {
 function containsToken(text: string, token: string, word: boolean): boolean {
   let at = text.indexOf(token);
   if (at === -1) return false;
-  const pattern = word ? new RegExp(`(?<![\\w$])${escapeRegExp(token)}(?![\\w$])`) : new RegExp(`(?<![\\w.@-])${escapeRegExp(token)}(?![\\w/-]|\\.\\w)`);
+  const pattern = word ? new RegExp(`(?<![\\w$])${escapeRegExp(token)}(?![\\w$])`) : new RegExp(`(?<![\\w.-]|[\\w.-]@)${escapeRegExp(token)}(?![\\w/-]|\\.\\w)`);
   while (at !== -1) {
-    if (pattern.test(text.slice(Math.max(0, at - 1), at + token.length + 2))) return true;
+    if (pattern.test(text.slice(Math.max(0, at - 2), at + token.length + 2))) return true;
     at = text.indexOf(token, at + 1);
   }
   return false;
@@ -48,7 +75,7 @@ export function factSurvives(fact: Fact, text: SurvivalText | string): boolean {
   const prepared = typeof text === "string" ? survivalText(text) : text;
   switch (fact.kind) {
     case "path":
-      return containsToken(prepared.flat, fact.key, false);
+      return containsToken(prepared.flat, fact.key, false) || inBraceList(prepared.braced, fact.key);
     case "identifier":
       return containsToken(prepared.flat, fact.key, true);
     case "ask": {

@@ -86,6 +86,25 @@ describe("evaluateFidelity", () => {
     for (const c of report.compactions) expect(c.summaryTokens).toBeLessThan(engine.maxSummaryTokens + 300);
   });
 
+  it("counts a summary appended to a kept message with tool calls as summary tokens, and that message's own text as kept, not written", async () => {
+    class AppendsToCall extends OneSummaryEngine {
+      override async compress(messages: ChatMessage[]): Promise<ChatMessage[]> {
+        if (messages.length < 11) return messages;
+        this.compressionCount++;
+        const host = messages[5]!; // the assistant turn that runs `npm run build`, kept with its result
+        return [messages[0]!, messages[1]!, { ...host, content: `${String(host.content)}\n\n[summary] read src/importers/specstory.ts` }, ...messages.slice(6)];
+      }
+    }
+    const transcript = TRANSCRIPT.map((m, i) => (i === 5 ? { ...m, content: "Building now, then src/importers/header.ts." } : m));
+    const report = await evaluateFidelity(transcript, { engine: new AppendsToCall(""), model: MODEL, provider: "anthropic" });
+    const [compaction] = report.compactions;
+    expect(compaction!.summaryTokens).toBeGreaterThan(5);
+    expect(compaction!.summaryTokens).toBeLessThan(20);
+    // the removed turns name two paths: the one the summary states survives; the kept turn's own path is not summary text
+    expect(compaction!.survival.path).toEqual({ total: 1, kept: 1 });
+    expect(report.firstChunk.firstAsk).toEqual({ text: "Also keep the timestamps of every message.", fromCompaction: 1, retained: [false] });
+  });
+
   it("reports no compaction and nothing to keep when the engine never compacts", async () => {
     const engine = new ContextCompressor({ model: { model: MODEL, contextLength: 200_000 } });
     const report = await evaluateFidelity(TRANSCRIPT, { engine, model: MODEL, provider: "anthropic" });

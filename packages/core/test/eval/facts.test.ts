@@ -70,6 +70,20 @@ describe("fact survival", () => {
     expect(factSurvives(path("pkg/a.go"), "- pkg/a.golden — read")).toBe(false);
   });
 
+  it("finds a path named as an @ mention, but not inside an e-mail address", () => {
+    expect(factSurvives(path("../lore/"), "see @../lore/ and how we indexed")).toBe(true);
+    expect(factSurvives(path("docs/x.md"), "mail me@docs/x.md")).toBe(false);
+  });
+
+  it("finds a path listed in a brace group as a shell expands it, and nothing the group does not name", () => {
+    const text = "- pkg/cmd/{resume.go, search_tui.go} — edited\n- /repo/src/{a,b}.ts";
+    expect(factSurvives(path("pkg/cmd/search_tui.go"), text)).toBe(true);
+    expect(factSurvives(path("cmd/resume.go"), text)).toBe(true);
+    expect(factSurvives(path("/repo/src/b.ts"), text)).toBe(true);
+    expect(factSurvives(path("pkg/cmd/session_tui.go"), text)).toBe(false);
+    expect(factSurvives(path("src/c.ts"), text)).toBe(false);
+  });
+
   it("needs a failed command and its exit status on one line", () => {
     const exit: Fact = { kind: "error", text: "pytest -q → exit 1", key: "exit 1", anchor: "pytest -q" };
     expect(factSurvives(exit, "- ran `pytest -q` → exit 1")).toBe(true);

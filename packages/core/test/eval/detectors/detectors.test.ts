@@ -110,6 +110,12 @@ describe("the eval's path detector", () => {
   it("takes no URL, date, fraction or word pair", () => {
     expect(pathsIn("curl http://web.chal.csaw.io:8000/cgi-bin/file.pl on 06/18 and/or 1/2, e.g. node.js")).toEqual([]);
   });
+
+  it("takes no slash command, sed expression or slash-joined word list, but a rooted folder and lowercase folders", () => {
+    expect(pathsIn("run /login, grep for /func, then sed -e s/132b2f66/aaaa/g")).toEqual([]);
+    expect(pathsIn("keys space/esc/q/enter and Gemini/Droid/DeepSeek/Cursor or Size/Mtime/NativePath")).toEqual([]);
+    expect(pathsIn("wrote it to /tmp and read docs/analytics/provenance and /Users/sean/Source/SpecStory/lore")).toEqual(["/tmp", "docs/analytics/provenance", "/Users/sean/Source/SpecStory/lore"]);
+  });
 });
 
 describe("the eval's identifier detector", () => {
