@@ -94,10 +94,14 @@ function isCodeName(token: string): boolean {
   return token.includes("_") || /^[a-z$]/.test(token);
 }
 
+/** A brace list of files as the summaries group them (`src/app/{main.py, models.py}`): a folder, then names. */
+const BRACE_LIST = /((?:~|\.{1,2})?\/?(?:[\w@.+-]+\/)+)\{([^{}\n]+)\}/g;
+
 /**
  * The facts `line` states, in this order, each blanked out before the next kind is looked for:
  * backticked spans (checked whole), quoted asks (two words or more, {@link MIN_QUOTE_CHARS}+
- * characters), paths, then code names (see isCodeName).
+ * characters), the files of brace lists (each checked as its whole path, `src/app/{a.py, b.py}` states
+ * `src/app/a.py` and `src/app/b.py`), paths, then code names (see isCodeName).
  */
 export function lineFacts(line: string): LineFact[] {
   const facts: LineFact[] = [];
@@ -110,6 +114,16 @@ export function lineFacts(line: string): LineFact[] {
   for (const m of rest.matchAll(QUOTED)) {
     const inner = m[1]!.trim();
     if (inner.length >= MIN_QUOTE_CHARS && /\s/.test(inner)) take("quote", inner, m.index, m.index + m[0].length);
+  }
+  for (const m of rest.matchAll(BRACE_LIST)) {
+    let at = m.index + m[1]!.length + 1;
+    for (const member of m[2]!.split(",")) {
+      const name = member.trim();
+      const start = at + member.indexOf(name);
+      if (name !== "") take("path", m[1]! + name, start, start + name.length);
+      at += member.length + 1;
+    }
+    rest = blank(rest, m.index, m.index + m[0].length);
   }
   for (const path of findPaths(rest)) for (const [start, end] of occurrences(rest, path, "\\w./-", "\\w/-")) take("path", path, start, end);
   for (const name of findIdentifiers(rest).filter(isCodeName)) for (const [start, end] of occurrences(rest, name, "\\w$", "\\w$")) take("identifier", name, start, end);

@@ -3,7 +3,7 @@
  * (`file:line:col`, `error TS2322`, `error[E0308]`), failing tests (pytest `FAILED`, go `--- FAIL:`,
  * jest `✕`), the final line of a Python traceback, `ERROR:` lines, Claude Code's `<tool_use_error>`,
  * `make: ***`, `npm ERR!`, panics and shell failures. Prose that merely mentions an error is not one.
- * The one definition shared by the summarizers (what to keep) and the eval (what should have been kept).
+ * What the summarizers keep and the verbatim guard reads; the eval counts errors with its own detectors (eval/detectors/).
  */
 import { reportedExit } from "./exitStatus.js";
 
@@ -41,10 +41,18 @@ const ERROR_LINE_PATTERNS: readonly RegExp[] = [
   /\bSegmentation fault\b|\bcore dumped\b/,
   /^(?:\(eval\)|[\w./-]+)(?::\d+)?: (?:command not found: \S|\S+: command not found\b)/,
   /^(?:\S+: )?(?:cannot access|can't open|cannot open) .*No such file or directory/,
+  // a shell or a tool naming what it could not find: "/bin/bash: line 1: x: No such file or directory", "ls: a.go: No such file or directory"
+  /^(?:\/[\w/]*\/)?[\w.-]+: (?:line \d+: )?.*: (?:No such file or directory|Permission denied)$/,
+  // Python's OSError as tools print it: "Ran into [Errno 2] No such file or directory: '/workspace/x.py'"
+  /\[Errno \d+\] \S/,
+  // a step that says it failed, and why: "apply_patch verification failed: …", "Search failed: bubbletea: …"
+  /^[A-Za-z][\w -]{0,40} failed: \S/,
+  // SWE-agent's linter refusing an edit
+  /^Your proposed edit has introduced new syntax error/,
 ];
 
 /** Words, in the cases {@link ERROR_LINE_PATTERNS} accept them, of which every error line holds one. */
-const ERROR_WORD_HINT = /rror|RROR|Exception|FAIL|make|npm|fatal|panic|Segmentation|core dumped|command not found|o such file/;
+const ERROR_WORD_HINT = /rror|RROR|Exception|FAIL|make|npm|fatal|panic|Segmentation|core dumped|command not found|o such file|ermission denied|failed: |Errno /;
 /** Positions (`file:12:5`, `(12,5)`, `x_test.go:88`), of which an error line without a hint word holds one. */
 const ERROR_PLACE_HINT = /\d:\d|\(\d+,\d+\)|\.go:\d/;
 /** The test runners' failure marks (`×` is apart: it alone fits in one-byte strings, which a search for the rest skips). */

@@ -32,3 +32,32 @@ export function findPaths(text: string): string[] {
 export function normalizePath(path: string): string {
   return path.trim().replace(/^\.\//, "");
 }
+
+/** A token with a folder separator: an optional root (`/`, `~/`, `./`, `../`), then named parts joined by `/`. */
+const FOLDER_TOKEN = /(?<![\w./@:-])(?:~|\.{1,2})?\/?(?:[\w@.+-]+\/)+[\w@.+-]*/g;
+
+/**
+ * Folders named in free text (URLs excluded), each once in order of appearance: a token ending in `/`
+ * (`pkg/sessionindex/`, `~/.claude/projects/`), or a rooted one of two parts or more without a file
+ * extension (`/mnt/c/python/cctrace`, `~/source/compositions`). Relative word pairs (`and/or`,
+ * `input/output`) and files ({@link findPaths}) are not folders.
+ */
+export function findFolders(text: string): string[] {
+  const withoutUrls = text.replace(URL_PATTERN, " ");
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const match of withoutUrls.matchAll(FOLDER_TOKEN)) {
+    const token = match[0].replace(/[.,:;]+$/, "");
+    const parts = token.split("/").filter((part) => part !== "" && part !== "~" && part !== "." && part !== "..");
+    if (parts.length === 0 || !parts.every((part) => /[A-Za-z]/.test(part))) continue;
+    const rooted = /^(?:~|\.{1,2})?\//.test(token);
+    const trailing = token.endsWith("/");
+    const last = parts.at(-1)!;
+    const isFile = !trailing && /\.[A-Za-z][A-Za-z0-9]{0,9}$/.test(last) && !last.startsWith(".");
+    if (isFile || !(trailing || (rooted && parts.length >= 2))) continue;
+    if (seen.has(token)) continue;
+    seen.add(token);
+    out.push(token);
+  }
+  return out;
+}

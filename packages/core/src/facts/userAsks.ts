@@ -35,6 +35,19 @@ function isTextAction(message: ChatMessage | undefined): boolean {
 }
 
 /**
+ * The action a text-action agent's turn ends with: the body of its last fenced block or of its
+ * `<command>`-like element, trimmed; undefined when the turn ends in none.
+ */
+export function textActionOf(message: ChatMessage): string | undefined {
+  if (!isTextAction(message)) return undefined;
+  const text = messageText(message).trimEnd();
+  const fenced = /```[\w-]*[ \t]*\n?([\s\S]*?)\n?```\s*$/.exec(text);
+  const element = /<(command|function|execute_\w+|action)\b[^>]*>([\s\S]*?)<\/\1>\s*$/.exec(text);
+  const body = (fenced?.[1] ?? element?.[2] ?? "").trim();
+  return body === "" ? undefined : body;
+}
+
+/**
  * Indexes of the user messages that are observations of a text-action agent (SWE-agent without
  * function calling): in a conversation with no tool messages where at least half of the assistant turns
  * (and two or more) end in an action block, each user message answering such a turn.

@@ -125,11 +125,11 @@ export class ExtractiveSummarizer implements Summarizer {
 
   /**
    * `tokenCounter` checks the summary against `maxTokens` (default: the shared tiktoken counter);
-   * `groupFiles` writes Relevant Files grouped by directory before dropping any over budget (default false).
+   * `groupFiles` writes Relevant Files grouped by directory as brace lists before dropping any over budget (default true).
    */
   constructor(options: { tokenCounter?: TokenCounter; groupFiles?: boolean } = {}) {
     this.tokenCounter = options.tokenCounter;
-    this.groupFiles = options.groupFiles ?? false;
+    this.groupFiles = options.groupFiles ?? true;
   }
 
   /**

@@ -3,7 +3,7 @@ import { PRUNED_TOOL_PLACEHOLDER } from "../messages/prunedOutput.js";
 import { visibleExitCode } from "../facts/exitStatus.js";
 import { toolResultErrors } from "../facts/errorSignatures.js";
 import { readsContent, toolCallTarget, type ToolCallTarget } from "../facts/toolCallTargets.js";
-import { observationIndexes, userAskOf, userWords } from "../facts/userAsks.js";
+import { observationIndexes, textActionOf, userAskOf, userWords } from "../facts/userAsks.js";
 import type { ChatMessage, ToolCall } from "../messages/schema.js";
 import { isCompactionSummaryText } from "../messages/compactionMarker.js";
 import { toolCallKey } from "../messages/toolPairs.js";
@@ -11,7 +11,7 @@ import { stripReasoningBlocks } from "./reasoning.js";
 import { contentText } from "./serialize.js";
 import type { SectionItems } from "./summaryLayout.js";
 import { collapseRepeats, commandLabel } from "./extractiveCommands.js";
-import { dedupe, describeOutcome, findPaths, findValues, isConstraint, isDecision, sentences, shorten } from "./extractiveText.js";
+import { dedupe, describeOutcome, findFolders, findPaths, findValues, isConstraint, isDecision, sentences, shorten } from "./extractiveText.js";
 
 /** Marks a Goal item that came from a later user message. */
 export const LATER_ASK_PREFIX = "Later: ";
@@ -23,6 +23,8 @@ const COMMAND_CHARS = 64;
 const ERROR_CHARS = 160;
 /** Relevant Files note of a path the user named. */
 const NAMED_BY_USER = "named by the user";
+/** Relevant Files note of a file or folder a command names (beyond the files the tool call acts on). */
+const IN_A_COMMAND = "in a command";
 /** A tool result saying which file an edit changed (Claude Code's Edit/Write, also in SpecStory exports). */
 const FILE_UPDATED = /^The file (\S+) has been (updated|created)\b/;
 
@@ -109,6 +111,11 @@ class Collector {
     this.files.set(path, notes);
   }
 
+  /** Notes the files and folders `text` names that no earlier note holds (a first mention is enough to list them). */
+  noteNamed(text: string, note: string): void {
+    for (const path of [...findPaths(text), ...findFolders(text)]) if (!this.files.has(path)) this.noteFile(path, note);
+  }
+
   noteValues(text: string): void {
     const found = findValues(text);
     this.values.versions.push(...found.versions);
@@ -128,7 +135,10 @@ class Collector {
     const changes = target.paths.length > 0 && /^(edited|created|written|deleted)$/.test(target.action);
     const label = target.paths.length > 0 ? `${target.action === "written" ? "wrote" : target.action} ${target.paths.join(", ")}` : command ? `ran \`${commandLine(command)}\`` : undefined;
     for (const path of target.paths) this.noteFile(path, target.action);
-    if (command) this.noteValues(command);
+    if (command) {
+      this.noteNamed(command, IN_A_COMMAND);
+      this.noteValues(command);
+    }
     if (result === undefined) {
       if (label) this.pending.push(`awaiting the result of ${label}`);
       return;
@@ -163,7 +173,7 @@ class Collector {
     }
     this.asks.push(ask);
     for (const sentence of sentences(ask)) if (isConstraint(sentence)) this.constraints.push(shorten(sentence, 200));
-    for (const path of findPaths(ask)) this.noteFile(path, NAMED_BY_USER);
+    for (const path of [...findPaths(ask), ...findFolders(ask)]) this.noteFile(path, NAMED_BY_USER);
     this.noteValues(ask);
     this.noteErrors(toolResultErrors(ask, false).signatures);
   }
@@ -172,7 +182,7 @@ class Collector {
     if (text.trim() === "") return;
     this.lastIntention = text;
     for (const sentence of sentences(text)) if (isDecision(sentence)) this.decisions.push(shorten(sentence, 200));
-    for (const path of findPaths(text)) if (!this.files.has(path)) this.noteFile(path, "mentioned");
+    this.noteNamed(text, "mentioned");
     this.noteValues(text);
   }
 }
@@ -217,6 +227,12 @@ export function extractSections(messages: ChatMessage[]): ExtractedTurns {
     } else if (message.role === "assistant") {
       collector.assistant(stripReasoningBlocks(text));
       for (const call of message.tool_calls ?? []) collector.toolCall(call, results.get(toolCallKey(call)));
+      // a text-action agent (SWE-agent without function calling) acts in a block its next turn answers
+      const action = observations.has(index + 1) ? textActionOf(message) : undefined;
+      if (action !== undefined) {
+        const call: ToolCall = { id: `text-action-${index}`, type: "function", function: { name: "bash", arguments: JSON.stringify({ command: action }) } };
+        collector.toolCall(call, { output: contentText(messages[index + 1]!.content), flagged: false });
+      }
     }
   });
 

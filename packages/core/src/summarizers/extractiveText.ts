@@ -2,7 +2,7 @@
 import { errorSignatures } from "../facts/errorSignatures.js";
 import { URL_PATTERN as URL } from "../facts/paths.js";
 
-export { findPaths } from "../facts/paths.js";
+export { findFolders, findPaths } from "../facts/paths.js";
 
 /** Collapses whitespace to single spaces and cuts `text` to at most `max` characters (ending in "…"). */
 export function shorten(text: string, max: number): string {

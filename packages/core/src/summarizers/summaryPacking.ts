@@ -1,51 +1,65 @@
 /**
  * Denser forms of summary items, used before any item is dropped (docs/BEHAVIOUR.md, "The compression algorithm"):
- * Relevant Files grouped by directory (`src/app/{main.py: written; models.py: edited}`), long asks and
+ * Relevant Files grouped by directory and notes as shell brace lists (`src/app/{main.py, models.py} — edited`), long asks and
  * error lines cut shorter. Every packed form can be read back ({@link expandPathGroups}), so a later
  * compaction merges files as before. Pure.
  */
 import { shorten } from "./extractiveText.js";
 import type { SectionItems } from "./summaryLayout.js";
 
-/** A Relevant Files line holding several files of one directory: `dir/{name: notes; name}`. */
-const PATH_GROUP = /^(.*\/)\{(.+)\}$/;
-/** Separates the files of a group line. */
-const FILE_SEPARATOR = "; ";
+/** A Relevant Files line holding several files of one directory that share their notes: `dir/{a.ts, b.ts} — notes`. */
+const PATH_GROUP = /^(.*\/)\{([^{}]+)\}(?: — (.+))?$/;
+/** Separates the files of a group line (a shell brace list, spaces allowed after the commas). */
+const FILE_SEPARATOR = ", ";
 
-/** The directory part of a path ("" for a bare file name), with its trailing "/". */
+/** The directory part of a path ("" for a bare name), with its trailing "/"; a folder's own trailing "/" is part of its name. */
 function directoryOf(path: string): string {
-  const slash = path.lastIndexOf("/");
+  const slash = path.lastIndexOf("/", path.length - 2);
   return slash <= 0 ? "" : path.slice(0, slash + 1);
 }
 
+/** An item's path and notes ("path — notes"). */
+function splitItem(item: string): { path: string; notes: string } {
+  const cut = item.indexOf(" — ");
+  return cut === -1 ? { path: item, notes: "" } : { path: item.slice(0, cut), notes: item.slice(cut + 3) };
+}
+
+/** The group an item joins: its directory and notes, or undefined when it cannot be grouped. */
+function groupKey(item: string): string | undefined {
+  const { path, notes } = splitItem(item);
+  const dir = directoryOf(path);
+  const name = path.slice(dir.length);
+  if (dir === "" || name === "" || /[{},\s]/.test(path)) return undefined;
+  return `${dir}\u0000${notes}`;
+}
+
 /**
- * Relevant Files items ("path — notes") with the files of each directory that holds two or more on one
- * line, `dir/{a.ts: edited, read; b.ts}`, at the place of the directory's first file. Files alone in
- * their directory, items `include` says no to, and names that would break the form (holding "; ", "{",
- * "}" or ": ") stay as they are.
+ * Relevant Files items ("path — notes") with the files of one directory that share their notes written
+ * on one line as a shell brace list, `dir/{a.ts, b.ts} — edited`, at the place of the first of them
+ * (docs/BEHAVIOUR.md, "The compression algorithm"). Files alone in their group, items `include` says no
+ * to, and paths that would break the form (holding a brace, a comma or a space) stay as they are.
  */
 export function groupPaths(items: readonly string[], include: (index: number) => boolean = () => true): string[] {
-  const parsed = items.map((item, index) => {
-    const cut = item.indexOf(" — ");
-    const path = cut === -1 ? item : item.slice(0, cut);
-    const notes = cut === -1 ? "" : item.slice(cut + 3);
-    const dir = directoryOf(path);
-    const name = path.slice(dir.length);
-    const groupable = include(index) && dir !== "" && name !== "" && !/[{};]|: /.test(path) && !notes.includes(";");
-    return { item, dir: groupable ? dir : undefined, entry: notes === "" ? name : `${name}: ${notes}` };
-  });
+  const keys = items.map((item, index) => (include(index) ? groupKey(item) : undefined));
   const members = new Map<string, string[]>();
-  for (const { dir, entry } of parsed) if (dir !== undefined) members.set(dir, [...(members.get(dir) ?? []), entry]);
+  items.forEach((item, i) => {
+    const key = keys[i];
+    if (key === undefined) return;
+    const { path } = splitItem(item);
+    members.set(key, [...(members.get(key) ?? []), path.slice(directoryOf(path).length)]);
+  });
   const out: string[] = [];
   const written = new Set<string>();
-  for (const { item, dir } of parsed) {
-    const group = dir === undefined ? undefined : members.get(dir);
-    if (dir === undefined || group === undefined || group.length < 2) out.push(item);
-    else if (!written.has(dir)) {
-      written.add(dir);
-      out.push(`${dir}{${group.join(FILE_SEPARATOR)}}`);
+  items.forEach((item, i) => {
+    const key = keys[i];
+    const group = key === undefined ? undefined : members.get(key);
+    if (key === undefined || group === undefined || group.length < 2) out.push(item);
+    else if (!written.has(key)) {
+      written.add(key);
+      const { path, notes } = splitItem(item);
+      out.push(`${directoryOf(path)}{${group.join(FILE_SEPARATOR)}}${notes === "" ? "" : ` — ${notes}`}`);
     }
-  }
+  });
   return out;
 }
 
@@ -54,10 +68,8 @@ export function expandPathGroups(items: readonly string[]): string[] {
   return items.flatMap((item) => {
     const match = PATH_GROUP.exec(item);
     if (!match) return [item];
-    return match[2]!.split(FILE_SEPARATOR).map((entry) => {
-      const colon = entry.indexOf(": ");
-      return colon === -1 ? match[1] + entry : `${match[1]}${entry.slice(0, colon)} — ${entry.slice(colon + 2)}`;
-    });
+    const notes = match[3] === undefined ? "" : ` — ${match[3]}`;
+    return match[2]!.split(",").map((name) => name.trim()).filter((name) => name !== "").map((name) => `${match[1]}${name}${notes}`);
   });
 }
 
@@ -83,18 +95,18 @@ export function cutLongLines(sections: SectionItems): SectionItems {
 
 /**
  * The characters each Relevant Files item takes once grouped ({@link groupPaths}): a file sharing its
- * directory costs its name and notes plus its share of the directory written once; a file alone, its line.
+ * group costs its name plus its share of the directory and notes written once; a file alone, its line.
  */
 export function groupedCosts(items: readonly string[]): number[] {
-  const dirs = items.map((item) => {
-    const cut = item.indexOf(" — ");
-    return directoryOf(cut === -1 ? item : item.slice(0, cut));
-  });
+  const keys = items.map((item) => groupKey(item));
   const size = new Map<string, number>();
-  for (const dir of dirs) if (dir !== "") size.set(dir, (size.get(dir) ?? 0) + 1);
+  for (const key of keys) if (key !== undefined) size.set(key, (size.get(key) ?? 0) + 1);
   return items.map((item, i) => {
-    const dir = dirs[i]!;
-    const n = size.get(dir) ?? 1;
-    return dir === "" || n < 2 ? item.length + 3 : item.length - dir.length + 2 + Math.ceil((dir.length + 5) / n);
+    const key = keys[i];
+    const n = key === undefined ? 1 : size.get(key)!;
+    if (key === undefined || n < 2) return item.length + 3;
+    const { path, notes } = splitItem(item);
+    const dir = directoryOf(path);
+    return path.length - dir.length + FILE_SEPARATOR.length + Math.ceil((dir.length + notes.length + 8) / n);
   });
 }

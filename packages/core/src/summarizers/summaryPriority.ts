@@ -26,6 +26,7 @@ const FILE_NOTE_PRIORITY: ReadonlyArray<[RegExp, number]> = [
   [/\bnamed by the user\b/, 80],
   [/\berror\b/, 82],
   [/\bread\b/, 76],
+  [/\bin a command\b/, 74],
 ];
 /** A file merely mentioned in the turns. */
 const MENTIONED_FILE = 72;
@@ -46,7 +47,7 @@ export function itemPriority(heading: SummaryHeading, item: string, index: numbe
   switch (heading) {
     case "## Goal":
       // later asks: the latest first
-      return index === 0 ? TOP_PRIORITY : 75 + Math.round((10 * index) / Math.max(1, count - 1));
+      return index === 0 ? TOP_PRIORITY : 86 + Math.round((4 * index) / Math.max(1, count - 1));
     case "## Constraints & Preferences":
       return 70;
     case "### Done":
@@ -105,8 +106,8 @@ export interface FitOptions {
   /** Added to an item's priority, e.g. for its age (see ageBonus in extractive.ts). */
   bonus?: (heading: SummaryHeading, item: string) => number;
   /**
-   * Over budget, write Relevant Files grouped by directory before dropping any (default false: a
-   * grouped path no longer reads as one token, which a check by whole path does not find).
+   * Over budget, write Relevant Files grouped by directory and notes as shell brace lists
+   * (`src/{a.ts, b.ts} — edited`) before dropping any (default false here; the ExtractiveSummarizer turns it on).
    */
   groupFiles?: boolean;
   /**
@@ -130,7 +131,7 @@ interface Step {
 /**
  * Lays out `sections` within `maxChars`. Over budget, items are first written densely: long asks,
  * constraints, blockers and errors cut (summaryPacking.ts), and (with `groupFiles`) Relevant Files
- * grouped by directory (`dir/{a.ts: edited; b.ts}`), the middle of the list first, until it fits or all are;
+ * grouped by directory as brace lists (`dir/{a.ts, b.ts} — edited`), the middle of the list first, until it fits or all are;
  * then items are dropped by priority (lowest first; among equals, the middle of a section first), each
  * ranked lower by the room its section's better items take (`sectionShare`). Each section that lost items says how many. When even the top-priority items do
  * not fit, the even per-section layout cuts what is left.

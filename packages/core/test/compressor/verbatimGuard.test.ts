@@ -32,6 +32,14 @@ describe("the verbatim guard", () => {
     expect(result).toMatchObject({ removed: 1, flagged: 0, invented: [{ kind: "path", text: "src/auth/ghost.ts" }] });
   });
 
+  it("checks each file of a brace list as its whole path and flags only the invented one", () => {
+    const result = guardVerbatim("- src/auth/{login.ts, ghost.ts} — edited", source);
+    expect(result.invented).toEqual([{ kind: "path", text: "src/auth/ghost.ts" }]);
+    expect(result.summary).toBe(`- src/auth/{login.ts, ${verbatimFlag("path")}} — edited`);
+    // a name that occurs in the source only under another folder is still invented here
+    expect(guardVerbatim("- lib/{login.ts, x.ts} — read", source).invented.map((f) => f.text)).toEqual(["lib/login.ts", "lib/x.ts"]);
+  });
+
   it("flags an invented fact in place when the line states something true as well", () => {
     const result = guardVerbatim("- edited src/auth/login.ts and src/auth/session.ts", source);
     expect(result.summary).toBe(`- edited src/auth/login.ts and ${verbatimFlag("path")}`);

@@ -58,6 +58,17 @@ const SAMPLES: Record<string, { output: string; expected: string[] }> = {
     output: "npm ERR! code E404\nnpm ERR! 404 Not Found - GET https://registry.npmjs.org/left-padd - Not found",
     expected: ["npm ERR! code E404", "npm ERR! 404 Not Found - GET https://registry.npmjs.org/left-padd - Not found"],
   },
+  "a shell, ls, OpenHands, Codex apply_patch and SWE-agent's linter": {
+    output:
+      "/bin/bash: line 1: : No such file or directory\nls: pkg/cmd/search_tui.go: No such file or directory\nRan into [Errno 2] No such file or directory: '/workspace/hello.py' while trying to write\napply_patch verification failed: Failed to find expected lines in /repo/a.go\nYour proposed edit has introduced new syntax error(s). Please read this error message carefully",
+    expected: [
+      "/bin/bash: line 1: : No such file or directory",
+      "ls: pkg/cmd/search_tui.go: No such file or directory",
+      "Ran into [Errno 2] No such file or directory: '/workspace/hello.py' while trying to write",
+      "apply_patch verification failed: Failed to find expected lines in /repo/a.go",
+      "Your proposed edit has introduced new syntax error(s). Please read this error message carefully",
+    ],
+  },
   "shell and panic": {
     output: "(eval):1: command not found: python3.12\npanic: SQL logic error: no such column: src.sessions_fts (1) [recovered, repanicked]",
     expected: ["(eval):1: command not found: python3.12", "panic: SQL logic error: no such column: src.sessions_fts (1) [recovered, repanicked]"],
@@ -70,7 +81,7 @@ const errorishLine = fc
     fc.oneof(
       fc.constantFrom("error", "Error", "ERROR", "eRRoR", "TypeError", "Exception", "java.lang.", "Uncaught ", "FAILED", "FAIL", "--- FAIL:", "fail"),
       fc.constantFrom("✕", "✗", "×", "●", "›", "make", "make[2]: *** ", "npm ERR! ", "npm error ", "fatal: ", "panic: ", "thread 'main' panicked at"),
-      fc.constantFrom("Segmentation fault", "core dumped", "command not found", "No such file or directory", "cannot access ", "(eval)", "TS2322"),
+      fc.constantFrom("Segmentation fault", "core dumped", "command not found", "No such file or directory", "cannot access ", "(eval)", "TS2322", "Permission denied", "[Errno 2] ", " failed: ", "Your proposed edit has introduced new syntax error"),
       fc.constantFrom(":", "::", "12", "3", "(", ",", ")", ".go", "_test.go:", "a.py", ".ts", "[E0308]", "]", " ", "  ", "\t", "x", "src/"),
     ),
     { maxLength: 12 },

@@ -168,3 +168,31 @@ describe("ExtractiveSummarizer", () => {
   });
 });
 
+
+describe("ExtractiveSummarizer on what a session names", () => {
+  it("lists the files and folders a command names, and folders from the agent's text, beside the files tools acted on", async () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "Find where the sessions are kept." },
+      { role: "assistant", content: "Looking under ~/.claude/projects/ first.", tool_calls: [{ id: "c1", type: "function", function: { name: "Bash", arguments: JSON.stringify({ command: "sed -n '40,110p' pkg/utils/watch_agents.go && ls /mnt/c/python/cctrace" }) } }] },
+      { role: "tool", tool_call_id: "c1", content: "func watch() {}" },
+    ];
+    const files = section(await summarizer.summarize({ messages, maxTokens: 2_000 }), "## Relevant Files");
+    expect(files).toContain("- pkg/utils/watch_agents.go — in a command");
+    expect(files).toContain("- /mnt/c/python/cctrace — in a command");
+    expect(files).toContain("- ~/.claude/projects/ — mentioned");
+  });
+
+  it("reads a text-action agent's fenced commands as the commands it ran, and their observations' errors", async () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "Solve the crypto challenge in the release binary." },
+      { role: "assistant", content: "Let me check the file type.\n```\nfile release\n```" },
+      { role: "user", content: "release: ELF 64-bit LSB executable" },
+      { role: "assistant", content: "Now decompile the hash function.\n```\ndecompile release --function_name _hash\n```" },
+      { role: "user", content: "Your proposed edit has introduced new syntax error(s). Please read this error message carefully" },
+    ];
+    const summary = await summarizer.summarize({ messages, maxTokens: 2_000 });
+    expect(section(summary, "### Done")).toContain("ran `file release`");
+    expect(section(summary, "### Done")).toContain("ran `decompile release --function_name _hash`");
+    expect(summary).toContain("Your proposed edit has introduced new syntax error(s)");
+  });
+});

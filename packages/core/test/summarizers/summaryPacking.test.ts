@@ -4,15 +4,20 @@ import { fitByPriority } from "../../src/summarizers/summaryPriority.js";
 import { summaryItems, ExtractiveSummarizer } from "../../src/summarizers/extractive.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 
-const FILES = ["src/compressor/a.ts — edited", "README.md — read", "src/compressor/b.ts", "docs/x.md — named by the user"];
+const FILES = ["src/compressor/a.ts — edited", "README.md — read", "src/compressor/b.ts", "docs/x.md — named by the user", "src/compressor/c.ts — edited"];
 
 describe("groupPaths", () => {
-  it("writes the files of a directory holding two or more on one line, at the place of the first", () => {
-    expect(groupPaths(FILES)).toEqual(["src/compressor/{a.ts: edited; b.ts}", "README.md — read", "docs/x.md — named by the user"]);
+  it("writes the files of a directory that share their notes on one line as a brace list, at the place of the first", () => {
+    expect(groupPaths(FILES)).toEqual(["src/compressor/{a.ts, c.ts} — edited", "README.md — read", "src/compressor/b.ts", "docs/x.md — named by the user"]);
+  });
+
+  it("leaves a path with a comma or a space as it is", () => {
+    const odd = ["src/a,b.ts — read", "src/c d.ts — read", "src/e.ts — read"];
+    expect(groupPaths(odd)).toEqual(odd);
   });
 
   it("leaves alone the files it is told not to group", () => {
-    expect(groupPaths(FILES, (i) => i !== 2)).toEqual(FILES);
+    expect(groupPaths(FILES, (i) => i !== 4)).toEqual(FILES);
   });
 
   it("reads back into one item per file", () => {
@@ -44,14 +49,21 @@ describe("fitByPriority with groupFiles", () => {
   it("lists every file in full when they fit", () => {
     expect(fitByPriority({ "## Relevant Files": files.slice(0, 3) }, 4_000, { groupFiles: true })).toContain(`- ${files[0]}`);
   });
+
+  it("writes each group as a brace list a shell would expand to the files' paths", () => {
+    const grouped = fitByPriority({ "## Relevant Files": files }, 1_500, { groupFiles: true });
+    const line = grouped.split("\n").find((l) => l.includes("{"))!;
+    expect(line).toMatch(/^- \/Users\/sean\/Source\/project\/packages\/core\/src\/\{module_\d+\.ts(, module_\d+\.ts)+\} — edited$/);
+  });
 });
 
 describe("an extractive summary grouping files", () => {
   it("merges a later compaction into the files of a grouped summary by path", async () => {
-    const previousSummary = "## Relevant Files\n- src/app/{main.py: written; models.py: edited}";
+    const previousSummary = "## Relevant Files\n- src/app/{main.py, models.py} — edited\n- src/app/{cli.py, db.py} — written";
     const messages: ChatMessage[] = [{ role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "read_file", arguments: JSON.stringify({ path: "src/app/main.py" }) } }] }, { role: "tool", tool_call_id: "c1", content: "print(1)" }];
     const summary = await new ExtractiveSummarizer({ groupFiles: true }).summarize({ messages, maxTokens: 2_000, previousSummary });
-    expect(summary).toContain("- src/app/main.py — written, read");
-    expect(summary).toContain("- src/app/models.py — edited");
+    expect(summary).toContain("- src/app/main.py — edited, read");
+    expect(summary).toContain("- src/app/cli.py — written");
+    expect(summary).toContain("- src/app/db.py — written");
   });
 });
