@@ -172,12 +172,14 @@ class TranscriptIndex {
    * starts with (a system prompt with a note appended, a summary merged after the text of a kept message
    * with tool calls) or ends with (a summary merged into the first kept message) is kept, not added.
    */
-  split(message: ChatMessage): { added: string; carried: string[] } {
+  split(message: ChatMessage): { added: string; carried: string[]; extendsRewrite: boolean } {
     let text = messageText(message);
     const carried: string[] = [];
     const copied = this.isRewrite(message) ? this.rewrittenText(message) : undefined;
-    if (copied !== undefined && copied !== "" && text.startsWith(copied)) {
-      text = text.slice(copied.length);
+    // a kept message with tool calls that the engine wrote its summary into (before or after its own text)
+    const extendsRewrite = copied !== undefined && text.length > copied.length && (text.startsWith(copied) || text.endsWith(copied));
+    if (extendsRewrite && copied !== "") {
+      text = text.startsWith(copied) ? text.slice(copied.length) : text.slice(0, text.length - copied.length);
       carried.push(copied);
     }
     const head = carried.length > 0 ? undefined : (this.byHead.get(text.slice(0, MIN_EMBEDDED_CHARS)) ?? []).find((t) => t.length < text.length && text.startsWith(t));
@@ -190,7 +192,7 @@ class TranscriptIndex {
       text = text.slice(0, text.length - tail.length);
       carried.push(tail);
     }
-    return { added: text, carried };
+    return { added: text, carried, extendsRewrite };
   }
 }
 
@@ -211,9 +213,10 @@ function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCount
   const countOne = messageCounter(counter);
   /** Tokens a created message adds: its text without the transcript texts it carries (none for a plain rewrite). */
   const addedTokens = (message: ChatMessage): number => {
-    const { added, carried } = index.split(message);
-    if (added.trim() === "" || (carried.length === 0 && index.isRewrite(message))) return 0;
-    return added.length === messageText(message).length ? countOne(message) : counter.count(added);
+    const { added, carried, extendsRewrite } = index.split(message);
+    if (added.trim() === "" || (carried.length === 0 && !extendsRewrite && index.isRewrite(message))) return 0;
+    // a whole engine-made message counts with its tool calls; a kept one the engine wrote into, only what it wrote
+    return added.length === messageText(message).length && !extendsRewrite ? countOne(message) : counter.count(added);
   };
   const compactions: CompactionFidelity[] = [];
   let firstFacts: Fact[] | undefined;
