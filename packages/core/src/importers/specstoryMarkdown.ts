@@ -1,5 +1,5 @@
 /**
- * A line-based reader for SpecStory markdown (v2.1.0): splits a file into role sections
+ * A line-based reader for SpecStory markdown (v2.1.0, and the older Cursor exports): splits a file into role sections
  * (`_**User (time)**_`, `_**Agent (model time)**_`) and each agent section into text, thinking and
  * tool blocks. No markdown library: only role headers, `<tool-use …><details>` … `</details></tool-use>`
  * blocks, `<think><details>` … `</details></think>` blocks, plain `Tool use: **name**` lines (older
@@ -13,21 +13,6 @@
  * plain ```` ``` ```` without escaping its inner fences, which a truncated output leaves unbalanced.
  */
 
-/** One tool call as rendered: the call's input text and, when the block shows one, its output. */
-export interface SpecStoryToolBlock {
-  kind: "tool";
-  /** 1-based line of the block's first line. */
-  line: number;
-  name: string;
-  /** SpecStory's `data-tool-type` (`shell`, `read`, `write`, …), when given. */
-  toolType?: string;
-  /** The summary's text after `Tool use: **name**`, then the body before the output. */
-  input: string;
-  /** The output fence's text; `undefined` when the block shows no output. */
-  output?: string;
-  /** The output came under an `**Error:**` label. */
-  isError: boolean;
-}
 
 /** A part of a section: text (as written), a skipped thinking block, or a tool block. */
 export type SpecStoryPart = { kind: "text"; line: number; text: string } | { kind: "thinking"; line: number } | SpecStoryToolBlock;
@@ -41,12 +26,17 @@ export interface SpecStorySection {
   /** The header's time as ISO 8601, when it has one. */
   timestamp?: string;
   sidechain: boolean;
+  /** Written by Cursor's exporter (an `_**Assistant**_` header): its tool renderings are read too. */
+  cursor?: boolean;
   parts: SpecStoryPart[];
 }
 
-import { FenceTracker, splitToolBody } from "./specstoryToolBody.js";
+import { CURSOR_SEPARATOR, readCursorBlock } from "./specstoryCursor.js";
+import { FenceTracker, splitToolBody, type SpecStoryToolBlock } from "./specstoryToolBody.js";
 
-const HEADER = /^_\*\*(User|Agent)( - sidechain)?(?: \(([^\n]*)\))?\*\*_\s*$/;
+export type { SpecStoryToolBlock } from "./specstoryToolBody.js";
+
+const HEADER = /^_\*\*(User|Agent|Assistant)( - sidechain)?(?: \(([^\n]*)\))?\*\*_\s*$/;
 const HEADER_TIME = /(?:^|\s)(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d+)?)(Z|[+-]\d{2}:?\d{2})$/;
 const TOOL_OPEN = /^<tool-use(\s[^>]*)?><details>\s*$/;
 /** VS Code Copilot's rendering: the tags on lines of their own (`<tool-use …>`, then `<details>`). */
@@ -65,6 +55,7 @@ function parseHeader(line: string): Omit<SpecStorySection, "line" | "parts"> | u
   const inner = (match[3] ?? "").trim();
   const time = HEADER_TIME.exec(inner);
   const header: Omit<SpecStorySection, "line" | "parts"> = { role, sidechain: match[2] !== undefined };
+  if (match[1] === "Assistant") header.cursor = true;
   if (time !== null) {
     const offset = time[3] === "Z" ? "Z" : (time[3] as string).replace(/^([+-]\d{2}):?(\d{2})$/, "$1:$2");
     header.timestamp = `${time[1]}T${time[2]}${offset}`;
@@ -213,7 +204,9 @@ export function readSpecStorySections(text: string, fileName: string, warnings: 
   const flushText = () => {
     let joined = buffer.join("\n").trim();
     // A `---` opening an agent section's text after a block is SpecStory's separator, not the agent's text.
-    if (current?.role === "agent" && current.parts.length > 0) joined = joined.replace(/^(?:---[ \t]*(?:\n|$)\s*)+/, "");
+    if (current?.role === "agent" && (current.parts.length > 0 || current.cursor === true)) joined = joined.replace(/^(?:---[ \t]*(?:\n|$)\s*)+/, "");
+    // Cursor's exporter also ends every part of a turn with one.
+    if (current?.cursor === true) joined = joined.replace(/(?:(?:^|\n)---[ \t]*)+$/, "").trimEnd();
     if (joined !== "" && current !== undefined) current.parts.push({ kind: "text", line: bufferStart + 1, text: joined });
     buffer = [];
   };
@@ -234,6 +227,20 @@ export function readSpecStorySections(text: string, fileName: string, warnings: 
       continue;
     }
     if (!fences.inside) {
+      if (CURSOR_SEPARATOR.test(line)) {
+        flushText();
+        i += 1;
+        bufferStart = i;
+        continue;
+      }
+      const cursorBlock = current?.cursor === true ? readCursorBlock(lines, i) : undefined;
+      if (current !== undefined && cursorBlock !== undefined) {
+        flushText();
+        current.parts.push(cursorBlock.block);
+        i = cursorBlock.next;
+        bufferStart = i;
+        continue;
+      }
       if (current?.role === "agent" && toolOpenLength(lines, i) > 0) {
         flushText();
         const { block, next } = readToolBlock(lines, i, fileName, warnings);

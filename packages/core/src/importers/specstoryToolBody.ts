@@ -5,6 +5,22 @@
  * `Additional data:`, `Result:`, `Status: **…**`, written for VS Code Copilot).
  */
 
+/** One tool call as rendered: the call's input text and, when the block shows one, its output. */
+export interface SpecStoryToolBlock {
+  kind: "tool";
+  /** 1-based line of the block's first line. */
+  line: number;
+  name: string;
+  /** SpecStory's `data-tool-type` (`shell`, `read`, `write`, …), when given. */
+  toolType?: string;
+  /** The summary's text after `Tool use: **name**`, then the body before the output. */
+  input: string;
+  /** The output fence's text; `undefined` when the block shows no output. */
+  output?: string;
+  /** The output came under an `**Error:**` label. */
+  isError: boolean;
+}
+
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
 /**
