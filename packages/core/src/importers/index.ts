@@ -5,6 +5,7 @@ import { importCctraceXml } from "./cctraceXml.js";
 import { importClaudeCode } from "./claudeCode.js";
 import { detectTranscriptFormat } from "./detect.js";
 import { malformedJsonDocument } from "./jsonInput.js";
+import { importMiniSweAgent } from "./miniSweAgent.js";
 import { importOpenAIMessages } from "./openai.js";
 import { importOpenHands } from "./openhands.js";
 import { importSpecStory } from "./specstory.js";
@@ -15,6 +16,7 @@ export { importAiSdkMessages } from "./aiSdk.js";
 export { importCctraceXml } from "./cctraceXml.js";
 export { importClaudeCode } from "./claudeCode.js";
 export { detectTranscriptFormat } from "./detect.js";
+export { importMiniSweAgent } from "./miniSweAgent.js";
 export { importOpenAIMessages } from "./openai.js";
 export { importOpenHands, importOpenHandsRecords, type OpenHandsImportOptions, type OpenHandsRecordResult } from "./openhands.js";
 export { importSpecStory } from "./specstory.js";
@@ -57,6 +59,8 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
       return importCctraceXml(text, importerOptions);
     case "ai-sdk":
       return importAiSdkMessages(text, importerOptions);
+    case "mini-swe-agent":
+      return importMiniSweAgent(text, importerOptions);
   }
 }
 
