@@ -7,6 +7,7 @@
 import { firstAiSdkPart } from "../messages/aiSdkShape.js";
 import { looksLikeCctraceXml } from "./cctraceXml.js";
 import { isRecord, parseJsonLines, tryParseJson } from "./jsonInput.js";
+import { isMiniSweAgentTrajectory } from "./miniSweAgent.js";
 import { looksLikeSpecStory } from "./specstory.js";
 import type { TranscriptFormat } from "./types.js";
 
@@ -49,6 +50,7 @@ function formatOfDocument(value: unknown): TranscriptFormat | undefined {
     if (sample.some(isChatMessage)) return "swe-agent";
     return undefined;
   }
+  if (isMiniSweAgentTrajectory(value)) return "mini-swe-agent";
   if (Array.isArray(value.messages)) return isAiSdkConversation(value.messages) ? "ai-sdk" : "openai";
   if (isClaudeCodeRecord(value)) return "claude-code";
   return undefined;

@@ -5,9 +5,11 @@ import { importCctraceXml } from "./cctraceXml.js";
 import { importClaudeCode } from "./claudeCode.js";
 import { detectTranscriptFormat } from "./detect.js";
 import { malformedJsonDocument } from "./jsonInput.js";
+import { importMiniSweAgent } from "./miniSweAgent.js";
 import { importOpenAIMessages } from "./openai.js";
 import { importOpenHands } from "./openhands.js";
 import { importSpecStory } from "./specstory.js";
+import { importShortfall } from "./shortfall.js";
 import { importSweAgent } from "./sweAgent.js";
 import { TRANSCRIPT_FORMATS, TranscriptImportError, UNNAMED_INPUT, type ImportOptions, type ImportResult, type TranscriptFormat } from "./types.js";
 
@@ -15,6 +17,7 @@ export { importAiSdkMessages } from "./aiSdk.js";
 export { importCctraceXml } from "./cctraceXml.js";
 export { importClaudeCode } from "./claudeCode.js";
 export { detectTranscriptFormat } from "./detect.js";
+export { importMiniSweAgent } from "./miniSweAgent.js";
 export { importOpenAIMessages } from "./openai.js";
 export { importOpenHands, importOpenHandsRecords, type OpenHandsImportOptions, type OpenHandsRecordResult } from "./openhands.js";
 export { importSpecStory } from "./specstory.js";
@@ -25,7 +28,9 @@ export { TRANSCRIPT_FORMATS, TranscriptImportError, type ImportOptions, type Imp
 /**
  * Imports a transcript into OpenAI chat messages that pass `validateConversation()`. The format is
  * detected from the content unless `options.format` names it; an unknown format is a
- * {@link TranscriptImportError} naming the file. Skipped and repaired parts are listed in `warnings`.
+ * {@link TranscriptImportError} naming the file. Skipped and repaired parts are listed in `warnings`, and
+ * a result that looks like a misread (no assistant turns, no tool calls, far fewer user turns than the
+ * file's headers) gets a last warning naming the format it was read as.
  */
 export function importTranscript(text: string, options: ImportOptions = {}): ImportResult {
   const fileName = options.fileName ?? UNNAMED_INPUT;
@@ -41,6 +46,13 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
       `${fileName}: cannot detect the transcript format (supported: ${TRANSCRIPT_FORMATS.join(", ")}); pass the format explicitly`,
     );
   }
+  const result = importAs(format, text, options, fileName);
+  const shortfall = importShortfall(result, text, fileName, requested === "auto");
+  return shortfall === undefined ? result : { ...result, warnings: [...result.warnings, shortfall] };
+}
+
+/** Runs the importer of `format`. */
+function importAs(format: TranscriptFormat, text: string, options: ImportOptions, fileName: string): ImportResult {
   const importerOptions = { fileName };
   switch (format) {
     case "claude-code":
@@ -57,6 +69,8 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
       return importCctraceXml(text, importerOptions);
     case "ai-sdk":
       return importAiSdkMessages(text, importerOptions);
+    case "mini-swe-agent":
+      return importMiniSweAgent(text, importerOptions);
   }
 }
 

@@ -3,7 +3,8 @@
  * messages. The file is read by `specstoryMarkdown.ts`; this module turns its sections into messages.
  *
  * Decisions:
- * - A `_**User**_` section → one user message (its text as written). An `_**Agent**_` section's text
+ * - A `_**User**_` section → one user message (its text as written). An `_**Agent**_` (Cursor:
+ *   `_**Assistant**_`, whose tool renderings `specstoryCursor.ts` reads) section's text
  *   and tool blocks join the current assistant message; text (or thinking) that follows a tool block
  *   starts a new one, since the model wrote it after seeing the results. Consecutive tool blocks are
  *   one assistant message with parallel calls.

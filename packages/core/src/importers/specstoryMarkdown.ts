@@ -1,5 +1,5 @@
 /**
- * A line-based reader for SpecStory markdown (v2.1.0): splits a file into role sections
+ * A line-based reader for SpecStory markdown (v2.1.0, and the older Cursor exports): splits a file into role sections
  * (`_**User (time)**_`, `_**Agent (model time)**_`) and each agent section into text, thinking and
  * tool blocks. No markdown library: only role headers, `<tool-use …><details>` … `</details></tool-use>`
  * blocks, `<think><details>` … `</details></think>` blocks, plain `Tool use: **name**` lines (older
@@ -13,21 +13,6 @@
  * plain ```` ``` ```` without escaping its inner fences, which a truncated output leaves unbalanced.
  */
 
-/** One tool call as rendered: the call's input text and, when the block shows one, its output. */
-export interface SpecStoryToolBlock {
-  kind: "tool";
-  /** 1-based line of the block's first line. */
-  line: number;
-  name: string;
-  /** SpecStory's `data-tool-type` (`shell`, `read`, `write`, …), when given. */
-  toolType?: string;
-  /** The summary's text after `Tool use: **name**`, then the body before the output. */
-  input: string;
-  /** The output fence's text; `undefined` when the block shows no output. */
-  output?: string;
-  /** The output came under an `**Error:**` label. */
-  isError: boolean;
-}
 
 /** A part of a section: text (as written), a skipped thinking block, or a tool block. */
 export type SpecStoryPart = { kind: "text"; line: number; text: string } | { kind: "thinking"; line: number } | SpecStoryToolBlock;
@@ -41,17 +26,25 @@ export interface SpecStorySection {
   /** The header's time as ISO 8601, when it has one. */
   timestamp?: string;
   sidechain: boolean;
+  /** Written by Cursor's exporter (an `_**Assistant**_` header): its tool renderings are read too. */
+  cursor?: boolean;
   parts: SpecStoryPart[];
 }
 
-const HEADER = /^_\*\*(User|Agent)( - sidechain)?(?: \(([^\n]*)\))?\*\*_\s*$/;
+import { CURSOR_SEPARATOR, readCursorBlock } from "./specstoryCursor.js";
+import { FenceTracker, splitToolBody, type SpecStoryToolBlock } from "./specstoryToolBody.js";
+
+export type { SpecStoryToolBlock } from "./specstoryToolBody.js";
+
+const HEADER = /^_\*\*(User|Agent|Assistant)( - sidechain)?(?: \(([^\n]*)\))?\*\*_\s*$/;
 const HEADER_TIME = /(?:^|\s)(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d+)?)(Z|[+-]\d{2}:?\d{2})$/;
 const TOOL_OPEN = /^<tool-use(\s[^>]*)?><details>\s*$/;
+/** VS Code Copilot's rendering: the tags on lines of their own (`<tool-use …>`, then `<details>`). */
+const TOOL_OPEN_TAG = /^<tool-use(\s[^>]*)?>\s*$/;
 const TOOL_CLOSE = "</details></tool-use>";
 const THINK_OPEN = "<think><details>";
 const THINK_CLOSE = "</details></think>";
 const LEGACY_TOOL = /^Tool use: \*\*([^*\n]+)\*\*(.*)$/;
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const MESSAGE_ID_COMMENT = /^<!-- message-id: .* -->\s*$/;
 
 /** A role header parsed from `line`, or `undefined`. */
@@ -62,6 +55,7 @@ function parseHeader(line: string): Omit<SpecStorySection, "line" | "parts"> | u
   const inner = (match[3] ?? "").trim();
   const time = HEADER_TIME.exec(inner);
   const header: Omit<SpecStorySection, "line" | "parts"> = { role, sidechain: match[2] !== undefined };
+  if (match[1] === "Assistant") header.cursor = true;
   if (time !== null) {
     const offset = time[3] === "Z" ? "Z" : (time[3] as string).replace(/^([+-]\d{2}):?(\d{2})$/, "$1:$2");
     header.timestamp = `${time[1]}T${time[2]}${offset}`;
@@ -74,92 +68,6 @@ function parseHeader(line: string): Omit<SpecStorySection, "line" | "parts"> | u
 /** `true` for a role header line. */
 export function isSpecStoryHeader(line: string): boolean {
   return HEADER.test(line);
-}
-
-/**
- * Tracks whether a line sequence is inside a fenced code block (CommonMark rules, simplified). Fences
- * with a shorter run than `minLength` are ignored, so a tracker with `minLength` 4 follows only the
- * long fences SpecStory wraps around output that itself contains fences.
- */
-class FenceTracker {
-  private open: { char: string; length: number } | undefined;
-
-  constructor(private readonly minLength = 3) {}
-
-  get inside(): boolean {
-    return this.open !== undefined;
-  }
-
-  /** Inside a fence of at least four backticks or tildes. */
-  get insideLong(): boolean {
-    return (this.open?.length ?? 0) >= 4;
-  }
-
-  reset(): void {
-    this.open = undefined;
-  }
-
-  /** Feeds one line; returns `"open"`, `"close"` or `undefined`. */
-  feed(line: string): "open" | "close" | undefined {
-    const fence = parseFence(line);
-    if (fence === undefined || fence.length < this.minLength) return undefined;
-    if (this.open === undefined) {
-      this.open = { char: fence.char, length: fence.length };
-      return "open";
-    }
-    if (fence.char === this.open.char && fence.length >= this.open.length && fence.info === "") {
-      this.open = undefined;
-      return "close";
-    }
-    return undefined;
-  }
-}
-
-/** A fence line's character, run length and info string. */
-function parseFence(line: string): { char: string; length: number; info: string } | undefined {
-  const match = FENCE.exec(line);
-  if (match === null) return undefined;
-  const run = match[1] as string;
-  const info = (match[2] as string).trim();
-  if (run[0] === "`" && info.includes("`")) return undefined;
-  return { char: run[0] as string, length: run.length, info };
-}
-
-/**
- * Splits a tool body into input and output. The output is the trailing fence: it must close the body
- * and open with a bare or `text` fence of the same length. Fences with another info string
- * (```` ```bash ````, ```` ```md ````) belong to the input and are skipped whole; lines inside the
- * output are not looked at, so fences quoted in an output cannot move its start.
- */
-function splitToolBody(body: string[]): { input: string; output?: string; isError: boolean } {
-  let last = body.length - 1;
-  while (last >= 0 && (body[last] as string).trim() === "") last -= 1;
-  const closing = last >= 0 ? parseFence(body[last] as string) : undefined;
-  if (closing !== undefined && closing.info === "") {
-    const inputFences = new FenceTracker();
-    for (let i = 0; i < last; i += 1) {
-      const line = body[i] as string;
-      const fence = inputFences.inside ? undefined : parseFence(line);
-      if (fence !== undefined && fence.char === closing.char && fence.length === closing.length && (fence.info === "" || fence.info === "text")) {
-        return outputFrom(body, i, last);
-      }
-      inputFences.feed(line);
-    }
-  }
-  const answer = last >= 0 ? /^\*\*Answer:\*\* (.*)$/.exec(body[last] as string) : null;
-  if (answer !== null) return { input: body.slice(0, last).join("\n").trim(), output: answer[1] as string, isError: false };
-  return { input: body.join("\n").trim(), isError: false };
-}
-
-/** Input before line `start`, output between `start` and `end` (the fence lines), error label noted. */
-function outputFrom(body: string[], start: number, end: number): { input: string; output: string; isError: boolean } {
-  const inputLines = body.slice(0, start);
-  let label = inputLines.length - 1;
-  while (label >= 0 && (inputLines[label] as string).trim() === "") label -= 1;
-  const labelText = label >= 0 ? (inputLines[label] as string).trim() : "";
-  const isError = labelText === "**Error:**";
-  if (isError || labelText === "**Result:**") inputLines.splice(label);
-  return { input: inputLines.join("\n").trim(), output: body.slice(start + 1, end).join("\n"), isError };
 }
 
 /** The summary's text after `Tool use: **name**` (or the whole custom summary). */
@@ -190,11 +98,28 @@ function untilNextHeader(lines: string[], start: number): number {
   return lines.length;
 }
 
+/**
+ * How many lines the tool block opening at `index` takes: 1 for `<tool-use …><details>`, 2 for the
+ * tags on lines of their own (VS Code Copilot), 0 when no block opens there.
+ */
+function toolOpenLength(lines: string[], index: number): number {
+  const line = lines[index] as string;
+  if (TOOL_OPEN.test(line)) return 1;
+  return TOOL_OPEN_TAG.test(line) && (lines[index + 1] ?? "").trim() === "<details>" ? 2 : 0;
+}
+
+/** How many lines the tool block's closing tags at `index` take (1 or 2, as when opening), else 0. */
+function toolCloseLength(lines: string[], index: number): number {
+  const line = (lines[index] ?? "").trimEnd();
+  if (line === TOOL_CLOSE) return 1;
+  return line.trim() === "</details>" && (lines[index + 1] ?? "").trim() === "</tool-use>" ? 2 : 0;
+}
+
 /** Reads the `<tool-use>` block opening at `start`; returns it and the index after it. */
 function readToolBlock(lines: string[], start: number, fileName: string, warnings: string[]): { block: SpecStoryToolBlock; next: number } {
   const attributes = tagAttributes(lines[start] as string);
   const name = attributes["data-tool-name"] ?? "";
-  let i = start + 1;
+  let i = start + toolOpenLength(lines, start);
   let summary = "";
   if ((lines[i] ?? "").startsWith("<summary>")) {
     const summaryLines: string[] = [];
@@ -212,7 +137,7 @@ function readToolBlock(lines: string[], start: number, fileName: string, warning
   let close = -1;
   for (let k = i; k < lines.length; k += 1) {
     const line = lines[k] as string;
-    if (!fences.inside && line.trimEnd() === TOOL_CLOSE) {
+    if (!fences.inside && toolCloseLength(lines, k) > 0) {
       close = k;
       break;
     }
@@ -220,7 +145,7 @@ function readToolBlock(lines: string[], start: number, fileName: string, warning
   }
   if (close === -1) {
     const where = `${fileName}:${start + 1}`;
-    const bare = lines.findIndex((line, k) => k >= i && line.trimEnd() === TOOL_CLOSE);
+    const bare = lines.findIndex((_line, k) => k >= i && toolCloseLength(lines, k) > 0);
     const nextHeader = untilNextHeader(lines, i);
     close = bare !== -1 && bare < nextHeader ? bare : nextHeader;
     warnings.push(
@@ -233,7 +158,7 @@ function readToolBlock(lines: string[], start: number, fileName: string, warning
   const block: SpecStoryToolBlock = { kind: "tool", line: start + 1, name, input: joinInput(summaryDetail(summary, name), split.input), isError: split.isError };
   if (attributes["data-tool-type"] !== undefined) block.toolType = attributes["data-tool-type"];
   if (split.output !== undefined) block.output = split.output;
-  return { block, next: close < lines.length && (lines[close] as string).trimEnd() === TOOL_CLOSE ? close + 1 : close };
+  return { block, next: close + toolCloseLength(lines, close) };
 }
 
 /** Reads a plain `Tool use: **name** …` block (it runs to the end of its section). */
@@ -277,7 +202,11 @@ export function readSpecStorySections(text: string, fileName: string, warnings: 
   const fences = new FenceTracker();
 
   const flushText = () => {
-    const joined = buffer.join("\n").trim();
+    let joined = buffer.join("\n").trim();
+    // A `---` opening an agent section's text after a block is SpecStory's separator, not the agent's text.
+    if (current?.role === "agent" && (current.parts.length > 0 || current.cursor === true)) joined = joined.replace(/^(?:---[ \t]*(?:\n|$)\s*)+/, "");
+    // Cursor's exporter also ends every part of a turn with one.
+    if (current?.cursor === true) joined = joined.replace(/(?:(?:^|\n)---[ \t]*)+$/, "").trimEnd();
     if (joined !== "" && current !== undefined) current.parts.push({ kind: "text", line: bufferStart + 1, text: joined });
     buffer = [];
   };
@@ -298,7 +227,21 @@ export function readSpecStorySections(text: string, fileName: string, warnings: 
       continue;
     }
     if (!fences.inside) {
-      if (current?.role === "agent" && TOOL_OPEN.test(line)) {
+      if (CURSOR_SEPARATOR.test(line)) {
+        flushText();
+        i += 1;
+        bufferStart = i;
+        continue;
+      }
+      const cursorBlock = current?.cursor === true ? readCursorBlock(lines, i) : undefined;
+      if (current !== undefined && cursorBlock !== undefined) {
+        flushText();
+        current.parts.push(cursorBlock.block);
+        i = cursorBlock.next;
+        bufferStart = i;
+        continue;
+      }
+      if (current?.role === "agent" && toolOpenLength(lines, i) > 0) {
         flushText();
         const { block, next } = readToolBlock(lines, i, fileName, warnings);
         current.parts.push(block);

@@ -2,10 +2,10 @@
 import type { ChatMessage } from "../messages/schema.js";
 
 /** The transcript formats the importers understand. */
-export type TranscriptFormat = "claude-code" | "swe-agent" | "openhands" | "openai" | "specstory" | "cctrace-xml" | "ai-sdk";
+export type TranscriptFormat = "claude-code" | "swe-agent" | "openhands" | "openai" | "specstory" | "cctrace-xml" | "ai-sdk" | "mini-swe-agent";
 
 /** Every format name, for CLI validation and error texts. */
-export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = ["claude-code", "swe-agent", "openhands", "openai", "specstory", "cctrace-xml", "ai-sdk"];
+export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = ["claude-code", "swe-agent", "openhands", "openai", "specstory", "cctrace-xml", "ai-sdk", "mini-swe-agent"];
 
 /** Options every importer accepts. */
 export interface ImporterOptions {

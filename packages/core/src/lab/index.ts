@@ -1,7 +1,7 @@
 /** `@context-engine/core/lab` — measuring an engine offline: transcript importers, request-by-request replay, the prompt-cache and price models, the fidelity eval and the facts it checks. (The importers' shared shapes are `@context-engine/core/formats`.) */
 
 // Transcript importers
-export { importTranscript, importTranscriptFile, detectTranscriptFormat, importClaudeCode, importSweAgent, importOpenHands, importOpenAIMessages, importSpecStory, importCctraceXml, importAiSdkMessages } from "../importers/index.js";
+export { importTranscript, importTranscriptFile, detectTranscriptFormat, importClaudeCode, importSweAgent, importOpenHands, importOpenAIMessages, importSpecStory, importCctraceXml, importAiSdkMessages, importMiniSweAgent } from "../importers/index.js";
 
 // Replay
 export { replayConversation, responseIndexes, providerUsage } from "../replay/replayConversation.js";

@@ -2,10 +2,10 @@
  * `session_search` over the store: FTS5 over active AND archived turns (archived ones say so), best
  * match first, with a snippet. The query uses FTS5 syntax; text FTS5 cannot parse (`pg-dump`, `a|b`,
  * an unclosed quote) is searched for as its words, and a query with more than `MAX_QUERY_TERMS` (64)
- * distinct words as its first ones, so any text is accepted and the cost stays bounded.
+ * words as its first distinct ones, so any text is accepted and the cost stays bounded.
  */
 import type BetterSqlite3 from "better-sqlite3";
-import { literalFtsQuery, queryCutNote, queryTerms } from "./ftsQuery.js";
+import { literalFtsQuery, MAX_QUERY_TERMS, queryCutNote, queryTerms } from "./ftsQuery.js";
 import { parseSearchRequest } from "./kit.js";
 import type { SearchHit, SearchOptions } from "./types.js";
 
@@ -55,13 +55,24 @@ export interface SearchQueryPlan {
 
 /**
  * The plan for `query`: FTS5 syntax is honoured while the query has at most `MAX_QUERY_TERMS` (64)
- * distinct words; a longer one runs as its first words quoted, so its cost stays bounded.
+ * words, repeats included; a longer one runs as its first distinct words quoted (a word repeated 300
+ * times is searched once), so its cost stays bounded.
  */
 export function planSearchQuery(query: string): SearchQueryPlan {
   const q = queryTerms(query);
   const literal = q.terms.length > 0 ? literalFtsQuery(q) : undefined;
   const cut = q.given > q.terms.length;
-  return { raw: cut ? undefined : query, literal, termsGiven: q.given, termsUsed: q.terms.length, note: queryCutNote(q) };
+  // Repeated words count too: FTS5 evaluates every term it is sent, so "alpha OR alpha OR …" (300
+  // times) ran for seconds; past the cap the query runs as its distinct words.
+  const tooLong = cut || wordCount(query) > MAX_QUERY_TERMS;
+  return { raw: tooLong ? undefined : query, literal, termsGiven: q.given, termsUsed: q.terms.length, note: queryCutNote(q) };
+}
+
+const OPERATORS = new Set(["AND", "OR", "NOT", "NEAR"]);
+
+/** Words of `query` as written, repeats included and operators left out. */
+function wordCount(query: string): number {
+  return query.split(/\s+/).filter((chunk) => chunk !== "" && !OPERATORS.has(chunk)).length;
 }
 
 /** Prepares the search statement once; the returned function runs one search. */
