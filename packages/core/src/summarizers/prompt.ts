@@ -39,7 +39,7 @@ export const VERBATIM_RULE =
 export const KEEP_FIRST =
   "- Keep first, when the budget is short: the user's latest asks and the constraints they set; every file touched (files touched more than once, and the last state of each file); " +
   "errors that are still unresolved, with their exact text (an error that was later fixed goes under Done, not Blocked); the commands that were run. " +
-  "Shorten or group the rest (list paths by directory, say a repeated command once with a count) rather than dropping whole sections.";
+  "Shorten or group the rest (list the files of one folder as a brace list, `src/app/{main.py, models.py}`, say a repeated command once with a count) rather than dropping whole sections.";
 
 function rules(maxTokens: number): string {
   return [

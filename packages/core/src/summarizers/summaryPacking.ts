@@ -83,12 +83,29 @@ export const PACKED_LINE_CHARS = 130;
 /** Sections whose long lines are cut to {@link PACKED_LINE_CHARS} when packing; the first goal item is kept whole. */
 const CUT_LONG: ReadonlySet<string> = new Set(["## Goal", "## Constraints & Preferences", "### Blocked", "## Key Decisions", "## Critical Context"]);
 
-/** The sections with long lines of asks, constraints, blockers, decisions and errors cut to {@link PACKED_LINE_CHARS} (the first goal item whole). */
+/** A Done item whose outcome is a failure. */
+export const FAILED_OUTCOME = /→ .*(?:\bexit [1-9]\d*|\b[1-9]\d* failed\b|\berrors?\b|\bfailed\b|Error\b)/;
+/** A Done item of a command with what it printed, and the count of its repeats: "ran `x` → 3 passed (×2)". */
+const COMMAND_OUTCOME = /^(ran `[^`]*`) → .*?( \(×\d+\))?$/;
+
+/** A Done item without the outcome of a command that did not fail (the command says what ran; a failure stays whole). */
+function withoutQuietOutcome(item: string): string {
+  if (FAILED_OUTCOME.test(item)) return item;
+  const match = COMMAND_OUTCOME.exec(item);
+  return match ? match[1]! + (match[2] ?? "") : item;
+}
+
+/**
+ * The sections with long lines of asks, constraints, blockers, decisions and errors cut to
+ * {@link PACKED_LINE_CHARS} (the first goal item whole), and commands that did not fail listed
+ * without what they printed.
+ */
 export function cutLongLines(sections: SectionItems): SectionItems {
   const out: SectionItems = {};
   for (const [heading, items] of Object.entries(sections) as Array<[keyof SectionItems, string[] | undefined]>) {
     if (items === undefined) continue;
-    out[heading] = CUT_LONG.has(heading) ? items.map((item, i) => (heading === "## Goal" && i === 0 ? item : shorten(item, PACKED_LINE_CHARS))) : [...items];
+    if (heading === "### Done") out[heading] = items.map(withoutQuietOutcome);
+    else out[heading] = CUT_LONG.has(heading) ? items.map((item, i) => (heading === "## Goal" && i === 0 ? item : shorten(item, PACKED_LINE_CHARS))) : [...items];
   }
   return out;
 }

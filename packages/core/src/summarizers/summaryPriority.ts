@@ -10,7 +10,7 @@ import type { SectionItems, SummaryHeading } from "./summaryLayout.js";
 import { layoutSections } from "./summaryLayout.js";
 import { EMPTY_SECTION_ITEM } from "./prompt.js";
 import { SUMMARY_SECTIONS } from "./types.js";
-import { cutLongLines, groupPaths, groupedCosts } from "./summaryPacking.js";
+import { FAILED_OUTCOME, cutLongLines, groupPaths, groupedCosts } from "./summaryPacking.js";
 
 /** Kept whatever else must go (the summary's first goal item, items about the focus topic). */
 export const TOP_PRIORITY = 100;
@@ -34,8 +34,6 @@ const MENTIONED_FILE = 72;
 const TOUCHED_AGAIN = 6;
 /** Marks a Done item whose failure later edits fixed (extractiveSections.ts). */
 const FIXED_LATER = "→ fixed by a later edit:";
-/** A Done item whose outcome is a failure. */
-const FAILED_OUTCOME = /→ .*(?:\bexit [1-9]\d*|\b[1-9]\d* failed\b|\berrors?\b|\bfailed\b|Error\b)/;
 
 /**
  * The priority of the `index`-th of `count` items of `heading` (higher is kept longer): the first ask
@@ -145,11 +143,12 @@ export function fitByPriority(given: SectionItems, maxChars: number, options: Fi
   const steps: Step[] = [];
   for (const heading of SUMMARY_SECTIONS) {
     const items = sections[heading] ?? [];
-    const ranked = items.map((item, index) => {
+    // ranked by what they say as given: packing shortens an item, not its standing
+    const ranked = (given[heading] ?? items).map((item, index) => {
       const base = itemPriority(heading, item, index, items.length);
       // kept items rank above any other, whatever its bonus; the bonus is not capped, so ranks stay apart
       const priority = boost?.(item) || base >= TOP_PRIORITY ? KEPT : base + (bonus?.(heading, item) ?? 0);
-      return { heading, index, priority, depth: Math.min(index, items.length - 1 - index), chars: item.length + 3 };
+      return { heading, index, priority, depth: Math.min(index, items.length - 1 - index), chars: items[index]!.length + 3 };
     });
     // A section's share: each item ranks lower by the room its section's better items already take, so
     // over budget every section keeps its best items instead of one section taking the room of another.

@@ -67,3 +67,26 @@ describe("an extractive summary grouping files", () => {
     expect(summary).toContain("- src/app/db.py — written");
   });
 });
+
+describe("packing commands", () => {
+  it("lists a command that did not fail without what it printed, and keeps a failure whole", () => {
+    const out = cutLongLines({ "### Done": ["ran `pytest -q` → 3 passed (×2)", "ran `make` → exit 2, make: *** [all] Error 1", "edited src/a.ts"] });
+    expect(out["### Done"]).toEqual(["ran `pytest -q` (×2)", "ran `make` → exit 2, make: *** [all] Error 1", "edited src/a.ts"]);
+  });
+});
+
+describe("an extractive summary over budget after earlier compactions", () => {
+  it("keeps the previous summary's oldest commands ahead of its middle ones, and the new turns' commands", async () => {
+    const old = Array.from({ length: 40 }, (_, i) => `- ran \`step_${String(i).padStart(2, "0")} --with-a-fairly-long-argument-list\``);
+    const previousSummary = `## Goal\n- build it\n## Progress\n### Done\n${old.join("\n")}`;
+    const messages: ChatMessage[] = Array.from({ length: 10 }, (_, i) => [
+      { role: "assistant" as const, content: null, tool_calls: [{ id: `n${i}`, type: "function" as const, function: { name: "Bash", arguments: JSON.stringify({ command: `fresh_${i} --with-a-fairly-long-argument-list` }) } }] },
+      { role: "tool" as const, tool_call_id: `n${i}`, content: "ok" },
+    ]).flat();
+    const summary = await new ExtractiveSummarizer().summarize({ messages, maxTokens: 600, previousSummary });
+    const kept = (prefix: string, from: number, to: number) => Array.from({ length: to - from }, (_, k) => `${prefix}${String(from + k).padStart(prefix === "step_" ? 2 : 1, "0")} `).filter((name) => summary.includes(name)).length;
+    expect(kept("step_", 0, 5)).toBe(5);
+    expect(kept("fresh_", 5, 10)).toBe(5);
+    expect(kept("step_", 15, 25)).toBeLessThan(5);
+  });
+});
