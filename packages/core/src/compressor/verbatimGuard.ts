@@ -8,7 +8,7 @@
 import { findIdentifiers, isIdentifier } from "../facts/identifiers.js";
 import { findPaths } from "../facts/paths.js";
 import { EMPTY_SECTION_ITEM } from "../summarizers/prompt.js";
-import type { VerbatimSource } from "./verbatimSource.js";
+import { BRACE_LIST, type VerbatimSource } from "./verbatimSource.js";
 
 /** What kind of fact a summary states. */
 export type VerbatimFactKind = "path" | "command" | "identifier" | "quote";
@@ -94,8 +94,6 @@ function isCodeName(token: string): boolean {
   return token.includes("_") || /^[a-z$]/.test(token);
 }
 
-/** A brace list of files as the summaries group them (`src/app/{main.py, models.py}`): a folder, then names. */
-const BRACE_LIST = /((?:~|\.{1,2})?\/?(?:[\w@.+-]+\/)+)\{([^{}\n]+)\}/g;
 
 /**
  * The facts `line` states, in this order, each blanked out before the next kind is looked for:

@@ -2,8 +2,8 @@
  * What a summary may legitimately state (docs/BEHAVIOUR.md, "The compression algorithm"): the text of
  * the turns it compacts — content, tool-call names and arguments (raw, and the string values inside
  * JSON arguments, unescaped) — the previous summary it updates, the summary of the turns before them,
- * the head's asks, the latest asks and the focus topic. Searched case-insensitively with whitespace
- * collapsed. Pure.
+ * the head's asks, the latest asks and the focus topic. Brace lists (`src/{a.py, b.py}`, as summaries
+ * group files) hold each of their files as a whole path. Searched case-insensitively with whitespace collapsed. Pure.
  */
 import type { ChatMessage } from "../messages/schema.js";
 import { contentText } from "../messages/text.js";
@@ -13,6 +13,14 @@ import type { SummaryRequest } from "../summarizers/types.js";
 export interface VerbatimSource {
   /** True when `fact` (whitespace collapsed, case ignored) occurs in the source. */
   has(fact: string): boolean;
+}
+
+/** A brace list of files as the summaries group them (`src/app/{main.py, models.py}`): a folder, then names. */
+export const BRACE_LIST = /((?:~|\.{1,2})?\/?(?:[\w@.+-]+\/)+)\{([^{}\n]+)\}/g;
+
+/** The whole paths `text`'s brace lists name (`src/{a.py, b.py}` → `src/a.py`, `src/b.py`). */
+export function braceListPaths(text: string): string[] {
+  return [...text.matchAll(BRACE_LIST)].flatMap((m) => m[2]!.split(",").map((name) => name.trim()).filter((name) => name !== "").map((name) => m[1]! + name));
 }
 
 /** `text` lowered with its whitespace runs collapsed to one space and typographic quotes made plain. */
@@ -62,7 +70,9 @@ export function requestSourceTexts(request: SummaryRequest): string[] {
     request.focusTopic ?? "",
     ...(request.goalContext ?? []),
     ...(request.recentUserAsks ?? []),
-  ].filter((text) => text !== "");
+  ]
+    .filter((text) => text !== "")
+    .flatMap((text) => [text, ...braceListPaths(text)]);
 }
 
 /** A source over `texts`, searched in {@link comparisonForm}. */

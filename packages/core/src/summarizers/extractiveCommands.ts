@@ -1,23 +1,30 @@
 /**
  * How the ExtractiveSummarizer writes a command (docs/BEHAVIOUR.md, "The compression algorithm"): the
- * part that says what ran, not the directory it ran in. A leading `cd <dir> &&` (or `cd <dir>;`) is
- * dropped, a cut keeps the command's head, and repeats of one line collapse into one with a count. Pure.
+ * part that says what ran, not the directory it ran in. Leading steps that only set the scene (`cd <dir> &&`,
+ * `cd <dir>;`, an `echo "=== TESTS ==="` banner, `export X=1;`, `source .venv/bin/activate &&`) are dropped,
+ * a cut keeps the command's head, and repeats of one line collapse into one with a count. Pure.
  */
 import { shorten } from "./extractiveText.js";
 
-/** A leading `cd <dir> &&`, `cd <dir>;` or `cd <dir>` on a line of its own (the dir quoted or not; a `\` line continuation after it), as agents prefix their commands. */
-const LEADING_CD = /^\s*cd\s+(?:"[^"]*"|'[^']*'|[^\s;&]+)[ \t]*(?:&&|;|\n)\s*(?:\\\s*\n\s*)?/;
+/** One word or quoted string of a scene-setting step. */
+const WORD = String.raw`(?:"[^"\n]*"|'[^'\n]*'|[^\s;&|<>]+)`;
+/**
+ * A leading step that only sets the scene, then `&&`, `;` or a line end (a `\` line continuation after it):
+ * `cd <dir>`, `pushd <dir>`, `export NAME=value…`, `source <file>` / `. <file>`, `set -e…`, or an `echo` /
+ * `printf` of quoted or plain words with no redirection (a banner such as `echo "=== BUILD ==="`).
+ */
+const LEADING_SCENERY = new RegExp(String.raw`^\s*(?:cd|pushd|export|source|\.|set|echo|printf)(?:[ \t]+${WORD})*[ \t]*(?:&&|;|\n)\s*(?:\\\s*\n\s*)?`);
 /** Trailing plumbing that says nothing about what ran: `2>&1`, `| head -N`, `| tail -N`, `; echo "exit $?"`. */
 const TRAILING_NOISE = /(?:\s*(?:2>&1|\|\s*(?:head|tail)(?:\s+-n)?(?:\s+-?\d+)?|;\s*echo\s+["']?(?:exit|EXIT)[^;|&]*))+\s*$/;
 
 /**
  * The distinctive form of a command: its first non-empty line (a trailing `\` dropped, "…" added when
- * more lines follow), every leading `cd <dir> &&` / `cd <dir>;` removed, output plumbing at its end
- * (`2>&1`, `| tail -20`) removed, whitespace collapsed. A command that is only a `cd` stays as written.
+ * more lines follow), every leading scene-setting step removed (`cd <dir> &&`, an `echo` banner, `export …;`), output plumbing at its end
+ * (`2>&1`, `| tail -20`) removed, whitespace collapsed. A command that is only such steps stays as written.
  */
 export function normalizeCommand(command: string): string {
   let text = command.trim();
-  for (let stripped = text.replace(LEADING_CD, ""); stripped !== text && stripped.trim() !== ""; stripped = text.replace(LEADING_CD, "")) text = stripped;
+  for (let stripped = text.replace(LEADING_SCENERY, ""); stripped !== text && stripped.trim() !== ""; stripped = text.replace(LEADING_SCENERY, "")) text = stripped;
   const lines = text.split("\n").filter((line) => line.trim() !== "");
   let first = (lines[0] ?? "").replace(/\\\s*$/, "").replace(/\s+/g, " ").trim();
   const bare = first.replace(TRAILING_NOISE, "").trim();

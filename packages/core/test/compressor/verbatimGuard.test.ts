@@ -99,6 +99,13 @@ describe("the verbatim guard", () => {
     expect(guardVerbatim("- lib/old.py, app/main.py, docs/guide.md", requestSource).invented).toEqual([]);
   });
 
+  it("reads the brace lists of a previous summary as whole paths, so an updated summary may regroup them", () => {
+    const request = { messages: [user("now add the index")], maxTokens: 500, previousSummary: "## Relevant Files\n- ~/.claude/{projects/, history.jsonl, __store.db} — in a command" };
+    const requestSource = verbatimSource(requestSourceTexts(request));
+    const result = guardVerbatim("## Relevant Files\n- ~/.claude/history.jsonl — in a command\n- ~/.claude/{__store.db, ghost.db} — read", requestSource);
+    expect(result.invented).toEqual([{ kind: "path", text: "~/.claude/ghost.db" }]);
+  });
+
   it("never changes a summary made only of facts taken from the source", () => {
     const facts = ["src/auth/login.ts", "`pnpm test --filter`", "validate_token", "refreshSession", '"keep the public API stable"', "`cd /repo`"];
     const line = fc.tuple(fc.constantFrom("- ", "* ", "1. ", ""), fc.array(fc.oneof(fc.constantFrom(...facts), fc.constantFrom("and", "then", "checked", "ran", "edited", "—")), { maxLength: 8 }));
