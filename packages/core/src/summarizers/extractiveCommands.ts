@@ -9,11 +9,11 @@ import { shorten } from "./extractiveText.js";
 /** One word or quoted string of a scene-setting step. */
 const WORD = String.raw`(?:"[^"\n]*"|'[^'\n]*'|[^\s;&|<>]+)`;
 /**
- * A leading step that only sets the scene, then `&&`, `;` or a line end (a `\` line continuation after it):
+ * A leading comment line, or a step that only sets the scene, then `&&`, `;` or a line end (a `\` line continuation after it):
  * `cd <dir>`, `pushd <dir>`, `export NAME=value…`, `source <file>` / `. <file>`, `set -e…`, or an `echo` /
  * `printf` of quoted or plain words with no redirection (a banner such as `echo "=== BUILD ==="`).
  */
-const LEADING_SCENERY = new RegExp(String.raw`^\s*(?:cd|pushd|export|source|\.|set|echo|printf)(?:[ \t]+${WORD})*[ \t]*(?:&&|;|\n)\s*(?:\\\s*\n\s*)?`);
+const LEADING_SCENERY = new RegExp(String.raw`^\s*(?:#[^\n]*\n|(?:cd|pushd|export|source|\.|set|echo|printf)(?:[ \t]+${WORD})*[ \t]*(?:&&|;|\n))\s*(?:\\\s*\n\s*)?`);
 /** Trailing plumbing that says nothing about what ran: `2>&1`, `| head -N`, `| tail -N`, `; echo "exit $?"`. */
 const TRAILING_NOISE = /(?:\s*(?:2>&1|\|\s*(?:head|tail)(?:\s+-n)?(?:\s+-?\d+)?|;\s*echo\s+["']?(?:exit|EXIT)[^;|&]*))+\s*$/;
 

@@ -21,12 +21,13 @@ describe("normalizeCommand", () => {
     expect(normalizeCommand("cd /repo && \\\n  go vet ./...")).toBe("go vet ./...");
   });
 
-  it("drops echo banners, exports and sourced environments before the command, not an echo that writes a file", () => {
+  it("drops comment lines, echo banners, exports and sourced environments before the command, not an echo that writes a file", () => {
     expect(normalizeCommand('echo "=== File History - what are these files? ===" && head -5 ~/.claude/file-history/x@v1')).toBe("head -5 ~/.claude/file-history/x@v1");
     expect(normalizeCommand("export PYTHONPATH=src:$PYTHONPATH; source .venv/bin/activate && pytest -q tests/unit")).toBe("pytest -q tests/unit");
     expect(normalizeCommand("set -e\necho building\nmake all")).toBe("make all");
     expect(normalizeCommand('echo "print(1)" > hello.py && python hello.py')).toBe('echo "print(1)" > hello.py && python hello.py');
     expect(normalizeCommand("echoserver --port 80")).toBe("echoserver --port 80");
+    expect(normalizeCommand("# Capture the signature before sync\npython3 - <<'PY'\nprint(1)\nPY")).toBe("python3 - <<'PY' …");
   });
 
   it("keeps a command that is only a cd", () => {
