@@ -162,7 +162,7 @@ export class ExtractiveSummarizer implements Summarizer {
 /** Priority added to items of the turns being summarized, and (falling to 0) to the oldest items of the previous summary. */
 export const AGE_BONUS = 20;
 /** Share of {@link AGE_BONUS} the previous summary's last item keeps (its first keeps all of it). */
-const OLDEST_FLOOR = 0.75;
+const OLDEST_FLOOR = 0.95;
 
 /** The comparison key of an item: a file's path, a goal without its "Later: " mark, else the item itself. */
 function itemKey(heading: SummaryHeading, item: string): string {
@@ -194,7 +194,7 @@ function ageBonus(previous: SectionItems, current: SectionItems): (heading: Summ
 }
 
 /** Rounds of re-fitting when the token count of a laid-out summary is over the budget, or well under it while items were left out. */
-const MAX_FIT_ROUNDS = 6;
+const MAX_FIT_ROUNDS = 8;
 /** A fitted summary using less than this share of its token budget while leaving items out is refitted larger. */
 const FILL_SHARE = 0.95;
 
@@ -202,20 +202,29 @@ const FILL_SHARE = 0.95;
  * The summary laid out within `maxTokens`: first within `maxTokens × 4` characters; then, while the
  * counter says it is over, again within a character budget scaled down by the measured ratio, or, while
  * it is well under and items were left out (paths and commands take fewer characters per token than
- * prose), scaled up. The largest layout within the budget wins.
+ * prose), scaled up; once one character budget was over and another under, halfway between them (a
+ * budget a little larger can keep a whole group of items, so scaling alone swings back and forth). The
+ * largest layout within the budget wins.
  */
 function fitWithinTokens(sections: SectionItems, maxTokens: number, counter: TokenCounter, fit: FitOptions): string {
   let maxChars = Math.floor(maxTokens * EXTRACTIVE_CHARS_PER_TOKEN);
   const whole = fitByPriority(sections, Number.MAX_SAFE_INTEGER, fit).length;
   let best: string | undefined;
+  let under = 0;
+  let over = Number.POSITIVE_INFINITY;
   let text = fitByPriority(sections, maxChars, fit);
   for (let round = 0; round < MAX_FIT_ROUNDS && text.length > 0; round++) {
     const tokens = counter.count(text);
     if (tokens <= maxTokens) {
       if (best === undefined || text.length > best.length) best = text;
       if (tokens >= maxTokens * FILL_SHARE || maxChars >= whole) break;
-      maxChars = Math.min(whole, Math.floor(maxChars * (maxTokens / tokens) * 0.98));
-    } else maxChars = Math.floor(Math.min(maxChars, text.length) * (maxTokens / tokens) * 0.98);
+      under = maxChars;
+      maxChars = over === Number.POSITIVE_INFINITY ? Math.min(whole, Math.floor(maxChars * (maxTokens / tokens) * 0.98)) : Math.floor((under + over) / 2);
+    } else {
+      over = maxChars;
+      maxChars = under === 0 ? Math.floor(Math.min(maxChars, text.length) * (maxTokens / tokens) * 0.98) : Math.floor((under + over) / 2);
+    }
+    if (maxChars <= under || maxChars >= over) break;
     text = fitByPriority(sections, maxChars, fit);
   }
   return best ?? text;

@@ -3,6 +3,7 @@ import { cutLongLines, expandPathGroups, groupPaths, PACKED_LINE_CHARS } from ".
 import { fitByPriority } from "../../src/summarizers/summaryPriority.js";
 import { summaryItems, ExtractiveSummarizer } from "../../src/summarizers/extractive.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
+import { TiktokenCounter } from "../../src/tokens/counter.js";
 
 const FILES = ["src/compressor/a.ts — edited", "README.md — read", "src/compressor/b.ts", "docs/x.md — named by the user", "src/compressor/c.ts — edited"];
 
@@ -88,5 +89,25 @@ describe("an extractive summary over budget after earlier compactions", () => {
     expect(kept("step_", 0, 5)).toBe(5);
     expect(kept("fresh_", 5, 10)).toBe(5);
     expect(kept("step_", 15, 25)).toBeLessThan(5);
+  });
+});
+
+describe("an extractive summary of a long session", () => {
+  it("fills its token budget when keeping one more group of items costs many characters at once", async () => {
+    const counter = new TiktokenCounter();
+    const folders = ["cctrace", "test-import", "mcp"];
+    const files = Array.from({ length: 50 }, (_, i) => `- ~/.claude/projects/-mnt-c-python-${folders[i % 3]}/session-${i}-${"x".repeat(i % 7)}.jsonl — in a command`);
+    const commands = Array.from({ length: 68 }, (_, i) => `- ran \`sqlite3 ~/.claude/__store.db "SELECT * FROM base_messages WHERE id = ${i}"\``);
+    const asks = Array.from({ length: 6 }, (_, i) => `- Later: please check whether the session ${i} can be resumed from the other folder and tell me`);
+    const previousSummary = `## Goal\n- move the sessions\n${asks.join("\n")}\n## Progress\n### Done\n${commands.join("\n")}\n## Relevant Files\n${files.join("\n")}`;
+    const messages: ChatMessage[] = Array.from({ length: 12 }, (_, i) => [
+      { role: "assistant" as const, content: null, tool_calls: [{ id: `n${i}`, type: "function" as const, function: { name: "Bash", arguments: JSON.stringify({ command: `ls -la ~/.claude/projects/-mnt-c-python-new-${i}/` }) } }] },
+      { role: "tool" as const, tool_call_id: `n${i}`, content: "ok" },
+    ]).flat();
+    for (const maxTokens of [1_000, 1_300, 1_600]) {
+      const tokens = counter.count(await new ExtractiveSummarizer({ tokenCounter: counter }).summarize({ messages, maxTokens, previousSummary }));
+      expect(tokens, `${maxTokens}-token budget`).toBeLessThanOrEqual(maxTokens);
+      expect(tokens, `${maxTokens}-token budget`).toBeGreaterThanOrEqual(maxTokens * 0.9);
+    }
   });
 });
