@@ -159,7 +159,7 @@ export class ExtractiveSummarizer implements Summarizer {
   }
 }
 
-/** Priority added to items of the turns being summarized, and (falling to 0) to the oldest items of the previous summary. */
+/** Priority added to items of the turns being summarized, and (a little less the newer they are) to items of the previous summary. */
 export const AGE_BONUS = 20;
 /** Share of {@link AGE_BONUS} the previous summary's last item keeps (its first keeps all of it). */
 const OLDEST_FLOOR = 0.95;
@@ -173,7 +173,7 @@ function itemKey(heading: SummaryHeading, item: string): string {
 
 /**
  * The age bonus of each item: {@link AGE_BONUS} for what the summarized turns say; for items only the
- * previous summary holds, from AGE_BONUS for its first item down to 0 for its last. Over budget the
+ * previous summary holds, from AGE_BONUS for its first item down to {@link OLDEST_FLOOR} of it for its last. Over budget the
  * middle of the history goes first: the oldest facts (the task's setup, carried through every
  * compaction) and the newest work stay.
  */
