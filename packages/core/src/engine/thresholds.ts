@@ -127,7 +127,10 @@ export function computeThresholds(
   };
 }
 
-/** Summary budget for `contentTokens` of compressed turns: ×0.20, floor 2,000, ceiling `maxSummaryTokens`. */
+/**
+ * Summary budget for `contentTokens` of compressed turns: ×0.20 up to the ceiling `maxSummaryTokens`,
+ * never below 2,000 — the floor wins over the ceiling, so a 32k window (ceiling 1,600) gets 2,000, as upstream.
+ */
 export function summaryTokenBudget(contentTokens: number, maxSummaryTokens: number): number {
-  return Math.floor(Math.min(maxSummaryTokens, Math.max(MIN_SUMMARY_TOKENS, contentTokens * SUMMARY_RATIO)));
+  return Math.floor(Math.max(MIN_SUMMARY_TOKENS, Math.min(maxSummaryTokens, contentTokens * SUMMARY_RATIO)));
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { assembleCompressed, chooseSummaryPlacement } from "../../src/compressor/assemble.js";
 import { COMPACTION_SYSTEM_NOTE, SUMMARY_END_MARKER, SUMMARY_PREFIX, parseSummaryMessage, turnsForSummary } from "../../src/compressor/earlierSummaries.js";
 import { buildSummaryRequest } from "../../src/compressor/summaryRequest.js";
+import { computeThresholds } from "../../src/engine/thresholds.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { STUB_TOOL_RESULT } from "../../src/messages/toolPairs.js";
 import { assistant, call, system, user } from "./fixtures.js";
@@ -23,6 +24,12 @@ describe("summary message framing", () => {
     expect(buildSummaryRequest({ middle, contentTokens: 50_000, maxSummaryTokens: 12_000 }).maxTokens).toBe(10_000);
     expect(buildSummaryRequest({ middle, contentTokens: 1_000, maxSummaryTokens: 12_000 }).maxTokens).toBe(2_000);
     expect(buildSummaryRequest({ middle, contentTokens: 500_000, maxSummaryTokens: 12_000 }).maxTokens).toBe(12_000);
+  });
+
+  it("gives a small window's summary the 2,000-token floor even where the 5 % ceiling is lower", () => {
+    const plan = computeThresholds({ model: "m", contextLength: 32_000 }, { threshold: 0.5, modelThresholds: {}, targetRatio: 0.2 });
+    expect(plan.maxSummaryTokens).toBe(1_600);
+    expect(buildSummaryRequest({ middle: [user("a")], contentTokens: 30_000, maxSummaryTokens: plan.maxSummaryTokens }).maxTokens).toBe(2_000);
   });
 
   it("hands over the previous summary and the focus topic, and keeps old summary messages out of the turns", () => {
