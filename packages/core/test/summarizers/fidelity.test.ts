@@ -1,9 +1,10 @@
 /**
  * The offline summarizer measured with the eval's own detectors (eval/detectors/, which share no code with
  * any summarizer): what it keeps of paths, real errors, commands and the user's asks, on bundled real
- * transcripts and on turns shaped like the failures seen in the corpus. The goals of issue #18 (paths
- * ≥ 90 %, real errors ≥ 80 %, asks ≥ 90 %, commands ≥ 80 %) are not met yet; the first test holds the
- * figures measured when the eval got its own detectors, so a change can only raise them.
+ * transcripts and on turns shaped like the failures seen in the corpus. The first test holds the figures
+ * measured on the bundled transcripts (paths 39/45, errors 3/3, commands 25/28, asks 8/8 with the
+ * 2,000-token summary floor), so a change can only raise them; the held-out figures are printed by
+ * `pnpm bench fidelity`, not asserted here.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -50,7 +51,7 @@ class MeasuredSummarizer implements Summarizer {
 }
 
 describe("the extractive summarizer's fidelity", () => {
-  it("keeps at least the paths, errors, commands and asks it kept after dense packing (#18), within its token budget, on the bundled real transcripts", async () => {
+  it("keeps at least the paths, errors, commands and asks it kept with the 2,000-token floor (#18, #20), within its token budget, on the bundled real transcripts", async () => {
     const reports: Array<{ file: string; report: FidelityReport }> = [];
     const summarizer = new MeasuredSummarizer();
     for (const { file, window } of FIXTURES) {
@@ -59,14 +60,14 @@ describe("the extractive summarizer's fidelity", () => {
     }
     const all = reports.reduce((acc, { report }) => addSurvival(acc, report.survival), emptySurvival());
     // the denominators the floors below are shares of
-    expect([all.path.total, all.error.total, all.command.total, all.ask.total]).toEqual([42, 2, 26, 6]);
+    expect([all.path.total, all.error.total, all.command.total, all.ask.total]).toEqual([45, 3, 28, 8]);
     expect([all.path.kept, all.error.kept, all.command.kept, all.ask.kept]).toEqual([
-      expect.toSatisfy((n: number) => n >= 37),
-      expect.toSatisfy((n: number) => n >= 2),
-      expect.toSatisfy((n: number) => n >= 18),
-      6,
+      expect.toSatisfy((n: number) => n >= 39),
+      3,
+      expect.toSatisfy((n: number) => n >= 25),
+      8,
     ]);
-    expect(summarizer.calls.length).toBeGreaterThan(10);
+    expect(summarizer.calls.length).toBeGreaterThanOrEqual(9);
     for (const { request, tokens } of summarizer.calls) expect(tokens).toBeLessThanOrEqual(request.maxTokens);
   });
 });
