@@ -164,6 +164,14 @@ export const AGE_BONUS = 20;
 /** Share of {@link AGE_BONUS} the previous summary's last item keeps (its first keeps all of it). */
 const OLDEST_FLOOR = 0.95;
 
+/** Share of each section of the previous summary, its first items, that holds the session's foundation (the oldest facts). */
+const FOUNDATION_SHARE = 0.1;
+/** Added to {@link AGE_BONUS} for a foundation item: over a long horizon the task's setup outlasts the middle of the history. */
+const FOUNDATION_BONUS = 8;
+
+/** The rank of a previous summary's foundation item (ranks of the others are in [0, 1]). */
+const FOUNDATION = 2;
+
 /** The comparison key of an item: a file's path, a goal without its "Later: " mark, else the item itself. */
 function itemKey(heading: SummaryHeading, item: string): string {
   if (heading === "## Relevant Files") return fileKey(item);
@@ -173,7 +181,8 @@ function itemKey(heading: SummaryHeading, item: string): string {
 
 /**
  * The age bonus of each item: {@link AGE_BONUS} for what the summarized turns say; for items only the
- * previous summary holds, from AGE_BONUS for its first item down to {@link OLDEST_FLOOR} of it for its last. Over budget the
+ * previous summary holds, from AGE_BONUS for its first item down to {@link OLDEST_FLOOR} of it for its last,
+ * and more than fresh items for the first tenth of each section ({@link FOUNDATION_BONUS}). Over budget the
  * middle of the history goes first: the oldest facts (the task's setup, carried through every
  * compaction) and the newest work stay.
  */
@@ -183,12 +192,13 @@ function ageBonus(previous: SectionItems, current: SectionItems): (heading: Summ
   for (const heading of SUMMARY_SECTIONS) {
     fresh.set(heading, new Set((current[heading] ?? []).map((item) => itemKey(heading, item))));
     const before = previous[heading] ?? [];
-    rank.set(heading, new Map(before.map((item, i) => [itemKey(heading, item), 1 - i / before.length] as const)));
+    rank.set(heading, new Map(before.map((item, i) => [itemKey(heading, item), i < before.length * FOUNDATION_SHARE ? FOUNDATION : 1 - i / before.length] as const)));
   }
   return (heading, item) => {
     const key = itemKey(heading, item);
     if (fresh.get(heading)?.has(key)) return AGE_BONUS;
     const place = rank.get(heading)?.get(key);
+    if (place === FOUNDATION) return AGE_BONUS + FOUNDATION_BONUS;
     return place === undefined ? 0 : Math.round(AGE_BONUS * (OLDEST_FLOOR + (1 - OLDEST_FLOOR) * place));
   };
 }

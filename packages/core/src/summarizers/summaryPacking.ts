@@ -80,6 +80,10 @@ export function isPathGroup(item: string): boolean {
 
 /** Characters an ask, constraint, blocker, decision or error line keeps once packed: enough for its distinctive words. */
 export const PACKED_LINE_CHARS = 130;
+/** Later asks that keep {@link PACKED_LINE_CHARS} once packed: the latest; older ones keep {@link OLDER_ASK_CHARS}. */
+const LATEST_ASKS_AT_LENGTH = 4;
+/** Characters an older later ask keeps once packed (with its "Later: " mark). */
+const OLDER_ASK_CHARS = 64;
 /** Sections whose long lines are cut to {@link PACKED_LINE_CHARS} when packing; the first goal item is kept whole. */
 const CUT_LONG: ReadonlySet<string> = new Set(["## Goal", "## Constraints & Preferences", "### Blocked", "## Key Decisions", "## Critical Context"]);
 
@@ -105,7 +109,8 @@ export function cutLongLines(sections: SectionItems): SectionItems {
   for (const [heading, items] of Object.entries(sections) as Array<[keyof SectionItems, string[] | undefined]>) {
     if (items === undefined) continue;
     if (heading === "### Done") out[heading] = items.map(withoutQuietOutcome);
-    else out[heading] = CUT_LONG.has(heading) ? items.map((item, i) => (heading === "## Goal" && i === 0 ? item : shorten(item, PACKED_LINE_CHARS))) : [...items];
+    else if (heading === "## Goal") out[heading] = items.map((item, i) => (i === 0 ? item : shorten(item, i >= items.length - LATEST_ASKS_AT_LENGTH ? PACKED_LINE_CHARS : OLDER_ASK_CHARS)));
+    else out[heading] = CUT_LONG.has(heading) ? items.map((item) => shorten(item, PACKED_LINE_CHARS)) : [...items];
   }
   return out;
 }

@@ -33,6 +33,16 @@ describe("cutLongLines", () => {
     expect(out["## Goal"]![0]).toBe(long);
     expect(out["## Goal"]![1]!.length).toBe(PACKED_LINE_CHARS);
   });
+
+  it("cuts older later asks shorter than the four latest, which keep their packed length", () => {
+    const asks = Array.from({ length: 7 }, (_, i) => `Later: ask ${i} ${"y".repeat(300)}`);
+    const goal = cutLongLines({ "## Goal": ["first", ...asks] })["## Goal"]!;
+    const older = goal.slice(1, 4);
+    const latest = goal.slice(4);
+    expect(latest.map((item) => item.length)).toEqual([PACKED_LINE_CHARS, PACKED_LINE_CHARS, PACKED_LINE_CHARS, PACKED_LINE_CHARS]);
+    for (const item of older) expect(item.length).toBeLessThan(PACKED_LINE_CHARS / 2 + 1);
+    expect(older[0]).toMatch(/^Later: ask 0 y+…$/);
+  });
 });
 
 describe("fitByPriority with groupFiles", () => {
@@ -89,6 +99,19 @@ describe("an extractive summary over budget after earlier compactions", () => {
     expect(kept("step_", 0, 5)).toBe(5);
     expect(kept("fresh_", 5, 10)).toBe(5);
     expect(kept("step_", 15, 25)).toBeLessThan(5);
+  });
+
+  it("keeps the first tenth of the previous summary's files, the session's foundation, ahead of newer files that rank a little higher", async () => {
+    const old = Array.from({ length: 40 }, (_, i) => `- src/old/module_${String(i).padStart(2, "0")}_with_a_long_name.ts — in a command`);
+    const previousSummary = `## Goal\n- build it\n## Relevant Files\n${old.join("\n")}`;
+    const messages: ChatMessage[] = Array.from({ length: 30 }, (_, i) => [
+      { role: "assistant" as const, content: null, tool_calls: [{ id: `r${i}`, type: "function" as const, function: { name: "Read", arguments: JSON.stringify({ file_path: `lib/fresh/file_${i}_with_a_long_name.ts` }) } }] },
+      { role: "tool" as const, tool_call_id: `r${i}`, content: "contents" },
+    ]).flat();
+    const summary = await new ExtractiveSummarizer({ groupFiles: false }).summarize({ messages, maxTokens: 500, previousSummary });
+    const foundation = Array.from({ length: 4 }, (_, i) => `module_0${i}_with`);
+    expect(foundation.filter((name) => summary.includes(name))).toEqual(foundation);
+    expect(Array.from({ length: 30 }, (_, i) => `file_${i}_with`).filter((name) => summary.includes(name)).length).toBeLessThan(30);
   });
 });
 
