@@ -21,10 +21,31 @@ beforeAll(() => {
   store.archiveAndReplace(older, [{ role: "user", content: "[summary] arm64 nightly: cap the jobs" }]);
   newer = store.createSession({ id: "s-newer", platform: "cli", title: "parser port" }).id;
   store.appendMessages(newer, [{ role: "user", content: "Port the parser to Rust." }]);
+  // someone else's session in the same file: never shown without --scope or --all-scopes
+  const other = store.createSession({ id: "s-tenant-b", platform: "gateway", scope: "tenant-b", title: "tenant b's port" });
+  store.appendMessages(other.id, [{ role: "user", content: "Port the billing parser; key tenantbsecret" }]);
   store.close();
 });
 
 describe("context-engine sessions", () => {
+  it("reads one scope at a time: the default one, --scope <id>, or every one with --all-scopes", async () => {
+    const plain = await runCli(["sessions", "search", "parser"], dir);
+    expect(plain.stdout).toContain("s-newer");
+    expect(plain.stdout).not.toContain("tenantbsecret");
+    expect((await runCli(["sessions", "list"], dir)).stdout).not.toContain("s-tenant-b");
+    const shown = await runCli(["sessions", "show", "s-tenant-b"], dir);
+    expect(shown.code).toBe(1);
+    expect(shown.stderr).toContain("no session 's-tenant-b' in scope 'default' (--scope <id>, or --all-scopes for every scope)");
+    const tenant = await runCli(["sessions", "search", "parser", "--scope", "tenant-b"], dir);
+    expect(tenant.stdout).toContain("tenantbsecret");
+    expect(tenant.stdout).not.toContain("s-newer");
+    const all = await runCli(["sessions", "list", "--all-scopes"], dir);
+    expect(all.stdout).toMatch(/^s-tenant-b {2}\[tenant-b\] /m);
+    expect(all.stdout).toMatch(/^s-newer {2}\[default\] /m);
+    const both = await runCli(["sessions", "list", "--all-scopes", "--scope", "x"], dir);
+    expect(both.code).toBe(2);
+  });
+
   it("lists sessions newest first with their active/stored counts and first ask", async () => {
     const run = await runCli(["sessions", "list"], dir);
     expect(run.code).toBe(0);
@@ -60,6 +81,6 @@ describe("context-engine sessions", () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("expects one of list, search, show, got 'purge'");
     const noSession = await runCli(["sessions", "show", "nope"], dir);
-    expect([noSession.code, noSession.stderr.trim()]).toEqual([1, "context-engine sessions: no session 'nope'"]);
+    expect([noSession.code, noSession.stderr.trim()]).toEqual([1, "context-engine sessions: no session 'nope' in scope 'default' (--scope <id>, or --all-scopes for every scope)"]);
   });
 });

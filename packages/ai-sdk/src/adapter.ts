@@ -10,7 +10,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { LanguageModelMiddleware, LanguageModelUsage, ModelMessage, ToolSet } from "ai";
-import { AWAITING_REAL_USAGE, isContextEngine, type ChatMessage, type ContextEngine, type UsageReport } from "@context-engine/core";
+import { AWAITING_REAL_USAGE, isContextEngine, type ChatMessage, type ContextEngine, type ToolCallContext, type UsageReport } from "@context-engine/core";
 import { engineGatewayHygiene } from "@context-engine/core/session";
 import { toChatMessages } from "./toChatMessages.js";
 import { toModelMessages } from "./toModelMessages.js";
@@ -23,6 +23,8 @@ import { aiSdkUsageReport, languageModelUsageReport } from "./usage.js";
 export type AiSdkAdapterOptions = ({ engine: ContextEngine; host?: undefined } | { host: { engine: ContextEngine }; engine?: undefined }) & {
   /** The conversation's id, when one engine serves several (passed to `shouldCompress`, `compress`, `updateFromResponse`). */
   sessionId?: string;
+  /** Whose conversation it is (a tenant or user id): the engine's tools answer from this scope's sessions only. */
+  scope?: string;
   /** Called after each compaction. */
   onCompress?: (event: AiSdkCompressionEvent) => void;
 };
@@ -100,7 +102,7 @@ export class AiSdkAdapter {
     const engine = options.host !== undefined ? options.host.engine : options.engine;
     if (!isContextEngine(engine)) throw new TypeError("createAiSdkAdapter: give `engine` (a ContextEngine) or `host` (from createContextHost)");
     this.engine = engine;
-    this.tools = engineTools(engine);
+    this.tools = engineTools(engine, toolContext(options.sessionId, options.scope));
     this.onCompress = options.onCompress;
     this.sessionId = options.sessionId;
   }
@@ -222,4 +224,10 @@ export class AiSdkAdapter {
  */
 export function createAiSdkAdapter(options: AiSdkAdapterOptions): AiSdkAdapter {
   return new AiSdkAdapter(options);
+}
+
+/** What the engine's tools are told about the calling conversation (nothing when the adapter knows neither). */
+function toolContext(sessionId: string | undefined, scope: string | undefined): ToolCallContext | undefined {
+  if (sessionId === undefined && scope === undefined) return undefined;
+  return { ...(sessionId !== undefined ? { sessionId } : {}), ...(scope !== undefined ? { scope } : {}) };
 }

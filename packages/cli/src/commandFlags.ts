@@ -88,6 +88,8 @@ export const SESSIONS_FLAGS = defineFlags({
   around: { type: "string", value: "seq", description: "show: the turns around this message (seq) instead of the whole session" },
   window: { type: "string", value: "N", description: "turns shown before and after a hit or --around", defaultText: "2" },
   all: { type: "boolean", short: "a", description: "show: archived (compacted) turns too, not only the active list" },
+  scope: { type: "string", value: "id", description: "only sessions of this scope (a tenant or user id)", defaultText: "default" },
+  "all-scopes": { type: "boolean", description: "the operator's view: sessions of every scope" },
   json: { type: "boolean", description: "print JSON instead of text" },
 });
 

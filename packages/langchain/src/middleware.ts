@@ -25,6 +25,8 @@ export type ContextEngineMiddlewareOptions = ({ engine: ContextEngine; host?: un
   name?: string;
   /** The conversation's id, when one engine serves several (passed to `shouldCompress`, `compress`, `updateFromResponse`). */
   sessionId?: string;
+  /** Whose conversation it is (a tenant or user id): the engine's tools answer from this scope's sessions only. */
+  scope?: string;
   /** Called after each compaction. */
   onCompress?: (event: LangChainCompressionEvent) => void;
 };
@@ -101,7 +103,7 @@ export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions)
   const fed = new WeakSet<BaseMessage>();
   return createMiddleware({
     name: options.name ?? "ContextEngineMiddleware",
-    tools: engineTools(engine),
+    tools: engineTools(engine, sessionId === undefined && options.scope === undefined ? undefined : { ...(sessionId !== undefined ? { sessionId } : {}), ...(options.scope !== undefined ? { scope: options.scope } : {}) }),
     beforeModel: async (state) => {
       const trigger = compressionTrigger(engine, state.messages, sessionId);
       if (trigger === undefined) return undefined;

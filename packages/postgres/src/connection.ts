@@ -69,6 +69,17 @@ export async function withTransaction<T>(pool: pg.Pool, body: (client: pg.PoolCl
 }
 
 /**
+ * Runs `body` in one transaction that sets `context_engine.scope` to `scope` for its duration: the
+ * session tables' row-level security (session/schema.ts, v2) then shows it that scope's rows only.
+ */
+export function withScope<T>(pool: pg.Pool, scope: string, body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withTransaction(pool, async (client) => {
+    await client.query("SELECT set_config('context_engine.scope', $1, true)", [scope]);
+    return body(client);
+  });
+}
+
+/**
  * Claims the compaction of one session (`pg_try_advisory_xact_lock` on its own connection, in a
  * transaction held open until the release): undefined when another worker holds it. A connection of its
  * own, not the pool's, so compactions waiting on a summarizer never starve the pool their writes need;

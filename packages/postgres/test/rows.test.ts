@@ -17,7 +17,7 @@ const server = useTestPostgres();
 describe("the session store's rows on SQLite and PostgreSQL", () => {
   it("read as the same session, message and compaction records", () => {
     const sqlite = sessionRowCodec(SQLITE_COLUMNS);
-    const session: SessionRow = { id: "s", platform: "cli", title: "t", created_at: 1_700_000_000_000, updated_at: 1_700_000_000_500, parent_session_id: "p", compression_count: 1, last_compaction_in_place: 0 };
+    const session: SessionRow = { id: "s", platform: "cli", scope: "team-a", title: "t", created_at: 1_700_000_000_000, updated_at: 1_700_000_000_500, parent_session_id: "p", compression_count: 1, last_compaction_in_place: 0 };
     const pgSession: SessionRow<PgColumnTypes> = { ...session, created_at: "1700000000000", updated_at: "1700000000500", last_compaction_in_place: false };
     expect(toSession(pgSession)).toEqual(sqlite.toSession(session));
     const message: MessageRow = { id: 12, session_id: "s", seq: 2, role: "tool", message_json: '{"role":"tool","tool_call_id":"c","content":"ok"}', text: "ok", tokens: 3, tokens_by: "rough-v1", active: 1, compacted: 0, compaction_id: null, created_at: 9 };

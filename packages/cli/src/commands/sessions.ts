@@ -5,8 +5,8 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { openSqliteStore, type SessionStore, type StoredMessage } from "@context-engine/core";
-import { sessionEnds, sessionSearch } from "@context-engine/core/store";
+import { DEFAULT_SESSION_SCOPE, openSqliteStore, type SessionStore, type StoredMessage } from "@context-engine/core";
+import { scopedSearchSource, sessionEnds, sessionSearch } from "@context-engine/core/store";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { SESSIONS_FLAGS } from "../commandFlags.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
@@ -44,19 +44,22 @@ export async function runSessions(io: CommandIO): Promise<number> {
   const limit = parsePositiveInt(values.limit, "--limit");
   const windowFlag = values.window === undefined ? 2 : Number(values.window);
   if (!Number.isInteger(windowFlag) || windowFlag < 0 || windowFlag > 20) throw new UsageError(`--window must be a whole number from 0 to 20, got '${values.window}'`);
+  if (values["all-scopes"] === true && values.scope !== undefined) throw new UsageError("give --scope or --all-scopes, not both");
+  // one scope unless the operator asks for every one: a shared store is never read across owners by accident
+  const scope = values["all-scopes"] === true ? undefined : (values.scope ?? DEFAULT_SESSION_SCOPE);
   const store = openSqliteStore(path);
   try {
-    if (sub === "list") return await list(io, store, limit ?? 20, values.platform, values.json === true, rest);
-    if (sub === "search") return await search(io, store, rest.join(" "), { limit: limit ?? 10, window: windowFlag, session: values.session, json: values.json === true });
-    return show(io, store, rest, { around: parsePositiveInt(values.around, "--around"), window: windowFlag, all: values.all === true, json: values.json === true });
+    if (sub === "list") return await list(io, store, limit ?? 20, values.platform, scope, values.json === true, rest);
+    if (sub === "search") return await search(io, store, rest.join(" "), { limit: limit ?? 10, window: windowFlag, session: values.session, scope, json: values.json === true });
+    return show(io, store, rest, { around: parsePositiveInt(values.around, "--around"), window: windowFlag, all: values.all === true, scope, json: values.json === true });
   } finally {
     store.close();
   }
 }
 
-async function list(io: CommandIO, store: SessionStore, limit: number, platform: string | undefined, json: boolean, rest: string[]): Promise<number> {
+async function list(io: CommandIO, store: SessionStore, limit: number, platform: string | undefined, scope: string | undefined, json: boolean, rest: string[]): Promise<number> {
   if (rest.length > 0) throw new UsageError("list takes no arguments");
-  const sessions = store.listSessions({ limit: Math.min(limit, 500), ...(platform ? { platform } : {}) });
+  const sessions = store.listSessions({ limit: Math.min(limit, 500), ...(platform ? { platform } : {}), ...(scope !== undefined ? { scope } : {}) });
   if (json) {
     io.stdout(JSON.stringify(sessions, null, 2));
     return EXIT_OK;
@@ -68,15 +71,17 @@ async function list(io: CommandIO, store: SessionStore, limit: number, platform:
   for (const s of sessions) {
     const { first } = await sessionEnds(store, s.id, s.lastSeq);
     const compactions = s.compressionCount > 0 ? `, ${s.compressionCount} compaction${s.compressionCount === 1 ? "" : "s"}` : "";
-    io.stdout(`${s.id}  ${when(s.updatedAt)}  ${s.platform}  ${s.activeCount}/${s.messageCount} active${compactions}  ${s.title ?? ""}`.trimEnd());
+    const owner = scope === undefined ? `  [${s.scope}]` : "";
+    io.stdout(`${s.id}${owner}  ${when(s.updatedAt)}  ${s.platform}  ${s.activeCount}/${s.messageCount} active${compactions}  ${s.title ?? ""}`.trimEnd());
     if (first?.role === "user") io.stdout(`    first ask: ${oneLine(first.text, 100)}`);
   }
   return EXIT_OK;
 }
 
-async function search(io: CommandIO, store: SessionStore, query: string, options: { limit: number; window: number; session: string | undefined; json: boolean }): Promise<number> {
+async function search(io: CommandIO, store: SessionStore, query: string, options: { limit: number; window: number; session: string | undefined; scope: string | undefined; json: boolean }): Promise<number> {
   if (query.trim() === "") throw new UsageError("search expects a query");
-  const result = await sessionSearch(store, { query, limit: Math.min(options.limit, 50), window: options.window, ...(options.session ? { session_id: options.session } : {}) });
+  const source = options.scope === undefined ? store : scopedSearchSource(store, options.scope);
+  const result = await sessionSearch(source, { query, limit: Math.min(options.limit, 50), window: options.window, ...(options.session ? { session_id: options.session } : {}) });
   if (result.mode !== "search") throw new Error("session_search answered a query with a listing");
   if (options.json) {
     io.stdout(JSON.stringify(result, null, 2));
@@ -96,12 +101,13 @@ async function search(io: CommandIO, store: SessionStore, query: string, options
   return EXIT_OK;
 }
 
-function show(io: CommandIO, store: SessionStore, rest: string[], options: { around: number | undefined; window: number; all: boolean; json: boolean }): number {
+function show(io: CommandIO, store: SessionStore, rest: string[], options: { around: number | undefined; window: number; all: boolean; scope: string | undefined; json: boolean }): number {
   const [sessionId, ...extra] = rest;
   if (sessionId === undefined || extra.length > 0) throw new UsageError("show expects one session id");
-  const session = store.getSession(sessionId);
+  const stored = store.getSession(sessionId);
+  const session = stored !== undefined && (options.scope === undefined || stored.scope === options.scope) ? stored : undefined;
   if (session === undefined) {
-    io.stderr(`context-engine sessions: no session '${sessionId}'`);
+    io.stderr(`context-engine sessions: no session '${sessionId}'${options.scope === undefined ? "" : ` in scope '${options.scope}' (--scope <id>, or --all-scopes for every scope)`}`);
     return EXIT_FAILURE;
   }
   const overview = store.listSessions({ ids: [sessionId] })[0]!;

@@ -7,14 +7,15 @@
  */
 import { z } from "zod";
 import { AWAITING_REAL_USAGE, ContextEngine, DEFAULT_MODEL, sameModelInfo } from "../engine/ContextEngine.js";
-import type { CompressOptions, ModelInfo, NormalizedUsage, SessionInfo, ToolSchema, UsageReport } from "../engine/types.js";
+import { DEFAULT_SESSION_SCOPE, type CompressOptions, type ModelInfo, type NormalizedUsage, type SessionInfo, type ToolCallContext, type ToolSchema, type UsageReport } from "../engine/types.js";
+import { ambiguousScopeResult, resolveToolScope } from "../engine/toolScope.js";
 import { CompressionSectionSchema, type CompressionConfig } from "../config/schema.js";
 import type { ChatMessage } from "../messages/schema.js";
 import { sanitizeToolPairs } from "../messages/toolPairs.js";
 import { ExtractiveSummarizer } from "../summarizers/extractive.js";
 import type { Summarizer } from "../summarizers/types.js";
 import type { AwaitableMethods, EngineStateStore } from "../store/types.js";
-import { canSearchSessions, runSessionSearch, SESSION_SEARCH_TOOL_NAME, sessionSearchToolSchema, type SessionSearchSource } from "../tools/sessionSearch.js";
+import { canSearchSessions, runSessionSearch, scopedSearchSource, SESSION_SEARCH_TOOL_NAME, sessionSearchToolSchema, type SessionSearchSource } from "../tools/sessionSearch.js";
 import { defaultTokenCounter } from "../tokens/counter.js";
 import type { TokenCounter } from "../tokens/types.js";
 import { assembleCompressed } from "./assemble.js";
@@ -129,10 +130,21 @@ export class ContextCompressor extends ContextEngine {
     return this.searchStore ? [sessionSearchToolSchema()] : [];
   }
 
-  /** Runs `session_search`; other names get the base class's JSON error. */
-  override async handleToolCall(name: string, args: unknown): Promise<string> {
-    if (name === SESSION_SEARCH_TOOL_NAME && this.searchStore) return runSessionSearch(this.searchStore, args);
-    return super.handleToolCall(name, args);
+  /** Scopes of the open sessions (`onSessionStart`'s `info.scope`, else the default scope). */
+  private readonly openScopes = new Map<string, string>();
+
+  /**
+   * Runs `session_search` over the sessions of the calling session's scope only (`context`, else the only
+   * open session; see resolveToolScope); other names get the base class's JSON error.
+   */
+  override async handleToolCall(name: string, args: unknown, context?: ToolCallContext): Promise<string> {
+    if (name === SESSION_SEARCH_TOOL_NAME && this.searchStore) {
+      const store = this.searchStore;
+      const scope = await resolveToolScope(context, this.openScopes, (id) => store.getSession(id));
+      if (scope === undefined) return ambiguousScopeResult(SESSION_SEARCH_TOOL_NAME);
+      return runSessionSearch(scopedSearchSource(store, scope), args);
+    }
+    return super.handleToolCall(name, args, context);
   }
 
   /** Re-resolves thresholds and budgets for `model`; a model change also lifts the automatic-compaction pause. */
@@ -225,7 +237,8 @@ export class ContextCompressor extends ContextEngine {
    * The session is open: calls without a session id belong to it while it is the only open one. Its
    * saved state is read now (awaited from a store that answers with promises, such as PostgreSQL).
    */
-  override onSessionStart(sessionId: string, _info?: SessionInfo): Promise<void> {
+  override onSessionStart(sessionId: string, info?: SessionInfo): Promise<void> {
+    this.openScopes.set(sessionId, info?.scope ?? DEFAULT_SESSION_SCOPE);
     return this.sessions.start(sessionId);
   }
 
@@ -242,6 +255,7 @@ export class ContextCompressor extends ContextEngine {
 
   /** The session is over: its summary, cooldown and streaks are forgotten (in the store too). */
   override onSessionEnd(sessionId: string, _messages: ChatMessage[]): void {
+    this.openScopes.delete(sessionId);
     this.sessions.end(sessionId);
   }
 

@@ -6,7 +6,7 @@ import type { ChatMessage } from "../messages/schema.js";
 import type { CompressionConfig } from "../config/schema.js";
 import { computeThresholds, type ThresholdRule, type ThresholdSettings } from "./thresholds.js";
 import { normalizeUsage } from "./usage.js";
-import type { CompressOptions, EngineStatus, ModelInfo, NormalizedUsage, SessionInfo, ToolSchema, UsageReport } from "./types.js";
+import type { CompressOptions, EngineStatus, ModelInfo, NormalizedUsage, SessionInfo, ToolCallContext, ToolSchema, UsageReport } from "./types.js";
 
 /** The value of `lastPromptTokens` after a compaction, until the next real usage arrives. */
 export const AWAITING_REAL_USAGE = -1;
@@ -129,8 +129,11 @@ export abstract class ContextEngine {
     return [];
   }
 
-  /** Runs one of the engine's tools; the result is a JSON string. Unknown names give a JSON error. */
-  async handleToolCall(name: string, _args: unknown): Promise<string> {
+  /**
+   * Runs one of the engine's tools; the result is a JSON string. Unknown names give a JSON error.
+   * `context` says which session (and scope) calls it; tools that read stored sessions answer from that scope only.
+   */
+  async handleToolCall(name: string, _args: unknown, _context?: ToolCallContext): Promise<string> {
     return JSON.stringify({ error: `Unknown context engine tool: ${name}` });
   }
 

@@ -40,11 +40,28 @@ export interface EngineStatus {
   compressionCount: number;
 }
 
+/**
+ * The scope of a session created without one, and of every session of a store written before scopes
+ * (schema v5 of the SQLite store, v2 of the PostgreSQL one): one owner, as before.
+ */
+export const DEFAULT_SESSION_SCOPE = "default";
+
 /** Passed to `onSessionStart`. */
 export interface SessionInfo {
   platform?: string;
   model?: string;
+  /** Whose session it is (a tenant or user id): the engine's tools answer only from sessions of this scope. */
+  scope?: string;
   [key: string]: unknown;
+}
+
+/**
+ * Who calls an engine tool, told by the host (never by the agent's arguments): the session the call
+ * belongs to, and its scope when the host knows it. Without it an engine uses its only open session.
+ */
+export interface ToolCallContext {
+  sessionId?: string;
+  scope?: string;
 }
 
 /** An OpenAI function-tool schema the engine offers to the agent. */

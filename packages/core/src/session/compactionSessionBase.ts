@@ -11,7 +11,7 @@ import { HYGIENE_ABORT_NOTICE } from "../gateway/hygiene.js";
 import type { CompactionTrigger, HostHooks, RouteCompaction, RouteHooks, ServerCompactionBoundary, ServerThread, SessionCompressEvent } from "../host/hooks.js";
 import type { ChatMessage } from "../messages/schema.js";
 import { builtinRouteHooks, defaultRouteHooks } from "../routes/builtin.js";
-import { CompactionConflictError, type CompactionRecord, type SessionRecord, type SessionStoreAsync, type StoredMessage } from "../store/types.js";
+import { CompactionConflictError, DEFAULT_SESSION_SCOPE, SessionStoreError, type CompactionRecord, type SessionRecord, type SessionStoreAsync, type StoredMessage } from "../store/types.js";
 import type { CompactionResult, CompactionSessionOptions, MaybeCompressOptions } from "./types.js";
 import { engineOutputProblem } from "./engineOutput.js";
 import { compressionCountWarning } from "./warnings.js";
@@ -111,6 +111,18 @@ export function serverBoundaryInfo(boundary: ServerCompactionBoundary): { report
   return { report: { appServer: boundary } };
 }
 
+/**
+ * `session` when it may be resumed under `scope` (default "default"): a stored session of another
+ * scope is someone else's conversation, and resuming it throws.
+ */
+export function checkScope(session: SessionRecord | undefined, scope: string | undefined): SessionRecord | undefined {
+  const wanted = scope ?? DEFAULT_SESSION_SCOPE;
+  if (session !== undefined && session.scope !== wanted) {
+    throw new SessionStoreError(`CompactionSession: session '${session.id}' belongs to scope '${session.scope}', not '${wanted}'`);
+  }
+  return session;
+}
+
 /** One conversation bound to a store and an engine: the state and the compaction both session classes share. */
 export abstract class CompactionSessionBase {
   readonly engine: ContextEngine;
@@ -135,7 +147,16 @@ export abstract class CompactionSessionBase {
     this.routes = resolved.routes;
     this.serverThread = resolved.serverThread;
     this.currentId = session.id;
+    this.scope = session.scope;
     this.lastCompactionInPlace = session.lastCompactionInPlace;
+  }
+
+  /** Whose conversation it is: the engine's tools called through {@link handleToolCall} answer from this scope only. */
+  readonly scope: string;
+
+  /** Runs one of the engine's tools for this conversation: the engine is told the session and its scope (the agent's arguments cannot change them). */
+  handleToolCall(name: string, args: unknown): Promise<string> {
+    return this.engine.handleToolCall(name, args, { sessionId: this.currentId, scope: this.scope });
   }
 
   /** The current session id (changes only on a rotation). */

@@ -23,6 +23,12 @@ export interface CompactionSessionOptions {
   /** Resume this session (created with this id when the store does not have it); default a new session. */
   sessionId?: string;
   platform: string;
+  /**
+   * Whose conversation it is (a tenant or user id; default "default"): stored with a new session, and
+   * checked against a resumed one (resuming another scope's session throws). The engine's tools called
+   * through {@link CompactionSessionBase.handleToolCall} answer from this scope only.
+   */
+  scope?: string;
   title?: string | null;
   hooks?: Pick<HostHooks, "sessionCompress">;
   /** Overrides `compression.in_place` (default: the host's config, else the engine's, else true). */

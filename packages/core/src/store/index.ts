@@ -12,5 +12,5 @@ export { MAX_QUERY_TERMS, queryTerms, ftsPhrase, literalFtsQuery, queryCutNote }
 export type { QueryTerms } from "./ftsQuery.js";
 
 // The session_search tool
-export { sessionSearch, sessionEnds, runSessionSearch, sessionSearchToolSchema, canSearchSessions, showMessage, SessionSearchArgsSchema, SessionSearchError, SESSION_SEARCH_TOOL_NAME } from "../tools/sessionSearch.js";
-export type { SessionSearchArgs, ShownMessage, SessionEnds, SessionSearchHit, SessionSearchResult, SessionSearchSource } from "../tools/sessionSearch.js";
+export { sessionSearch, sessionEnds, runSessionSearch, scopedSearchSource, sessionSearchToolSchema, canSearchSessions, showMessage, SessionSearchArgsSchema, SessionSearchError, SESSION_SEARCH_TOOL_NAME } from "../tools/sessionSearch.js";
+export type { ScopeAwareStore, SessionSearchArgs, ShownMessage, SessionEnds, SessionSearchHit, SessionSearchResult, SessionSearchSource } from "../tools/sessionSearch.js";

@@ -8,7 +8,7 @@ import type { ChatMessage } from "../messages/schema.js";
 import { MemoizedTokenCounter, MESSAGE_COUNTING_VERSION } from "../tokens/counter.js";
 import { estimateMessageTokensRough } from "../tokens/rough.js";
 import type { TokenCounter } from "../tokens/types.js";
-import { CompactionConflictError, SearchQueryError, SessionStoreError, type ListSessionsOptions, type NewSession, type SearchOptions } from "./types.js";
+import { CompactionConflictError, DEFAULT_SESSION_SCOPE, SearchQueryError, SessionStoreError, type ListSessionsOptions, type NewSession, type SearchOptions } from "./types.js";
 
 export { reportJson, sessionRowCodec, SQLITE_COLUMNS } from "./rows.js";
 export type { ColumnDecoder, ColumnTypes, SqliteColumnTypes, SessionRow, MessageRow, CompactionRow, SessionRowCodec } from "./rows.js";
@@ -19,7 +19,11 @@ export const DEFAULT_SEARCH_LIMIT = 20;
 /** The largest `limit` accepted. */
 export const MAX_SEARCH_LIMIT = 500;
 
+/** A scope: a tenant or user id. */
+const ScopeSchema = z.string({ error: "must be a scope (string)" }).trim().min(1, { error: "must not be empty" }).max(200, { error: "must be at most 200 characters" });
+
 const NewSessionSchema = z.object({
+  scope: ScopeSchema.optional(),
   id: z.string({ error: "must be a string" }).trim().min(1, { error: "must not be empty" }).max(200, { error: "must be at most 200 characters" }).optional(),
   platform: z.string({ error: "must be a platform name (string)" }).min(1, { error: "must not be empty" }),
   title: z.string({ error: "must be a string or null" }).nullable().optional(),
@@ -31,11 +35,13 @@ const ListSessionsOptionsSchema = z.object({
   offset: z.number({ error: "offset must be a whole number" }).int({ error: "offset must be a whole number" }).min(0, { error: "offset must be 0 or more" }).default(0),
   ids: z.array(z.string({ error: "ids must be session ids (strings)" })).optional(),
   platform: z.string({ error: "platform must be a string" }).optional(),
+  scope: ScopeSchema.optional(),
 });
 
 const SearchOptionsSchema = z.object({
   sessionId: z.string({ error: "must be a session id (string)" }).min(1, { error: "must not be empty" }).optional(),
   includeArchived: z.boolean({ error: "must be true or false" }).default(true),
+  scope: ScopeSchema.optional(),
   limit: z
     .number({ error: "must be a whole number" })
     .int({ error: "must be a whole number" })
@@ -45,26 +51,37 @@ const SearchOptionsSchema = z.object({
 });
 
 /** `session` checked (a {@link SessionStoreError} naming the bad field otherwise), with its defaults filled in. */
-export function parseNewSession(session: NewSession): { id: string | undefined; platform: string; title: string | null; parentSessionId: string | null } {
+export function parseNewSession(session: NewSession): { id: string | undefined; platform: string; scope: string | undefined; title: string | null; parentSessionId: string | null } {
   const parsed = NewSessionSchema.safeParse(session);
   if (!parsed.success) throw new SessionStoreError(`createSession: invalid session:\n${z.prettifyError(parsed.error)}`);
-  const { id, platform, title = null, parentSessionId = null } = parsed.data;
-  return { id, platform, title, parentSessionId };
+  const { id, platform, scope, title = null, parentSessionId = null } = parsed.data;
+  return { id, platform, scope, title, parentSessionId };
 }
 
 /** `options` of `listSessions` checked, with their defaults filled in. */
-export function parseListSessionsOptions(options: ListSessionsOptions): { limit: number; offset: number; ids?: string[] | undefined; platform?: string | undefined } {
+export function parseListSessionsOptions(options: ListSessionsOptions): { limit: number; offset: number; ids?: string[] | undefined; platform?: string | undefined; scope?: string | undefined } {
   const parsed = ListSessionsOptionsSchema.safeParse(options);
   if (!parsed.success) throw new SessionStoreError(`listSessions: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
 
 /** A search's query and options checked: an empty query is a {@link SearchQueryError}, bad options a {@link SessionStoreError}. */
-export function parseSearchRequest(query: string, options: SearchOptions): { sessionId?: string | undefined; includeArchived: boolean; limit: number } {
+export function parseSearchRequest(query: string, options: SearchOptions): { sessionId?: string | undefined; includeArchived: boolean; limit: number; scope?: string | undefined } {
   if (typeof query !== "string" || query.trim() === "") throw new SearchQueryError(String(query), "the query is empty");
   const parsed = SearchOptionsSchema.safeParse(options);
   if (!parsed.success) throw new SessionStoreError(`Invalid search options:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
+}
+
+/**
+ * The scope a new session gets: the one given, else its parent's, else {@link DEFAULT_SESSION_SCOPE}. A
+ * child in another scope than its parent is refused: a rotation never moves a conversation to someone else.
+ */
+export function sessionScope(scope: string | undefined, parent: { id: string; scope: string } | undefined): string {
+  if (parent !== undefined && scope !== undefined && scope !== parent.scope) {
+    throw new SessionStoreError(`createSession: scope '${scope}' differs from the scope of parent session '${parent.id}' ('${parent.scope}')`);
+  }
+  return scope ?? parent?.scope ?? DEFAULT_SESSION_SCOPE;
 }
 
 /** Throws unless `fromSeq` and `toSeq` are whole numbers (`messagesBySeq`). */

@@ -37,6 +37,8 @@ export const SQLITE_COLUMNS: ColumnDecoder<SqliteColumnTypes> = {
 export interface SessionRow<C extends ColumnTypes = SqliteColumnTypes> {
   id: string;
   platform: string;
+  /** Schema v5 (SQLite) / v4 (PostgreSQL). */
+  scope: string;
   title: string | null;
   created_at: C["bigint"];
   updated_at: C["bigint"];
@@ -97,6 +99,7 @@ export function sessionRowCodec<C extends ColumnTypes>(columns: ColumnDecoder<C>
     toSession: (row) => ({
       id: row.id,
       platform: row.platform,
+      scope: row.scope,
       title: row.title,
       createdAt: bigint(row.created_at),
       updatedAt: bigint(row.updated_at),

@@ -136,12 +136,26 @@ CREATE TABLE engine_state (
 );
 `;
 
+/**
+ * v5: `sessions.scope` says whose session it is (a tenant or user id; issue "Sessions belong to someone").
+ * Sessions written before get 'default', the scope of a session created without one. It is fixed once
+ * written, like the id.
+ */
+const V5 = `
+ALTER TABLE sessions ADD COLUMN scope TEXT NOT NULL DEFAULT 'default';
+CREATE INDEX sessions_by_scope ON sessions (scope, updated_at);
+CREATE TRIGGER sessions_scope_fixed BEFORE UPDATE OF scope ON sessions
+WHEN new.scope IS NOT old.scope
+BEGIN SELECT RAISE(ABORT, 'sessions: UPDATE refused — the scope of a session is fixed'); END;
+`;
+
 /** Every schema step, oldest first. Append new steps; never edit a released one. */
 export const SESSION_STORE_MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
   { version: 2, sql: V2 },
   { version: 3, sql: V3 },
   { version: 4, sql: V4 },
+  { version: 5, sql: V5 },
 ];
 
 /** The `user_version` a fully migrated database has. */

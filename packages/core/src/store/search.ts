@@ -26,9 +26,10 @@ interface HitRow {
 const SEARCH_SQL = `
 SELECT m.id, m.session_id, m.seq, m.role, m.active, m.compacted, m.compaction_id, m.created_at,
        snippet(messages_fts, 0, '>>>', '<<<', '…', 24) AS snippet
-FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
+FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session_id
 WHERE messages_fts MATCH @query
   AND (@sessionId IS NULL OR m.session_id = @sessionId)
+  AND (@scope IS NULL OR s.scope = @scope)
   AND (@includeArchived = 1 OR m.active = 1)
 ORDER BY bm25(messages_fts), m.id DESC
 LIMIT @limit`;
@@ -79,9 +80,9 @@ function wordCount(query: string): number {
 export function prepareSearch(db: BetterSqlite3.Database): (query: string, options?: SearchOptions) => SearchHit[] {
   const statement = db.prepare(SEARCH_SQL);
   return (query, options = {}) => {
-    const { sessionId, includeArchived, limit } = parseSearchRequest(query, options);
+    const { sessionId, includeArchived, limit, scope } = parseSearchRequest(query, options);
     const plan = planSearchQuery(query);
-    const run = (match: string) => statement.all({ query: match, sessionId: sessionId ?? null, includeArchived: includeArchived ? 1 : 0, limit }) as HitRow[];
+    const run = (match: string) => statement.all({ query: match, sessionId: sessionId ?? null, scope: scope ?? null, includeArchived: includeArchived ? 1 : 0, limit }) as HitRow[];
     let rows: HitRow[] = [];
     for (const match of [plan.raw, plan.literal]) {
       if (match === undefined) continue;

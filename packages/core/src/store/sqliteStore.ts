@@ -22,6 +22,7 @@ import {
   parseNewSession,
   rowsAppendedAfter,
   sessionExistsError,
+  sessionScope,
   storedTokenCounting,
   undoRefusal,
   unknownSessionError,
@@ -71,7 +72,7 @@ function prepareStatements(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
   return {
     insertSession: p(
-      "INSERT INTO sessions (id, platform, title, created_at, updated_at, parent_session_id, compression_count, last_compaction_in_place) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO sessions (id, platform, title, created_at, updated_at, parent_session_id, compression_count, last_compaction_in_place, scope) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     ),
     session: p("SELECT * FROM sessions WHERE id = ?"),
     children: p("SELECT * FROM sessions WHERE parent_session_id = ? ORDER BY created_at, rowid"),
@@ -104,6 +105,7 @@ function prepareStatements(db: Database.Database) {
          (SELECT COALESCE(MAX(m.seq), 0) FROM messages m WHERE m.session_id = s.id) AS last_seq
        FROM sessions s
        WHERE (@platform IS NULL OR s.platform = @platform) AND (@ids IS NULL OR s.id IN (SELECT value FROM json_each(@ids)))
+         AND (@scope IS NULL OR s.scope = @scope)
        ORDER BY s.updated_at DESC, s.rowid DESC LIMIT @limit OFFSET @offset`,
     ),
     messagesBySeq: p("SELECT * FROM messages WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq"),
@@ -161,12 +163,12 @@ export class SqliteSessionStore implements SessionStore, SessionStoreAsync, Engi
   }
 
   createSession(session: NewSession): SessionRecord {
-    const { id = randomUUID(), platform, title, parentSessionId } = parseNewSession(session);
+    const { id = randomUUID(), platform, scope, title, parentSessionId } = parseNewSession(session);
     return this.write(() => {
       if (this.getSession(id)) throw sessionExistsError(id);
-      if (parentSessionId !== null) this.requireSession(parentSessionId, "createSession (parentSessionId)");
+      const parent = parentSessionId === null ? undefined : this.requireSession(parentSessionId, "createSession (parentSessionId)");
       const at = this.now();
-      this.s.insertSession.run(id, platform, title, at, at, parentSessionId, 0, null);
+      this.s.insertSession.run(id, platform, title, at, at, parentSessionId, 0, null, sessionScope(scope, parent));
       return this.requireSession(id, "createSession");
     });
   }
@@ -275,8 +277,8 @@ export class SqliteSessionStore implements SessionStore, SessionStoreAsync, Engi
   }
 
   listSessions(options: ListSessionsOptions = {}): SessionOverview[] {
-    const { limit, offset, ids, platform } = parseListSessionsOptions(options);
-    const rows = this.s.listSessions.all({ limit, offset, platform: platform ?? null, ids: ids === undefined ? null : JSON.stringify(ids) }) as OverviewRow[];
+    const { limit, offset, ids, platform, scope } = parseListSessionsOptions(options);
+    const rows = this.s.listSessions.all({ limit, offset, platform: platform ?? null, scope: scope ?? null, ids: ids === undefined ? null : JSON.stringify(ids) }) as OverviewRow[];
     return rows.map((row) => ({ ...toSession(row), messageCount: row.message_count, activeCount: row.active_count, lastSeq: row.last_seq }));
   }
 

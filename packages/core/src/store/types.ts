@@ -5,10 +5,19 @@
  */
 import type { ChatMessage } from "../messages/schema.js";
 
+import { DEFAULT_SESSION_SCOPE } from "../engine/types.js";
+
+export { DEFAULT_SESSION_SCOPE };
+
 /** One conversation. */
 export interface SessionRecord {
   id: string;
   platform: string;
+  /**
+   * Whose session it is (a tenant or user id), fixed at creation: the agent's tools answer only from
+   * sessions of the calling session's scope ({@link DEFAULT_SESSION_SCOPE} when none was given).
+   */
+  scope: string;
   title: string | null;
   /** Epoch milliseconds. */
   createdAt: number;
@@ -26,6 +35,8 @@ export interface NewSession {
   /** Default: a random UUID. */
   id?: string;
   platform: string;
+  /** Whose session it is (default {@link DEFAULT_SESSION_SCOPE}); a rotated child keeps its parent's. */
+  scope?: string;
   title?: string | null;
   parentSessionId?: string | null;
 }
@@ -105,6 +116,8 @@ export interface ListSessionsOptions {
   ids?: readonly string[];
   /** Only sessions of this platform. */
   platform?: string;
+  /** Only sessions of this scope (default: every scope — an operator's view; agent tools always pass one). */
+  scope?: string;
 }
 
 /** A session with what a listing shows about it. */
@@ -126,6 +139,8 @@ export interface SearchOptions {
   sessionId?: string;
   /** Also search archived turns (default true). */
   includeArchived?: boolean;
+  /** Only sessions of this scope (default: every scope — an operator's view; agent tools always pass one). */
+  scope?: string;
   /** At most this many hits (default 20, at most 500). */
   limit?: number;
 }

@@ -6,7 +6,8 @@
  */
 import { z } from "zod";
 import type { ToolSchema } from "../engine/types.js";
-import { SearchQueryError, type AwaitableMethods, type SessionSearchStore, type StoredMessage } from "../store/types.js";
+import { unknownSessionError } from "../store/kit.js";
+import { SearchQueryError, type AwaitableMethods, type SessionRecord, type SessionSearchStore, type StoredMessage } from "../store/types.js";
 
 /** What `session_search` reads: a {@link SessionSearchStore} whose methods may answer with promises (a PostgreSQL store). */
 export type SessionSearchSource = AwaitableMethods<SessionSearchStore>;
@@ -73,6 +74,44 @@ export type SessionSearchResult =
   | { mode: "scroll"; session_id: string; title: string | null; messages: ShownMessage[] }
   | { mode: "recent"; sessions: Array<{ session_id: string; title: string | null; platform: string; messages: number; updatedAt: string } & SessionEnds> }
   | { mode: "search"; query: string; sessions: Array<{ session_id: string; title: string | null; hits: SessionSearchHit[] } & SessionEnds> };
+
+/** A store that can hand out a view restricted to one scope at the database level (PostgreSQL's row-level security). */
+export interface ScopeAwareStore {
+  forScope(scope: string): SessionSearchSource;
+}
+
+/**
+ * `store` as the agent of a session of `scope` may read it: sessions, turns and hits of that scope only.
+ * A session of another scope reads exactly as one that does not exist (the store's own "unknown
+ * session" error, or no hit), so no argument widens the view. A store that offers `forScope` (PostgreSQL)
+ * is also restricted by the database; the check here holds for every store.
+ */
+export function scopedSearchSource(store: SessionSearchSource & Partial<ScopeAwareStore>, scope: string): SessionSearchSource {
+  const inner = typeof store.forScope === "function" ? store.forScope(scope) : store;
+  const own = async (sessionId: string): Promise<SessionRecord | undefined> => {
+    const session = await inner.getSession(sessionId);
+    return session !== undefined && session.scope === scope ? session : undefined;
+  };
+  const require = async (sessionId: string, where: string): Promise<void> => {
+    if ((await own(sessionId)) === undefined) throw unknownSessionError(sessionId, where);
+  };
+  return {
+    getSession: own,
+    listSessions: (options = {}) => inner.listSessions({ ...options, scope }),
+    messagesBySeq: async (sessionId, fromSeq, toSeq) => {
+      await require(sessionId, "messagesBySeq");
+      return inner.messagesBySeq(sessionId, fromSeq, toSeq);
+    },
+    search: async (query, options = {}) => {
+      if (options.sessionId !== undefined) await require(options.sessionId, "search");
+      const hits = await inner.search(query, { ...options, scope });
+      // the store filtered by scope; a hit of a session it does not own would be a store bug, never shown
+      const owned = new Set<string>();
+      for (const id of new Set(hits.map((hit) => hit.sessionId))) if ((await own(id)) !== undefined) owned.add(id);
+      return hits.filter((hit) => owned.has(hit.sessionId));
+    },
+  };
+}
 
 /** True when `store` can serve `session_search` (a session store with search and ranged reads). */
 export function canSearchSessions(store: unknown): store is SessionSearchSource {

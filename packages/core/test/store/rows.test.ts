@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sessionRowCodec, SQLITE_COLUMNS, toCompaction, toSession, toStored, type ColumnDecoder, type CompactionRow, type MessageRow, type SessionRow } from "../../src/store/rows.js";
 
-const sessionRow: SessionRow = { id: "s", platform: "cli", title: null, created_at: 10, updated_at: 20, parent_session_id: null, compression_count: 2, last_compaction_in_place: 1 };
+const sessionRow: SessionRow = { id: "s", platform: "cli", scope: "default", title: null, created_at: 10, updated_at: 20, parent_session_id: null, compression_count: 2, last_compaction_in_place: 1 };
 const messageRow: MessageRow = {
   id: 7, session_id: "s", seq: 3, role: "user", message_json: '{"role":"user","content":"hi"}', text: "hi", tokens: 4, tokens_by: null,
   active: 0, compacted: 1, compaction_id: 5, created_at: 30,
@@ -13,7 +13,7 @@ const compactionRow: CompactionRow = {
 
 describe("the session store's row codec", () => {
   it("reads SQLite's rows: integers as they are, 0/1 as booleans, NULL as null, the JSON columns parsed", () => {
-    expect(toSession(sessionRow)).toEqual({ id: "s", platform: "cli", title: null, createdAt: 10, updatedAt: 20, parentSessionId: null, compressionCount: 2, lastCompactionInPlace: true });
+    expect(toSession(sessionRow)).toEqual({ id: "s", platform: "cli", scope: "default", title: null, createdAt: 10, updatedAt: 20, parentSessionId: null, compressionCount: 2, lastCompactionInPlace: true });
     expect(toSession({ ...sessionRow, last_compaction_in_place: null }).lastCompactionInPlace).toBeNull();
     expect(toSession({ ...sessionRow, last_compaction_in_place: 0 }).lastCompactionInPlace).toBe(false);
     expect(toStored(messageRow)).toEqual({ id: 7, sessionId: "s", seq: 3, role: "user", message: { role: "user", content: "hi" }, text: "hi", tokens: 4, active: false, compacted: true, compactionId: 5, createdAt: 30 });

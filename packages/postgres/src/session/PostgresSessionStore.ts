@@ -37,12 +37,14 @@ import {
   rowsAppendedAfter,
   searchableMessageText,
   sessionExistsError,
+  sessionScope,
   storedTokenCounting,
   undoRefusal,
   unknownSessionError,
+  type SessionSearchSource,
   type StoredTokenCounting,
 } from "@context-engine/core/store";
-import { connect, leaseSessionCompaction, lockSession, num, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
+import { connect, leaseSessionCompaction, lockSession, num, withScope, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
 import { migrate } from "../migrate.js";
 import { storableSearchText } from "../search/query.js";
 import { MESSAGE_COLUMNS, toCompaction, toSession, toStored, type PgCompactionRow, type PgMessageRow, type PgSessionRow } from "./rows.js";
@@ -208,25 +210,51 @@ export class PostgresSessionStore implements SessionStoreAsync {
   }
 
   async listSessions(options: ListSessionsOptions = {}): Promise<SessionOverview[]> {
-    const { limit, offset, ids, platform } = parseListSessionsOptions(options);
+    return this.listSessionsOn(this.connection.pool, options);
+  }
+
+  /**
+   * The four reads `session_search` makes, each in a transaction that sets the scope: row-level security
+   * shows it that scope's rows only, whatever the query asks (core's `scopedSearchSource` uses it).
+   */
+  forScope(scope: string): SessionSearchSource {
+    const run = <T>(body: (client: Queryable) => Promise<T>): Promise<T> => withScope(this.connection.pool, scope, body);
+    return {
+      getSession: (sessionId) => run((client) => this.readSession(client, sessionId)),
+      listSessions: (options = {}) => run((client) => this.listSessionsOn(client, { ...options, scope })),
+      messagesBySeq: (sessionId, fromSeq, toSeq) => run((client) => this.messagesBySeqOn(client, sessionId, fromSeq, toSeq)),
+      search: (query, options = {}) =>
+        run(async (client) => {
+          if (options.sessionId !== undefined) await this.requireSession(client, options.sessionId, "search");
+          return searchMessages(client, this.s, query, { ...options, scope });
+        }),
+    };
+  }
+
+  private async listSessionsOn(client: Queryable, options: ListSessionsOptions): Promise<SessionOverview[]> {
+    const { limit, offset, ids, platform, scope } = parseListSessionsOptions(options);
     const rows = await this.rows<PgSessionRow & { message_count: string; active_count: string; last_seq: number }>(
-      this.connection.pool,
+      client,
       `SELECT s.*,
          (SELECT COUNT(*) FROM ${this.s}.messages m WHERE m.session_id = s.id) AS message_count,
          (SELECT COUNT(*) FROM ${this.s}.messages m WHERE m.session_id = s.id AND m.active) AS active_count,
          (SELECT COALESCE(MAX(m.seq), 0) FROM ${this.s}.messages m WHERE m.session_id = s.id) AS last_seq
        FROM ${this.s}.sessions s
-       WHERE ($1::text IS NULL OR s.platform = $1) AND ($2::text[] IS NULL OR s.id = ANY($2))
+       WHERE ($1::text IS NULL OR s.platform = $1) AND ($2::text[] IS NULL OR s.id = ANY($2)) AND ($5::text IS NULL OR s.scope = $5)
        ORDER BY s.updated_at DESC, s.ord DESC LIMIT $3 OFFSET $4`,
-      [platform ?? null, ids ?? null, limit, offset],
+      [platform ?? null, ids ?? null, limit, offset, scope ?? null],
     );
     return rows.map((row) => ({ ...toSession(row), messageCount: num(row.message_count), activeCount: num(row.active_count), lastSeq: row.last_seq }));
   }
 
   async messagesBySeq(sessionId: string, fromSeq: number, toSeq: number): Promise<StoredMessage[]> {
-    await this.requireSession(this.connection.pool, sessionId, "messagesBySeq");
+    return this.messagesBySeqOn(this.connection.pool, sessionId, fromSeq, toSeq);
+  }
+
+  private async messagesBySeqOn(client: Queryable, sessionId: string, fromSeq: number, toSeq: number): Promise<StoredMessage[]> {
+    await this.requireSession(client, sessionId, "messagesBySeq");
     checkSeqRange(fromSeq, toSeq);
-    const rows = await this.rows<PgMessageRow>(this.connection.pool, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.messages WHERE session_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq`, [
+    const rows = await this.rows<PgMessageRow>(client, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.messages WHERE session_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq`, [
       sessionId,
       fromSeq,
       toSeq,
@@ -305,14 +333,14 @@ export class PostgresSessionStore implements SessionStoreAsync {
     });
   }
 
-  private async insertSession(client: Queryable, s: { id: string; platform: string; title: string | null; parentSessionId: string | null }): Promise<SessionRecord> {
-    if (s.parentSessionId !== null) await this.requireSession(client, s.parentSessionId, "createSession (parentSessionId)");
+  private async insertSession(client: Queryable, s: { id: string; platform: string; scope: string | undefined; title: string | null; parentSessionId: string | null }): Promise<SessionRecord> {
+    const parent = s.parentSessionId === null ? undefined : await this.requireSession(client, s.parentSessionId, "createSession (parentSessionId)");
     const at = this.now();
     const rows = await this.rows<PgSessionRow>(
       client,
-      `INSERT INTO ${this.s}.sessions (id, platform, title, created_at, updated_at, parent_session_id, compression_count, last_compaction_in_place)
-       VALUES ($1, $2, $3, $4, $4, $5, 0, NULL) ON CONFLICT (id) DO NOTHING RETURNING *`,
-      [s.id, s.platform, s.title, at, s.parentSessionId],
+      `INSERT INTO ${this.s}.sessions (id, platform, title, created_at, updated_at, parent_session_id, compression_count, last_compaction_in_place, scope)
+       VALUES ($1, $2, $3, $4, $4, $5, 0, NULL, $6) ON CONFLICT (id) DO NOTHING RETURNING *`,
+      [s.id, s.platform, s.title, at, s.parentSessionId, sessionScope(s.scope, parent)],
     );
     if (rows[0] === undefined) throw sessionExistsError(s.id);
     return toSession(rows[0]);

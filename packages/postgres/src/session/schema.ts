@@ -106,5 +106,56 @@ ${refuse(s, "compactions", "TRUNCATE", "the compaction log is append-only")}
 ${refuse(s, "sessions", "TRUNCATE", "sessions are never deleted")}
 `;
 
+/**
+ * v2: sessions belong to someone (docs/BEHAVIOUR.md, "Multi-user stores"). Every session, message and
+ * compaction row carries its session's scope (rows written before get 'default'; a message's and a
+ * compaction's are copied from their session on insert, and no scope ever changes), and row-level
+ * security, forced on the tables' owner too, shows a transaction only the rows of the scope it set with
+ * `set_config('context_engine.scope', <scope>, true)`. A connection that sets none is the operator's: it
+ * sees every scope. The stores' agent tools always set one, so a query they build cannot reach past it.
+ */
+const V2 = (s: string) => `
+ALTER TABLE ${s}.sessions ADD COLUMN scope TEXT NOT NULL DEFAULT 'default';
+ALTER TABLE ${s}.messages ADD COLUMN scope TEXT NOT NULL DEFAULT 'default';
+ALTER TABLE ${s}.compactions ADD COLUMN scope TEXT NOT NULL DEFAULT 'default';
+CREATE INDEX sessions_by_scope ON ${s}.sessions (scope, updated_at DESC);
+CREATE INDEX messages_by_scope ON ${s}.messages (scope);
+
+CREATE FUNCTION ${s}.inherit_session_scope() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.scope := (SELECT scope FROM ${s}.sessions WHERE id = NEW.session_id);
+  RETURN NEW;
+END $$;
+CREATE TRIGGER messages_scope BEFORE INSERT ON ${s}.messages FOR EACH ROW EXECUTE FUNCTION ${s}.inherit_session_scope();
+CREATE TRIGGER compactions_scope BEFORE INSERT ON ${s}.compactions FOR EACH ROW EXECUTE FUNCTION ${s}.inherit_session_scope();
+
+CREATE FUNCTION ${s}.scope_fixed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.scope IS DISTINCT FROM OLD.scope THEN RAISE EXCEPTION '%: UPDATE refused — the scope of a row is fixed', TG_TABLE_NAME; END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER sessions_scope_fixed BEFORE UPDATE ON ${s}.sessions FOR EACH ROW EXECUTE FUNCTION ${s}.scope_fixed();
+CREATE TRIGGER messages_scope_fixed BEFORE UPDATE ON ${s}.messages FOR EACH ROW EXECUTE FUNCTION ${s}.scope_fixed();
+
+${["sessions", "messages", "compactions"]
+  .map(
+    (table) => `
+ALTER TABLE ${s}.${table} ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ${s}.${table} FORCE ROW LEVEL SECURITY;
+CREATE POLICY scope_isolation ON ${s}.${table}
+  USING (${SCOPE_VISIBLE})
+  WITH CHECK (${SCOPE_VISIBLE});`,
+  )
+  .join("\n")}
+`;
+
+/** The name of the per-transaction setting that says which scope a transaction may see. */
+export const SCOPE_SETTING = "context_engine.scope";
+/** True for a row the current transaction may see: its scope is the one set, or none is set (the operator's connection). */
+const SCOPE_VISIBLE = `coalesce(nullif(current_setting('${SCOPE_SETTING}', true), ''), scope) = scope`;
+
 /** Every schema step of the session store, oldest first. Append new steps; never edit a released one. */
-export const PG_SESSION_STORE_MIGRATIONS: readonly PgMigration[] = [{ version: 1, sql: V1 }];
+export const PG_SESSION_STORE_MIGRATIONS: readonly PgMigration[] = [
+  { version: 1, sql: V1 },
+  { version: 2, sql: V2 },
+];

@@ -22,7 +22,7 @@ interface HitRow {
 
 /** Runs one search over `<schema>.messages`. */
 export async function searchMessages(client: Queryable, schema: string, query: string, options: SearchOptions): Promise<SearchHit[]> {
-  const { sessionId, includeArchived, limit } = parseSearchRequest(query, options);
+  const { sessionId, includeArchived, limit, scope } = parseSearchRequest(query, options);
   const terms = parseTermQuery(query);
   const condition = termCondition(terms, "m.text", "m.tsv", 5);
   if (condition === undefined) return [];
@@ -31,9 +31,10 @@ export async function searchMessages(client: Queryable, schema: string, query: s
       `SELECT m.id, m.session_id, m.seq, m.role, m.active, m.compacted, m.compaction_id, m.created_at, m.text
        FROM ${schema}.messages m
        WHERE ($1::text IS NULL OR m.session_id = $1) AND ($2 OR m.active) AND ${condition.sql}
+         AND ($${5 + condition.params.length}::text IS NULL OR m.scope = $${5 + condition.params.length})
        ORDER BY ts_rank(m.tsv, websearch_to_tsquery('simple', $3)) DESC, m.id DESC
        LIMIT $4`,
-      [sessionId ?? null, includeArchived, rankingText(terms), limit, ...condition.params],
+      [sessionId ?? null, includeArchived, rankingText(terms), limit, ...condition.params, scope ?? null],
     )
   ).rows;
   return rows.map((r) => ({

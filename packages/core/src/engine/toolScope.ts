@@ -1,0 +1,32 @@
+/**
+ * Which scope an engine tool answers from (docs/BEHAVIOUR.md, "Multi-user stores"): the host says it, or
+ * names the calling session, or there is one open session; never the agent's arguments. Pure.
+ */
+import { DEFAULT_SESSION_SCOPE, type ToolCallContext } from "./types.js";
+
+/**
+ * The scope of a tool call: `context.scope`; else the scope of the session it names (or of the only open
+ * one) as `open` (open session id → scope) or `lookup` (the store's record) says, {@link DEFAULT_SESSION_SCOPE}
+ * for a session nobody scoped; else, with several open sessions, their scope when they share one.
+ * Undefined when sessions of different scopes are open and the call names none: the tool must refuse.
+ */
+export async function resolveToolScope(
+  context: ToolCallContext | undefined,
+  open: ReadonlyMap<string, string>,
+  lookup?: (sessionId: string) => PromiseLike<{ scope: string } | undefined> | { scope: string } | undefined,
+): Promise<string | undefined> {
+  if (context?.scope !== undefined) return context.scope;
+  const sessionId = context?.sessionId ?? (open.size === 1 ? open.keys().next().value : undefined);
+  if (sessionId !== undefined) return open.get(sessionId) ?? (await lookup?.(sessionId))?.scope ?? DEFAULT_SESSION_SCOPE;
+  const scopes = new Set(open.values());
+  if (scopes.size > 1) return undefined;
+  return scopes.values().next().value ?? DEFAULT_SESSION_SCOPE;
+}
+
+/** The tool result when {@link resolveToolScope} cannot tell whose sessions a call may read. */
+export function ambiguousScopeResult(tool: string): string {
+  return JSON.stringify({
+    error: `${tool}: sessions of several scopes are open and the call names none; the host must pass the calling session (handleToolCall's context)`,
+    code: "no_scope",
+  });
+}
