@@ -19,10 +19,10 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the CLI with `args` in `cwd` (no API keys in the environment, so no network summarizer is picked). */
-export function runCli(args: string[], cwd = repoRoot): Promise<CliRun> {
+/** Runs the CLI with `args` in `cwd` (no API keys in the environment, so no network summarizer is picked; `env` adds to it). */
+export function runCli(args: string[], cwd = repoRoot, env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return new Promise((done) => {
-    execFile(process.execPath, [cliBin, ...args], { cwd, env: { ...process.env, OPENAI_API_KEY: "", OPENROUTER_API_KEY: "" }, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [cliBin, ...args], { cwd, env: { ...process.env, OPENAI_API_KEY: "", OPENROUTER_API_KEY: "", ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
       done({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
     });
   });
