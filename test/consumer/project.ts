@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { repoRoot } from "../support/cli.js";
+import { repoRoot, userEnv } from "../support/cli.js";
 import { writeFiles } from "../support/files.js";
 
 export { writeFiles };
@@ -22,12 +22,6 @@ export const PUBLISHED_PACKAGES = {
 } as const;
 /** A published package name. */
 export type PublishedPackage = keyof typeof PUBLISHED_PACKAGES;
-
-/** The environment without the npm/pnpm/vitest settings of the `pnpm test` that runs us (NODE_PATH reaches the workspace's hoisted packages), as in a user's shell. */
-function userEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|pnpm_|vitest|node_path$|node_env$|node_options$)/i.test(k)));
-  return { ...clean, ...extra };
-}
 
 /** Runs a command, returning stdout; a failure throws with the command's output. */
 export function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): string {

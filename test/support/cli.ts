@@ -12,6 +12,12 @@ export const cliBin = join(repoRoot, "packages/cli/bin/context-engine.js");
 /** The bundled real transcript (see test/fixtures/NOTICE.md). */
 export const bundledTranscript = join(repoRoot, "test/fixtures/python-to-rust-port.json");
 
+/** The environment without the npm/pnpm/vitest settings of the `pnpm test` that runs us (NODE_PATH reaches the workspace's hoisted packages), as in a user's shell. */
+export function userEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|pnpm_|vitest|node_path$|node_env$|node_options$)/i.test(k)));
+  return { ...clean, ...extra };
+}
+
 /** Exit code and output of one CLI run. */
 export interface CliRun {
   code: number;
