@@ -67,7 +67,7 @@ describe("README", () => {
     const [printed] = blocks("Use it in your own project", "text");
     expect(stdout).toBe(printed);
     expect(stdout).toMatch(/^compressor \(builtin\) compacts at 6800 of 8000 tokens\n40 messages → \d+ after 1 compaction\(s\)\n$/);
-  });
+  }, 60_000); // a tsx process that loads the built core
 
   it("shows a host snippet that prints host.warnings, so an unknown context.engine is seen", async () => {
     const [snippet] = blocks("Using it in an agent", "ts");
