@@ -22,6 +22,21 @@ function stderrLines(stderr: string): string[] {
 }
 
 describe("context-engine config discovery", () => {
+  it("says that lcm needs plugins: [\"@context-engine/lcm\"] and that the package is not installed, for a project without it", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "config.yaml"), "context:\n  engine: lcm\n");
+    // NODE_PATH of the test runner reaches the workspace's packages; a user's shell has none
+    const run = await cli(["engines"], dir, { NODE_PATH: "" });
+    expect(run.stdout).toContain(`Context engine 'lcm' not found (the 'lcm' engine comes with @context-engine/lcm: add plugins: ["@context-engine/lcm"] to the config; @context-engine/lcm is not installed: it does not resolve from ${dir}) — falling back to built-in compressor`);
+  });
+
+  it("names the nearest known engine when context.engine is a typo", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "config.yaml"), "context:\n  engine: lcn\n");
+    const run = await cli(["engines"], dir);
+    expect(run.stdout).toContain("Context engine 'lcn' not found (did you mean lcm?) — falling back to built-in compressor");
+  });
+
   it("reads ./config.yaml from the working directory when no --config is given, and says so", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "config.yaml"), "compression:\n  threshold: 0.7\n");

@@ -1,8 +1,9 @@
 /** `context-engine sessions`, run as a process against a real SQLite session store. */
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "@context-engine/core";
-import { runCli, tempDir } from "./support/cli.js";
+import { bundledTranscript, repoRoot, runCli, tempDir } from "./support/cli.js";
 
 let dir: string;
 let older: string;
@@ -79,8 +80,56 @@ describe("context-engine sessions", () => {
     expect(missing.stderr).toContain(`no session store at ${join(empty, "sessions.db")} (pass --db <file>)`);
     const unknown = await runCli(["sessions", "purge", "--db", join(dir, "sessions.db")], dir);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("expects one of list, search, show, got 'purge'");
+    expect(unknown.stderr).toContain("expects one of list, search, show, import, got 'purge'");
     const noSession = await runCli(["sessions", "show", "nope"], dir);
     expect([noSession.code, noSession.stderr.trim()]).toEqual([1, "context-engine sessions: no session 'nope' in scope 'default' (--scope <id>, or --all-scopes for every scope)"]);
+  });
+});
+
+describe("context-engine sessions import", () => {
+  const sweAgent = join(repoRoot, "test/fixtures/raw/swe-agent/trajectories/demonstrations/function_calling_simple.traj");
+
+  it("fills ./sessions.db from a transcript in any format import reads, which sessions search then finds without --db", async () => {
+    const cwd = tempDir();
+    const imported = await runCli(["sessions", "import", sweAgent, "--session", "swe-demo"], cwd);
+    expect([imported.code, imported.stderr]).toEqual([0, ""]);
+    expect(imported.stdout.trim()).toBe(`${sweAgent} (swe-agent) → ${join(cwd, "sessions.db")}: session swe-demo, 12 messages`);
+    expect(existsSync(join(cwd, "sessions.db"))).toBe(true);
+    const found = await runCli(["sessions", "search", "missing_colon"], cwd);
+    expect(found.code).toBe(0);
+    expect(found.stdout).toMatch(/^swe-demo {2}function_calling_simple\.traj$/m);
+    expect(found.stdout).toMatch(/^ {2}> +3 assistant .*missing_colon\.py/m);
+    const listed = await runCli(["sessions", "list"], cwd);
+    expect(listed.stdout).toMatch(/^swe-demo .* import {2}12\/12 active {2}function_calling_simple\.traj$/m);
+  });
+
+  it("adds each import as a new session beside the ones stored, and refuses an id already taken", async () => {
+    const cwd = tempDir();
+    const db = join(cwd, "mine.db");
+    expect((await runCli(["sessions", "import", bundledTranscript, "--db", db, "--session", "port"], cwd)).code).toBe(0);
+    expect((await runCli(["sessions", "import", sweAgent, "--db", db, "--platform", "swe"], cwd)).code).toBe(0);
+    const store = openSqliteStore(db);
+    try {
+      const sessions = store.listSessions({});
+      expect(sessions.map((s) => s.platform).sort()).toEqual(["import", "swe"]);
+      expect(store.activeRows("port").length).toBe(JSON.parse(readFileSync(bundledTranscript, "utf8")).length);
+    } finally {
+      store.close();
+    }
+    const again = await runCli(["sessions", "import", sweAgent, "--db", db, "--session", "port"], cwd);
+    expect([again.code, again.stderr.trim()]).toEqual([1, `context-engine sessions: ${db} already holds a session 'port' (pick another --session)`]);
+    const noFile = await runCli(["sessions", "import", "--db", db], cwd);
+    expect(noFile.code).toBe(2);
+    expect(noFile.stderr).toContain("context-engine sessions: import expects exactly one transcript file");
+  });
+
+  it("uses one default store file in the README and the CLI: sessions.db", async () => {
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    const named = [...readme.matchAll(/--db ([^\s`)]+)|openSqliteStore\("([^"]+)"\)/g)].map((m) => m[1] ?? m[2]);
+    expect(named.length).toBeGreaterThan(0);
+    expect(new Set(named)).toEqual(new Set(["sessions.db"]));
+    expect(readme).toContain("context-engine sessions import ");
+    const help = await runCli(["sessions", "--help"]);
+    expect(help.stdout).toMatch(/--db <file> .*\(default: \.\/sessions\.db\)/);
   });
 });

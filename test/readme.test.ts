@@ -1,10 +1,12 @@
 /** The README, read as a newcomer reads it: its commands, its config block and its engine snippet work. */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { createContextHost, parseConfigText, validateConfigObject } from "@context-engine/core";
 import { runConformance } from "@context-engine/core/conformance";
-import { repoRoot, tempDir } from "./support/cli.js";
+import { repoRoot, tempDir, userEnv } from "./support/cli.js";
 
 const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
 
@@ -47,6 +49,25 @@ describe("README", () => {
       expect([host.engine.name, host.engineSource, host.warnings]).toEqual(["lcm", "plugin", []]);
     }
   });
+
+  it("shows a first snippet that runs as written beside the config.yaml it shows, and prints what happened", () => {
+    const [yaml] = blocks("Use it in your own project", "yaml");
+    const [snippet] = blocks("Use it in your own project", "ts");
+    expect(yaml).toMatch(/^# config\.yaml\n/);
+    expect(snippet).toMatch(/^\/\/ app\.ts /);
+    // a project of one's own: the README's two files, and @context-engine/core installed (the built package)
+    const dir = tempDir("ce-readme-first-");
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+    writeFileSync(join(dir, "config.yaml"), yaml!);
+    writeFileSync(join(dir, "app.ts"), snippet!);
+    mkdirSync(join(dir, "node_modules/@context-engine"), { recursive: true });
+    symlinkSync(join(repoRoot, "packages/core"), join(dir, "node_modules/@context-engine/core"), "dir");
+    const tsx = createRequire(import.meta.url).resolve("tsx/cli");
+    const stdout = execFileSync(process.execPath, [tsx, "app.ts"], { cwd: dir, encoding: "utf8", env: userEnv({ OPENAI_API_KEY: "", OPENROUTER_API_KEY: "" }) });
+    const [printed] = blocks("Use it in your own project", "text");
+    expect(stdout).toBe(printed);
+    expect(stdout).toMatch(/^compressor \(builtin\) compacts at 6800 of 8000 tokens\n40 messages → \d+ after 1 compaction\(s\)\n$/);
+  }, 60_000); // a tsx process that loads the built core
 
   it("shows a host snippet that prints host.warnings, so an unknown context.engine is seen", async () => {
     const [snippet] = blocks("Using it in an agent", "ts");

@@ -8,7 +8,7 @@ import { dirname } from "node:path";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/cli.js";
-import { PUBLISHED_PACKAGES, installProject, packAll, run, workspacePackage, writeFiles, type PublishedPackage } from "./project.js";
+import { PACK_ALL_COMMAND, PUBLISHED_PACKAGES, installProject, packAll, run, workspacePackage, writeFiles, type PublishedPackage } from "./project.js";
 
 const INSTALL_TIMEOUT = 600_000;
 let tarballs: Record<PublishedPackage, string>;
@@ -46,15 +46,29 @@ describe("the published packages, installed into a project of one's own", () => 
   beforeAll(() => {
     tarballs = packAll();
     project = installProject(
-      { ...tarballs, "better-sqlite3": workspacePackage("better-sqlite3", PUBLISHED_PACKAGES["@context-engine/lcm"]) },
+      { "better-sqlite3": workspacePackage("better-sqlite3", PUBLISHED_PACKAGES["@context-engine/lcm"]) },
       { typescript: workspacePackage("typescript"), "@types/node": workspacePackage("@types/node") },
+      Object.values(tarballs),
     );
-    made.push(project, dirname(tarballs["@context-engine/core"]));
+    made.push(project);
   }, INSTALL_TIMEOUT);
   // removing an installed project (node_modules with a compiled better-sqlite3) can take long on a loaded machine
   afterAll(() => {
     for (const dir of made) rmSync(dir, { recursive: true, force: true });
   }, INSTALL_TIMEOUT);
+
+  it("was installed the README's way: pnpm pack:all into the repository's packs/, then npm install of packs/*.tgz, as no README offers an npm install of a package name", () => {
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("\n## Use it in your own project\n"), readme.indexOf("\n## Command line\n"));
+    const commands = /```sh\n([\s\S]*?)```/.exec(section)![1]!.split("\n").map((line) => line.replace(/\s+#.*$/, ""));
+    expect(commands[0]).toBe(`npx --yes pnpm@12.4.2 install --frozen-lockfile && ${PACK_ALL_COMMAND.join(" ")}`);
+    expect(commands[1]).toBe("npm install /path/to/context-engine/packs/*.tgz");
+    expect(section).toContain("The packages are not on npm yet");
+    expect(dirname(tarballs["@context-engine/core"])).toBe(join(repoRoot, "packs"));
+    expect(readdirSync(join(repoRoot, "packs")).filter((f) => f.endsWith(".tgz")).sort()).toEqual(Object.values(tarballs).map((t) => t.slice(t.lastIndexOf("/") + 1)).sort());
+    const readmes = ["README.md", ...Object.values(PUBLISHED_PACKAGES).map((folder) => `${folder}/README.md`)];
+    for (const file of readmes) expect(readFileSync(join(repoRoot, file), "utf8"), file).not.toMatch(/^npm install (--save-dev )?@context-engine\//m);
+  });
 
   it("ships dist, README and LICENSE only, and every export and bin it names is in the tarball", () => {
     for (const name of Object.keys(PUBLISHED_PACKAGES) as PublishedPackage[]) {
@@ -139,7 +153,7 @@ if (process.env.DATABASE_URL) {
     writeFileSync(join(project, "tsconfig.json"), config.replace(/^.*"skipLibCheck".*$/m, ""));
     expect(readFileSync(join(project, "tsconfig.json"), "utf8")).not.toMatch(/skipLibCheck|allowImportingTsExtensions/);
     expect(run(process.execPath, [tsc, "--noEmit", "-p", "."], project)).toBe("");
-  });
+  }, 120_000); // tsc over the installed packages takes 30-45 s on a loaded two-core machine
 
   it("type-checks the framework adapters in use with the same strict config (skipLibCheck on: the AI SDK's and LangChain's own declarations fail without it)", () => {
     writeFiles(project, {

@@ -1,33 +1,16 @@
 /**
- * A project outside the workspace that installs the packed tarballs, as a user's project would:
- * `pnpm pack` of every package, then `npm install` of the tarballs into a temp folder.
+ * A project outside the workspace that installs the packed tarballs, as the README tells a user to:
+ * `pnpm pack:all` (every package into ./packs), then `npm install` of the tarballs into a temp folder.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, realpathSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { repoRoot } from "../support/cli.js";
+import { repoRoot, userEnv } from "../support/cli.js";
+import { PACKS_FOLDER, type PublishedPackage, PUBLISHED_PACKAGES } from "../../scripts/packAll.js";
 import { writeFiles } from "../support/files.js";
 
-export { writeFiles };
-
-/** The workspace packages that are published, by folder. */
-export const PUBLISHED_PACKAGES = {
-  "@context-engine/core": "packages/core",
-  "@context-engine/cli": "packages/cli",
-  "@context-engine/lcm": "plugins/lcm",
-  "@context-engine/ai-sdk": "packages/ai-sdk",
-  "@context-engine/langchain": "packages/langchain",
-  "@context-engine/postgres": "packages/postgres",
-} as const;
-/** A published package name. */
-export type PublishedPackage = keyof typeof PUBLISHED_PACKAGES;
-
-/** The environment without the npm/pnpm/vitest settings of the `pnpm test` that runs us (NODE_PATH reaches the workspace's hoisted packages), as in a user's shell. */
-function userEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|pnpm_|vitest|node_path$|node_env$|node_options$)/i.test(k)));
-  return { ...clean, ...extra };
-}
+export { writeFiles, PUBLISHED_PACKAGES, type PublishedPackage };
 
 /** Runs a command, returning stdout; a failure throws with the command's output. */
 export function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): string {
@@ -39,16 +22,20 @@ export function run(command: string, args: string[], cwd: string, env: NodeJS.Pr
   }
 }
 
-/** Packs every published package (the built dist/) into a fresh folder; returns tarball paths by package name. */
+/** The command the README gives for packing every package, run from the repository root. */
+export const PACK_ALL_COMMAND = ["npx", "--yes", "pnpm@12.4.2", "pack:all"] as const;
+
+/** Runs the README's way: {@link PACK_ALL_COMMAND} packs every published package into ./packs; returns tarball paths by package name. */
 export function packAll(): Record<PublishedPackage, string> {
-  const out = mkdtempSync(join(tmpdir(), "ce-packs-"));
+  run(PACK_ALL_COMMAND[0], [...PACK_ALL_COMMAND.slice(1)], repoRoot);
+  const dir = join(repoRoot, PACKS_FOLDER);
+  const present = new Set(readdirSync(dir));
   const tarballs = {} as Record<PublishedPackage, string>;
   for (const [name, folder] of Object.entries(PUBLISHED_PACKAGES) as [PublishedPackage, string][]) {
-    const before = new Set(readdirSync(out));
-    run("npx", ["--yes", "pnpm@12.4.2", "pack", "--pack-destination", out], join(repoRoot, folder));
-    const made = readdirSync(out).filter((f) => !before.has(f) && f.endsWith(".tgz"));
-    if (made.length !== 1) throw new Error(`pnpm pack of ${name} made ${made.length} tarballs`);
-    tarballs[name] = join(out, made[0]!);
+    const { version } = JSON.parse(readFileSync(join(repoRoot, folder, "package.json"), "utf8")) as { version: string };
+    const file = `${name.slice(1).replace("/", "-")}-${version}.tgz`;
+    if (!present.has(file)) throw new Error(`${PACK_ALL_COMMAND.join(" ")} made no ${file} in ${dir}`);
+    tarballs[name] = join(dir, file);
   }
   return tarballs;
 }
@@ -59,11 +46,11 @@ export function workspacePackage(name: string, fromFolder = "."): string {
 }
 
 /**
- * A fresh project in the temp folder whose dependencies are `deps` (name → tarball or folder), installed
- * with npm. better-sqlite3, when wanted, is the workspace's built copy (same version) instead of a
- * second 80-second compile; scripts are off because none of our packages needs one.
+ * A fresh project in the temp folder whose dependencies are `deps` (name → tarball or folder), then
+ * `npm install <tarballs…>` as the README says. better-sqlite3, when wanted, is the workspace's built copy
+ * (same version) instead of a second 80-second compile; scripts are off because none of our packages needs one.
  */
-export function installProject(deps: Record<string, string>, devDeps: Record<string, string> = {}): string {
+export function installProject(deps: Record<string, string>, devDeps: Record<string, string> = {}, tarballs: string[] = []): string {
   const root = mkdtempSync(join(tmpdir(), "ce-consumer-"));
   const spec = (path: string) => `file:${path}`;
   const manifest = {
@@ -75,6 +62,6 @@ export function installProject(deps: Record<string, string>, devDeps: Record<str
     overrides: deps["better-sqlite3"] ? { "better-sqlite3": spec(deps["better-sqlite3"]) } : {},
   };
   writeFiles(root, { "package.json": JSON.stringify(manifest, null, 2) + "\n" });
-  run("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], root, { npm_config_yes: "true" });
+  run("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...tarballs], root, { npm_config_yes: "true" });
   return root;
 }

@@ -79,12 +79,16 @@ export const CONFIG_FLAGS = defineFlags({
   config: { type: "string", short: "c", value: "file", description: "configuration file to show or edit", defaultText: "./config.yaml" },
 });
 
+/** The session store file `sessions` reads and `sessions import` fills when `--db` is not given. */
+export const DEFAULT_SESSION_DB = "sessions.db";
+
 /** `sessions` flags. */
 export const SESSIONS_FLAGS = defineFlags({
-  db: { type: "string", value: "file", description: "the session store (SQLite file)", defaultText: "./sessions.db" },
+  db: { type: "string", value: "file", description: "the session store (SQLite file; import creates it)", defaultText: `./${DEFAULT_SESSION_DB}` },
   limit: { type: "string", short: "n", value: "N", description: "sessions (list) or hits (search) shown", defaultText: "20 (list), 10 (search)" },
-  platform: { type: "string", value: "name", description: "list: only sessions of this platform" },
-  session: { type: "string", short: "s", value: "id", description: "search: only this session" },
+  platform: { type: "string", value: "name", description: "list: only sessions of this platform; import: the new session's platform", defaultText: "import (import)" },
+  session: { type: "string", short: "s", value: "id", description: "search: only this session; import: the new session's id", defaultText: "a random UUID (import)" },
+  format: { ...FORMAT_FLAG, description: `import: ${FORMAT_FLAG.description}`, default: "auto" },
   around: { type: "string", value: "seq", description: "show: the turns around this message (seq) instead of the whole session" },
   window: { type: "string", value: "N", description: "turns shown before and after a hit or --around", defaultText: "2" },
   all: { type: "boolean", short: "a", description: "show: archived (compacted) turns too, not only the active list" },

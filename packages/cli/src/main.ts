@@ -57,8 +57,8 @@ const COMMANDS: Record<keyof typeof COMMAND_FLAGS, Command> & Record<string, Com
     run: async (io) => (await import("./commands/simulate.js")).runSimulate(io),
   },
   sessions: {
-    summary: "list stored sessions, search every turn (compacted ones too), or show one session",
-    usage: "context-engine sessions list | search <query> | show <session-id>  [options]",
+    summary: "list stored sessions, search every turn (compacted ones too), show one session, or import a transcript (any format import reads) as a new session",
+    usage: "context-engine sessions list | search <query> | show <session-id> | import <transcript>  [options]",
     flags: COMMAND_FLAGS.sessions,
     run: async (io) => (await import("./commands/sessions.js")).runSessions(io),
   },

@@ -102,6 +102,20 @@ describe("the lcm plugin", () => {
     }
   });
 
+  it("says in one warning that a database that cannot be opened cannot be opened, with its path and the reason", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const dbPath = join(dir, "garbage.db");
+      writeFileSync(dbPath, "this is not an SQLite file, whatever its name says ".repeat(40));
+      const host = await createContextHost({ config: { context: { engine: "lcm" }, plugins: [PLUGIN_DIR], lcm: { db_path: dbPath } } as never, rootDir: dir });
+      expect(host.engineSource).toBe("builtin");
+      expect(host.warnings).toEqual([`Context engine 'lcm' from ${PLUGIN_DIR} failed to start: lcm database ${dbPath} cannot be opened: file is not a database — falling back to built-in compressor`]);
+      expect(() => new LcmStore(join(dbPath, "under-a-file.db"))).toThrow(`lcm database ${join(dbPath, "under-a-file.db")} cannot be opened: EEXIST: file already exists, mkdir '${dbPath}'`);
+    } finally {
+      cleanup();
+    }
+  });
+
   it("reads its lcm: section from a config file loaded by the host, without warnings", async () => {
     const { dir, cleanup } = tempDir();
     try {

@@ -1,19 +1,12 @@
 /** `context-engine engines`: which config file was read, which engine resolves, from where, what else is on offer, and warnings. */
-import { readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
+import { listDirectoryEngines } from "@context-engine/core/internal";
 import { parseCommandArgs } from "../args.js";
 import type { CommandIO } from "../commandIO.js";
 import { EXIT_OK } from "../errors.js";
 import { ENGINES_FLAGS } from "../commandFlags.js";
 import { hostFromFlags } from "../hostFlags.js";
 import { triggerReason } from "../report/trigger.js";
-
-/** Lists directory engines under `<root>/plugins/context_engine/`. */
-export function listDirectoryEngines(rootDir: string): string[] {
-  const dir = join(rootDir, "plugins", "context_engine");
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
-}
 
 /** Runs `engines`. */
 export async function runEngines(io: CommandIO): Promise<number> {

@@ -1,21 +1,20 @@
 /**
  * `context-engine sessions`: the session store from the command line — `list` the sessions (newest
  * first), `search` every stored turn (compacted ones too) with the turns around each hit, `show` one
- * session's active list (`--all`: with its archived turns, `--around`: a window around one message).
+ * session's active list (`--all`: with its archived turns, `--around`: a window around one message),
+ * `import` a transcript as a new session.
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { DEFAULT_SESSION_SCOPE, openSqliteStore, type SessionStore, type StoredMessage } from "@context-engine/core";
 import { scopedSearchSource, sessionEnds, sessionSearch } from "@context-engine/core/store";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
-import { SESSIONS_FLAGS } from "../commandFlags.js";
+import { DEFAULT_SESSION_DB, FORMAT_CHOICES, SESSIONS_FLAGS } from "../commandFlags.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
 import type { CommandIO } from "../commandIO.js";
+import { importSession } from "./sessionsImport.js";
 
-/** The store file read when `--db` is not given. */
-export const DEFAULT_SESSION_DB = "sessions.db";
-
-const SUBCOMMANDS = ["list", "search", "show"] as const;
+const SUBCOMMANDS = ["list", "search", "show", "import"] as const;
 
 function oneLine(text: string, width: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
@@ -37,6 +36,10 @@ export async function runSessions(io: CommandIO): Promise<number> {
   const [sub, ...rest] = positionals;
   if (sub === undefined || !(SUBCOMMANDS as readonly string[]).includes(sub)) throw new UsageError(`expects one of ${SUBCOMMANDS.join(", ")}${sub ? `, got '${sub}'` : ""}`);
   const path = resolve(io.cwd, values.db ?? DEFAULT_SESSION_DB);
+  if (sub === "import") {
+    if (!FORMAT_CHOICES.includes(values.format)) throw new UsageError(`--format must be one of ${FORMAT_CHOICES.join(", ")}`);
+    return importSession(io, path, { files: rest, format: values.format, session: values.session, platform: values.platform });
+  }
   if (!existsSync(path)) {
     io.stderr(`context-engine sessions: no session store at ${path} (pass --db <file>)`);
     return EXIT_FAILURE;

@@ -22,6 +22,7 @@ import type { PluginContext, PluginModule } from "./types.js";
 import { modelInfoFromConfig } from "./modelInfo.js";
 import { HostProblems } from "./problems.js";
 import { symlinkOutsideRoot } from "./outsideRoot.js";
+import { engineNotFoundHint, listDirectoryEngines } from "./engineNotFound.js";
 import { PluginLoadTimeoutError, withinLoadTimeout } from "./loadTimeout.js";
 import { defaultRouteHooks, installBuiltinRoutes } from "../routes/builtin.js";
 import { errorText } from "../errorText.js";
@@ -108,13 +109,15 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
   let origin = "built-in";
   if (requested !== BUILTIN_ENGINE) {
     const dir = join(rootDir, "plugins", "context_engine", requested);
+    let failed = false;
     // A folder a symlink leads out of the root is a problem: a warning, or under strict an error before its code runs.
     const outside = existsSync(dir) ? symlinkOutsideRoot(dir, rootDir) : undefined;
     if (outside !== undefined) problems.fail(engineKey, requested, outside, `Context engine '${requested}': ${outside}`);
     if (existsSync(dir) && !(outside !== undefined && problems.strict)) {
       engine = await withinLoadTimeout(loadDirectoryEngine(dir, requested, engineContext, hooks), loadTimeoutMs, "loading").catch((error: unknown) => {
         const text = `Context engine '${requested}' in ${dir} failed to load: ${errorText(error)}`;
-        problems.fail(engineKey, requested, text, text);
+        problems.fail(engineKey, requested, text, `${text} — falling back to built-in compressor`);
+        failed = true;
         return undefined;
       });
       if (engine) [source, origin] = ["directory", dir];
@@ -124,14 +127,22 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
     if (!engine) {
       engine = await withinLoadTimeout(hooks.contextEngine.promise(requested, engineContext), loadTimeoutMs, "building its engine").catch((error: unknown) => {
         const text = `Context engine '${requested}' from ${registry.ownerOf(requested) ?? "a plugin"} failed to start: ${errorText(error)}`;
-        problems.fail(engineKey, requested, text, text);
+        problems.fail(engineKey, requested, text, `${text} — falling back to built-in compressor`);
+        failed = true;
         return undefined;
       });
       if (engine) [source, origin] = ["plugin", registry.ownerOf(requested) ?? "plugin"];
     }
-    if (!engine) {
+    // An engine that was found but failed has said why already; "not found" would contradict it.
+    if (!engine && !failed) {
       const offered = registry.names().join(", ") || "none";
-      problems.fail(engineKey, requested, `no context engine '${requested}' (not in ${dir}, not offered by plugins: (${offered})); strict mode does not fall back to the built-in compressor`, `Context engine '${requested}' not found — falling back to built-in compressor`);
+      const hint = engineNotFoundHint({ requested, known: [BUILTIN_ENGINE, ...listDirectoryEngines(rootDir), ...registry.names()], plugins: config.plugins, configDir });
+      problems.fail(
+        engineKey,
+        requested,
+        `no context engine '${requested}' (not in ${dir}, not offered by plugins: (${offered}))${hint ? `; ${hint}` : ""}; strict mode does not fall back to the built-in compressor`,
+        `Context engine '${requested}' not found${hint ? ` (${hint})` : ""} — falling back to built-in compressor`,
+      );
     }
   }
   if (engine) {

@@ -4,4 +4,5 @@ export { countingIdOf, messageCounter } from "../tokens/types.js";
 export { setConfigValue, parseConfigValue, formatConfigYaml, currentConfigKey } from "../config/load.js";
 export { unknownConfigKeyMessage, nearestConfigKey } from "../config/keys.js";
 export { hostRootDir } from "../host/createContextHost.js";
+export { listDirectoryEngines } from "../host/engineNotFound.js";
 export { aiSdkMessageToChat, aiSdkToolOutputText } from "../importers/aiSdk.js";

@@ -31,23 +31,15 @@ export class LcmStore {
 
   /** Opens (and creates) the store at `path`; `":memory:"` keeps it in memory. */
   constructor(readonly path: string) {
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path);
-    // larger pages waste less space around rows of very different sizes (only effective on a new file)
-    this.db.pragma("page_size = 16384");
-    if (path !== ":memory:") this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = NORMAL");
-    this.db.pragma("foreign_keys = ON");
-    // REPLACE conflict resolution then fires the DELETE triggers, so INSERT OR REPLACE cannot overwrite a row
-    this.db.pragma("recursive_triggers = ON");
-    const openedVersion = this.db.pragma("user_version", { simple: true }) as number;
-    this.db.exec(LCM_SCHEMA_SQL);
-    for (const added of LCM_ADDED_COLUMNS) {
-      const columns = this.db.pragma(`table_info(${added.table})`) as { name: string }[];
-      if (!columns.some((c) => c.name === added.column)) this.db.exec(added.sql);
+    let db: SqliteDatabase | undefined;
+    try {
+      if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+      db = this.db = new Database(path);
+      this.migrate();
+    } catch (error) {
+      db?.close();
+      throw new Error(`lcm database ${path} cannot be opened: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
-    if (openedVersion > 0 && openedVersion < LCM_TRIGRAM_VERSION) this.fillTrigramIndexes();
-    this.db.pragma(`user_version = ${LCM_SCHEMA_VERSION}`);
     const p = (sql: string) => this.db.prepare(sql);
     this.s = {
       lastSeq: p("SELECT COALESCE(MAX(seq), 0) AS n FROM lcm_messages WHERE session = ?"),
@@ -86,6 +78,24 @@ export class LcmStore {
       sessions: p("SELECT session FROM lcm_messages GROUP BY session UNION SELECT session FROM lcm_context_items GROUP BY session ORDER BY session"),
       hasSession: p("SELECT 1 FROM lcm_messages WHERE session = ? UNION ALL SELECT 1 FROM lcm_context_items WHERE session = ? LIMIT 1"),
     };
+  }
+  /** Sets the connection's pragmas and brings the schema to {@link LCM_SCHEMA_VERSION}. */
+  private migrate(): void {
+    // larger pages waste less space around rows of very different sizes (only effective on a new file)
+    this.db.pragma("page_size = 16384");
+    if (this.path !== ":memory:") this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = NORMAL");
+    this.db.pragma("foreign_keys = ON");
+    // REPLACE conflict resolution then fires the DELETE triggers, so INSERT OR REPLACE cannot overwrite a row
+    this.db.pragma("recursive_triggers = ON");
+    const openedVersion = this.db.pragma("user_version", { simple: true }) as number;
+    this.db.exec(LCM_SCHEMA_SQL);
+    for (const added of LCM_ADDED_COLUMNS) {
+      const columns = this.db.pragma(`table_info(${added.table})`) as { name: string }[];
+      if (!columns.some((c) => c.name === added.column)) this.db.exec(added.sql);
+    }
+    if (openedVersion > 0 && openedVersion < LCM_TRIGRAM_VERSION) this.fillTrigramIndexes();
+    this.db.pragma(`user_version = ${LCM_SCHEMA_VERSION}`);
   }
 
   /**
