@@ -45,6 +45,8 @@ export const LcmConfigSchema = z.looseObject({
    * end, the stored message's id) stands for them; lcm_expand reads and lcm_grep searches the full text. 0: never.
    */
   externalize_tool_output_tokens: z.number({ error: "must be a whole number (tokens, 0 for never)" }).int({ error: "must be a whole number (tokens, 0 for never)" }).min(0, { error: "must be 0 or more (tokens)" }).default(8_000),
+  /** Most tokens one `lcm_expand` page holds, whatever `maxTokens` the agent asks for. */
+  max_expand_tokens: z.number({ error: "must be a whole number (tokens)" }).int({ error: "must be a whole number (tokens)" }).min(100, { error: "must be at least 100 (tokens)" }).default(20_000),
   /** Upper bound of compaction passes in one `compress()` call. */
   max_passes: positiveInt("passes").default(32),
   /** A summarizer call that takes longer is abandoned and the next level of the ladder is used. */

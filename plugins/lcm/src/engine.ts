@@ -324,6 +324,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
       regexBudgetMs: this.settings.regex_time_budget_ms,
       allSessions: this.settings.search_all_sessions,
       summaryTimeoutMs: this.settings.summary_timeout_ms,
+      maxExpandTokens: this.settings.max_expand_tokens,
       llmSummarizer: this.llm,
       summarizerPausedUntil: this.summarizerPausedUntil,
       now: this.now,

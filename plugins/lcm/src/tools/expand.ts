@@ -39,6 +39,8 @@ export interface ExpansionPage {
   items: (MessageItem | SummaryItem)[];
   /** Set when a source was cut to the budget: where its rest is. */
   note?: string;
+  /** Set when the `maxTokens` asked for was above lcm.max_expand_tokens: the budget used. */
+  capped?: string;
 }
 
 /** One page of a message's text. */
@@ -55,6 +57,8 @@ export interface MessagePage {
   offset: number;
   /** Character offset of the rest, or null when this page reaches the end. */
   nextOffset: number | null;
+  /** Set when the `maxTokens` asked for was above lcm.max_expand_tokens: the budget used. */
+  capped?: string;
 }
 
 /**
@@ -78,8 +82,13 @@ function textBudget(maxTokens: number): number {
 /** Runs `lcm_expand` with validated arguments: a summary's sources, or a message's text. */
 export async function runExpand(ctx: ToolContext, args: z.output<typeof ExpandArgsSchema>): Promise<ExpansionPage | MessagePage> {
   const sessions = await resolveSessions(ctx, args.sessions);
-  if (parseMessageId(args.id) !== undefined) return expandMessage(ctx, await requireMessage(ctx, args.id, sessions), args.maxTokens, args.offset);
-  return expandSummary(ctx, await requireSummary(ctx, args.id, sessions), args.maxTokens, args.offset);
+  const maxTokens = Math.min(args.maxTokens, ctx.maxExpandTokens ?? args.maxTokens);
+  const page =
+    parseMessageId(args.id) !== undefined
+      ? expandMessage(ctx, await requireMessage(ctx, args.id, sessions), maxTokens, args.offset)
+      : await expandSummary(ctx, await requireSummary(ctx, args.id, sessions), maxTokens, args.offset);
+  if (maxTokens < args.maxTokens) page.capped = `maxTokens ${args.maxTokens} is above lcm.max_expand_tokens: this page holds at most ${maxTokens} tokens; page on with offset`;
+  return page;
 }
 
 async function requireMessage(ctx: ToolContext, id: string, sessions: SessionScope): Promise<StoredMessage> {
