@@ -31,7 +31,10 @@ describe("PostgresLcmStore: full-text search and append-only tables", () => {
       const seqs = async (pattern: string, window: SearchWindow = { limit: 10 }) => (await store.searchMessagesFullText(["s"], pattern, window)).hits.map((m) => m.seq);
       expect(await seqs("flamingo")).toEqual([4, 1]);
       expect(await seqs("flamingo parser")).toEqual([1]);
-      expect(await seqs("parser OR tokens")).toEqual([4, 1]);
+      expect(await seqs("parser | tokens")).toEqual([4, 1]);
+      // AND, OR and NOT are plain words, as in the SQLite store: `|` is the only alternation
+      expect(await seqs("parser OR tokens")).toEqual([]);
+      expect(await seqs("flamingo NOT parser")).toEqual([]);
       expect(await seqs('"cargo llvm"')).toEqual([2]);
       expect(await seqs("flamin*")).toEqual([4, 1]);
       expect(await seqs("迁移")).toEqual([3]);

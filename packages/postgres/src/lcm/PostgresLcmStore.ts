@@ -11,7 +11,7 @@ import { loadLcmApi, type LcmApi } from "./lcmTypes.js";
 import { PG_COLUMNS, type PgColumnTypes } from "../columns.js";
 import { connect, leaseSessionCompaction, lockSession, num, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
 import { migrate } from "../migrate.js";
-import { parseTermQuery, storableSearchText, termCondition } from "../search/query.js";
+import { storableSearchText, termCondition, type TermQuery } from "../search/query.js";
 import { PG_LCM_MIGRATIONS } from "./schema.js";
 
 /** A row of `lcm_messages` as read (its search columns left out). */
@@ -243,9 +243,14 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
     return { hits: rows.map(this.codec.toSummary), truncated: false };
   }
 
-  /** The condition of `pattern` over `column`; a pattern without words is lcm's `SearchError`, as in the SQLite store. */
+  /**
+   * The condition of `pattern` over `column`, read with lcm's own query language (`|` the only alternation;
+   * AND, OR and NOT plain words); a pattern without words is lcm's `SearchError`, as in the SQLite store.
+   */
   private fullTextCondition(pattern: string, column: string, firstParam: number): { sql: string; params: string[] } {
-    const condition = termCondition(parseTermQuery(pattern), column, "tsv", firstParam);
+    const grep = this.lcmApi.parseGrepQuery(pattern);
+    const query: TermQuery = { terms: grep.terms.map((t) => ({ text: this.lcmApi.termNeedle(t), negated: false })), anyOf: grep.anyOf, given: grep.given };
+    const condition = termCondition(query, column, "tsv", firstParam);
     if (condition === undefined) throw new this.lcmApi.SearchError("invalid_pattern", `pattern ${JSON.stringify(pattern)} has no words to search for`);
     return condition;
   }

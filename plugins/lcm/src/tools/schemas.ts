@@ -16,7 +16,7 @@ export const GrepArgsSchema = z.strictObject({
     .string()
     .min(1)
     .describe(
-      'full_text: words to find, all of them, or any when joined by | or OR; "quoted phrases" match exactly; a trailing * matches a prefix; ' +
+      'full_text: words to find, all of them, or any when joined by | (AND, OR and NOT are plain words); "quoted phrases" match exactly; a trailing * matches a prefix; ' +
         "CJK and other unspaced text is matched as substrings; at most 64 distinct terms. regex: a JavaScript regex (case-insensitive)",
     ),
   mode: z.enum(["full_text", "regex"]).default("full_text"),
