@@ -7,6 +7,7 @@ import { alignBoundaryBackward, countingIdOf, SIGNED_COMPACTION_TAG, type ChatMe
 import { assembleContext, type LoadedItem } from "./assemble.js";
 import { searchableText, summaryId } from "./messageText.js";
 import type { ItemRef, StoredMessage, SummaryKind, SummaryRecord } from "./store/LcmStore.js";
+import { summarizerView } from "./skipTags.js";
 import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 import { CompactionAbortedError, summarizeWithLadder, truncationMarker, type SummarizerHealth } from "./summarize.js";
 
@@ -123,6 +124,8 @@ export interface CompactionInput {
   focusTopic?: string | undefined;
   /** Tool results over this many tokens are shown as previews (0: never). */
   externalizeAboveTokens?: number | undefined;
+  /** Blocks left out of user turns before the summarizer reads them (lcm.summary_skip_tags; see skipTags.ts). */
+  summarySkip?: RegExp | undefined;
   /** True while the summarizer is paused (it refused its credentials): every summary is the deterministic one. */
   summarizerPaused?: boolean | undefined;
 }
@@ -183,8 +186,8 @@ async function summarizePlan(plan: PassPlan, input: CompactionInput, health: Sum
   let sourceTokens: number;
   if (plan.kind === "leaf") {
     const stored = plan.items.map((i) => (i as { stored: StoredMessage }).stored);
-    messages = stored.map((s) => s.message);
-    sourceText = stored.map((s) => `[${s.role.toUpperCase()} #${s.seq}]: ${searchableText(s.message)}`).join("\n");
+    messages = stored.map((s) => summarizerView(s.message, input.summarySkip));
+    sourceText = stored.map((s, i) => `[${s.role.toUpperCase()} #${s.seq}]: ${searchableText(messages[i]!)}`).join("\n");
     sourceTokens = stored.reduce((n, s) => n + s.tokens, 0);
   } else {
     const children = plan.items.map((i) => (i as { summary: SummaryRecord }).summary);

@@ -4,6 +4,7 @@
  */
 import { nearestConfigKey } from "./core.js";
 import { z } from "./deps.js";
+import { DEFAULT_SUMMARY_SKIP_TAGS, SKIP_TAG_NAME } from "./skipTags.js";
 
 const fraction = (what: string) =>
   z.number({ error: `must be a number between 0 and 1 (${what})` }).gt(0, { error: `must be greater than 0 (${what})` }).lte(1, { error: `must be at most 1 (${what})` });
@@ -47,6 +48,13 @@ export const LcmConfigSchema = z.looseObject({
   externalize_tool_output_tokens: z.number({ error: "must be a whole number (tokens, 0 for never)" }).int({ error: "must be a whole number (tokens, 0 for never)" }).min(0, { error: "must be 0 or more (tokens)" }).default(8_000),
   /** Most tokens one `lcm_expand` page holds, whatever `maxTokens` the agent asks for. */
   max_expand_tokens: z.number({ error: "must be a whole number (tokens)" }).int({ error: "must be a whole number (tokens)" }).min(100, { error: "must be at least 100 (tokens)" }).default(20_000),
+  /**
+   * Blocks (`<tag>…</tag>`) left out of user turns before the summarizer reads them: what memory plugins
+   * inject (`<hindsight_memories>`, `<relevant_memories>`, `<system-reminder>`, …). The stored turn stays verbatim.
+   */
+  summary_skip_tags: z
+    .array(z.string({ error: "must be a tag name" }).regex(SKIP_TAG_NAME, { error: "must be a tag name without < > (a letter, then letters, digits, _ - . :)" }), { error: "must be a list of tag names" })
+    .default([...DEFAULT_SUMMARY_SKIP_TAGS]),
   /** Upper bound of compaction passes in one `compress()` call. */
   max_passes: positiveInt("passes").default(32),
   /** A summarizer call that takes longer is abandoned and the next level of the ladder is used. */

@@ -30,6 +30,7 @@ import { ingestConversation, type IngestResult } from "./ingest.js";
 import { messageIdentity } from "./messageText.js";
 import { sessionMatcher } from "./sessionPatterns.js";
 import { SessionOrder } from "./sessionOrder.js";
+import { skipBlocksPattern } from "./skipTags.js";
 import { LcmStore, type StoredMessage } from "./store/LcmStore.js";
 import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 import { StoreHandle } from "./storeHandle.js";
@@ -96,6 +97,8 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   readonly isIgnoredSession: (session: string) => boolean;
   /** The summarizer is not called before this time (epoch ms): it refused its credentials. */
   summarizerPausedUntil = 0;
+  /** The blocks `summary_skip_tags` leaves out of the summarizer's input. */
+  private readonly summarySkip: RegExp | undefined;
 
   constructor(options: LcmEngineOptions<S> = {}) {
     super(options.model ? { model: options.model } : {});
@@ -113,6 +116,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     this.sessionId = this.settings.session;
     this.modelThresholds = options.modelThresholds;
     this.isIgnoredSession = sessionMatcher(this.settings.ignore_sessions);
+    this.summarySkip = skipBlocksPattern(this.settings.summary_skip_tags);
     this.updateModel(this.model);
   }
 
@@ -241,6 +245,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
         focusTopic: options.focusTopic,
         summarizerPaused: this.now() < this.summarizerPausedUntil,
         externalizeAboveTokens: this.settings.externalize_tool_output_tokens,
+        summarySkip: this.summarySkip,
       });
     } catch (error) {
       if (error instanceof CompactionAbortedError) return messages;
