@@ -57,6 +57,20 @@ describe("PostgresLcmStore: full-text search and append-only tables", () => {
     }
   });
 
+  it("indexes an image written into a message's text as [image], never its base64 payload", async () => {
+    const store = await openPostgresLcmStore({ connectionString: await server.createDatabase() });
+    try {
+      const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg".repeat(20);
+      await store.appendMessages("s", [newMessage({ role: "user", content: `the failing page: data:image/png;base64,${png} overlaps` })], 1);
+      const seqs = async (pattern: string) => (await store.searchMessagesFullText(["s"], pattern, { limit: 10 })).hits.map((m) => m.seq);
+      expect(await seqs("iVBORw0KGgo")).toEqual([]);
+      expect(await seqs("overlaps")).toEqual([1]);
+      expect((await store.getMessagesBySeq("s", 1, 1))[0]!.message.content).toContain(png);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("has the database refuse UPDATE and DELETE of messages, summaries, lineage and the log", async () => {
     const url = await server.createDatabase();
     const store = await openPostgresLcmStore({ connectionString: url });

@@ -7,7 +7,7 @@ import { alignBoundaryBackward, countingIdOf, SIGNED_COMPACTION_TAG, type ChatMe
 import { assembleContext, type LoadedItem } from "./assemble.js";
 import { searchableText, summaryId } from "./messageText.js";
 import type { ItemRef, StoredMessage, SummaryKind, SummaryRecord } from "./store/LcmStore.js";
-import { summarizerView } from "./skipTags.js";
+import { summarizerView } from "./summarizerView.js";
 import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 import { CompactionAbortedError, summarizeWithLadder, truncationMarker, type SummarizerHealth } from "./summarize.js";
 

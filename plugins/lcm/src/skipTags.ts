@@ -4,8 +4,6 @@
  * them, so a summary neither restates old memories as new facts nor grows with them. The stored turn
  * stays verbatim (lcm_expand and lcm_grep see the blocks).
  */
-import type { ChatMessage } from "./core.js";
-
 /** The blocks left out of the summarizer's input by default (lcm.summary_skip_tags). */
 export const DEFAULT_SUMMARY_SKIP_TAGS: readonly string[] = ["hindsight_memories", "relevant_memories", "recalled_memories", "memory_context", "system-reminder"];
 
@@ -26,25 +24,4 @@ export function skipBlocksPattern(tags: readonly string[]): RegExp | undefined {
 export function withoutBlocks(text: string, pattern: RegExp): string {
   const out = text.replace(pattern, "");
   return out === text ? text : out.replace(/\n[ \t]*\n(?:[ \t]*\n)+/g, "\n\n").trim();
-}
-
-/** A user message as the summarizer reads it: its text (string or text parts) without the skipped blocks; other roles as they are. */
-export function summarizerView(message: ChatMessage, pattern: RegExp | undefined): ChatMessage {
-  if (pattern === undefined || message.role !== "user") return message;
-  const content = message.content;
-  if (typeof content === "string") {
-    const text = withoutBlocks(content, pattern);
-    return text === content ? message : { ...message, content: text };
-  }
-  if (!Array.isArray(content)) return message;
-  let changed = false;
-  const parts = content.map((part) => {
-    const text = (part as { text?: unknown }).text;
-    if (typeof text !== "string") return part;
-    const kept = withoutBlocks(text, pattern);
-    if (kept === text) return part;
-    changed = true;
-    return { ...part, text: kept };
-  });
-  return changed ? { ...message, content: parts } : message;
 }

@@ -5,7 +5,7 @@
  */
 import type { ChatMessage, TokenCounter } from "../core.js";
 import type { z } from "../deps.js";
-import { isSummaryId, parseMessageId, searchableText } from "../messageText.js";
+import { isSummaryId, parseMessageId, verbatimText } from "../messageText.js";
 import type { StoredMessage, SummaryRecord } from "../store/LcmStore.js";
 import type { SessionScope } from "../store/search.js";
 import { ToolError } from "./result.js";
@@ -111,7 +111,7 @@ function scopeName(sessions: SessionScope): string {
 /** A message whole when it fits, else its text from `offset` as far as the budget allows. */
 function expandMessage(ctx: ToolContext, m: StoredMessage, maxTokens: number, offset: number): MessagePage {
   const base = { id: m.id, type: "message" as const, seq: m.seq, role: m.role };
-  const text = searchableText(m.message);
+  const text = verbatimText(m.message);
   if (offset === 0 && m.tokens + PAGE_OVERHEAD_TOKENS <= maxTokens) return { ...base, message: m.message, total_chars: text.length, offset: 0, nextOffset: null };
   if (offset > text.length) throw new ToolError("invalid_arguments", `offset ${offset} is past the end of ${m.id} (${text.length} characters)`);
   const end = prefixWithinTokens(text, offset, textBudget(maxTokens), ctx.counter);
@@ -170,7 +170,7 @@ async function expandSummary(ctx: ToolContext, summary: SummaryRecord, maxTokens
 
 /** The first part of a message that alone exceeds the budget, with where its rest is (noted on the page). */
 function cutMessage(ctx: ToolContext, m: StoredMessage, maxTokens: number, page: ExpansionPage): MessageItem {
-  const text = searchableText(m.message);
+  const text = verbatimText(m.message);
   const end = prefixWithinTokens(text, 0, textBudget(maxTokens), ctx.counter);
   page.note = `source ${m.id} is ${m.tokens} tokens, more than maxTokens ${maxTokens}: its first ${end} of ${text.length} characters are shown; call lcm_expand with id "${m.id}" and offset ${end} for the rest (or a larger maxTokens)`;
   return { type: "message", id: m.id, seq: m.seq, role: m.role, cut: true, text: text.slice(0, end), total_chars: text.length, continue: { id: m.id, offset: end } };
