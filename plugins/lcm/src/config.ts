@@ -65,6 +65,15 @@ export const LcmConfigSchema = z.looseObject({
   regex_time_budget_ms: positiveInt("milliseconds").default(250),
   /** Whether the tools may reach every session in the store (`sessions: "all"`); turn off where sessions belong to different users. */
   search_all_sessions: z.boolean({ error: "must be true or false" }).default(true),
+  /**
+   * What a session `/new` starts carries over from the one before: the summaries in its context at this
+   * depth or deeper (leaves are depth 1); -1 every summary, 0 nothing. As hermes-lcm's retain depth.
+   */
+  new_session_retain_depth: z
+    .number({ error: "must be a whole number (summary depth; -1 all, 0 none)" })
+    .int({ error: "must be a whole number (summary depth; -1 all, 0 none)" })
+    .min(-1, { error: "must be -1 (all), 0 (none) or a summary depth" })
+    .default(2),
   /** Sessions lcm does not store (nor compact): ids matching one of these globs (`*` any run, `?` one character). */
   ignore_sessions: z.array(z.string({ error: "must be a glob string" }).min(1, { error: "must not be empty" }), { error: "must be a list of session id globs" }).default([]),
   /** The session used before `onSessionStart` names one. */

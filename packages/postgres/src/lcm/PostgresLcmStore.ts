@@ -198,6 +198,18 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
     });
   }
 
+  async carrySummaries(session: string, summaryIds: readonly string[]): Promise<void> {
+    await this.writeSession(session, async (client) => {
+      if ((await this.contextItemsOf(client, session)).length > 0) throw new Error(`lcm: session '${session}' already has context items; summaries are carried into an empty session only`);
+      const found = await this.scalar(client, `SELECT COUNT(*) AS n FROM ${this.s}.lcm_summaries WHERE id = ANY($1::text[])`, [[...new Set(summaryIds)]]);
+      if (found !== new Set(summaryIds).size) throw new Error(`lcm: cannot carry summaries ${summaryIds.join(", ")} into session '${session}': not every one is a stored summary`);
+      await client.query(
+        `INSERT INTO ${this.s}.lcm_context_items (session, ord, item_type, item_id) SELECT $1, u.ord - 1, 'summary', u.id FROM unnest($2::text[]) WITH ORDINALITY AS u(id, ord)`,
+        [session, [...summaryIds]],
+      );
+    });
+  }
+
   async logCompaction(c: LcmCompactionRecord): Promise<void> {
     await this.connection.pool.query(
       `INSERT INTO ${this.s}.lcm_compactions (session, at, passes, tokens_before, tokens_after, summaries_created, fallback_summaries) VALUES ($1, $2, $3, $4, $5, $6, $7)`,

@@ -42,6 +42,7 @@ export type LcmStoreData = Pick<
   | "sourcesOf"
   | "parentsOf"
   | "commitSummary"
+  | "carrySummaries"
   | "logCompaction"
   | "lastCompaction"
   | "messageCount"

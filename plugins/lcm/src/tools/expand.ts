@@ -10,7 +10,7 @@ import type { StoredMessage, SummaryRecord } from "../store/LcmStore.js";
 import type { SessionScope } from "../store/search.js";
 import { ToolError } from "./result.js";
 import type { ExpandArgsSchema } from "./schemas.js";
-import { inScope, resolveSessions } from "./sessionScope.js";
+import { inScope, resolveSessions, summaryInReach } from "./sessionScope.js";
 import type { ToolContext } from "./types.js";
 
 /** Tokens kept back from the budget for the page's own fields and each item's envelope. */
@@ -100,7 +100,7 @@ async function requireMessage(ctx: ToolContext, id: string, sessions: SessionSco
 /** The summary `id` in `sessions`, or a ToolError (not_found). */
 export async function requireSummary(ctx: ToolContext, id: string, sessions: SessionScope): Promise<SummaryRecord> {
   const summary = isSummaryId(id) ? await ctx.store.getSummary(id) : undefined;
-  if (!summary || !inScope(sessions, summary.session)) throw new ToolError("not_found", `no summary ${id} in ${scopeName(sessions)}`);
+  if (!summary || !(await summaryInReach(ctx, sessions, summary))) throw new ToolError("not_found", `no summary ${id} in ${scopeName(sessions)}`);
   return summary;
 }
 
