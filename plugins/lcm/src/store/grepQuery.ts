@@ -16,6 +16,7 @@ export interface GrepTerm {
 
 /** A parsed query. */
 export interface GrepQuery {
+  /** The distinct terms in the order given, at most {@link MAX_QUERY_TERMS}. */
   terms: GrepTerm[];
   /** True when `|` joined terms: any of them matches instead of all. */
   anyOf: boolean;
