@@ -124,7 +124,7 @@ describe("the lcm engine on PostgreSQL", () => {
     expect(engine.sessionId).toBe("alice~1");
     await engine.compress(conversation(2, { from: 90 }));
     expect((await tool(engine, "lcm_grep", { pattern: "zeta5" })).count).toBe(0);
-    const both = await tool(engine, "lcm_grep", { pattern: "zeta5 OR zeta91", sessions: "conversation", scope: "messages" });
+    const both = await tool(engine, "lcm_grep", { pattern: "zeta5 | zeta91", sessions: "conversation", scope: "messages" });
     expect(new Set(both.matches.map((m: { session: string }) => m.session))).toEqual(new Set(["alice", "alice~1"]));
   });
 

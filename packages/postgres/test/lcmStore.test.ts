@@ -31,7 +31,10 @@ describe("PostgresLcmStore: full-text search and append-only tables", () => {
       const seqs = async (pattern: string, window: SearchWindow = { limit: 10 }) => (await store.searchMessagesFullText(["s"], pattern, window)).hits.map((m) => m.seq);
       expect(await seqs("flamingo")).toEqual([4, 1]);
       expect(await seqs("flamingo parser")).toEqual([1]);
-      expect(await seqs("parser OR tokens")).toEqual([4, 1]);
+      expect(await seqs("parser | tokens")).toEqual([4, 1]);
+      // AND, OR and NOT are plain words, as in the SQLite store: `|` is the only alternation
+      expect(await seqs("parser OR tokens")).toEqual([]);
+      expect(await seqs("flamingo NOT parser")).toEqual([]);
       expect(await seqs('"cargo llvm"')).toEqual([2]);
       expect(await seqs("flamin*")).toEqual([4, 1]);
       expect(await seqs("迁移")).toEqual([3]);
@@ -49,6 +52,20 @@ describe("PostgresLcmStore: full-text search and append-only tables", () => {
       await store.commitSummary({ ...summaryRecord("sum_a", "s", 1, 2), content: "parser work: 解析器修复" }, [{ type: "message", id: m1!.id }, { type: "message", id: m2!.id }], 0, 1);
       expect((await store.searchSummariesFullText(["s"], "解析器", { limit: 5 })).hits.map((x) => x.id)).toEqual(["sum_a"]);
       expect((await store.searchSummariesFullText(["other"], "parser", { limit: 5 })).hits).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("indexes an image written into a message's text as [image], never its base64 payload", async () => {
+    const store = await openPostgresLcmStore({ connectionString: await server.createDatabase() });
+    try {
+      const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg".repeat(20);
+      await store.appendMessages("s", [newMessage({ role: "user", content: `the failing page: data:image/png;base64,${png} overlaps` })], 1);
+      const seqs = async (pattern: string) => (await store.searchMessagesFullText(["s"], pattern, { limit: 10 })).hits.map((m) => m.seq);
+      expect(await seqs("iVBORw0KGgo")).toEqual([]);
+      expect(await seqs("overlaps")).toEqual([1]);
+      expect((await store.getMessagesBySeq("s", 1, 1))[0]!.message.content).toContain(png);
     } finally {
       await store.close();
     }

@@ -7,6 +7,7 @@ import { alignBoundaryBackward, countingIdOf, SIGNED_COMPACTION_TAG, type ChatMe
 import { assembleContext, type LoadedItem } from "./assemble.js";
 import { searchableText, summaryId } from "./messageText.js";
 import type { ItemRef, StoredMessage, SummaryKind, SummaryRecord } from "./store/LcmStore.js";
+import { summarizerView } from "./summarizerView.js";
 import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 import { CompactionAbortedError, summarizeWithLadder, truncationMarker, type SummarizerHealth } from "./summarize.js";
 
@@ -79,20 +80,23 @@ export function planLeafPass(items: readonly LoadedItem[], freshTail: number, ch
 /**
  * The condense pass: the leftmost run of at least `minRun` side-by-side summaries of one depth, up to
  * `fanin` of them, becomes one summary a level deeper (never deeper than `maxDepth`), looked for from
- * `startOrd`. Null when no such run exists.
+ * `startOrd`. With `session`, only that session's summaries are condensed (summaries carried over by `/new`
+ * stay as they are). Null when no such run exists.
  */
-export function planCondensePass(items: readonly LoadedItem[], fanin: number, minRun: number, startOrd = 0, maxDepth = Number.POSITIVE_INFINITY): PassPlan | null {
+export function planCondensePass(items: readonly LoadedItem[], fanin: number, minRun: number, startOrd = 0, maxDepth = Number.POSITIVE_INFINITY, session?: string): PassPlan | null {
+  const condensable = (item: LoadedItem): item is Extract<LoadedItem, { type: "summary" }> =>
+    item.type === "summary" && item.summary.depth < maxDepth && (session === undefined || item.summary.session === session);
   let i = startOrd;
   while (i < items.length) {
     const item = items[i]!;
-    if (item.type !== "summary" || item.summary.depth >= maxDepth) {
+    if (!condensable(item)) {
       i++;
       continue;
     }
     let j = i + 1;
     while (j < items.length && j - i < fanin) {
       const next = items[j]!;
-      if (next.type !== "summary" || next.summary.depth !== item.summary.depth) break;
+      if (!condensable(next) || next.summary.depth !== item.summary.depth) break;
       j++;
     }
     if (j - i >= minRun) return { kind: "condensed", depth: item.summary.depth + 1, fromOrd: i, toOrd: j - 1, items: items.slice(i, j) };
@@ -123,6 +127,8 @@ export interface CompactionInput {
   focusTopic?: string | undefined;
   /** Tool results over this many tokens are shown as previews (0: never). */
   externalizeAboveTokens?: number | undefined;
+  /** Blocks left out of user turns before the summarizer reads them (lcm.summary_skip_tags; see skipTags.ts). */
+  summarySkip?: RegExp | undefined;
   /** True while the summarizer is paused (it refused its credentials): every summary is the deterministic one. */
   summarizerPaused?: boolean | undefined;
 }
@@ -183,8 +189,8 @@ async function summarizePlan(plan: PassPlan, input: CompactionInput, health: Sum
   let sourceTokens: number;
   if (plan.kind === "leaf") {
     const stored = plan.items.map((i) => (i as { stored: StoredMessage }).stored);
-    messages = stored.map((s) => s.message);
-    sourceText = stored.map((s) => `[${s.role.toUpperCase()} #${s.seq}]: ${searchableText(s.message)}`).join("\n");
+    messages = stored.map((s) => summarizerView(s.message, input.summarySkip));
+    sourceText = stored.map((s, i) => `[${s.role.toUpperCase()} #${s.seq}]: ${searchableText(messages[i]!)}`).join("\n");
     sourceTokens = stored.reduce((n, s) => n + s.tokens, 0);
   } else {
     const children = plan.items.map((i) => (i as { summary: SummaryRecord }).summary);
@@ -230,12 +236,15 @@ async function summarizePlan(plan: PassPlan, input: CompactionInput, health: Sum
  * then any condense of two or more. Later runs are offered only when the earlier ones did not shrink
  * the context (an old user message left raw between summaries must not stall compaction).
  */
-export function* passCandidates(items: readonly LoadedItem[], input: Pick<CompactionInput, "condenseFanin" | "freshTail" | "leafChunkTokens" | "maxDepth">): Generator<PassPlan> {
-  const { condenseFanin: fanin, maxDepth } = input;
-  const full = planCondensePass(items, fanin, fanin, 0, maxDepth);
+export function* passCandidates(
+  items: readonly LoadedItem[],
+  input: Pick<CompactionInput, "condenseFanin" | "freshTail" | "leafChunkTokens" | "maxDepth"> & { session?: string | undefined },
+): Generator<PassPlan> {
+  const { condenseFanin: fanin, maxDepth, session } = input;
+  const full = planCondensePass(items, fanin, fanin, 0, maxDepth, session);
   if (full) yield full;
   for (let leaf = planLeafPass(items, input.freshTail, input.leafChunkTokens); leaf; leaf = planLeafPass(items, input.freshTail, input.leafChunkTokens, leaf.toOrd + 1)) yield leaf;
-  for (let run = planCondensePass(items, fanin, 2, 0, maxDepth); run; run = planCondensePass(items, fanin, 2, run.toOrd + 1, maxDepth)) yield run;
+  for (let run = planCondensePass(items, fanin, 2, 0, maxDepth, session); run; run = planCondensePass(items, fanin, 2, run.toOrd + 1, maxDepth, session)) yield run;
 }
 
 /** The identity of a plan: its kind and the ids it would replace. */

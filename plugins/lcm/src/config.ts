@@ -4,6 +4,7 @@
  */
 import { nearestConfigKey } from "./core.js";
 import { z } from "./deps.js";
+import { DEFAULT_SUMMARY_SKIP_TAGS, SKIP_TAG_NAME } from "./skipTags.js";
 
 const fraction = (what: string) =>
   z.number({ error: `must be a number between 0 and 1 (${what})` }).gt(0, { error: `must be greater than 0 (${what})` }).lte(1, { error: `must be at most 1 (${what})` });
@@ -45,6 +46,15 @@ export const LcmConfigSchema = z.looseObject({
    * end, the stored message's id) stands for them; lcm_expand reads and lcm_grep searches the full text. 0: never.
    */
   externalize_tool_output_tokens: z.number({ error: "must be a whole number (tokens, 0 for never)" }).int({ error: "must be a whole number (tokens, 0 for never)" }).min(0, { error: "must be 0 or more (tokens)" }).default(8_000),
+  /** Most tokens one `lcm_expand` page holds, whatever `maxTokens` the agent asks for. */
+  max_expand_tokens: z.number({ error: "must be a whole number (tokens)" }).int({ error: "must be a whole number (tokens)" }).min(100, { error: "must be at least 100 (tokens)" }).default(20_000),
+  /**
+   * Blocks (`<tag>…</tag>`) left out of user turns before the summarizer reads them: what memory plugins
+   * inject (`<hindsight_memories>`, `<relevant_memories>`, `<system-reminder>`, …). The stored turn stays verbatim.
+   */
+  summary_skip_tags: z
+    .array(z.string({ error: "must be a tag name" }).regex(SKIP_TAG_NAME, { error: "must be a tag name without < > (a letter, then letters, digits, _ - . :)" }), { error: "must be a list of tag names" })
+    .default([...DEFAULT_SUMMARY_SKIP_TAGS]),
   /** Upper bound of compaction passes in one `compress()` call. */
   max_passes: positiveInt("passes").default(32),
   /** A summarizer call that takes longer is abandoned and the next level of the ladder is used. */
@@ -55,6 +65,15 @@ export const LcmConfigSchema = z.looseObject({
   regex_time_budget_ms: positiveInt("milliseconds").default(250),
   /** Whether the tools may reach every session in the store (`sessions: "all"`); turn off where sessions belong to different users. */
   search_all_sessions: z.boolean({ error: "must be true or false" }).default(true),
+  /**
+   * What a session `/new` starts carries over from the one before: the summaries in its context at this
+   * depth or deeper (leaves are depth 1); -1 every summary, 0 nothing. As hermes-lcm's retain depth.
+   */
+  new_session_retain_depth: z
+    .number({ error: "must be a whole number (summary depth; -1 all, 0 none)" })
+    .int({ error: "must be a whole number (summary depth; -1 all, 0 none)" })
+    .min(-1, { error: "must be -1 (all), 0 (none) or a summary depth" })
+    .default(2),
   /** Sessions lcm does not store (nor compact): ids matching one of these globs (`*` any run, `?` one character). */
   ignore_sessions: z.array(z.string({ error: "must be a glob string" }).min(1, { error: "must not be empty" }), { error: "must be a list of session id globs" }).default([]),
   /** The session used before `onSessionStart` names one. */

@@ -100,14 +100,18 @@ async function checkSession(store: LcmStoreAsync, session: string, report: Docto
     else for (const child of sourcesById.get(ref.id) ?? []) walk(child, seen);
   };
   let lastEnd = 0;
+  let carried = true;
   for (const item of items) {
     const range = rangeOf(item, byId, summaryById);
     if (!range) {
       const elsewhere = item.type === "message" ? await store.getMessage(item.id) : await store.getSummary(item.id);
+      // summaries of an earlier session that /new carried over lead the context: they are not this session's to check
+      if (carried && item.type === "summary" && elsewhere) continue;
       if (elsewhere) problem("foreign_item", `context item ${item.id} belongs to session '${elsewhere.session}'`, item.id);
       else problem("missing_item", `context item ${item.type} ${item.id} does not exist`, item.id);
       continue;
     }
+    carried = false;
     if (range.range[0] <= lastEnd) problem("context_order", `context item ${item.id} (messages ${range.range[0]}-${range.range[1]}) starts at or before message ${lastEnd}, where the item before it ends`, item.id);
     lastEnd = Math.max(lastEnd, range.range[1]);
     walk(item, new Set());

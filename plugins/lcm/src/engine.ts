@@ -30,6 +30,7 @@ import { ingestConversation, type IngestResult } from "./ingest.js";
 import { messageIdentity } from "./messageText.js";
 import { sessionMatcher } from "./sessionPatterns.js";
 import { SessionOrder } from "./sessionOrder.js";
+import { skipBlocksPattern } from "./skipTags.js";
 import { LcmStore, type StoredMessage } from "./store/LcmStore.js";
 import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 import { StoreHandle } from "./storeHandle.js";
@@ -96,6 +97,10 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   readonly isIgnoredSession: (session: string) => boolean;
   /** The summarizer is not called before this time (epoch ms): it refused its credentials. */
   summarizerPausedUntil = 0;
+  /** Sessions `/new` started with summaries carried over that the host has not been handed yet. */
+  private readonly carriedUnseen = new Set<string>();
+  /** The blocks `summary_skip_tags` leaves out of the summarizer's input. */
+  private readonly summarySkip: RegExp | undefined;
 
   constructor(options: LcmEngineOptions<S> = {}) {
     super(options.model ? { model: options.model } : {});
@@ -113,6 +118,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     this.sessionId = this.settings.session;
     this.modelThresholds = options.modelThresholds;
     this.isIgnoredSession = sessionMatcher(this.settings.ignore_sessions);
+    this.summarySkip = skipBlocksPattern(this.settings.summary_skip_tags);
     this.updateModel(this.model);
   }
 
@@ -215,8 +221,11 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     // stored and held messages are not counted again: only the system prompt and lcm's own artifacts are
     const unstored = () => [...messages.filter((m) => m.role === "system"), ...ingested.artifacts.filter((m) => m.role !== "system")];
     const tokens = options.currentTokens ?? ingested.tokens + this.tokenCounter.countMessages(unstored());
-    if (!options.force && tokens < this.thresholdTokens) return messages;
     const { system } = splitSystemPrompt(messages);
+    if (!options.force && tokens < this.thresholdTokens) {
+      // a session /new started shows the summaries it carried over from its first call on
+      return this.carriedUnseen.delete(session) ? this.assembleAndHold(store, system, session) : messages;
+    }
     const release = await store.leaseCompaction?.(session);
     if (release === undefined && store.leaseCompaction !== undefined) return this.assembleAndHold(store, system, session);
     let outcome: CompactionOutcome;
@@ -241,6 +250,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
         focusTopic: options.focusTopic,
         summarizerPaused: this.now() < this.summarizerPausedUntil,
         externalizeAboveTokens: this.settings.externalize_tool_output_tokens,
+        summarySkip: this.summarySkip,
       });
     } catch (error) {
       if (error instanceof CompactionAbortedError) return messages;
@@ -324,6 +334,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
       regexBudgetMs: this.settings.regex_time_budget_ms,
       allSessions: this.settings.search_all_sessions,
       summaryTimeoutMs: this.settings.summary_timeout_ms,
+      maxExpandTokens: this.settings.max_expand_tokens,
       llmSummarizer: this.llm,
       summarizerPausedUntil: this.summarizerPausedUntil,
       now: this.now,
@@ -350,7 +361,8 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
 
   /**
    * `/new`: counters reset and a fresh session (`<id>~<n>`, the first n the store has no session for),
-   * so the old history stays intact and searchable there. Calls without a session id wait until it is
+   * so the old history stays intact and searchable there. The fresh session starts with the old one's
+   * deepest summaries in context (`new_session_retain_depth`). Calls without a session id wait until it is
    * picked; an `onSessionStart` meanwhile wins.
    */
   override onSessionReset(): Promise<void> {
@@ -362,7 +374,9 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
       const base = from.replace(/~\d+$/, "");
       let n = 1;
       while (await this.handle.use(async (store) => store.hasSession(`${base}~${n}`))) n++;
-      if (this.sessionId === from) this.sessionId = `${base}~${n}`;
+      if (this.sessionId !== from) return;
+      this.sessionId = `${base}~${n}`;
+      await this.carryOver(from, this.sessionId);
     })();
     const settled = reset.catch(() => undefined);
     this.sessionPending = settled;
@@ -370,6 +384,27 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
       if (this.sessionPending === settled) this.sessionPending = undefined;
     });
     return reset;
+  }
+
+  /**
+   * Starts session `to` with the summaries in the context of `from` at `new_session_retain_depth` or
+   * deeper (-1: all of them, 0: none), summaries `from` carried over itself included; nothing for a
+   * session `ignore_sessions` names. A failure (another worker started `to` first) is a warning.
+   */
+  private async carryOver(from: string, to: string): Promise<void> {
+    const depth = this.settings.new_session_retain_depth;
+    if (depth === 0 || this.isIgnoredSession(from) || this.isIgnoredSession(to)) return;
+    try {
+      await this.handle.use(async (store) => {
+        const summaries = await Promise.all((await store.contextSummaryIds(from)).map((id) => store.getSummary(id)));
+        const kept = summaries.filter((s) => s !== undefined && (depth === -1 || s.depth >= depth)).map((s) => s!.id);
+        if (kept.length === 0) return;
+        await store.carrySummaries(to, kept);
+        this.carriedUnseen.add(to);
+      });
+    } catch (error) {
+      this.warn(`lcm: the summaries of session '${from}' were not carried into '${to}': ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /** Checks the store's summary DAG (and, on SQLite, its indexes) for every session or `sessions`; see {@link checkLcmStore}. */
@@ -397,7 +432,8 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     const ids = messages.map((m) => stored.get(m)?.identity ?? messageIdentity(m));
     const tokens = messages.map((m) => stored.get(m)?.tokens ?? this.tokenCounter.countMessages([m]));
     let lastSeq = 0;
-    for (const item of items) lastSeq = Math.max(lastSeq, item.type === "message" ? item.stored.seq : item.summary.seqEnd);
+    // summaries carried over from an earlier session count that session's messages
+    for (const item of items) lastSeq = Math.max(lastSeq, item.type === "message" ? item.stored.seq : item.summary.session === session ? item.summary.seqEnd : 0);
     return { output, held: heldSequence(messages, ids, tokens, true, lastSeq) };
   }
 }

@@ -3,8 +3,21 @@ import { createHash } from "node:crypto";
 import type { ChatMessage } from "./core.js";
 
 // Message text comes from core, so lcm indexes what the compressor and the session store see.
-export { contentText, searchableText } from "./core.js";
-import { canonicalJson } from "./core.js";
+export { contentText } from "./core.js";
+import { canonicalJson, searchableText as coreSearchableText } from "./core.js";
+import { imagesAsMarkers } from "./imageText.js";
+
+/**
+ * Everything searchable in a message, as lcm indexes, searches and summarizes it: core's readable text
+ * (content, then each tool call as `name(arguments)`; image parts as `[image]`) with images written into
+ * the text (base64 data URLs, bare base64 image files) as `[image]` too, so no payload is indexed as words.
+ */
+export function searchableText(message: ChatMessage): string {
+  return imagesAsMarkers(coreSearchableText(message));
+}
+
+/** A message's text verbatim, image payloads included (core's searchable text): what lcm_expand pages through. */
+export { coreSearchableText as verbatimText };
 
 /** A message's identity: the first 16 bytes of SHA-256 over its key-sorted JSON (role, content, tool fields, extras). */
 export function messageIdentity(message: ChatMessage): Buffer {

@@ -16,6 +16,18 @@ const INSTRUCTION_SENTENCES: readonly RegExp[] = [
   /\bpretend (?:to be|that you are|you are)\b/i,
   /\bnew (?:system )?instructions?\s*:/i,
   /\b(?:reveal|print|show|repeat|output)\b[^.!?\n]{0,30}\b(?:system prompt|hidden instructions|your instructions)\b/i,
+  // jailbreak personas and modes: DAN ("do anything now"), jailbroken, unrestricted or developer mode
+  /\bDAN\b/,
+  /\bdo anything now\b/i,
+  /\bjailbr(?:eak|eaks|oken)\b/i,
+  /\b(?:unrestricted|unfiltered|uncensored|developer|god|evil)\s+mode\b/i,
+  // standing orders for later turns: "answer every future user as …", "for all subsequent messages …"
+  /\b(?:answer|respond|reply|talk|speak|act|behave|treat|address)\b[^.!?\n]{0,40}?\b(?:every|all|any|each)\s+(?:future|subsequent|following|later|next)\b/i,
+  /\b(?:in|for|from)\s+(?:all|every|any|each)\s+(?:future|subsequent|later)\s+(?:turns?|messages?|responses?|answers?|replies|conversations?|sessions?|users?|requests?)\b/i,
+  // lifting the model's limits: "you have no restrictions", "without any filters", "do not follow your guidelines"
+  /\byou (?:have|are under|are bound by|follow) no (?:restrictions|rules|limits|limitations|filters|guidelines|policies)\b/i,
+  /\bwithout any (?:restrictions|filters|limitations|censorship|guidelines|rules)\b/i,
+  /\b(?:do not|don't|never|stop)\s+(?:follow|obey|apply|adhere to)\b[^.!?\n]{0,30}\b(?:instructions|rules|guidelines|policies|system prompt)\b/i,
 ];
 
 /** Lines shaped like a prompt's framing: a system/developer role label, chat-template tokens, system tags. */
@@ -46,7 +58,8 @@ function cleanLine(line: string): string {
 
 /**
  * `text` with every sentence that reads like an instruction to the model ("ignore previous
- * instructions", "you are now …", "from now on you …", "new instructions:") and every prompt-framing line
+ * instructions", "you are now …", "from now on you …", "new instructions:", a jailbreak persona or mode
+ * such as DAN, a standing order for later turns, lifting the model's limits) and every prompt-framing line
  * (`system:` labels, `<|im_start|>` tokens, `<system>` tags) replaced by {@link LEFT_OUT_NOTE}.
  */
 export function neutralizeInstructions(text: string): string {

@@ -143,12 +143,31 @@ export async function summarizeWithLadder(input: LadderInput): Promise<LadderRes
       if (error instanceof CompactionAbortedError) throw error;
       input.health.failed = true;
       input.health.lastError = error instanceof Error ? error.message : String(error);
-      const failure = classifySummaryFailure(error);
-      if (failure.kind === "auth") input.health.authFailure = failure.reason;
+      const auth = authFailureReason(error);
+      if (auth !== undefined) input.health.authFailure = auth;
     }
   }
   const budget = Math.max(1, Math.min(Math.floor(input.targetTokens / 2), Math.floor(input.sourceTokens / 2)));
   return { body: deterministicTruncation(fallbackSourceText(input.sourceText), budget), level: 3 };
+}
+
+/**
+ * Matches the message of an error that says its credentials were refused: an HTTP 401 or 403, "unauthorized",
+ * "forbidden", an invalid or incorrect API key.
+ */
+const AUTH_MESSAGE = /\b(?:401|403)\b|\bunauthori[sz]ed\b|\bforbidden\b|\b(?:invalid|incorrect|bad|wrong)[ _-]?api[ _-]?key\b/i;
+
+/**
+ * Why a summarizer's error means its credentials were refused, or undefined when it does not: the SDK's
+ * typed 401/403 errors (core's classification), and a plain error whose message says 401, 403,
+ * unauthorized or invalid API key (a custom summarizer's own `throw new Error(...)`), so both open the breaker.
+ */
+export function authFailureReason(error: unknown): string | undefined {
+  const failure = classifySummaryFailure(error);
+  if (failure.kind === "auth") return failure.reason;
+  if (failure.kind !== "other") return undefined;
+  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
+  return AUTH_MESSAGE.test(message) ? `summarizer refused its credentials: ${message.replace(/\s+/g, " ").trim().slice(0, 200)}` : undefined;
 }
 
 /** Source text fit to be shown as a summary: secrets redacted (as every summarizer does), instruction-like text left out. */

@@ -67,4 +67,44 @@ describe("the summarizer circuit breaker", () => {
     expect(engine.store.allSummaries("default").some((s) => s.level === 1)).toBe(true);
     engine.close();
   });
+
+  it("opens the breaker for a custom summarizer that throws a plain error saying 401 or invalid api key", async () => {
+    for (const [n, message] of ["Request failed with status 401 Unauthorized", "invalid api key provided", "HTTP 403"].entries()) {
+      let calls = 0;
+      const custom = {
+        name: "custom-llm",
+        summarize: async () => {
+          calls++;
+          throw new Error(message);
+        },
+      };
+      const warnings: string[] = [];
+      const engine = makeEngine(dir, { summarizer: custom, warn: (w) => warnings.push(w), config: { session: `custom-${n}` } });
+      await engine.compress(conversation(40));
+      await engine.compress(conversation(60));
+      await engine.compress(conversation(80));
+      expect(calls).toBe(1);
+      expect(engine.summarizerPausedUntil).toBeGreaterThan(0);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/credentials/);
+      engine.close();
+    }
+  });
+
+  it("keeps calling a custom summarizer whose plain error is not about credentials", async () => {
+    let calls = 0;
+    const custom = {
+      name: "custom-llm",
+      summarize: async () => {
+        calls++;
+        throw new Error("model overloaded, took 4031 ms");
+      },
+    };
+    const engine = makeEngine(dir, { summarizer: custom, warn: () => {} });
+    await engine.compress(conversation(40));
+    await engine.compress(conversation(60));
+    expect(calls).toBe(2);
+    expect(engine.summarizerPausedUntil).toBe(0);
+    engine.close();
+  });
 });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../src/core.js";
+import { parseLcmConfig } from "../src/config.js";
 import type { LcmEngine } from "../src/engine.js";
 import { conversation, makeEngine, parseResult, tempDir } from "./support.js";
 
@@ -72,5 +73,46 @@ describe("lcm_expand keeps to the caller's token budget", () => {
     const page = await call({ id: stored.id });
     expect(page.message).toEqual(stored.message);
     expect(page.nextOffset).toBeNull();
+  });
+
+  it("holds a page to max_expand_tokens (default 20,000) whatever maxTokens the agent asks for", async () => {
+    const stored = engine.store.getMessagesBySeq("default", 1, 100).find((m) => m.message.content === huge)!;
+    const page = await call({ id: stored.id, maxTokens: 200_000 });
+    expect(page.error).toBeUndefined();
+    expect(tokensOf(page)).toBeLessThanOrEqual(20_300);
+    expect(page.nextOffset).toBeGreaterThan(0);
+    expect(page.capped).toMatch(/lcm\.max_expand_tokens/);
+    const leaf = engine.store.allSummaries("default").find((s) => s.seqStart === 1)!;
+    const summaryPage = await call({ id: leaf.id, maxTokens: 200_000, offset: 1 });
+    expect(tokensOf(summaryPage)).toBeLessThanOrEqual(20_300);
+  });
+});
+
+describe("lcm.max_expand_tokens", () => {
+  it("caps every lcm_expand page at the configured budget", async () => {
+    const { dir, cleanup } = tempDir();
+    const engine = makeEngine(dir, { contextLength: 40_000, config: { fresh_tail: 4, externalize_tool_output_tokens: 0, max_expand_tokens: 1_000 } });
+    const huge = bigOutput(5_000);
+    await engine.compress(
+      [
+        { role: "user", content: "Build it." },
+        { role: "assistant", content: null, tool_calls: [{ id: "b1", type: "function", function: { name: "build", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: "b1", content: huge },
+        ...conversation(4, { system: false }),
+      ],
+      { force: true },
+    );
+    const stored = engine.store.getMessagesBySeq("default", 1, 100).find((m) => m.message.content === huge)!;
+    const page = parseResult(await engine.handleToolCall("lcm_expand", { id: stored.id, maxTokens: 50_000 }));
+    expect(engine.tokenCounter.count(JSON.stringify(page))).toBeLessThanOrEqual(1_300);
+    expect(page.nextOffset).toBeGreaterThan(0);
+    const small = parseResult(await engine.handleToolCall("lcm_expand", { id: stored.id, maxTokens: 500 }));
+    expect(small.capped).toBeUndefined();
+    engine.close();
+    cleanup();
+  });
+
+  it("refuses a budget under 100 tokens, naming the key", () => {
+    expect(() => parseLcmConfig({ max_expand_tokens: 10 })).toThrow(/lcm\.max_expand_tokens: must be at least 100/);
   });
 });

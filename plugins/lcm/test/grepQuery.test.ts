@@ -36,16 +36,28 @@ describe("lcm_grep full text: any user text, bounded", () => {
     expect(seqs(await grep('"hello"'))).toEqual([4]);
   });
 
-  it("matches any word when the words are joined by OR, all of them otherwise", async () => {
-    expect(seqs(await grep("flamingo OR menu"))).toEqual([2, 3]);
+  it("matches any word when the words are joined by |, all of them otherwise", async () => {
+    expect(seqs(await grep("flamingo | menu"))).toEqual([2, 3]);
     expect(seqs(await grep("flamingo menu"))).toEqual([]);
   });
 
-  it("searches an 800-word OR query as its first 64 distinct words and says so in the result", async () => {
+  it("reads AND, OR and NOT as plain words that must match too, not as operators", async () => {
+    await engine.ingest([
+      { role: "user", content: "alpha only here" },
+      { role: "user", content: "alpha or zzz, either is fine" },
+      { role: "user", content: "alpha and not beta" },
+    ]);
+    expect(seqs(await grep("alpha OR zzz"))).toEqual([6]);
+    expect(seqs(await grep("alpha NOT beta"))).toEqual([7]);
+    expect(seqs(await grep("alpha AND beta"))).toEqual([7]);
+    expect(seqs(await grep("alpha | zzz"))).toEqual([5, 6, 7]);
+  });
+
+  it("searches an 800-word | query as its first 64 distinct words and says so in the result", async () => {
     const words = Array.from({ length: 800 }, (_, i) => `filler${i}`);
     words[3] = "flamingo";
     words[700] = "menu";
-    const result = await grep([...words, ...words].join(" OR "));
+    const result = await grep([...words, ...words].join(" | "));
     expect(result.error).toBeUndefined();
     expect(result.query_cut).toMatchObject({ words_given: 800, words_searched: 64 });
     expect(result.query_cut.note).toMatch(/only the first 64 were searched/);

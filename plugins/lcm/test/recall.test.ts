@@ -7,7 +7,8 @@ describe("recall across /new and other sessions", () => {
   let engine: LcmEngine;
   beforeEach(async () => {
     dir = tempDir();
-    engine = makeEngine(dir.dir);
+    // nothing carried over by /new: alice's summaries stay alice's alone (see newSessionRetain.test.ts)
+    engine = makeEngine(dir.dir, { config: { new_session_retain_depth: 0 } });
     engine.onSessionStart("alice");
     await engine.compress(conversation(30)); // zeta0..zeta29, compacted
     await engine.onSessionReset(); // /new: alice~1

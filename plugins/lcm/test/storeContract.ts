@@ -120,6 +120,26 @@ export function describeLcmStoreContract<S extends LcmStoreAsync>(name: string, 
       expect((await store.contextItems("s")).at(-1)).toEqual({ type: "message", id: later[0]!.id });
     });
 
+    it("carries summaries of one session into the start of an empty session's context, and refuses a session that has items", async () => {
+      const stored = await store.appendMessages("s", Array.from({ length: 4 }, (_, i) => newMessage(turn(i))), 1);
+      const refs: ItemRef[] = stored.map((m) => ({ type: "message", id: m.id }));
+      await store.commitSummary(summaryRecord("sum_a", "s", 1, 2), refs.slice(0, 2), 0, 1);
+      await store.commitSummary(summaryRecord("sum_b", "s", 3, 4), refs.slice(2, 4), 1, 2);
+      await store.carrySummaries("s~1", ["sum_a", "sum_b"]);
+      expect(await store.contextItems("s~1")).toEqual([
+        { type: "summary", id: "sum_a" },
+        { type: "summary", id: "sum_b" },
+      ]);
+      expect(await store.hasSession("s~1")).toBe(true);
+      const later = await store.appendMessages("s~1", [newMessage(turn(9))], 2);
+      expect((await store.contextItems("s~1")).at(-1)).toEqual({ type: "message", id: later[0]!.id });
+      expect((await failureOf(() => store.carrySummaries("s~1", ["sum_a"])))?.message).toMatch(/already has context items/);
+      expect((await failureOf(() => store.carrySummaries("s~2", ["sum_nope"])))?.message).toMatch(/sum_nope/);
+      expect(await store.contextItems("s~2")).toEqual([]);
+      // the summaries stay the earlier session's
+      expect((await store.getSummary("sum_a"))?.session).toBe("s");
+    });
+
     it("logs compactions and answers the latest", async () => {
       expect(await store.lastCompaction("s")).toBeUndefined();
       await store.logCompaction({ session: "s", at: 1, passes: 1, tokensBefore: 100, tokensAfter: 50, summariesCreated: 1, fallbackSummaries: 0 });

@@ -11,7 +11,7 @@ import { loadLcmApi, type LcmApi } from "./lcmTypes.js";
 import { PG_COLUMNS, type PgColumnTypes } from "../columns.js";
 import { connect, leaseSessionCompaction, lockSession, num, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
 import { migrate } from "../migrate.js";
-import { parseTermQuery, storableSearchText, termCondition } from "../search/query.js";
+import { storableSearchText, termCondition, type TermQuery } from "../search/query.js";
 import { PG_LCM_MIGRATIONS } from "./schema.js";
 
 /** A row of `lcm_messages` as read (its search columns left out). */
@@ -198,6 +198,18 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
     });
   }
 
+  async carrySummaries(session: string, summaryIds: readonly string[]): Promise<void> {
+    await this.writeSession(session, async (client) => {
+      if ((await this.contextItemsOf(client, session)).length > 0) throw new Error(`lcm: session '${session}' already has context items; summaries are carried into an empty session only`);
+      const found = await this.scalar(client, `SELECT COUNT(*) AS n FROM ${this.s}.lcm_summaries WHERE id = ANY($1::text[])`, [[...new Set(summaryIds)]]);
+      if (found !== new Set(summaryIds).size) throw new Error(`lcm: cannot carry summaries ${summaryIds.join(", ")} into session '${session}': not every one is a stored summary`);
+      await client.query(
+        `INSERT INTO ${this.s}.lcm_context_items (session, ord, item_type, item_id) SELECT $1, u.ord - 1, 'summary', u.id FROM unnest($2::text[]) WITH ORDINALITY AS u(id, ord)`,
+        [session, [...summaryIds]],
+      );
+    });
+  }
+
   async logCompaction(c: LcmCompactionRecord): Promise<void> {
     await this.connection.pool.query(
       `INSERT INTO ${this.s}.lcm_compactions (session, at, passes, tokens_before, tokens_after, summaries_created, fallback_summaries) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
@@ -243,9 +255,14 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
     return { hits: rows.map(this.codec.toSummary), truncated: false };
   }
 
-  /** The condition of `pattern` over `column`; a pattern without words is lcm's `SearchError`, as in the SQLite store. */
+  /**
+   * The condition of `pattern` over `column`, read with lcm's own query language (`|` the only alternation;
+   * AND, OR and NOT plain words); a pattern without words is lcm's `SearchError`, as in the SQLite store.
+   */
   private fullTextCondition(pattern: string, column: string, firstParam: number): { sql: string; params: string[] } {
-    const condition = termCondition(parseTermQuery(pattern), column, "tsv", firstParam);
+    const grep = this.lcmApi.parseGrepQuery(pattern);
+    const query: TermQuery = { terms: grep.terms.map((t) => ({ text: this.lcmApi.termNeedle(t), negated: false })), anyOf: grep.anyOf, given: grep.given };
+    const condition = termCondition(query, column, "tsv", firstParam);
     if (condition === undefined) throw new this.lcmApi.SearchError("invalid_pattern", `pattern ${JSON.stringify(pattern)} has no words to search for`);
     return condition;
   }

@@ -254,6 +254,20 @@ export class LcmStore {
   }
 
   /**
+   * Starts the context of `session` with `summaryIds` (summaries of an earlier session, carried over by
+   * `/new`), in that order. Refuses, changing nothing, when the session already has context items or an id is not a stored summary.
+   */
+  carrySummaries(session: string, summaryIds: readonly string[]): void {
+    this.write(() => {
+      if (this.contextItems(session).length > 0) throw new Error(`lcm: session '${session}' already has context items; summaries are carried into an empty session only`);
+      summaryIds.forEach((id, ord) => {
+        if (this.s.summaryById!.get(id) === undefined) throw new Error(`lcm: cannot carry summary ${id} into session '${session}': no such summary`);
+        this.s.insertItem!.run(session, ord, "summary", id);
+      });
+    });
+  }
+
+  /**
    * Runs `body` as one write transaction that takes the write lock at BEGIN (IMMEDIATE). A deferred
    * transaction that reads first and then writes cannot wait for another process's lock: in WAL mode its
    * upgrade fails at once with SQLITE_BUSY when that process committed meanwhile, whatever the busy timeout.

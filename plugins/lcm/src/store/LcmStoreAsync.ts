@@ -20,6 +20,7 @@ export interface SearchHits<T> {
 }
 export { SearchError } from "./search.js";
 export { messageId, parseMessageId, messageIdentity, searchableText } from "../messageText.js";
+export { parseGrepQuery, termNeedle, type GrepQuery, type GrepTerm } from "./grepQuery.js";
 export { lcmRowCodec, type LcmRowCodec, type LcmMessageRow, type LcmSummaryRow, type LcmCompactionRow } from "./rows.js";
 
 /** The data methods of the lcm store (append-only messages, summaries and lineage, context items, the compaction log). */
@@ -41,6 +42,7 @@ export type LcmStoreData = Pick<
   | "sourcesOf"
   | "parentsOf"
   | "commitSummary"
+  | "carrySummaries"
   | "logCompaction"
   | "lastCompaction"
   | "messageCount"
@@ -61,8 +63,8 @@ export interface LcmStoreAsync extends AwaitableMethods<LcmStoreData> {
 /**
  * Full-text search, newest first, as an lcm store over a database with its own text search offers it
  * (the SQLite store's is in store/search.ts, over its FTS5 tables), in one query over the `sessions`
- * given (`"all"`: every session): the words of `pattern` must all match unless `OR` joins them; a
- * pattern without words is a `SearchError`.
+ * given (`"all"`: every session): `pattern` is read with {@link parseGrepQuery} (its terms must all match
+ * unless `|` joins them; `AND`, `OR`, `NOT` are plain words); a pattern without words is a `SearchError`.
  */
 export interface LcmFullTextSearch {
   searchMessagesFullText(sessions: SessionScope, pattern: string, window: SearchWindow): Promise<SearchHits<StoredMessage>>;

@@ -1,6 +1,7 @@
 /**
  * The full-text query language of `lcm_grep`: words (all of them must match), `"exact phrases"`, a
- * trailing `*` for a prefix, and `|` or `OR` between terms to match any of them. Parsing never fails; a
+ * trailing `*` for a prefix, and `|` between terms to match any of them. `AND`, `OR`, `NOT` and `NEAR`
+ * are plain words, as in hermes-lcm (`alpha OR beta` needs all three words). Parsing never fails; a
  * query without a letter or digit has no terms. At most {@link MAX_QUERY_TERMS} distinct terms are kept.
  */
 import { literalFtsQuery, MAX_QUERY_TERMS, type QueryTerms } from "../core.js";
@@ -15,19 +16,19 @@ export interface GrepTerm {
 
 /** A parsed query. */
 export interface GrepQuery {
+  /** The distinct terms in the order given, at most {@link MAX_QUERY_TERMS}. */
   terms: GrepTerm[];
-  /** True when `|` or `OR` joined terms: any of them matches instead of all. */
+  /** True when `|` joined terms: any of them matches instead of all. */
   anyOf: boolean;
   /** Distinct terms the text held (more than `terms.length` when some were cut). */
   given: number;
 }
 
 const WORDY = /[\p{L}\p{N}]/u;
-const OPERATORS = new Set(["AND", "OR", "NOT", "NEAR"]);
 /** A quoted phrase, a `|`, or a run of other non-space characters. */
 const TOKENS = /"([^"]*)"|(\|)|([^\s"|]+)/g;
 
-/** Parses `pattern` (see the module comment). */
+/** Parses an `lcm_grep` full-text pattern (see the module comment); every lcm store reads its patterns with it. */
 export function parseGrepQuery(pattern: string): GrepQuery {
   const seen = new Set<string>();
   const terms: GrepTerm[] = [];
@@ -43,7 +44,6 @@ export function parseGrepQuery(pattern: string): GrepQuery {
     const [, quoted, bar, word] = match;
     if (bar !== undefined) anyOf = true;
     else if (quoted !== undefined) add(quoted.trim().replace(/\s+/g, " "), true);
-    else if (word !== undefined && OPERATORS.has(word)) anyOf ||= word === "OR";
     else if (word !== undefined) add(word, false);
   }
   return { terms, anyOf, given: seen.size };

@@ -10,11 +10,11 @@ import type { LcmStoreAsync } from "../store/LcmStoreAsync.js";
 export class ContextCoverage {
   private constructor(private readonly summaries: readonly SummaryRecord[]) {}
 
-  /** Reads the summaries in the context of `session`. */
+  /** Reads the summaries in the context of `session` (its own: summaries `/new` carried over cover another session's messages). */
   static async load(store: LcmStoreAsync, session: string): Promise<ContextCoverage> {
     const ids = await store.contextSummaryIds(session);
     const summaries = await Promise.all(ids.map((id) => store.getSummary(id)));
-    return new ContextCoverage(summaries.filter((s) => s !== undefined));
+    return new ContextCoverage(summaries.filter((s): s is SummaryRecord => s !== undefined && s.session === session));
   }
 
   private holder(seqStart: number, seqEnd: number): SummaryRecord | undefined {

@@ -4,7 +4,7 @@ import { isSummaryId, parseMessageId } from "../messageText.js";
 import { ContextCoverage } from "./coverage.js";
 import { ToolError } from "./result.js";
 import type { DescribeArgsSchema } from "./schemas.js";
-import { inScope, resolveSessions } from "./sessionScope.js";
+import { inScope, resolveSessions, summaryInReach } from "./sessionScope.js";
 import type { ToolContext } from "./types.js";
 
 const LEVEL_NAMES = { 1: "normal", 2: "aggressive", 3: "deterministic_fallback" } as const;
@@ -27,12 +27,12 @@ export async function runDescribe(ctx: ToolContext, args: z.output<typeof Descri
   if (id === undefined) return beyond ? sessionList(ctx, sessions === "all" ? await ctx.store.sessions() : sessions) : overview(ctx, ctx.session);
   if (isSummaryId(id)) {
     const s = await ctx.store.getSummary(id);
-    if (!s || !inScope(sessions, s.session)) throw new ToolError("not_found", `no summary ${id} in ${beyond ? "these sessions" : "this session"}`);
+    if (!s || !(await summaryInReach(ctx, sessions, s))) throw new ToolError("not_found", `no summary ${id} in ${beyond ? "these sessions" : "this session"}`);
     const [coverage, sources, parents] = await Promise.all([ContextCoverage.load(ctx.store, s.session), ctx.store.sourcesOf(s.id), ctx.store.parentsOf(s.id)]);
     return {
       type: "summary",
       id: s.id,
-      ...(beyond ? { session: s.session } : {}),
+      ...(beyond || s.session !== ctx.session ? { session: s.session } : {}),
       kind: s.kind,
       depth: s.depth,
       level: s.level,

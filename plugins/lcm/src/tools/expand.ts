@@ -5,12 +5,12 @@
  */
 import type { ChatMessage, TokenCounter } from "../core.js";
 import type { z } from "../deps.js";
-import { isSummaryId, parseMessageId, searchableText } from "../messageText.js";
+import { isSummaryId, parseMessageId, verbatimText } from "../messageText.js";
 import type { StoredMessage, SummaryRecord } from "../store/LcmStore.js";
 import type { SessionScope } from "../store/search.js";
 import { ToolError } from "./result.js";
 import type { ExpandArgsSchema } from "./schemas.js";
-import { inScope, resolveSessions } from "./sessionScope.js";
+import { inScope, resolveSessions, summaryInReach } from "./sessionScope.js";
 import type { ToolContext } from "./types.js";
 
 /** Tokens kept back from the budget for the page's own fields and each item's envelope. */
@@ -39,6 +39,8 @@ export interface ExpansionPage {
   items: (MessageItem | SummaryItem)[];
   /** Set when a source was cut to the budget: where its rest is. */
   note?: string;
+  /** Set when the `maxTokens` asked for was above lcm.max_expand_tokens: the budget used. */
+  capped?: string;
 }
 
 /** One page of a message's text. */
@@ -55,6 +57,8 @@ export interface MessagePage {
   offset: number;
   /** Character offset of the rest, or null when this page reaches the end. */
   nextOffset: number | null;
+  /** Set when the `maxTokens` asked for was above lcm.max_expand_tokens: the budget used. */
+  capped?: string;
 }
 
 /**
@@ -78,8 +82,13 @@ function textBudget(maxTokens: number): number {
 /** Runs `lcm_expand` with validated arguments: a summary's sources, or a message's text. */
 export async function runExpand(ctx: ToolContext, args: z.output<typeof ExpandArgsSchema>): Promise<ExpansionPage | MessagePage> {
   const sessions = await resolveSessions(ctx, args.sessions);
-  if (parseMessageId(args.id) !== undefined) return expandMessage(ctx, await requireMessage(ctx, args.id, sessions), args.maxTokens, args.offset);
-  return expandSummary(ctx, await requireSummary(ctx, args.id, sessions), args.maxTokens, args.offset);
+  const maxTokens = Math.min(args.maxTokens, ctx.maxExpandTokens ?? args.maxTokens);
+  const page =
+    parseMessageId(args.id) !== undefined
+      ? expandMessage(ctx, await requireMessage(ctx, args.id, sessions), maxTokens, args.offset)
+      : await expandSummary(ctx, await requireSummary(ctx, args.id, sessions), maxTokens, args.offset);
+  if (maxTokens < args.maxTokens) page.capped = `maxTokens ${args.maxTokens} is above lcm.max_expand_tokens: this page holds at most ${maxTokens} tokens; page on with offset`;
+  return page;
 }
 
 async function requireMessage(ctx: ToolContext, id: string, sessions: SessionScope): Promise<StoredMessage> {
@@ -91,7 +100,7 @@ async function requireMessage(ctx: ToolContext, id: string, sessions: SessionSco
 /** The summary `id` in `sessions`, or a ToolError (not_found). */
 export async function requireSummary(ctx: ToolContext, id: string, sessions: SessionScope): Promise<SummaryRecord> {
   const summary = isSummaryId(id) ? await ctx.store.getSummary(id) : undefined;
-  if (!summary || !inScope(sessions, summary.session)) throw new ToolError("not_found", `no summary ${id} in ${scopeName(sessions)}`);
+  if (!summary || !(await summaryInReach(ctx, sessions, summary))) throw new ToolError("not_found", `no summary ${id} in ${scopeName(sessions)}`);
   return summary;
 }
 
@@ -102,7 +111,7 @@ function scopeName(sessions: SessionScope): string {
 /** A message whole when it fits, else its text from `offset` as far as the budget allows. */
 function expandMessage(ctx: ToolContext, m: StoredMessage, maxTokens: number, offset: number): MessagePage {
   const base = { id: m.id, type: "message" as const, seq: m.seq, role: m.role };
-  const text = searchableText(m.message);
+  const text = verbatimText(m.message);
   if (offset === 0 && m.tokens + PAGE_OVERHEAD_TOKENS <= maxTokens) return { ...base, message: m.message, total_chars: text.length, offset: 0, nextOffset: null };
   if (offset > text.length) throw new ToolError("invalid_arguments", `offset ${offset} is past the end of ${m.id} (${text.length} characters)`);
   const end = prefixWithinTokens(text, offset, textBudget(maxTokens), ctx.counter);
@@ -161,7 +170,7 @@ async function expandSummary(ctx: ToolContext, summary: SummaryRecord, maxTokens
 
 /** The first part of a message that alone exceeds the budget, with where its rest is (noted on the page). */
 function cutMessage(ctx: ToolContext, m: StoredMessage, maxTokens: number, page: ExpansionPage): MessageItem {
-  const text = searchableText(m.message);
+  const text = verbatimText(m.message);
   const end = prefixWithinTokens(text, 0, textBudget(maxTokens), ctx.counter);
   page.note = `source ${m.id} is ${m.tokens} tokens, more than maxTokens ${maxTokens}: its first ${end} of ${text.length} characters are shown; call lcm_expand with id "${m.id}" and offset ${end} for the rest (or a larger maxTokens)`;
   return { type: "message", id: m.id, seq: m.seq, role: m.role, cut: true, text: text.slice(0, end), total_chars: text.length, continue: { id: m.id, offset: end } };

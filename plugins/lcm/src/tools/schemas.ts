@@ -16,7 +16,7 @@ export const GrepArgsSchema = z.strictObject({
     .string()
     .min(1)
     .describe(
-      'full_text: words to find, all of them, or any when joined by | or OR; "quoted phrases" match exactly; a trailing * matches a prefix; ' +
+      'full_text: words to find, all of them, or any when joined by | (AND, OR and NOT are plain words); "quoted phrases" match exactly; a trailing * matches a prefix; ' +
         "CJK and other unspaced text is matched as substrings; at most 64 distinct terms. regex: a JavaScript regex (case-insensitive)",
     ),
   mode: z.enum(["full_text", "regex"]).default("full_text"),
@@ -37,7 +37,7 @@ export const DescribeArgsSchema = z.strictObject({
 /** `lcm_expand` arguments. */
 export const ExpandArgsSchema = z.strictObject({
   id: z.string().min(1).describe("A summary id (sum_…) to expand into its sources, or a message id (msg_…) to read in full"),
-  maxTokens: z.number().int().min(100).max(200_000).default(4000).describe("Token budget of the answer; a source larger than it is cut and the answer says where the rest is"),
+  maxTokens: z.number().int().min(100).max(200_000).default(4000).describe("Token budget of the answer (at most the host's lcm.max_expand_tokens, default 20000); a source larger than it is cut and the answer says where the rest is"),
   offset: z.number().int().min(0).default(0).describe("Summary: the first source to show (the previous page's nextOffset). Message: the character to start from"),
   sessions: sessionsArg,
 });

@@ -30,3 +30,11 @@ export async function resolveSessions(ctx: ToolContext, arg: SessionsArg): Promi
 export function inScope(scope: SessionScope, session: string): boolean {
   return scope === "all" || scope.includes(session);
 }
+
+/**
+ * True when the summary `summary` is reachable from `scope`: it lies inside it, or it is in the current
+ * session's context (a summary `/new` carried over from an earlier session).
+ */
+export async function summaryInReach(ctx: ToolContext, scope: SessionScope, summary: { id: string; session: string }): Promise<boolean> {
+  return inScope(scope, summary.session) || (await ctx.store.contextSummaryIds(ctx.session)).includes(summary.id);
+}

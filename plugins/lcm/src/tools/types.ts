@@ -11,6 +11,8 @@ export interface ToolContext {
   /** False when `sessions: "all"` is turned off (lcm.search_all_sessions). */
   allSessions: boolean;
   summaryTimeoutMs: number;
+  /** Most tokens one `lcm_expand` page holds (lcm.max_expand_tokens); a larger `maxTokens` is lowered to it. */
+  maxExpandTokens?: number | undefined;
   /** Set only when an LLM summarizer is configured (enables `lcm_expand_query`). */
   llmSummarizer?: Summarizer | undefined;
   /** The summarizer is not called before this time (epoch ms, by `now`): it refused its credentials. */
