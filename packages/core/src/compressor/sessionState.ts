@@ -48,7 +48,7 @@ const StoredStateSchema = z.object({
   lastFailure: z
     .object({
       action: z.enum(["abort", "fallback"]),
-      kind: z.enum(["auth", "quota", "network", "timeout", "server", "empty", "invalid", "aborted", "other"]),
+      kind: z.enum(["auth", "quota", "network", "timeout", "server", "empty", "invalid", "malformed", "aborted", "other"]),
       reason: z.string(),
     })
     .optional(),
