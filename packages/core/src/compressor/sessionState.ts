@@ -75,6 +75,12 @@ export function liftPause(state: CompressorSessionState): void {
   Object.assign(state, { pausedBy: null, ineffectiveStreak: 0, fallbackStreak: 0 });
 }
 
+/** The ineffective streak starts over and its pause is lifted (real progress, a re-sized window); a fallback pause stays. */
+export function liftIneffectivePause(state: CompressorSessionState): void {
+  state.ineffectiveStreak = 0;
+  if (state.pausedBy === "ineffective") state.pausedBy = null;
+}
+
 /** A compaction that could not shrink anything counts as ineffective, so a caller looping on shouldCompress() cannot spin. */
 export function countIneffective(state: CompressorSessionState): void {
   state.ineffectiveStreak++;
@@ -90,10 +96,7 @@ export function recordRealUsage(state: CompressorSessionState, aboveThreshold: b
     state.awaitingUsageAfterCompaction = false;
     if (aboveThreshold) countIneffective(state);
   }
-  if (!aboveThreshold) {
-    state.ineffectiveStreak = 0;
-    if (state.pausedBy === "ineffective") state.pausedBy = null;
-  }
+  if (!aboveThreshold) liftIneffectivePause(state);
 }
 
 /** A summary failure starts a cooldown of the primary summarizer; returns its seconds (0 for a cancelled call). */
