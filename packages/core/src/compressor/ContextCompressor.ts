@@ -18,7 +18,7 @@ import { canSearchSessions, runSessionSearch, SESSION_SEARCH_TOOL_NAME, sessionS
 import { defaultTokenCounter } from "../tokens/counter.js";
 import type { TokenCounter } from "../tokens/types.js";
 import { assembleCompressed } from "./assemble.js";
-import { validOutput } from "./validOutput.js";
+import { repairedToolPairs, validOutput, withRepairedToolPairs } from "./validOutput.js";
 import { countedMessageTokens, tokensBeforeForComparison } from "./messageTokens.js";
 import { awaitsRealUsage, triggerDecision, type ShouldCompressInfo, type TriggerLimits } from "./trigger.js";
 export type { ShouldCompressInfo, ShouldCompressReason } from "./trigger.js";
@@ -329,11 +329,18 @@ export class ContextCompressor extends ContextEngine {
     const tokensBefore = options.currentTokens ?? tokens.estimateSum(0, messages.length);
     const report = emptyReport(this.now(), force, messages.length, tokensBefore, this.compressionCount);
     const finish = (result: ChatMessage[]): ChatMessage[] => {
+      if (result !== messages) report.repairedToolPairs = repairedToolPairs(messages, result);
       report.durationMs = performance.now() - startedMs;
       this.lastCompression = report;
       return result;
     };
-    const unchanged = (kind: NonNullable<CompressionReport["failureKind"]>, reason: string): ChatMessage[] => (markUnchanged(report, kind, reason), finish(messages));
+    // Nothing compacted: the input as it is, but never with an orphan tool call or result.
+    const unchanged = (kind: NonNullable<CompressionReport["failureKind"]>, reason: string): ChatMessage[] => {
+      markUnchanged(report, kind, reason);
+      const repaired = withRepairedToolPairs(messages);
+      if (repaired !== messages) Object.assign(report, { messagesAfter: repaired.length, tokensAfter: this.tokenCounter.countMessages(repaired) });
+      return finish(repaired);
+    };
 
     if (options.signal?.aborted) return unchanged("aborted", "compaction cancelled before it started");
     const { plan } = prepared;
