@@ -11,6 +11,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { LanguageModelMiddleware, LanguageModelUsage, ModelMessage, ToolSet } from "ai";
 import { AWAITING_REAL_USAGE, isContextEngine, type ChatMessage, type ContextEngine, type UsageReport } from "@context-engine/core";
+import { messagesChanged } from "@context-engine/core/internal";
 import { engineGatewayHygiene } from "@context-engine/core/session";
 import { toChatMessages } from "./toChatMessages.js";
 import { toModelMessages } from "./toModelMessages.js";
@@ -23,7 +24,7 @@ import { aiSdkUsageReport, languageModelUsageReport } from "./usage.js";
 export type AiSdkAdapterOptions = ({ engine: ContextEngine; host?: undefined } | { host: { engine: ContextEngine }; engine?: undefined }) & {
   /** The conversation's id, when one engine serves several (passed to `shouldCompress`, `compress`, `updateFromResponse`). */
   sessionId?: string;
-  /** Called after each compaction. */
+  /** Called after each compaction that changed the messages (not when the engine answered with them as they were). */
   onCompress?: (event: AiSdkCompressionEvent) => void;
 };
 
@@ -150,7 +151,7 @@ export class AiSdkAdapter {
     const { chat, promptTokens } = trigger;
     const session = this.sessionId !== undefined ? { sessionId: this.sessionId } : {};
     const compressed = await this.engine.compress(chat, promptTokens > 0 ? { currentTokens: promptTokens, ...session } : session);
-    if (compressed === chat) return current;
+    if (!messagesChanged(chat, compressed)) return current;
     const view = toModelMessages(compressed);
     slot.current = { source: messages.slice(), view };
     this.promptTokens = AWAITING_REAL_USAGE;
