@@ -29,9 +29,9 @@ import { summarizePrepared } from "./summarize.js";
 import {
   CompressorSessions,
   countIneffective,
-  liftIneffectivePause,
   liftPause,
   recordCompactionInSession,
+  recordModelUpdate,
   recordRealUsage,
   recordSummaryFailure,
   recordSummaryOutcome,
@@ -136,15 +136,11 @@ export class ContextCompressor extends ContextEngine {
     return super.handleToolCall(name, args);
   }
 
-  /**
-   * Re-resolves thresholds and budgets for `model`. The ineffective streak starts over (the trigger moved);
-   * another model, provider, endpoint or API mode also lifts a fallback pause and its summary-failure
-   * streak, which a re-sized window of the same model keeps.
-   */
+  /** Re-resolves thresholds and budgets for `model`; the sessions' pauses and streaks follow it (see `recordModelUpdate`). */
   override updateModel(model: ModelInfo): void {
     // A new model's first response is the real usage worth waiting for, not the old model's.
-    const modelChanged = !sameModelInfo(this.model, model);
-    const runtimeChanged = !sameRuntime(this.model, model);
+    const previous = this.model;
+    const modelChanged = !sameModelInfo(previous, model);
     super.updateModel(model);
     // The routes may adjust the plan (e.g. raise the trigger on a capped window); `routes` is unset during super().
     const routed = { plan: computeThresholds(model, this.thresholdSettings), notice: undefined };
@@ -158,8 +154,7 @@ export class ContextCompressor extends ContextEngine {
     this.maxSummaryTokens = plan.maxSummaryTokens;
     // unset while the base constructor sizes the engine
     for (const [sessionId, state] of this.sessions?.loaded() ?? []) {
-      if (runtimeChanged) liftPause(state);
-      else liftIneffectivePause(state);
+      recordModelUpdate(state, previous, model);
       if (modelChanged) state.awaitingUsageAfterCompaction = false;
       this.sessions.save(sessionId);
     }
@@ -408,11 +403,6 @@ export class ContextCompressor extends ContextEngine {
     this.lastPromptTokens = AWAITING_REAL_USAGE;
     recordCompactionInSession(state, summary, tokensAfter >= this.thresholdTokens);
   }
-}
-
-/** True when `a` and `b` are the same model on the same provider, endpoint and API mode (their sizes may differ). */
-function sameRuntime(a: ModelInfo, b: ModelInfo): boolean {
-  return a.model === b.model && a.provider === b.provider && a.baseUrl === b.baseUrl && a.apiMode === b.apiMode;
 }
 
 export type { CompressionReport } from "./report.js";

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { cooldownSeconds, type SummaryFailure } from "../summarizers/failures.js";
 import { errorText } from "../errorText.js";
+import type { ModelInfo } from "../engine/types.js";
 import type { PruneMemo } from "./pruneToolOutputs.js";
 import { SessionStoreError, type AwaitableMethods, type EngineStateStore } from "../store/types.js";
 
@@ -79,6 +80,17 @@ export function liftPause(state: CompressorSessionState): void {
 export function liftIneffectivePause(state: CompressorSessionState): void {
   state.ineffectiveStreak = 0;
   if (state.pausedBy === "ineffective") state.pausedBy = null;
+}
+
+/**
+ * The session after a model update: another model, provider, endpoint or API mode lifts the pause and both
+ * streaks; the same model re-sized (a new context length from the runtime) only starts the ineffective
+ * streak over, keeping the summary-failure streak of the futility guard.
+ */
+export function recordModelUpdate(state: CompressorSessionState, before: ModelInfo, after: ModelInfo): void {
+  const sameRuntime = before.model === after.model && before.provider === after.provider && before.baseUrl === after.baseUrl && before.apiMode === after.apiMode;
+  if (sameRuntime) liftIneffectivePause(state);
+  else liftPause(state);
 }
 
 /** A compaction that could not shrink anything counts as ineffective, so a caller looping on shouldCompress() cannot spin. */
