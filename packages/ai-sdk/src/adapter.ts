@@ -11,6 +11,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { LanguageModelMiddleware, LanguageModelUsage, ModelMessage, ToolSet } from "ai";
 import { AWAITING_REAL_USAGE, isContextEngine, type ChatMessage, type ContextEngine, type ToolCallContext, type UsageReport } from "@context-engine/core";
+import { messagesChanged } from "@context-engine/core/internal";
 import { engineGatewayHygiene } from "@context-engine/core/session";
 import { toChatMessages } from "./toChatMessages.js";
 import { toModelMessages } from "./toModelMessages.js";
@@ -25,7 +26,7 @@ export type AiSdkAdapterOptions = ({ engine: ContextEngine; host?: undefined } |
   sessionId?: string;
   /** Whose conversation it is (a tenant or user id): the engine's tools answer from this scope's sessions only. */
   scope?: string;
-  /** Called after each compaction. */
+  /** Called after each compaction that changed the messages (not when the engine answered with them as they were). */
   onCompress?: (event: AiSdkCompressionEvent) => void;
 };
 
@@ -152,7 +153,7 @@ export class AiSdkAdapter {
     const { chat, promptTokens } = trigger;
     const session = this.sessionId !== undefined ? { sessionId: this.sessionId } : {};
     const compressed = await this.engine.compress(chat, promptTokens > 0 ? { currentTokens: promptTokens, ...session } : session);
-    if (compressed === chat) return current;
+    if (!messagesChanged(chat, compressed)) return current;
     const view = toModelMessages(compressed);
     slot.current = { source: messages.slice(), view };
     this.promptTokens = AWAITING_REAL_USAGE;

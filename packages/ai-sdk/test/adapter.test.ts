@@ -1,7 +1,15 @@
 import type { LanguageModelUsage, ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { aiSdkUsageReport, createAiSdkAdapter, engineTools } from "../src/index.js";
+import type { ChatMessage } from "@context-engine/core";
 import { RecordingEngine } from "../../../test/support/recordingEngine.js";
+
+/** An engine that, like a sliding window with nothing to drop, answers compress() with an equal copy of the messages. */
+class CopyingEngine extends RecordingEngine {
+  override async compress(messages: ChatMessage[]): Promise<ChatMessage[]> {
+    return messages.map((m) => ({ ...m }));
+  }
+}
 
 /** An AI SDK step usage with `inputTokens` prompt tokens and 5 output tokens. */
 function usage(inputTokens: number | undefined, extra: Partial<LanguageModelUsage> = {}): LanguageModelUsage {
@@ -55,6 +63,17 @@ describe("the AI SDK adapter", () => {
     // after its compaction a conversation waits for the next reported usage
     expect(await other.prepareStep({ steps: [], stepNumber: 2, messages: [user("c"), user("d"), user("e")] })).toEqual({ messages: [user("d"), user("e")] });
     expect(engine.compressionCount).toBe(1);
+  });
+
+  it("fires onCompress only when the engine changed the messages, and sends them as they were otherwise", async () => {
+    const events: unknown[] = [];
+    const adapter = createAiSdkAdapter({ engine: new CopyingEngine(), onCompress: (e) => events.push(e) });
+    const history = [user("a"), user("b")];
+    expect(await adapter.prepareStep({ steps: [{ usage: usage(150) }], stepNumber: 1, messages: history })).toBeUndefined();
+    expect(events).toEqual([]);
+    const changing = createAiSdkAdapter({ engine: new RecordingEngine(), onCompress: (e) => events.push(e) });
+    await changing.prepareStep({ steps: [{ usage: usage(150) }], stepNumber: 1, messages: history });
+    expect(events).toHaveLength(1);
   });
 
   it("feeds each finished step's usage to the engine", () => {

@@ -10,6 +10,7 @@ import { createMiddleware, type AgentMiddleware } from "langchain";
 import { AIMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { isContextEngine, type ChatMessage, type ContextEngine } from "@context-engine/core";
+import { messagesChanged } from "@context-engine/core/internal";
 import { engineGatewayHygiene } from "@context-engine/core/session";
 import { toBaseMessages } from "./toBaseMessages.js";
 import { toChatMessages } from "./toChatMessages.js";
@@ -27,7 +28,7 @@ export type ContextEngineMiddlewareOptions = ({ engine: ContextEngine; host?: un
   sessionId?: string;
   /** Whose conversation it is (a tenant or user id): the engine's tools answer from this scope's sessions only. */
   scope?: string;
-  /** Called after each compaction. */
+  /** Called after each compaction that changed the messages (not when the engine answered with them as they were). */
   onCompress?: (event: LangChainCompressionEvent) => void;
 };
 
@@ -110,7 +111,7 @@ export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions)
       const { chat, currentTokens, promptTokens } = trigger;
       const session = sessionId !== undefined ? { sessionId } : {};
       const compressed = await engine.compress(chat, currentTokens !== undefined && currentTokens > 0 ? { currentTokens, ...session } : session);
-      if (compressed === chat) return undefined;
+      if (!messagesChanged(chat, compressed)) return undefined;
       const messages = toBaseMessages(compressed);
       options.onCompress?.({ messagesBefore: state.messages.length, messagesAfter: messages.length, promptTokens, compressionCount: engine.compressionCount, trigger: trigger.trigger });
       return replaceAll(messages);

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { AIMessage, HumanMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import { contextEngineMiddleware, engineTools, langChainUsageReport, REMOVE_ALL_MESSAGES } from "../src/index.js";
+import type { ChatMessage } from "@context-engine/core";
 import { RecordingEngine } from "../../../test/support/recordingEngine.js";
+
+/** An engine that, like a sliding window with nothing to drop, answers compress() with an equal copy of the messages. */
+class CopyingEngine extends RecordingEngine {
+  override async compress(messages: ChatMessage[]): Promise<ChatMessage[]> {
+    return messages.map((m) => ({ ...m }));
+  }
+}
 
 describe("the LangChain middleware's parts", () => {
   it("reports usage_metadata as OpenAI usage, cache reads and writes included, and nothing without it", () => {
@@ -18,6 +26,15 @@ describe("the LangChain middleware's parts", () => {
     const [echo] = engineTools(new RecordingEngine());
     expect([echo!.name, echo!.description]).toEqual(["echo", "Echo the input"]);
     expect(await echo!.invoke({ text: "hi" })).toBe('{"echoed":{"text":"hi"}}');
+  });
+
+  it("leaves the state alone and fires no onCompress when the engine's answer equals the messages", async () => {
+    const events: unknown[] = [];
+    const middleware = contextEngineMiddleware({ engine: new CopyingEngine(), onCompress: (e) => events.push(e) });
+    const hook = (h: unknown) => (typeof h === "function" ? h : (h as { hook: Function }).hook) as (state: { messages: BaseMessage[] }, runtime: unknown) => Promise<{ messages: BaseMessage[] } | undefined>;
+    const answer = new AIMessage({ content: "ok", usage_metadata: { input_tokens: 150, output_tokens: 1, total_tokens: 151 } });
+    expect(await hook(middleware.beforeModel)({ messages: [new HumanMessage("a"), answer, new HumanMessage("b")] }, {})).toBeUndefined();
+    expect(events).toEqual([]);
   });
 
   it("registers the engine's tools with the agent and refuses options without an engine", () => {

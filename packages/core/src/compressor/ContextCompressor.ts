@@ -19,7 +19,7 @@ import { canSearchSessions, runSessionSearch, scopedSearchSource, SESSION_SEARCH
 import { defaultTokenCounter } from "../tokens/counter.js";
 import type { TokenCounter } from "../tokens/types.js";
 import { assembleCompressed } from "./assemble.js";
-import { validOutput } from "./validOutput.js";
+import { repairedToolPairs, validOutput, withRepairedToolPairs } from "./validOutput.js";
 import { countedMessageTokens, tokensBeforeForComparison } from "./messageTokens.js";
 import { awaitsRealUsage, triggerDecision, type ShouldCompressInfo, type TriggerLimits } from "./trigger.js";
 export type { ShouldCompressInfo, ShouldCompressReason } from "./trigger.js";
@@ -32,6 +32,7 @@ import {
   countIneffective,
   liftPause,
   recordCompactionInSession,
+  recordModelUpdate,
   recordRealUsage,
   recordSummaryFailure,
   recordSummaryOutcome,
@@ -147,10 +148,11 @@ export class ContextCompressor extends ContextEngine {
     return super.handleToolCall(name, args, context);
   }
 
-  /** Re-resolves thresholds and budgets for `model`; a model change also lifts the automatic-compaction pause. */
+  /** Re-resolves thresholds and budgets for `model`; the sessions' pauses and streaks follow it (see `recordModelUpdate`). */
   override updateModel(model: ModelInfo): void {
     // A new model's first response is the real usage worth waiting for, not the old model's.
-    const modelChanged = !sameModelInfo(this.model, model);
+    const previous = this.model;
+    const modelChanged = !sameModelInfo(previous, model);
     super.updateModel(model);
     // The routes may adjust the plan (e.g. raise the trigger on a capped window); `routes` is unset during super().
     const routed = { plan: computeThresholds(model, this.thresholdSettings), notice: undefined };
@@ -164,7 +166,7 @@ export class ContextCompressor extends ContextEngine {
     this.maxSummaryTokens = plan.maxSummaryTokens;
     // unset while the base constructor sizes the engine
     for (const [sessionId, state] of this.sessions?.loaded() ?? []) {
-      liftPause(state);
+      recordModelUpdate(state, previous, model);
       if (modelChanged) state.awaitingUsageAfterCompaction = false;
       this.sessions.save(sessionId);
     }
@@ -336,11 +338,18 @@ export class ContextCompressor extends ContextEngine {
     const tokensBefore = options.currentTokens ?? tokens.estimateSum(0, messages.length);
     const report = emptyReport(this.now(), force, messages.length, tokensBefore, this.compressionCount);
     const finish = (result: ChatMessage[]): ChatMessage[] => {
+      if (result !== messages) report.repairedToolPairs = repairedToolPairs(messages, result);
       report.durationMs = performance.now() - startedMs;
       this.lastCompression = report;
       return result;
     };
-    const unchanged = (kind: NonNullable<CompressionReport["failureKind"]>, reason: string): ChatMessage[] => (markUnchanged(report, kind, reason), finish(messages));
+    // Nothing compacted: the input as it is, but never with an orphan tool call or result.
+    const unchanged = (kind: NonNullable<CompressionReport["failureKind"]>, reason: string): ChatMessage[] => {
+      markUnchanged(report, kind, reason);
+      const repaired = withRepairedToolPairs(messages);
+      if (repaired !== messages) Object.assign(report, { messagesAfter: repaired.length, tokensAfter: this.tokenCounter.countMessages(repaired) });
+      return finish(repaired);
+    };
 
     if (options.signal?.aborted) return unchanged("aborted", "compaction cancelled before it started");
     const { plan } = prepared;

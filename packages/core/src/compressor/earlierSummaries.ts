@@ -3,7 +3,7 @@
  * into a turn's own text — told apart by the compaction prefix and end marker, and its note on the system
  * prompt. Also the turns a summarizer should see once those summaries are taken out. Pure.
  */
-import type { ChatMessage } from "../messages/schema.js";
+import type { ChatMessage, ContentPart } from "../messages/schema.js";
 import {
   COMPACTION_TAG,
   LEGACY_SUMMARY_PREFIX,
@@ -12,7 +12,7 @@ import {
   hasCompactionSignature,
   isLegacySummaryText,
 } from "../messages/compactionMarker.js";
-import { messageText } from "./content.js";
+import { hasNonTextParts, messageText } from "./content.js";
 
 export { COMPACTION_TAG, SUMMARY_END_MARKER, SUMMARY_PREFIX };
 
@@ -88,9 +88,12 @@ export function isPureSummaryMessage(message: ChatMessage): boolean {
   return isPureSummary(message, parseSummaryMessage(message));
 }
 
-/** {@link isPureSummaryMessage} for a message whose summary (`parsed`, if any) was already found. */
+/**
+ * {@link isPureSummaryMessage} for a message whose summary (`parsed`, if any) was already found. A summary
+ * merged into a turn that has calls or non-text parts (an ask that is only an image) is not pure: the turn is real.
+ */
 export function isPureSummary(message: ChatMessage, parsed: ParsedSummary | undefined): boolean {
-  return parsed !== undefined && parsed.rest === "" && (message.tool_calls?.length ?? 0) === 0;
+  return parsed !== undefined && parsed.rest === "" && (message.tool_calls?.length ?? 0) === 0 && !hasNonTextParts(message);
 }
 
 /** True for a user message the user wrote (not a compaction summary). */
@@ -131,10 +134,17 @@ export function turnsForSummary(middle: readonly ChatMessage[]): ChatMessage[] {
 
 /**
  * What `message` is to a summarizer, given the summary found in it (`parsed`, if any): itself; its own
- * text without a merged summary; its calls alone; or nothing (a pure summary).
+ * text (and its non-text parts, such as images) without a merged summary; its calls alone; or nothing (a pure summary).
  */
 export function summaryTurn(message: ChatMessage, parsed: ParsedSummary | undefined): ChatMessage | undefined {
   if (parsed === undefined) return message;
+  if (hasNonTextParts(message)) return { ...message, content: withoutMergedSummary(message.content as ContentPart[], parsed.rest) };
   if (parsed.rest !== "") return { ...message, content: parsed.rest };
   return (message.tool_calls?.length ?? 0) > 0 ? { ...message, content: null } : undefined;
+}
+
+/** A merged message's parts with its text replaced by its own text `rest` (dropped when empty); the other parts kept in place. */
+function withoutMergedSummary(parts: readonly ContentPart[], rest: string): ContentPart[] {
+  const own: ContentPart[] = rest === "" ? [] : [{ type: "text", text: rest }];
+  return [...own, ...parts.filter((part) => typeof (part as { text?: unknown }).text !== "string")];
 }

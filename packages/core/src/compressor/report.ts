@@ -32,7 +32,10 @@ export interface CompressionReport {
   fallbackUsed: boolean;
   /** Why the primary summarizer was not used, when the fallback ran. */
   fallbackReason?: string | undefined;
-  /** True when the conversation was returned unchanged. */
+  /**
+   * True when nothing was compacted: the conversation was returned unchanged, but for its repaired tool
+   * pairs (`repairedToolPairs`).
+   */
   aborted: boolean;
   abortReason?: string | undefined;
   failureKind?: SummaryFailure["kind"] | "nothing_to_compress" | "cooldown" | "invalid_output" | undefined;
@@ -51,6 +54,12 @@ export interface CompressionReport {
   noteAdded: boolean;
   /** The estimate after compaction is still at or above the threshold. */
   stillAboveThreshold: boolean;
+  /**
+   * Tool-pair problems of the input the output no longer has: orphan results removed, calls without a
+   * result given a stub, misplaced or duplicate results moved or dropped. Repaired also when nothing was
+   * compacted; a trailing group of calls still running is not a problem.
+   */
+  repairedToolPairs: number;
 }
 
 /** A report with every counter zeroed, for `compress()` to fill in. */
@@ -80,6 +89,7 @@ export function emptyReport(startedAt: number, forced: boolean, messages: number
     mergedIntoTail: false,
     noteAdded: false,
     stillAboveThreshold: false,
+    repairedToolPairs: 0,
   };
 }
 

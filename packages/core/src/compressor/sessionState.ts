@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { cooldownSeconds, type SummaryFailure } from "../summarizers/failures.js";
 import { errorText } from "../errorText.js";
+import type { ModelInfo } from "../engine/types.js";
 import type { PruneMemo } from "./pruneToolOutputs.js";
 import { SessionStoreError, type AwaitableMethods, type EngineStateStore } from "../store/types.js";
 
@@ -48,7 +49,7 @@ const StoredStateSchema = z.object({
   lastFailure: z
     .object({
       action: z.enum(["abort", "fallback"]),
-      kind: z.enum(["auth", "quota", "network", "timeout", "server", "empty", "invalid", "aborted", "other"]),
+      kind: z.enum(["auth", "quota", "network", "timeout", "server", "empty", "invalid", "malformed", "aborted", "other"]),
       reason: z.string(),
     })
     .optional(),
@@ -75,6 +76,23 @@ export function liftPause(state: CompressorSessionState): void {
   Object.assign(state, { pausedBy: null, ineffectiveStreak: 0, fallbackStreak: 0 });
 }
 
+/** The ineffective streak starts over and its pause is lifted (real progress, a re-sized window); a fallback pause stays. */
+export function liftIneffectivePause(state: CompressorSessionState): void {
+  state.ineffectiveStreak = 0;
+  if (state.pausedBy === "ineffective") state.pausedBy = null;
+}
+
+/**
+ * The session after a model update: another model, provider, endpoint or API mode lifts the pause and both
+ * streaks; the same model re-sized (a new context length from the runtime) only starts the ineffective
+ * streak over, keeping the summary-failure streak of the futility guard.
+ */
+export function recordModelUpdate(state: CompressorSessionState, before: ModelInfo, after: ModelInfo): void {
+  const sameRuntime = before.model === after.model && before.provider === after.provider && before.baseUrl === after.baseUrl && before.apiMode === after.apiMode;
+  if (sameRuntime) liftIneffectivePause(state);
+  else liftPause(state);
+}
+
 /** A compaction that could not shrink anything counts as ineffective, so a caller looping on shouldCompress() cannot spin. */
 export function countIneffective(state: CompressorSessionState): void {
   state.ineffectiveStreak++;
@@ -90,10 +108,7 @@ export function recordRealUsage(state: CompressorSessionState, aboveThreshold: b
     state.awaitingUsageAfterCompaction = false;
     if (aboveThreshold) countIneffective(state);
   }
-  if (!aboveThreshold) {
-    state.ineffectiveStreak = 0;
-    if (state.pausedBy === "ineffective") state.pausedBy = null;
-  }
+  if (!aboveThreshold) liftIneffectivePause(state);
 }
 
 /** A summary failure starts a cooldown of the primary summarizer; returns its seconds (0 for a cancelled call). */

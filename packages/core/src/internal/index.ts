@@ -1,5 +1,6 @@
 /** `@context-engine/core/internal` — what the sibling packages (the CLI, lcm, the framework adapters) share with the core and users should not call: no compatibility promise, names may change in any release. */
 export { canonicalJson } from "../messages/canonicalJson.js";
+export { messagesChanged } from "../messages/changed.js";
 export { countingIdOf, messageCounter } from "../tokens/types.js";
 export { setConfigValue, parseConfigValue, formatConfigYaml, currentConfigKey } from "../config/load.js";
 export { unknownConfigKeyMessage, nearestConfigKey } from "../config/keys.js";

@@ -3,12 +3,12 @@
  * store that may answer asynchronously, e.g. PostgreSQL) share: the compaction itself, written once
  * against {@link SessionStoreAsync} (a synchronous store is one: awaiting its values changes nothing).
  */
-import { isDeepStrictEqual } from "node:util";
 import type { CompressionReport } from "../compressor/report.js";
 import { findLatestSummary } from "../compressor/earlierSummaries.js";
 import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.js";
 import { HYGIENE_ABORT_NOTICE } from "../gateway/hygiene.js";
 import type { CompactionTrigger, HostHooks, RouteCompaction, RouteHooks, ServerCompactionBoundary, ServerThread, SessionCompressEvent } from "../host/hooks.js";
+import { messagesChanged } from "../messages/changed.js";
 import type { ChatMessage } from "../messages/schema.js";
 import { builtinRouteHooks, defaultRouteHooks } from "../routes/builtin.js";
 import { CompactionConflictError, DEFAULT_SESSION_SCOPE, SessionStoreError, type CompactionRecord, type SessionRecord, type SessionStoreAsync, type StoredMessage } from "../store/types.js";
@@ -232,7 +232,7 @@ export abstract class CompactionSessionBase {
       ...(report ? { report } : {}),
       ...(reason ? { reason } : {}),
     });
-    if (output === before || report?.aborted === true || (Array.isArray(output) && output.length === 0) || isDeepStrictEqual(output, before)) return await aborted(report?.abortReason);
+    if (report?.aborted === true || (Array.isArray(output) && output.length === 0) || !messagesChanged(before, output)) return await aborted(report?.abortReason);
     // A plugin engine's list is checked like the built-in's before it becomes the stored conversation.
     const invalid = engineOutputProblem(this.engine.name, before, output);
     if (invalid !== undefined) return await aborted(invalid);

@@ -13,8 +13,8 @@ import {
 export interface SummaryFailure {
   /** `abort`: return the conversation unchanged. `fallback`: use the offline ExtractiveSummarizer. */
   action: "abort" | "fallback";
-  /** auth | quota | network | timeout | server | empty | invalid | aborted | other */
-  kind: "auth" | "quota" | "network" | "timeout" | "server" | "empty" | "invalid" | "aborted" | "other";
+  /** auth | quota | network | timeout | server | empty | invalid | malformed (a body that is not JSON) | aborted | other */
+  kind: "auth" | "quota" | "network" | "timeout" | "server" | "empty" | "invalid" | "malformed" | "aborted" | "other";
   /** One readable line for the report. */
   reason: string;
   /** Seconds the endpoint asked to wait (`Retry-After`), when it said; the cooldown honours it, bounded. */
@@ -146,9 +146,8 @@ function classifyKind(error: unknown): SummaryFailure {
     return failure("abort", "aborted", `summary request aborted: ${message}`);
   }
   if (error instanceof EmptySummaryError) return failure("fallback", "empty", message);
-  if (error instanceof InvalidSummaryResponseError || error instanceof SyntaxError) {
-    return failure("fallback", "invalid", `invalid summary response: ${message}`);
-  }
+  if (error instanceof SyntaxError) return failure("fallback", "malformed", `summary endpoint answered with a body that is not JSON: ${message}`);
+  if (error instanceof InvalidSummaryResponseError) return failure("fallback", "invalid", `invalid summary response: ${message}`);
   if (error instanceof APIConnectionTimeoutError || chain.some((e) => errorName(e) === "TimeoutError" || TIMEOUT_CODES.has(errorCode(e) ?? ""))) {
     return failure("fallback", "timeout", `summary request timed out: ${message}`);
   }
@@ -174,16 +173,18 @@ function classifyKind(error: unknown): SummaryFailure {
 export const TIMEOUT_COOLDOWNS_SECONDS = [60, 300, 900] as const;
 /** Cooldown after any other failure, in seconds. */
 export const DEFAULT_COOLDOWN_SECONDS = 60;
+/** Cooldown after a body that is not JSON (a proxy's HTML error page), in seconds: such faults pass quickly. */
+export const MALFORMED_BODY_COOLDOWN_SECONDS = 30;
 /** The longest cooldown a `Retry-After` can ask for, in seconds (the longest timeout cooldown). */
 export const MAX_RETRY_AFTER_COOLDOWN_SECONDS = 900;
 
 /**
  * Seconds to wait before the next summary attempt after `failure`. Timeouts escalate with
- * `consecutiveTimeouts` (this one included): 1 → 60 s, 2 → 300 s, 3 or more → 900 s. Others: 60 s. A
- * longer `Retry-After` the endpoint sent wins, up to 900 s.
+ * `consecutiveTimeouts` (this one included): 1 → 60 s, 2 → 300 s, 3 or more → 900 s. A body that is
+ * not JSON: 30 s. Others: 60 s. A longer `Retry-After` the endpoint sent wins, up to 900 s.
  */
 export function cooldownSeconds(failure: SummaryFailure, consecutiveTimeouts: number): number {
-  let seconds: number = DEFAULT_COOLDOWN_SECONDS;
+  let seconds: number = failure.kind === "malformed" ? MALFORMED_BODY_COOLDOWN_SECONDS : DEFAULT_COOLDOWN_SECONDS;
   if (failure.kind === "timeout") {
     const index = Math.min(Math.max(Math.floor(consecutiveTimeouts), 1), TIMEOUT_COOLDOWNS_SECONDS.length) - 1;
     seconds = TIMEOUT_COOLDOWNS_SECONDS[index]!;

@@ -12,9 +12,9 @@ import type { TokenCounter } from "./types.js";
 /**
  * The {@link MemoizedTokenCounter.countingId} of the built-in counters; the number after the slash
  * changes whenever what a message counts changes (v2: reasoning/replay fields, whole tool-call
- * envelopes, tool call ids, CJK-aware rough rates).
+ * envelopes, tool call ids, CJK-aware rough rates; v3: the Codex replay items).
  */
-export const MESSAGE_COUNTING_VERSION = { exact: "o200k_base/2", rough: "rough/2" } as const;
+export const MESSAGE_COUNTING_VERSION = { exact: "o200k_base/3", rough: "rough/3" } as const;
 
 /** What a memo entry was computed from; a message whose content, calls or replay fields were reassigned is recounted. */
 interface MemoEntry {

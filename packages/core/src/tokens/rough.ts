@@ -19,9 +19,19 @@ export const IMAGE_PART_TYPES: ReadonlySet<string> = new Set(["image_url", "imag
 /**
  * Message fields providers receive back on later turns besides content and tool calls: reasoning text
  * (`reasoning_content`, `reasoning`), structured reasoning (`reasoning_details`, Anthropic `thinking`)
- * and Responses/Codex replay items (`encrypted_content`). Strings count as text, other values as JSON.
+ * and Responses/Codex replay items (`encrypted_content`, and the `codex_reasoning_items` and
+ * `codex_message_items` a Codex Responses session carries, often most of its payload). Strings count
+ * as text, other values as JSON.
  */
-export const REPLAY_FIELDS = ["reasoning_content", "reasoning", "reasoning_details", "thinking", "encrypted_content"] as const;
+export const REPLAY_FIELDS = [
+  "reasoning_content",
+  "reasoning",
+  "reasoning_details",
+  "thinking",
+  "encrypted_content",
+  "codex_reasoning_items",
+  "codex_message_items",
+] as const;
 
 /** A message's {@link REPLAY_FIELDS}, as read by name. */
 type ReplayFields = { readonly [K in (typeof REPLAY_FIELDS)[number]]?: unknown };
@@ -38,7 +48,11 @@ export function replayFieldValues(message: ChatMessage): unknown[] | undefined {
   const c = m.reasoning_details;
   const d = m.thinking;
   const e = m.encrypted_content;
-  return a === undefined && b === undefined && c === undefined && d === undefined && e === undefined ? undefined : [a, b, c, d, e];
+  const f = m.codex_reasoning_items;
+  const g = m.codex_message_items;
+  return a === undefined && b === undefined && c === undefined && d === undefined && e === undefined && f === undefined && g === undefined
+    ? undefined
+    : [a, b, c, d, e, f, g];
 }
 
 /** What one message is counted from: its text segments and its number of images. */

@@ -311,6 +311,25 @@ describe("ContextCompressor: compress()", () => {
     expect(engine.shouldCompress(50_000)).toBe(true);
   });
 
+  it("keeps the summary-failure streak when the same model on the same provider is re-sized; only a real model change resets it", async () => {
+    let clock = 1_000_000;
+    const model = { model: "m1", provider: "openrouter", contextLength: 200_000 };
+    const engine = new ContextCompressor({ model, compression: SPEC_EXAMPLE, summarizer: failingSummarizer(), tokenCounter: roughCounter, now: () => clock });
+    await engine.compress(fastApiConversation());
+    expect(engine.fallbackStreak).toBe(1);
+    engine.updateModel({ ...model, contextLength: 128_000 });
+    expect(engine.fallbackStreak).toBe(1);
+    clock += 61_000;
+    await engine.compress(fastApiConversation());
+    expect(engine.shouldCompressInfo(50_000)).toMatchObject({ should: false, pausedBy: "fallback" });
+    engine.updateModel({ ...model, contextLength: 100_000 });
+    expect(engine.shouldCompressInfo(50_000)).toMatchObject({ should: false, pausedBy: "fallback" });
+    engine.updateModel({ ...model, model: "m2" });
+    expect(engine.fallbackStreak).toBe(0);
+    clock += 61_000;
+    expect(engine.shouldCompress(50_000)).toBe(true);
+  });
+
   it("aborts with the input unchanged when abort_on_summary_failure is set", async () => {
     const messages = fastApiConversation();
     const engine = new ContextCompressor({ compression: { ...SPEC_EXAMPLE, abort_on_summary_failure: true }, summarizer: failingSummarizer(), tokenCounter: roughCounter });

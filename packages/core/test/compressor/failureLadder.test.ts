@@ -112,6 +112,14 @@ describe("failure ladder against a real OpenAI-compatible endpoint", () => {
     }
   });
 
+  it("cools down 30 seconds, not 60, when the main model answers with a body that is not JSON", async () => {
+    server.script({ kind: "garbage" });
+    const e = engine();
+    await e.compress(fastApiConversation());
+    expect(e.lastCompression).toMatchObject({ fallbackUsed: true, cooldownSeconds: 30 });
+    expect(e.shouldCompressInfo(50_000)).toMatchObject({ should: false, reason: "cooldown", cooldownRemainingMs: 30_000 });
+  });
+
   it("aborts on a 500 when abort_on_summary_failure is set", async () => {
     server.script({ kind: "status", status: 500 });
     const e = engine({ compression: { abort_on_summary_failure: true } });

@@ -98,4 +98,15 @@ describe("phase 2: boundaries", () => {
     expect(plan.headEnd).toBe(2);
     expect(plan.tailStart).toBe(messages.length - 4);
   });
+
+  it("counts the Codex replay items an assistant carries toward the tail budget, like the other replay fields", () => {
+    const encrypted = (turn: number) => [{ type: "reasoning", id: `rs_${turn}`, encrypted_content: `gAAAA${"x".repeat(4_000)}` }];
+    const messages: ChatMessage[] = [system("s"), ...agentRounds(6, 8_000)];
+    for (let turn = 0; turn < 12; turn++) {
+      messages.push(user(`ask ${turn}`), { role: "assistant", content: `done ${turn}`, codex_reasoning_items: encrypted(turn), codex_message_items: [{ type: "message", id: `msg_${turn}` }] });
+    }
+    const plan = planBoundaries(messages, { ...base, protectLastN: 3, tailTokenBudget: 3_000 });
+    // each assistant weighs about 1,000 tokens of replay items: a 3,000-token budget protects the last few turns, not all twelve
+    expect(messages.length - plan.tailStart).toBeLessThanOrEqual(6);
+  });
 });

@@ -20,7 +20,7 @@ describe("classifySummaryFailure", () => {
     ["a DOM AbortError", new DOMException("stopped", "AbortError"), "abort", "aborted"],
     ["an empty summary", new EmptySummaryError(), "fallback", "empty"],
     ["an invalid response", new InvalidSummaryResponseError(), "fallback", "invalid"],
-    ["a JSON parse error", new SyntaxError("Unexpected token <"), "fallback", "invalid"],
+    ["a JSON parse error", new SyntaxError("Unexpected token <"), "fallback", "malformed"],
     ["an unknown error", new Error("something odd"), "fallback", "other"],
   ])("classifies %s", (_what, error, action, kind) => {
     expect(classifySummaryFailure(error)).toMatchObject({ action, kind });
@@ -51,6 +51,10 @@ describe("cooldownSeconds", () => {
 
   it("escalates timeouts 60 → 300 → 900 seconds by consecutive count", () => {
     expect([1, 2, 3, 4, 10].map((n) => cooldownSeconds(timeout, n))).toEqual([60, 300, 900, 900, 900]);
+  });
+
+  it("waits 30 seconds after a body that is not JSON", () => {
+    expect(cooldownSeconds(classifySummaryFailure(new SyntaxError("Unexpected token <")), 0)).toBe(30);
   });
 
   it("waits 60 seconds after any other failure", () => {

@@ -128,10 +128,10 @@ describe("OpenAICompatibleSummarizer against a real OpenAI-compatible HTTP serve
     expect(failure.error).toBeInstanceOf(EmptySummaryError);
   });
 
-  it("classifies a 200 answer that is not JSON as an invalid response that falls back", async () => {
+  it("classifies a 200 answer that is not JSON as a malformed body that falls back", async () => {
     server.script({ kind: "garbage" });
     const failure = await failureOf(summarizer().summarize(request));
-    expect(failure).toMatchObject({ action: "fallback", kind: "invalid" });
+    expect(failure).toMatchObject({ action: "fallback", kind: "malformed" });
   });
 
   it("classifies a connection reset before any response as a network failure that aborts", async () => {

@@ -99,7 +99,7 @@ describe("what a message counts (messageTokenParts)", () => {
     expect(texts({ role: "assistant", content: "ok", [field]: "step one, then two" } as ChatMessage)).toContain("step one, then two");
   });
 
-  it.each(["reasoning_details", "thinking"])("counts the structured replay field %s as its JSON", (field) => {
+  it.each(["reasoning_details", "thinking", "codex_reasoning_items", "codex_message_items"])("counts the structured replay field %s as its JSON", (field) => {
     const value = [{ type: "reasoning.encrypted", data: "gAAAAB…", signature: "sig" }];
     expect(texts({ role: "assistant", content: "ok", [field]: value } as ChatMessage)).toContain(JSON.stringify(value));
   });
