@@ -107,11 +107,12 @@ describe("context-engine sessions import", () => {
     const cwd = tempDir();
     const db = join(cwd, "mine.db");
     expect((await runCli(["sessions", "import", bundledTranscript, "--db", db, "--session", "port"], cwd)).code).toBe(0);
-    expect((await runCli(["sessions", "import", sweAgent, "--db", db, "--platform", "swe"], cwd)).code).toBe(0);
+    expect((await runCli(["sessions", "import", sweAgent, "--db", db, "--platform", "swe", "--scope", "team-b"], cwd)).code).toBe(0);
     const store = openSqliteStore(db);
     try {
       const sessions = store.listSessions({});
       expect(sessions.map((s) => s.platform).sort()).toEqual(["import", "swe"]);
+      expect(sessions.map((s) => s.scope).sort()).toEqual(["default", "team-b"]);
       expect(store.activeRows("port").length).toBe(JSON.parse(readFileSync(bundledTranscript, "utf8")).length);
     } finally {
       store.close();

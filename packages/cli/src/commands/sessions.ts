@@ -38,7 +38,8 @@ export async function runSessions(io: CommandIO): Promise<number> {
   const path = resolve(io.cwd, values.db ?? DEFAULT_SESSION_DB);
   if (sub === "import") {
     if (!FORMAT_CHOICES.includes(values.format)) throw new UsageError(`--format must be one of ${FORMAT_CHOICES.join(", ")}`);
-    return importSession(io, path, { files: rest, format: values.format, session: values.session, platform: values.platform });
+    if (values["all-scopes"] === true) throw new UsageError("import stores one session: give --scope <id>, not --all-scopes");
+    return importSession(io, path, { files: rest, format: values.format, session: values.session, platform: values.platform, scope: values.scope });
   }
   if (!existsSync(path)) {
     io.stderr(`context-engine sessions: no session store at ${path} (pass --db <file>)`);

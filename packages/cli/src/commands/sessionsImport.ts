@@ -18,6 +18,8 @@ export interface SessionsImportOptions {
   session?: string | undefined;
   /** The new session's platform (default `import`). */
   platform?: string | undefined;
+  /** The new session's scope (default `default`). */
+  scope?: string | undefined;
 }
 
 /** Imports one transcript into the SQLite store at `dbPath` (created when missing) as a new session; prints what it stored. */
@@ -36,7 +38,7 @@ export async function importSession(io: CommandIO, dbPath: string, options: Sess
       io.stderr(`context-engine sessions: ${dbPath} already holds a session '${options.session}' (pick another --session)`);
       return EXIT_FAILURE;
     }
-    const session = store.createSession({ ...(options.session ? { id: options.session } : {}), platform: options.platform ?? "import", title: basename(file) });
+    const session = store.createSession({ ...(options.session ? { id: options.session } : {}), ...(options.scope ? { scope: options.scope } : {}), platform: options.platform ?? "import", title: basename(file) });
     store.appendMessages(session.id, transcript.messages);
     io.stdout(`${file} (${transcript.format}) → ${dbPath}: session ${session.id}, ${transcript.messages.length} messages`);
     return EXIT_OK;
