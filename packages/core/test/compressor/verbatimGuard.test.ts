@@ -32,6 +32,16 @@ describe("the verbatim guard", () => {
     expect(result).toMatchObject({ removed: 1, flagged: 0, invented: [{ kind: "path", text: "src/auth/ghost.ts" }] });
   });
 
+  it("reads the turns' texts only when a summary states a fact to check, and then once", () => {
+    let reads = 0;
+    const lazy = () => verbatimSource(() => (reads++, SOURCE_TEXTS));
+    expect(guardVerbatim("## Goal\n- keep going", lazy()).invented).toEqual([]);
+    expect(reads).toBe(0);
+    const result = guardVerbatim("## Goal\n- fix src/auth/login.ts\n- ran `pnpm test --filter core`\n- edited src/auth/ghost.ts", lazy());
+    expect(reads).toBe(1);
+    expect(result.invented.map((fact) => fact.text)).toEqual(["src/auth/ghost.ts"]);
+  });
+
   it("checks each file of a brace list as its whole path and flags only the invented one", () => {
     const result = guardVerbatim("- src/auth/{login.ts, ghost.ts} — edited", source);
     expect(result.invented).toEqual([{ kind: "path", text: "src/auth/ghost.ts" }]);
