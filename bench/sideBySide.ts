@@ -3,15 +3,18 @@
  * them, and the same table as README-ready markdown (`pnpm bench --markdown`) with the machine and date.
  */
 import { execFileSync } from "node:child_process";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 
-/** One measured line: what was timed, on what, ours and upstream's median (undefined: anchor unavailable). */
+/**
+ * One measured line: what was timed, on what, ours and upstream's median (undefined: anchor unavailable;
+ * null: upstream has nothing to compare, such as our command line).
+ */
 export interface SideBySideRow {
   kind: "warm" | "cold";
   measure: string;
   data: string;
   oursMs: number;
-  upstreamMs: number | undefined;
+  upstreamMs: number | undefined | null;
 }
 
 const rows: SideBySideRow[] = [];
@@ -33,12 +36,13 @@ export function formatMs(ms: number): string {
 
 /** "12.3x faster" / "0.5x (slower)", or "–" without an upstream figure. */
 export function ratioCell(row: SideBySideRow): string {
+  if (row.upstreamMs === null) return "– (no upstream counterpart)";
   if (row.upstreamMs === undefined) return "– (anchor unavailable)";
   const ratio = row.upstreamMs / row.oursMs;
   return `${ratio.toFixed(1)}x${ratio < 1 ? " (slower)" : ""}`;
 }
 
-/** The machine the figures were taken on: CPU model, cores, memory, Node and Python versions. */
+/** The machine the figures were taken on: CPU model, cores, memory, load average, Node and Python versions. */
 export function machineLine(): string {
   let python = "no python3";
   try {
@@ -47,7 +51,7 @@ export function machineLine(): string {
     // keep "no python3"
   }
   const cpu = cpus();
-  return `${cpu[0]?.model.trim() ?? "unknown CPU"}, ${cpu.length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${python}`;
+  return `${cpu[0]?.model.trim() ?? "unknown CPU"}, ${cpu.length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, load average ${loadavg()[0]!.toFixed(1)} at the end, Node ${process.version}, ${python}`;
 }
 
 /** The recorded rows as a markdown table, headed by the machine and the date (UTC). */
@@ -57,7 +61,7 @@ export function sideBySideMarkdown(date = new Date()): string {
     "",
     "| | measure | data | ours | upstream | ratio |",
     "|---|---|---|---|---|---|",
-    ...rows.map((r) => `| ${r.kind} | ${r.measure} | ${r.data} | ${formatMs(r.oursMs)} ms | ${r.upstreamMs === undefined ? "–" : `${formatMs(r.upstreamMs)} ms`} | ${ratioCell(r)} |`),
+    ...rows.map((r) => `| ${r.kind} | ${r.measure} | ${r.data} | ${formatMs(r.oursMs)} ms | ${typeof r.upstreamMs === "number" ? `${formatMs(r.upstreamMs)} ms` : "–"} | ${ratioCell(r)} |`),
   ];
   return lines.join("\n");
 }

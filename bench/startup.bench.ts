@@ -94,7 +94,7 @@ async function coldProcesses(work: string): Promise<string> {
   }
   const row = { kind: "cold" as const, measure: "fresh process: import + first compress (in process)", data: session.label, oursMs: oursInProcess, upstreamMs: upstreamInProcess };
   recordSideBySide(row);
-  recordSideBySide({ kind: "cold", measure: "fresh process: node -e end to end (wall)", data: session.label, oursMs: oursWall, upstreamMs: undefined });
+  recordSideBySide({ kind: "cold", measure: "fresh process: node -e end to end (wall)", data: session.label, oursMs: oursWall, upstreamMs: null });
   console.log(`  in process, ours ${formatMs(oursInProcess)} ms vs upstream ${upstreamInProcess === undefined ? "–" : `${formatMs(upstreamInProcess)} ms`}: ${ratioCell(row)} (target ≥ 2x)`);
   return file;
 }
@@ -119,8 +119,8 @@ export async function run(): Promise<void> {
     const compress = wall(["compress", session, "--quiet", "--context-length", "200000"]);
     const verdict = (ms: number, target: number) => `target ≤ ${target} ms: ${ms <= target ? "met" : "missed"}`;
     console.log(`installed bin (${cli}), wall, median of ${PROCESS_RUNS}: --help ${help.toFixed(0)} ms (${verdict(help, HELP_TARGET_MS)}), engines ${engines.toFixed(0)} ms (${verdict(engines, COMMAND_TARGET_MS)}), compress <the 1k-message session> --quiet ${compress.toFixed(0)} ms (${verdict(compress, COMMAND_TARGET_MS)}; the offline summarizer, no endpoint configured)`);
-    recordSideBySide({ kind: "cold", measure: "context-engine engines (wall)", data: "–", oursMs: engines, upstreamMs: undefined });
-    recordSideBySide({ kind: "cold", measure: "context-engine compress --quiet (wall)", data: "the session above", oursMs: compress, upstreamMs: undefined });
+    recordSideBySide({ kind: "cold", measure: "context-engine engines (wall)", data: "–", oursMs: engines, upstreamMs: null });
+    recordSideBySide({ kind: "cold", measure: "context-engine compress --quiet (wall)", data: "the session above", oursMs: compress, upstreamMs: null });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
