@@ -20,6 +20,7 @@ export const BRACE_LIST = /((?:~|\.{1,2})?\/?(?:[\w@.+-]+\/)+)\{([^{}\n]+)\}/g;
 
 /** The whole paths `text`'s brace lists name (`src/{a.py, b.py}` → `src/a.py`, `src/b.py`). */
 export function braceListPaths(text: string): string[] {
+  if (!text.includes("/{")) return []; // every brace list has a folder's slash right before its brace: most texts have none
   return [...text.matchAll(BRACE_LIST)].flatMap((m) => m[2]!.split(",").map((name) => name.trim()).filter((name) => name !== "").map((name) => m[1]! + name));
 }
 
