@@ -2,7 +2,6 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseMessages, type ChatMessage } from "@context-engine/core";
-import { importTranscript } from "@context-engine/core/lab";
 
 /** A loaded transcript and how it was read. */
 export interface LoadedTranscript {
@@ -14,7 +13,8 @@ export interface LoadedTranscript {
 /**
  * Loads `file` (relative to `cwd`): a JSON array of messages directly (so AI SDK messages are refused
  * with the converter to use), anything else through the importers; with `convert`, everything goes
- * through the importers (format detection included). Problems name the file as given on the command line.
+ * through the importers (format detection included), which are imported only then. Problems name the
+ * file as given on the command line.
  */
 export async function loadTranscript(cwd: string, file: string, format = "auto", convert = false): Promise<LoadedTranscript> {
   const path = resolve(cwd, file);
@@ -25,6 +25,7 @@ export async function loadTranscript(cwd: string, file: string, format = "auto",
     const direct = tryOpenAIMessages(text);
     if (direct !== undefined) return { messages: parseMessages(direct, file), format: "openai", warnings: [] };
   }
+  const { importTranscript } = await import("@context-engine/core/lab");
   const imported = importTranscript(text, { format: format as never, fileName: file });
   return { messages: imported.messages, format: imported.format, warnings: imported.warnings };
 }

@@ -89,7 +89,7 @@ export function capSummaryTokens(summary: string, maxTokens: number, count: (tex
 
 /** A ladder success for `written`, its invented facts removed or flagged, cut down to the request's budget when it is over. */
 function success(input: SummaryLadderInput, written: string, summarizer: string, failure?: SummaryFailure): SummaryLadderSuccess {
-  const { summary, ...verbatim } = guardVerbatim(written, verbatimSource(requestSourceTexts(input.request)));
+  const { summary, ...verbatim } = guardVerbatim(written, verbatimSource(() => requestSourceTexts(input.request)));
   const count = input.countTokens ?? estimateTokensRough;
   const capped = capSummaryTokens(summary, input.request.maxTokens, count);
   const cappedFromTokens = capped === summary ? undefined : count(summary);

@@ -20,6 +20,7 @@ export const BRACE_LIST = /((?:~|\.{1,2})?\/?(?:[\w@.+-]+\/)+)\{([^{}\n]+)\}/g;
 
 /** The whole paths `text`'s brace lists name (`src/{a.py, b.py}` → `src/a.py`, `src/b.py`). */
 export function braceListPaths(text: string): string[] {
+  if (!text.includes("/{")) return []; // every brace list has a folder's slash right before its brace: most texts have none
   return [...text.matchAll(BRACE_LIST)].flatMap((m) => m[2]!.split(",").map((name) => name.trim()).filter((name) => name !== "").map((name) => m[1]! + name));
 }
 
@@ -75,9 +76,17 @@ export function requestSourceTexts(request: SummaryRequest): string[] {
     .flatMap((text) => [text, ...braceListPaths(text)]);
 }
 
-/** A source over `texts`, searched in {@link comparisonForm}. */
-export function verbatimSource(texts: readonly string[]): VerbatimSource {
-  // One string: the separator keeps a fact from matching across two texts.
-  const haystack = texts.map(comparisonForm).join("\u0000");
-  return { has: (fact) => haystack.includes(comparisonForm(fact)) };
+/**
+ * A source over `texts` (or the texts a function gives, asked for on the first lookup: a summary that
+ * states no fact to check costs no pass over the turns), searched in {@link comparisonForm}.
+ */
+export function verbatimSource(texts: readonly string[] | (() => readonly string[])): VerbatimSource {
+  let haystack: string | undefined;
+  return {
+    has: (fact) => {
+      // One string: the separator keeps a fact from matching across two texts.
+      haystack ??= (typeof texts === "function" ? texts() : texts).map(comparisonForm).join("\u0000");
+      return haystack.includes(comparisonForm(fact));
+    },
+  };
 }

@@ -5,7 +5,8 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { LineCounter, parseDocument, isMap, isNode, isScalar, isSeq, stringify as stringifyYaml, type Document } from "yaml";
+import type { Document, LineCounter } from "yaml";
+import { yamlLibrary } from "./yamlLibrary.js";
 import { z } from "zod";
 import { ConfigError } from "./configError.js";
 import { HostConfigSchema, OWNED_SECTIONS, type HostConfig } from "./schema.js";
@@ -33,8 +34,8 @@ export async function loadConfig(pathOrYaml: string): Promise<HostConfig> {
 
 /** Parses YAML text (named `source` in errors) into a validated {@link HostConfig}. */
 export function parseConfigText(text: string, source: string): HostConfig {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
+  const lineCounter = new (yamlLibrary().LineCounter)();
+  const doc = yamlLibrary().parseDocument(text, { lineCounter, uniqueKeys: true });
   if (doc.errors.length > 0) {
     throw new ConfigError(yamlSyntaxIssues(doc), source);
   }
@@ -118,6 +119,7 @@ function isPlainMap(value: unknown): value is Record<string, unknown> {
 
 /** The line of the deepest key of `path` found in the document (the key's own line, not its value's). */
 function lineOf(doc: Document, counter: LineCounter, path: PropertyKey[]): number | undefined {
+  const { isMap, isNode, isScalar, isSeq } = yamlLibrary();
   let node: unknown = doc.contents;
   let line: number | undefined;
   for (const segment of path) {
@@ -145,8 +147,8 @@ export function locateConfigKey(sourcePath: string, keyPath: PropertyKey[], expe
   } catch {
     return undefined;
   }
-  const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter });
+  const counter = new (yamlLibrary().LineCounter)();
+  const doc = yamlLibrary().parseDocument(text, { lineCounter: counter });
   if (doc.errors.length > 0) return undefined;
   if (expected !== undefined && String(doc.getIn(keyPath as unknown[])).trim() !== String(expected)) return undefined;
   return lineOf(doc, counter, keyPath);
@@ -171,8 +173,8 @@ function unknownKeys(raw: Record<string, unknown>, schema: z.ZodType, prefix = "
 
 /** Sets `key.path` to `value` in a YAML text, keeping comments and layout (`context-engine config set`). */
 export function setConfigValue(text: string, keyPath: string, value: unknown): string {
-  const doc = parseDocument(text);
-  if (!isMap(doc.contents) && doc.contents !== null) throw new ConfigError([{ path: "", message: "the configuration must be a map of sections" }], "<config>");
+  const doc = yamlLibrary().parseDocument(text);
+  if (!yamlLibrary().isMap(doc.contents) && doc.contents !== null) throw new ConfigError([{ path: "", message: "the configuration must be a map of sections" }], "<config>");
   // An old spelling of a moved key is written under its new key, and the old one removed.
   const moved = movedKeyPath(keyPath, OWNED_SECTIONS);
   if (moved !== undefined && doc.hasIn(keyPath.split("."))) doc.deleteIn(keyPath.split("."));
@@ -195,5 +197,5 @@ export function parseConfigValue(raw: string, key?: string): unknown {
 
 /** YAML text of a configuration object or value (for `context-engine config show`). */
 export function formatConfigYaml(value: unknown): string {
-  return stringifyYaml(value).trimEnd();
+  return yamlLibrary().stringify(value).trimEnd();
 }

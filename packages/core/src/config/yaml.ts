@@ -3,7 +3,8 @@
  * here: syntax errors and alias bombs ("billion laughs") are {@link ConfigError}s naming the file, or the
  * key a command-line value is for, and aliases are never expanded past {@link MAX_YAML_ALIAS_COUNT}.
  */
-import { LineCounter, parseDocument, type Document } from "yaml";
+import type { Document } from "yaml";
+import { yamlLibrary } from "./yamlLibrary.js";
 import { ConfigError, type ConfigIssue } from "./configError.js";
 
 /** How many alias expansions one YAML text may make (yaml's own default, named here). */
@@ -38,7 +39,7 @@ export function yamlDocumentValue(doc: Document.Parsed, source: string, keyPath 
  * its value. Syntax errors and alias bombs are {@link ConfigError}s naming both.
  */
 export function parseYamlText(text: string, source: string, keyPath = ""): unknown {
-  const doc = parseDocument(text, { lineCounter: new LineCounter() });
+  const doc = yamlLibrary().parseDocument(text, { lineCounter: new (yamlLibrary().LineCounter)() });
   if (doc.errors.length > 0) {
     const issues = yamlSyntaxIssues(doc, keyPath);
     throw new ConfigError(issues, source, issues.map((i) => `${source}${i.line ? `:${i.line}` : ""}${keyPath ? ` ${keyPath}` : ""}: ${i.message}`).join("\n"));

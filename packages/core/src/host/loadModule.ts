@@ -5,7 +5,6 @@
 import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
-import { createJiti } from "jiti";
 import { z } from "zod";
 import { parseYamlText } from "../config/yaml.js";
 import type { PluginModule } from "./types.js";
@@ -63,8 +62,12 @@ export function hostModules(): Promise<Record<string, unknown>> {
   return hostModulesLoaded;
 }
 
-/** Imports a module (path or package name) as seen from `fromDir`; TypeScript is transpiled by jiti (cached on disk). */
+/**
+ * Imports a module (path or package name) as seen from `fromDir`; TypeScript is transpiled by jiti (cached
+ * on disk), which is itself imported on the first plugin load.
+ */
 export async function importPluginModule(specifier: string, fromDir: string): Promise<PluginModule> {
+  const { createJiti } = await import("jiti");
   const jiti = createJiti(join(fromDir, "__context_engine_loader__.js"), { virtualModules: await hostModules() });
   const target = isPathSpecifier(specifier) ? await resolvePathEntry(resolve(fromDir, specifier)) : specifier;
   const mod = await jiti.import<PluginModule>(target);

@@ -1,13 +1,5 @@
 /** Summary failure classification: which failures abort a compaction and which fall back offline. */
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  AuthenticationError,
-  PermissionDeniedError,
-  RateLimitError,
-} from "openai";
+import { isOpenAIError, openAIApiError, type OpenAIApiErrorFields } from "./openaiErrors.js";
 
 /** What the compressor does after a summarizer failure. */
 export interface SummaryFailure {
@@ -99,7 +91,7 @@ function failure(action: SummaryFailure["action"], kind: SummaryFailure["kind"],
 }
 
 /** The text an API error carries in its body (`error.code`, `error.type`, `error.message`). */
-function apiErrorText(error: APIError): string {
+function apiErrorText(error: OpenAIApiErrorFields): string {
   return [error.code, error.type, error.message].filter((part) => typeof part === "string").join(" ");
 }
 
@@ -118,8 +110,9 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
 
 /** The wait an API error asks for (`retry-after-ms`, else `retry-after`), in milliseconds; undefined when it asks none. */
 export function retryAfterMs(error: unknown, now: number = Date.now()): number | undefined {
-  if (!(error instanceof APIError) || !error.headers) return undefined;
-  const headers = error.headers as { get?: (name: string) => string | null };
+  const apiError = openAIApiError(error);
+  if (!apiError?.headers) return undefined;
+  const headers = apiError.headers as { get?: (name: string) => string | null };
   if (typeof headers.get !== "function") return undefined;
   const ms = Number(headers.get("retry-after-ms"));
   if (headers.get("retry-after-ms") !== null && Number.isFinite(ms) && ms >= 0) return Math.round(ms);
@@ -128,7 +121,8 @@ export function retryAfterMs(error: unknown, now: number = Date.now()): number |
 
 /** True for a quota or billing exhaustion (as opposed to a rate limit that passes): waiting does not help. */
 export function isQuotaExhausted(error: unknown): boolean {
-  return error instanceof APIError && QUOTA_PATTERN.test(apiErrorText(error));
+  const apiError = openAIApiError(error);
+  return apiError !== undefined && QUOTA_PATTERN.test(apiErrorText(apiError));
 }
 
 /** Classifies an error thrown by a summarizer (openai SDK errors, fetch errors, AbortError, …), with the wait it asked for. */
@@ -141,29 +135,30 @@ export function classifySummaryFailure(error: unknown): SummaryFailure {
 function classifyKind(error: unknown): SummaryFailure {
   const chain = causeChain(error);
   const message = messageOf(error);
+  const apiError = openAIApiError(error);
 
-  if (error instanceof APIUserAbortError || chain.some((e) => errorName(e) === "AbortError")) {
+  if (isOpenAIError(error, "APIUserAbortError") || chain.some((e) => errorName(e) === "AbortError")) {
     return failure("abort", "aborted", `summary request aborted: ${message}`);
   }
   if (error instanceof EmptySummaryError) return failure("fallback", "empty", message);
   if (error instanceof SyntaxError) return failure("fallback", "malformed", `summary endpoint answered with a body that is not JSON: ${message}`);
   if (error instanceof InvalidSummaryResponseError) return failure("fallback", "invalid", `invalid summary response: ${message}`);
-  if (error instanceof APIConnectionTimeoutError || chain.some((e) => errorName(e) === "TimeoutError" || TIMEOUT_CODES.has(errorCode(e) ?? ""))) {
+  if (isOpenAIError(error, "APIConnectionTimeoutError") || chain.some((e) => errorName(e) === "TimeoutError" || TIMEOUT_CODES.has(errorCode(e) ?? ""))) {
     return failure("fallback", "timeout", `summary request timed out: ${message}`);
   }
-  if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) {
-    return failure("abort", "auth", `summary endpoint refused the credentials (${error.status}): ${message}`);
+  if (apiError !== undefined && (isOpenAIError(error, "AuthenticationError") || isOpenAIError(error, "PermissionDeniedError"))) {
+    return failure("abort", "auth", `summary endpoint refused the credentials (${apiError.status}): ${message}`);
   }
-  if (error instanceof RateLimitError || (error instanceof APIError && QUOTA_PATTERN.test(apiErrorText(error)))) {
-    return failure("abort", "quota", `summary endpoint rate limit or quota (${error.status ?? "no status"}): ${message}`);
+  if (apiError !== undefined && (isOpenAIError(error, "RateLimitError") || QUOTA_PATTERN.test(apiErrorText(apiError)))) {
+    return failure("abort", "quota", `summary endpoint rate limit or quota (${apiError.status ?? "no status"}): ${message}`);
   }
   const networkCode = chain.map(errorCode).find((code) => code !== undefined && NETWORK_CODES.has(code));
-  if (error instanceof APIConnectionError || networkCode !== undefined) {
+  if (isOpenAIError(error, "APIConnectionError") || networkCode !== undefined) {
     const detail = networkCode ?? chain.map(messageOf).slice(1).join(": ");
     return failure("abort", "network", `summary endpoint unreachable${detail ? ` (${detail})` : ""}: ${message}`);
   }
-  if (error instanceof APIError && typeof error.status === "number") {
-    if (error.status >= 500) return failure("fallback", "server", `summary endpoint server error: ${message}`);
+  if (apiError !== undefined && typeof apiError.status === "number") {
+    if (apiError.status >= 500) return failure("fallback", "server", `summary endpoint server error: ${message}`);
     return failure("fallback", "other", `summary endpoint error: ${message}`);
   }
   return failure("fallback", "other", `summarizer failed: ${message}`);

@@ -1,5 +1,8 @@
-/** A summarizer backed by any OpenAI-compatible chat-completions endpoint, through the `openai` SDK. */
-import OpenAI, { APIConnectionTimeoutError } from "openai";
+/**
+ * A summarizer backed by any OpenAI-compatible chat-completions endpoint, through the `openai` SDK, which
+ * is imported on the first request (importing the package or building a host does not load it).
+ */
+import type OpenAI from "openai";
 import { buildSummaryPrompt, normalizeSummary } from "./prompt.js";
 import { stripReasoningBlocks } from "./reasoning.js";
 import { redactSecrets } from "./redact.js";
@@ -42,6 +45,21 @@ export interface OpenAICompatibleSummarizerOptions {
   fetch?: typeof globalThis.fetch;
 }
 
+/** The `openai` SDK, imported on first use and shared. */
+const loadSdk = once(() => import("openai"));
+
+/** `make`'s promise, made on the first call and returned by every later one (made again after a failure). */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make().catch((error: unknown) => {
+      made = undefined;
+      throw error;
+    });
+    return made;
+  };
+}
+
 /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
 function sleepFor(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -69,8 +87,8 @@ export class OpenAICompatibleSummarizer implements Summarizer {
   readonly fallbackModel: string | undefined;
   /** The bound on each request, headers and body together, in ms. */
   readonly timeoutMs: number;
-  private readonly client: OpenAI;
-  private readonly fallbackClient: OpenAI;
+  private readonly client: () => Promise<OpenAI>;
+  private readonly fallbackClient: () => Promise<OpenAI>;
   private readonly fallbackOnSameEndpoint: boolean;
   private readonly maxRetryAfterMs: number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -81,12 +99,15 @@ export class OpenAICompatibleSummarizer implements Summarizer {
     this.name = `openai:${options.model}`;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_SUMMARY_TIMEOUT_MS;
     const clientFor = (baseURL: string, apiKey: string) =>
-      new OpenAI({
-        baseURL,
-        apiKey,
-        timeout: this.timeoutMs,
-        maxRetries: options.maxRetries ?? 0,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
+      once(async () => {
+        const { default: OpenAISdk } = await loadSdk();
+        return new OpenAISdk({
+          baseURL,
+          apiKey,
+          timeout: this.timeoutMs,
+          maxRetries: options.maxRetries ?? 0,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        });
       });
     this.client = clientFor(options.baseUrl, options.apiKey);
     const fallbackBaseUrl = options.fallbackBaseUrl ?? options.baseUrl;
@@ -123,7 +144,7 @@ export class OpenAICompatibleSummarizer implements Summarizer {
   }
 
   /** One call, plus one retry of the same model after a 429/503 whose `Retry-After` is within the bound. */
-  private async completeWithRetry(client: OpenAI, model: string, prompt: string, signal: AbortSignal | undefined): Promise<string> {
+  private async completeWithRetry(client: () => Promise<OpenAI>, model: string, prompt: string, signal: AbortSignal | undefined): Promise<string> {
     try {
       return await this.complete(client, model, prompt, signal);
     } catch (error) {
@@ -147,7 +168,8 @@ export class OpenAICompatibleSummarizer implements Summarizer {
    * only, so a body that drips in slowly would outlive it; an overall deadline aborts the request, body
    * included, and fails as a timeout (a caller's abort stays an abort).
    */
-  private async complete(client: OpenAI, model: string, prompt: string, signal: AbortSignal | undefined): Promise<string> {
+  private async complete(clientOf: () => Promise<OpenAI>, model: string, prompt: string, signal: AbortSignal | undefined): Promise<string> {
+    const client = await clientOf();
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
     let response: unknown;
@@ -158,6 +180,7 @@ export class OpenAICompatibleSummarizer implements Summarizer {
       );
     } catch (error) {
       if (!deadline.signal.aborted || signal?.aborted) throw error;
+      const { APIConnectionTimeoutError } = await loadSdk();
       throw new APIConnectionTimeoutError({ message: `summary request (model ${model}) timed out after ${this.timeoutMs} ms (the whole request, response body included; auxiliary.compression.timeout)` });
     } finally {
       clearTimeout(timer);

@@ -1,35 +1,30 @@
 /**
- * Exact o200k_base token counts (identical to tiktoken), from gpt-tokenizer's vocabulary and split
- * pattern, loaded lazily on first use. The byte-pair merge is our own: gpt-tokenizer's (like
+ * Exact o200k_base token counts (identical to tiktoken), from the vocabulary's compact form (see
+ * o200kRanks.ts, made from gpt-tokenizer's) and gpt-tokenizer's split pattern, loaded lazily on first use. The byte-pair merge is our own: gpt-tokenizer's (like
  * js-tiktoken's) rescans the whole piece after every merge, which is quadratic in a piece's length
  * (100,000 repeated letters take seconds), while {@link countPieceTokens} uses a heap and is
  * O(n log n) with the same merge order, so no input needs cutting and every count stays exact.
  */
 import { createRequire } from "node:module";
 import { asciiPieceEnd } from "./o200kScan.js";
+import { o200kRanks, type O200kRanks } from "./o200kRanks.js";
 import { SHORT_PIECE_MAX_CHARS, ShortPieceTable } from "./shortPieceTable.js";
 
 /** The o200k vocabulary as seen by the merge: token bytes (one char per byte, latin1) → rank. */
 export interface O200kTables {
-  /** Rank of every token keyed by its bytes as a latin1 string. */
-  ranks: Map<string, number>;
+  /** Rank of every token, looked up by its bytes as a range of a latin1 string. */
+  ranks: O200kRanks;
   /** tiktoken's o200k pre-tokenizer (global, unicode). */
   split: RegExp;
 }
 
 let tables: O200kTables | undefined;
 
-/** The o200k tables, built on first use from gpt-tokenizer's data (about 0.2 s) and shared by the process. */
+/** The o200k tables, loaded on first use from their compact form (a few ms) and shared by the process. */
 export function o200kTables(): O200kTables {
   if (tables === undefined) {
-    const require = createRequire(import.meta.url);
-    const vocabulary = (require("gpt-tokenizer/bpeRanks/o200k_base") as { default: (string | number[])[] }).default;
-    const { O200K_TOKEN_SPLIT_REGEX } = require("gpt-tokenizer/encodingParams/constants") as { O200K_TOKEN_SPLIT_REGEX: RegExp };
-    const ranks = new Map<string, number>();
-    vocabulary.forEach((token, rank) => {
-      ranks.set(typeof token === "string" ? latin1Bytes(token) : String.fromCharCode(...token), rank);
-    });
-    tables = { ranks, split: new RegExp(O200K_TOKEN_SPLIT_REGEX.source, "gu") };
+    const { O200K_TOKEN_SPLIT_REGEX } = createRequire(import.meta.url)("gpt-tokenizer/encodingParams/constants") as { O200K_TOKEN_SPLIT_REGEX: RegExp };
+    tables = { ranks: o200kRanks(), split: new RegExp(O200K_TOKEN_SPLIT_REGEX.source, "gu") };
   }
   return tables;
 }
@@ -46,22 +41,11 @@ function latin1Bytes(text: string): string {
 const PIECE_CACHE_ENTRIES = 65_536;
 const pieceCache = new Map<string, number>();
 
-/** Counts of short ASCII pieces: every such vocabulary token (1), then multi-token pieces as met. */
-let shortPieces: ShortPieceTable | undefined;
-
-function shortPieceTable(ranks: Map<string, number>): ShortPieceTable {
-  if (shortPieces === undefined) {
-    shortPieces = new ShortPieceTable();
-    for (const token of ranks.keys()) {
-      if (token.length <= SHORT_PIECE_MAX_CHARS && !NON_ASCII.test(token)) shortPieces.set(token, 0, token.length, 1);
-    }
-  }
-  return shortPieces;
-}
-const NON_ASCII = /[^\x00-\x7f]/;
+/** Counts of short ASCII pieces, learnt as they are met. */
+const shortPieces = new ShortPieceTable();
 
 /** Tokens of one piece given as its UTF-8 bytes (one char per byte). */
-function pieceTokens(bytes: string, ranks: Map<string, number>): number {
+function pieceTokens(bytes: string, ranks: O200kRanks): number {
   if (ranks.has(bytes)) return 1; // the piece is one token (the common case)
   let count = pieceCache.get(bytes);
   if (count === undefined) {
@@ -80,7 +64,7 @@ function pieceTokens(bytes: string, ranks: Map<string, number>): number {
 export function countO200k(text: string): number {
   if (text.length === 0) return 0;
   const { ranks, split } = o200kTables();
-  const short = shortPieceTable(ranks);
+  const short = shortPieces;
   let total = 0;
   for (let start = 0; start < text.length; ) {
     const end = asciiPieceEnd(text, start);
@@ -137,7 +121,7 @@ export function o200kPiecesUpTo(text: string, cap: number): number {
  * is a token. Pairs wait in a binary heap keyed by (rank, position); a popped entry whose pair has
  * changed since it was pushed is skipped.
  */
-export function countPieceTokens(bytes: string, ranks: Map<string, number>): number {
+export function countPieceTokens(bytes: string, ranks: O200kRanks): number {
   const n = bytes.length;
   if (n <= 1 || ranks.has(bytes)) return n === 0 ? 0 : 1;
   if (n <= SHORT_PIECE_BYTES) return countShortPiece(bytes, ranks);
@@ -150,7 +134,7 @@ export function countPieceTokens(bytes: string, ranks: Map<string, number>): num
   const rankOf = (start: number): number => {
     const mid = next[start]!;
     if (mid >= n) return Infinity;
-    return ranks.get(bytes.slice(start, next[mid])) ?? Infinity;
+    return ranks.pairRank(bytes, start, next[mid]!);
   };
   const push = (start: number) => {
     const rank = pairRank[start]!;
@@ -196,14 +180,14 @@ const shortRanks: number[] = [];
  * The same merge as {@link countPieceTokens} for a short piece: scan for the lowest-rank adjacent pair
  * (leftmost on ties), merge it, update its two neighbours' ranks; quadratic, but n is small.
  */
-function countShortPiece(bytes: string, ranks: Map<string, number>): number {
+function countShortPiece(bytes: string, ranks: O200kRanks): number {
   const n = bytes.length;
   const starts = shortStarts; // starts[i] = start of part i; starts[parts] = n
   const pairRanks = shortRanks; // pairRanks[i] = rank of parts i and i+1 merged
   starts.length = 0;
   pairRanks.length = 0;
   for (let i = 0; i <= n; i++) starts.push(i);
-  for (let i = 0; i < n - 1; i++) pairRanks.push(ranks.get(bytes.slice(i, i + 2)) ?? Infinity);
+  for (let i = 0; i < n - 1; i++) pairRanks.push(ranks.pairRank(bytes, i, i + 2));
   let parts = n;
   for (;;) {
     let best = Infinity;
@@ -219,8 +203,8 @@ function countShortPiece(bytes: string, ranks: Map<string, number>): number {
     pairRanks.splice(at, 1);
     parts -= 1;
     // After the merge, part `at` spans starts[at]..starts[at+1]; refresh the pairs that touch it.
-    if (at < parts - 1) pairRanks[at] = ranks.get(bytes.slice(starts[at]!, starts[at + 2]!)) ?? Infinity;
-    if (at > 0) pairRanks[at - 1] = ranks.get(bytes.slice(starts[at - 1]!, starts[at + 1]!)) ?? Infinity;
+    if (at < parts - 1) pairRanks[at] = ranks.pairRank(bytes, starts[at]!, starts[at + 2]!);
+    if (at > 0) pairRanks[at - 1] = ranks.pairRank(bytes, starts[at - 1]!, starts[at + 1]!);
   }
 }
 

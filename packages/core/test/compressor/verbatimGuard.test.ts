@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { guardVerbatim, lineFacts, verbatimFlag } from "../../src/compressor/verbatimGuard.js";
-import { requestSourceTexts, verbatimSource } from "../../src/compressor/verbatimSource.js";
+import { BRACE_LIST, braceListPaths, requestSourceTexts, verbatimSource } from "../../src/compressor/verbatimSource.js";
 import { ExtractiveSummarizer } from "../../src/summarizers/extractive.js";
 import { call, fastApiConversation, roughCounter, toolTurn, user } from "./fixtures.js";
 
@@ -30,6 +30,28 @@ describe("the verbatim guard", () => {
     const result = guardVerbatim(summary, source);
     expect(result.summary).toBe("## Relevant Files\n- (none)\n## Next Steps\n- keep the API stable");
     expect(result).toMatchObject({ removed: 1, flagged: 0, invented: [{ kind: "path", text: "src/auth/ghost.ts" }] });
+  });
+
+  it("finds every brace list the brace-list pattern matches in any text, its quick check skipping none", () => {
+    const alphabet = fc.constantFrom("/", "{", "}", ",", " ", "\n", "~", ".", "a", "b", "-", "@");
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 40 }).map((chars) => chars.join("")), (text) => {
+        const byPattern = [...text.matchAll(BRACE_LIST)].flatMap((m) => m[2]!.split(",").map((name) => name.trim()).filter((name) => name !== "").map((name) => m[1]! + name));
+        expect(braceListPaths(text)).toEqual(byPattern);
+      }),
+      { numRuns: 2_000 },
+    );
+    expect(braceListPaths("see src/app/{main.py, models.py}")).toEqual(["src/app/main.py", "src/app/models.py"]);
+  });
+
+  it("reads the turns' texts only when a summary states a fact to check, and then once", () => {
+    let reads = 0;
+    const lazy = () => verbatimSource(() => (reads++, SOURCE_TEXTS));
+    expect(guardVerbatim("## Goal\n- keep going", lazy()).invented).toEqual([]);
+    expect(reads).toBe(0);
+    const result = guardVerbatim("## Goal\n- fix src/auth/login.ts\n- ran `pnpm test --filter core`\n- edited src/auth/ghost.ts", lazy());
+    expect(reads).toBe(1);
+    expect(result.invented.map((fact) => fact.text)).toEqual(["src/auth/ghost.ts"]);
   });
 
   it("checks each file of a brace list as its whole path and flags only the invented one", () => {

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, AuthenticationError, InternalServerError, PermissionDeniedError, RateLimitError } from "openai";
 import {
@@ -24,6 +25,19 @@ describe("classifySummaryFailure", () => {
     ["an unknown error", new Error("something odd"), "fallback", "other"],
   ])("classifies %s", (_what, error, action, kind) => {
     expect(classifySummaryFailure(error)).toMatchObject({ action, kind });
+  });
+
+  it("classifies the errors of the openai SDK's CommonJS copy as those of its ES module copy", () => {
+    const cjs = createRequire(import.meta.url)("openai") as typeof import("openai");
+    expect(cjs.AuthenticationError).not.toBe(AuthenticationError);
+    expect(classifySummaryFailure(new cjs.AuthenticationError(401, { message: "bad key" }, undefined, headers))).toMatchObject({ action: "abort", kind: "auth" });
+    expect(classifySummaryFailure(new cjs.APIConnectionTimeoutError())).toMatchObject({ action: "fallback", kind: "timeout" });
+    expect(classifySummaryFailure(new cjs.RateLimitError(429, { message: "slow down" }, undefined, headers))).toMatchObject({ action: "abort", kind: "quota" });
+  });
+
+  it("treats an error that only shares an SDK class's name, outside the SDK, as an unknown error", () => {
+    class AuthenticationError extends Error {}
+    expect(classifySummaryFailure(new AuthenticationError("bad key"))).toMatchObject({ action: "fallback", kind: "other" });
   });
 
   it("treats a quota message on another status as a quota failure", () => {
