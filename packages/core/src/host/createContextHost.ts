@@ -136,7 +136,7 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
     // An engine that was found but failed has said why already; "not found" would contradict it.
     if (!engine && !failed) {
       const offered = registry.names().join(", ") || "none";
-      const hint = engineNotFoundHint({ requested, known: [BUILTIN_ENGINE, ...listDirectoryEngines(rootDir), ...registry.names()], plugins: config.plugins, configDir });
+      const hint = await engineNotFoundHint({ requested, known: [BUILTIN_ENGINE, ...listDirectoryEngines(rootDir), ...registry.names()], plugins: config.plugins, configDir });
       problems.fail(
         engineKey,
         requested,

@@ -5,7 +5,6 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { createJiti } from "jiti";
 import { nearestConfigKey } from "../config/keys.js";
 
 /** The engines that ship as packages of their own, by engine name: `context.engine` needs the package under `plugins:`. */
@@ -18,8 +17,9 @@ export function listDirectoryEngines(rootDir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
 }
 
-/** True when package `name` resolves from `fromDir` as a `plugins:` entry of a config there would (through jiti, as plugins load). */
-export function isPackageResolvable(name: string, fromDir: string): boolean {
+/** True when package `name` resolves from `fromDir` as a `plugins:` entry of a config there would (through jiti, as plugins load; imported only then). */
+export async function isPackageResolvable(name: string, fromDir: string): Promise<boolean> {
+  const { createJiti } = await import("jiti");
   return createJiti(join(fromDir, "__context_engine_loader__.js")).esmResolve(name, { try: true }) !== undefined;
 }
 
@@ -40,10 +40,10 @@ export interface EngineSearch {
  * a shipped engine (`add plugins: ["@context-engine/lcm"]`, and whether it is installed), else the
  * nearest known engine name (`did you mean lcm?`).
  */
-export function engineNotFoundHint(search: EngineSearch): string | undefined {
+export async function engineNotFoundHint(search: EngineSearch): Promise<string | undefined> {
   const pkg = SHIPPED_ENGINE_PACKAGES[search.requested];
   if (pkg !== undefined && !search.plugins.includes(pkg)) {
-    const installed = isPackageResolvable(pkg, search.configDir)
+    const installed = (await isPackageResolvable(pkg, search.configDir))
       ? `${pkg} is installed`
       : `${pkg} is not installed: it does not resolve from ${search.configDir}`;
     return `the '${search.requested}' engine comes with ${pkg}: add plugins: ["${pkg}"] to the config; ${installed}`;
