@@ -56,6 +56,9 @@ describe("PostgresSessionStore: row-level security", () => {
     const store = await openPostgresStore({ connectionString: await appDatabase() });
     try {
       const ids = await seedTwoScopes(store);
+      // engine state (a compressor's cooldowns and last summary) of one session of each scope
+      await store.saveEngineState("compressor", ids.alice[0]!, { summary: "alice's" });
+      await store.saveEngineState("compressor", ids.bob[0]!, { summary: "bob's" });
       const client = await poolOf(store).connect();
       try {
         await client.query("BEGIN");
@@ -68,6 +71,8 @@ describe("PostgresSessionStore: row-level security", () => {
         }
         const bob = await client.query("SELECT text FROM context_engine.messages WHERE session_id = ANY($1)", [ids.bob]);
         expect(bob.rows).toEqual([]);
+        const state = await client.query("SELECT session_id FROM context_engine.engine_state");
+        expect(state.rows).toEqual([{ session_id: ids.alice[0] }]);
         // nor can it write into the other scope
         await expect(client.query("INSERT INTO context_engine.sessions (id, platform, created_at, updated_at, scope) VALUES ('x', 'p', 1, 1, 'bob')")).rejects.toThrow(/row-level security/);
         await client.query("ROLLBACK");

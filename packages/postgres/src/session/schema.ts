@@ -107,8 +107,8 @@ ${refuse(s, "sessions", "TRUNCATE", "sessions are never deleted")}
 `;
 
 /**
- * v2: sessions belong to someone (docs/BEHAVIOUR.md, "Multi-user stores"). Every session, message and
- * compaction row carries its session's scope (rows written before get 'default'; a message's and a
+ * v2: sessions belong to someone (docs/BEHAVIOUR.md, "Multi-user stores"). Every session, message,
+ * compaction and engine-state row carries its session's scope (rows written before get 'default'; a message's and a
  * compaction's are copied from their session on insert, and no scope ever changes), and row-level
  * security, forced on the tables' owner too, shows a transaction only the rows of the scope it set with
  * `set_config('context_engine.scope', <scope>, true)`. A connection that sets none is the operator's: it
@@ -118,6 +118,7 @@ const V2 = (s: string) => `
 ALTER TABLE ${s}.sessions ADD COLUMN scope TEXT NOT NULL DEFAULT 'default';
 ALTER TABLE ${s}.messages ADD COLUMN scope TEXT NOT NULL DEFAULT 'default';
 ALTER TABLE ${s}.compactions ADD COLUMN scope TEXT NOT NULL DEFAULT 'default';
+ALTER TABLE ${s}.engine_state ADD COLUMN scope TEXT NOT NULL DEFAULT 'default';
 CREATE INDEX sessions_by_scope ON ${s}.sessions (scope, updated_at DESC);
 CREATE INDEX messages_by_scope ON ${s}.messages (scope);
 
@@ -128,6 +129,13 @@ BEGIN
 END $$;
 CREATE TRIGGER messages_scope BEFORE INSERT ON ${s}.messages FOR EACH ROW EXECUTE FUNCTION ${s}.inherit_session_scope();
 CREATE TRIGGER compactions_scope BEFORE INSERT ON ${s}.compactions FOR EACH ROW EXECUTE FUNCTION ${s}.inherit_session_scope();
+-- engine state is keyed by the ids engines are given, which need not be stored sessions: those stay 'default'
+CREATE FUNCTION ${s}.engine_state_scope() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.scope := coalesce((SELECT scope FROM ${s}.sessions WHERE id = NEW.session_id), 'default');
+  RETURN NEW;
+END $$;
+CREATE TRIGGER engine_state_scope BEFORE INSERT OR UPDATE ON ${s}.engine_state FOR EACH ROW EXECUTE FUNCTION ${s}.engine_state_scope();
 
 CREATE FUNCTION ${s}.scope_fixed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -137,7 +145,7 @@ END $$;
 CREATE TRIGGER sessions_scope_fixed BEFORE UPDATE ON ${s}.sessions FOR EACH ROW EXECUTE FUNCTION ${s}.scope_fixed();
 CREATE TRIGGER messages_scope_fixed BEFORE UPDATE ON ${s}.messages FOR EACH ROW EXECUTE FUNCTION ${s}.scope_fixed();
 
-${["sessions", "messages", "compactions"]
+${["sessions", "messages", "compactions", "engine_state"]
   .map(
     (table) => `
 ALTER TABLE ${s}.${table} ENABLE ROW LEVEL SECURITY;
