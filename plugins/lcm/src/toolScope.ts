@@ -36,15 +36,16 @@ export class OpenScopes {
   }
 
   /**
-   * The session and scope tool `tool` runs as: the session the host names, else `current`; the scope the
-   * host gives, else that session's (see core's resolveToolScope). Refused when the scope is ambiguous,
-   * or when the session is not of the scope the host gave.
+   * The session and scope tool `tool` runs as: the session the host names when lcm knows it (opened here,
+   * or stored), else `current`; the scope the host gives, else that session's (see core's
+   * resolveToolScope). Refused when the scope is ambiguous, or when the session is not of that scope.
    */
   async caller(store: LcmStoreAsync, tool: string, context: ToolCallContext | undefined, current: () => Promise<string>): Promise<CallerScope> {
     const scopeOf = async (session: string) => this.open.get(session) ?? (await store.sessionScope(session));
     const scope = await resolveToolScope(context, this.open, async (session) => ({ scope: await scopeOf(session) }));
     if (scope === undefined) return { refused: ambiguousScopeResult(tool) };
-    const session = context?.sessionId ?? (await current());
+    const named = context?.sessionId;
+    const session = named !== undefined && (this.open.has(named) || (await store.hasSession(named))) ? named : await current();
     const own = await scopeOf(session);
     if (own !== scope) return { refused: toolErrorResult("no_scope", `${tool}: session '${session}' is not one of scope '${scope}'; the host must pass the calling session and its own scope`) };
     return { session, scope };

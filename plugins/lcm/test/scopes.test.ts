@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { LcmStore } from "../src/store/LcmStore.js";
 import { describeLcmScopeIsolation } from "./scopeIsolationContract.js";
 import { newMessage } from "./storeContract.js";
-import { tempDir } from "./support.js";
+import { conversation, makeEngine, parseResult, tempDir } from "./support.js";
 
 let cleanup: (() => void) | undefined;
 
@@ -40,6 +40,39 @@ describe("LcmStore (SQLite): a store written before scopes", () => {
         store.close();
       }
     } finally {
+      made.cleanup();
+    }
+  });
+});
+
+describe("the lcm engine's scopes", () => {
+  it("gives the session /new starts the scope of the one it started from, so the conversation stays searchable as one", async () => {
+    const made = tempDir();
+    const engine = makeEngine(made.dir, { config: { new_session_retain_depth: -1 } });
+    try {
+      await engine.onSessionStart("chat", { scope: "alice" });
+      await engine.compress(conversation(40));
+      await engine.onSessionReset();
+      expect(engine.sessionId).toBe("chat~1");
+      expect(engine.store.sessionScope("chat~1")).toBe("alice");
+      const found = parseResult(await engine.handleToolCall("lcm_grep", { pattern: "zeta3 invariant", sessions: "conversation" }, { sessionId: "chat~1", scope: "alice" }));
+      expect(found.count).toBeGreaterThan(0);
+      expect(found.matches.every((m: { session: string }) => m.session === "chat")).toBe(true);
+    } finally {
+      await engine.close();
+      made.cleanup();
+    }
+  });
+
+  it("answers a call naming a session lcm never stored (an adapter's own id) from its current session, as before scopes", async () => {
+    const made = tempDir();
+    const engine = makeEngine(made.dir);
+    try {
+      await engine.compress(conversation(40));
+      const found = parseResult(await engine.handleToolCall("lcm_grep", { pattern: "zeta3 invariant" }, { sessionId: "ai-sdk-conversation-7" }));
+      expect(found.count).toBeGreaterThan(0);
+    } finally {
+      await engine.close();
       made.cleanup();
     }
   });
