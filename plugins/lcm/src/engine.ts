@@ -361,8 +361,8 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
    * (`info.scope`, else the default scope) in the store; a session stored in another scope is refused.
    */
   override async onSessionStart(sessionId: string, info?: SessionInfo): Promise<void> {
-    this.sessionId = sessionId;
     const scope = this.scopes.start(sessionId, info?.scope);
+    this.sessionId = sessionId;
     await this.handle.use((store) => store.recordSessionScope(sessionId, scope));
   }
 

@@ -16,9 +16,10 @@ export class OpenScopes {
   /** Open session id → its scope; sessions `/new` started from one are added with its scope. */
   private readonly open = new Map<string, string>();
 
-  /** `session` was opened in `scope` (the default scope when none); returns the scope. */
+  /** `session` was opened in `scope` (the default scope when none); returns the scope. A blank scope throws. */
   start(session: string, scope: string | undefined): string {
     const resolved = scope ?? DEFAULT_SESSION_SCOPE;
+    if (!isScope(resolved)) throw new Error(`lcm: onSessionStart('${session}', { scope }): scope must be a non-empty string, got ${JSON.stringify(scope)}`);
     this.open.set(session, resolved);
     return resolved;
   }
@@ -44,10 +45,16 @@ export class OpenScopes {
     const scopeOf = async (session: string) => this.open.get(session) ?? (await store.sessionScope(session));
     const scope = await resolveToolScope(context, this.open, async (session) => ({ scope: await scopeOf(session) }));
     if (scope === undefined) return { refused: ambiguousScopeResult(tool) };
+    if (!isScope(scope)) return { refused: toolErrorResult("no_scope", `${tool}: the scope the host passed (${JSON.stringify(scope)}) is not a non-empty string`) };
     const named = context?.sessionId;
     const session = named !== undefined && (this.open.has(named) || (await store.hasSession(named))) ? named : await current();
     const own = await scopeOf(session);
     if (own !== scope) return { refused: toolErrorResult("no_scope", `${tool}: session '${session}' is not one of scope '${scope}'; the host must pass the calling session and its own scope`) };
     return { session, scope };
   }
+}
+
+/** True for a usable scope: a string with a non-blank character (a blank one would read as no scope at all). */
+function isScope(scope: unknown): scope is string {
+  return typeof scope === "string" && scope.trim() !== "";
 }

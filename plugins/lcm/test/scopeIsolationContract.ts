@@ -176,6 +176,9 @@ export function describeLcmScopeIsolation<S extends LcmStoreAsync>(name: string,
         // alice's and bob's sessions open: a call without context is refused
         await engine.onSessionStart("bob-1", { scope: "bob" });
         expect(JSON.parse(await engine.handleToolCall("lcm_grep", { pattern: "flamingo", sessions: "all" }))).toMatchObject({ code: "no_scope" });
+        // a blank scope would read as the operator's "no scope": refused
+        expect(JSON.parse(await call(engine, "lcm_grep", { pattern: "flamingo" }, { sessionId: "alice-1", scope: "" }))).toMatchObject({ code: "no_scope" });
+        await expect(engine.onSessionStart("new-one", { scope: " " })).rejects.toThrow(/scope must be a non-empty string/);
         // a host naming a session of another scope than the one it gives is refused
         expect(JSON.parse(await call(engine, "lcm_grep", { pattern: "flamingo" }, { sessionId: "bob-1", scope: "alice" }))).toMatchObject({ code: "no_scope" });
       });

@@ -93,6 +93,8 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
    * shows it that scope's rows only, whatever a query asks for. lcm's agent tools read through it.
    */
   readInScope<T>(scope: string, body: (store: PostgresLcmStore) => Promise<T>): Promise<T> {
+    // an empty setting is the operator's view of every scope: never one a tool reads in
+    if (scope.trim() === "") return Promise.reject(new Error("readInScope: the scope must not be empty"));
     return withScope(this.connection.pool, scope, (client) => body(new PostgresLcmStore(this.connection, this.lcmApi, oneAtATime(client))));
   }
 
