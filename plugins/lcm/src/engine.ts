@@ -100,6 +100,9 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   readonly isIgnoredSession: (session: string) => boolean;
   /** The summarizer is not called before this time (epoch ms): it refused its credentials. */
   summarizerPausedUntil = 0;
+  /** The scopes of the open sessions: a tool call reads the sessions of its caller's scope only. */
+  private readonly scopes = new OpenScopes();
+
   /** Sessions `/new` started with summaries carried over that the host has not been handed yet. */
   private readonly carriedUnseen = new Set<string>();
   /** The blocks `summary_skip_tags` leaves out of the summarizer's input. */
@@ -316,9 +319,6 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     return lcmToolSchemas(this.llm !== undefined);
   }
 
-  /** The scopes of the open sessions: a tool call reads the sessions of its caller's scope only. */
-  private readonly scopes = new OpenScopes();
-
   /**
    * Runs an lcm tool for the calling session (`context`, else the current one) over the sessions of its
    * scope only; on a store that enforces scopes itself (PostgreSQL), inside a read limited to it. Never throws.
@@ -339,8 +339,11 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     return result ?? super.handleToolCall(name, args, context);
   }
 
-  /** The state tools run against (exposed for hosts that run tools for another session, in `scope`). */
-  toolContext(session: string = this.sessionId, scope: string = DEFAULT_SESSION_SCOPE): ToolContext {
+  /**
+   * The state tools run against (exposed for hosts that run tools for another session): `scope` defaults
+   * to the one `session` was opened in, else the default scope.
+   */
+  toolContext(session: string = this.sessionId, scope: string = this.scopes.openScope(session) ?? DEFAULT_SESSION_SCOPE): ToolContext {
     return {
       store: this.store,
       session,

@@ -24,6 +24,11 @@ export class OpenScopes {
     return resolved;
   }
 
+  /** The scope `session` was opened in here, if it is open. */
+  openScope(session: string): string | undefined {
+    return this.open.get(session);
+  }
+
   /** `/new` started `to` from `from`: it belongs to the same scope (returned). */
   async inherit(store: LcmStoreAsync, from: string, to: string): Promise<string> {
     const scope = this.open.get(from) ?? (await store.sessionScope(from));
