@@ -80,6 +80,20 @@ export function withScope<T>(pool: pg.Pool, scope: string, body: (client: pg.Poo
 }
 
 /**
+ * `client` queried one statement at a time: a query waits for the one before it to finish, so callers
+ * may start several at once (pg deprecates overlapping queries on one client).
+ */
+export function oneAtATime(client: Queryable): Queryable {
+  let previous: Promise<unknown> = Promise.resolve();
+  const query = (...args: unknown[]) => {
+    const next = previous.then(() => (client.query as (...a: unknown[]) => Promise<unknown>)(...args));
+    previous = next.catch(() => undefined);
+    return next;
+  };
+  return { query: query as Queryable["query"] };
+}
+
+/**
  * Claims the compaction of one session (`pg_try_advisory_xact_lock` on its own connection, in a
  * transaction held open until the release): undefined when another worker holds it. A connection of its
  * own, not the pool's, so compactions waiting on a summarizer never starve the pool their writes need;

@@ -3,44 +3,22 @@
  * row-level security underneath it — a raw query through the store's own pool, in a transaction set to
  * one scope, sees no row of another, whatever it asks for.
  */
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeScopeIsolation, seedTwoScopes } from "../../core/test/store/contract/scopeIsolationContract.js";
 import { withScope } from "../src/connection.js";
 import { openPostgresStore, type PostgresSessionStore } from "../src/index.js";
 import { searchMessages } from "../src/session/search.js";
+import { appDatabaseOn } from "./support/appDatabase.js";
 import { startTestPostgres, type TestPostgres } from "./support/postgresServer.js";
 
 let server: TestPostgres;
+const appDatabase = () => appDatabaseOn(server);
 beforeAll(async () => {
   server = await startTestPostgres();
 }, 180_000);
 afterAll(async () => {
   await server?.stop();
 });
-
-/**
- * A new database owned by a role that is no superuser (superusers bypass row-level security), as a
- * store's connection role should be; returns the connection string that logs in as that role.
- */
-async function appDatabase(): Promise<string> {
-  const url = await server.createDatabase();
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    const exists = await admin.query("SELECT 1 FROM pg_roles WHERE rolname = 'context_engine_app'");
-    if (exists.rowCount === 0) await admin.query("CREATE ROLE context_engine_app LOGIN NOSUPERUSER NOBYPASSRLS").catch(() => undefined);
-    await admin.query("CREATE EXTENSION IF NOT EXISTS pg_trgm");
-    const database = new URL(url).pathname.slice(1);
-    await admin.query(`ALTER DATABASE "${database}" OWNER TO context_engine_app`);
-    await admin.query("GRANT ALL ON SCHEMA public TO context_engine_app");
-  } finally {
-    await admin.end();
-  }
-  const app = new URL(url);
-  app.username = "context_engine_app";
-  return app.toString();
-}
 
 describeScopeIsolation("PostgresSessionStore: sessions belong to someone", {
   open: async () => openPostgresStore({ connectionString: await appDatabase() }),

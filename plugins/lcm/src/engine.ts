@@ -16,7 +16,9 @@ import {
   type ChatMessage,
   type CompressOptions,
   type ModelInfo,
+  DEFAULT_SESSION_SCOPE,
   type SessionInfo,
+  type ToolCallContext,
   type Summarizer,
   type TokenCounter,
   type ToolSchema,
@@ -34,6 +36,7 @@ import { skipBlocksPattern } from "./skipTags.js";
 import { LcmStore, type StoredMessage } from "./store/LcmStore.js";
 import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 import { StoreHandle } from "./storeHandle.js";
+import { OpenScopes } from "./toolScope.js";
 import { CompactionAbortedError } from "./summarize.js";
 import { dispatchLcmTool } from "./tools/index.js";
 import { toolErrorResult } from "./tools/result.js";
@@ -97,6 +100,9 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   readonly isIgnoredSession: (session: string) => boolean;
   /** The summarizer is not called before this time (epoch ms): it refused its credentials. */
   summarizerPausedUntil = 0;
+  /** The scopes of the open sessions: a tool call reads the sessions of its caller's scope only. */
+  private readonly scopes = new OpenScopes();
+
   /** Sessions `/new` started with summaries carried over that the host has not been handed yet. */
   private readonly carriedUnseen = new Set<string>();
   /** The blocks `summary_skip_tags` leaves out of the summarizer's input. */
@@ -313,23 +319,35 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     return lcmToolSchemas(this.llm !== undefined);
   }
 
-  /** Runs an lcm tool against the current session; never throws. */
-  override async handleToolCall(name: string, args: unknown): Promise<string> {
+  /**
+   * Runs an lcm tool for the calling session (`context`, else the current one) over the sessions of its
+   * scope only; on a store that enforces scopes itself (PostgreSQL), inside a read limited to it. Never throws.
+   */
+  override async handleToolCall(name: string, args: unknown, context?: ToolCallContext): Promise<string> {
     let result: string | undefined;
     try {
-      result = await this.handle.use(async () => dispatchLcmTool(this.toolContext(await this.currentSession()), name, args));
+      result = await this.handle.use(async (store) => {
+        const caller = await this.scopes.caller(store, name, context, () => this.currentSession());
+        if ("refused" in caller) return caller.refused;
+        const run = (reader: LcmStoreAsync) => dispatchLcmTool({ ...this.toolContext(caller.session, caller.scope), store: reader }, name, args);
+        return store.readInScope ? store.readInScope(caller.scope, run) : run(store);
+      });
     } catch (error) {
       // the store could not be reopened after onSessionEnd closed it
       return toolErrorResult("internal", `${name} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
-    return result ?? super.handleToolCall(name, args);
+    return result ?? super.handleToolCall(name, args, context);
   }
 
-  /** The state tools run against (exposed for hosts that run tools for another session). */
-  toolContext(session: string = this.sessionId): ToolContext {
+  /**
+   * The state tools run against (exposed for hosts that run tools for another session): `scope` defaults
+   * to the one `session` was opened in, else the default scope.
+   */
+  toolContext(session: string = this.sessionId, scope: string = this.scopes.openScope(session) ?? DEFAULT_SESSION_SCOPE): ToolContext {
     return {
       store: this.store,
       session,
+      scope,
       counter: this.tokenCounter,
       regexBudgetMs: this.settings.regex_time_budget_ms,
       allSessions: this.settings.search_all_sessions,
@@ -341,9 +359,14 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     };
   }
 
-  /** Switches to `sessionId` (a pending `/new` does not switch away from it). */
-  override onSessionStart(sessionId: string, _info?: SessionInfo): void {
+  /**
+   * Switches to `sessionId` (a pending `/new` does not switch away from it) and records its scope
+   * (`info.scope`, else the default scope) in the store; a session stored in another scope is refused.
+   */
+  override async onSessionStart(sessionId: string, info?: SessionInfo): Promise<void> {
+    const scope = this.scopes.start(sessionId, info?.scope);
     this.sessionId = sessionId;
+    await this.handle.use((store) => store.recordSessionScope(sessionId, scope));
   }
 
   /**
@@ -355,6 +378,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   override async onSessionEnd(sessionId: string, messages: ChatMessage[]): Promise<void> {
     await this.ingest(messages, sessionId);
     this.held.delete(sessionId);
+    this.scopes.end(sessionId);
     if ((await this.currentSession()) === sessionId) this.sessionId = this.settings.session;
     this.handle.release();
   }
@@ -375,8 +399,9 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
       let n = 1;
       while (await this.handle.use(async (store) => store.hasSession(`${base}~${n}`))) n++;
       if (this.sessionId !== from) return;
-      this.sessionId = `${base}~${n}`;
-      await this.carryOver(from, this.sessionId);
+      const to = (this.sessionId = `${base}~${n}`);
+      await this.handle.use(async (store) => store.recordSessionScope(to, await this.scopes.inherit(store, from, to)));
+      await this.carryOver(from, to);
     })();
     const settled = reset.catch(() => undefined);
     this.sessionPending = settled;

@@ -3,6 +3,7 @@ import type { ChatMessage } from "../src/core.js";
 import { RoughTokenCounter } from "../src/core.js";
 import type { LcmEngine } from "../src/engine.js";
 import { LcmStore } from "../src/store/LcmStore.js";
+import { LCM_SCHEMA_VERSION } from "../src/store/schema.js";
 import { deterministicTruncation } from "../src/summarize.js";
 import { makeEngine, parseResult, tempDir } from "./support.js";
 
@@ -71,7 +72,7 @@ describe("lcm_grep queries", () => {
     old.close();
     engine = makeEngine(dir.dir, { contextLength: 1_000_000 });
     expect(seqs(await grep("缓存模块"))).toEqual([5]);
-    expect(engine.store.db.pragma("user_version", { simple: true })).toBe(3);
+    expect(engine.store.db.pragma("user_version", { simple: true })).toBe(LCM_SCHEMA_VERSION);
   });
 });
 

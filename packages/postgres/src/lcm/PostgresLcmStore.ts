@@ -9,7 +9,8 @@
 import type { ItemRef, LcmCompactionRecord, LcmCompactionRow, LcmFullTextSearch, LcmMessageRow, LcmRowCodec, LcmStoreAsync, LcmSummaryRow, NewMessage, SearchHits, SearchWindow, SessionScope, StoredMessage, SummaryKind, SummaryLevel, SummaryRecord } from "./lcmTypes.js";
 import { loadLcmApi, type LcmApi } from "./lcmTypes.js";
 import { PG_COLUMNS, type PgColumnTypes } from "../columns.js";
-import { connect, leaseSessionCompaction, lockSession, num, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
+import { DEFAULT_SESSION_SCOPE } from "@context-engine/core";
+import { connect, leaseSessionCompaction, lockSession, num, oneAtATime, withScope, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
 import { migrate } from "../migrate.js";
 import { storableSearchText, termCondition, type TermQuery } from "../search/query.js";
 import { PG_LCM_MIGRATIONS } from "./schema.js";
@@ -29,9 +30,14 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
   /** lcm's row codec over pg's columns. */
   private readonly codec: LcmRowCodec<PgColumnTypes>;
 
+  /**
+   * @param reader what the read methods query: the pool, or the client of a transaction set to one scope
+   *   (see {@link readInScope})
+   */
   private constructor(
     private readonly connection: PgConnection,
     private readonly lcmApi: LcmApi,
+    private readonly reader: Queryable = connection.pool,
   ) {
     this.s = connection.schema;
     this.codec = lcmApi.lcmRowCodec(PG_COLUMNS);
@@ -56,17 +62,40 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
   }
 
   async lastSeq(session: string): Promise<number> {
-    return this.scalar(this.connection.pool, `SELECT COALESCE(MAX(seq), 0) AS n FROM ${this.s}.lcm_messages WHERE session = $1`, [session]);
+    return this.scalar(this.reader, `SELECT COALESCE(MAX(seq), 0) AS n FROM ${this.s}.lcm_messages WHERE session = $1`, [session]);
   }
 
-  /** Every session with messages or context items, sorted. */
-  async sessions(): Promise<string[]> {
+  /** Every session with messages or context items (of `scope` only, when given), sorted. */
+  async sessions(scope?: string): Promise<string[]> {
     const rows = await this.rows<{ session: string }>(
-      this.connection.pool,
-      `SELECT session FROM (SELECT session FROM ${this.s}.lcm_messages GROUP BY session UNION SELECT session FROM ${this.s}.lcm_context_items GROUP BY session) AS s ORDER BY session COLLATE "C"`,
-      [],
+      this.reader,
+      `SELECT session FROM (SELECT session FROM ${this.s}.lcm_messages GROUP BY session UNION SELECT session FROM ${this.s}.lcm_context_items GROUP BY session) AS s
+       WHERE $1::text IS NULL OR coalesce((SELECT scope FROM ${this.s}.lcm_sessions r WHERE r.session = s.session), 'default') = $1::text ORDER BY session COLLATE "C"`,
+      [scope ?? null],
     );
     return rows.map((r) => r.session);
+  }
+
+  /** Records that `session` belongs to `scope`: fixed once recorded (its first append records the default scope); another one throws. */
+  async recordSessionScope(session: string, scope: string): Promise<void> {
+    await this.connection.pool.query(`INSERT INTO ${this.s}.lcm_sessions (session, scope) VALUES ($1, $2) ON CONFLICT (session) DO NOTHING`, [session, scope]);
+    const recorded = await this.sessionScope(session);
+    if (recorded !== scope) throw new Error(`lcm: session '${session}' belongs to scope '${recorded}', not '${scope}'`);
+  }
+
+  /** The scope `session` belongs to; the default scope for a session never recorded (or not visible to this reader). */
+  async sessionScope(session: string): Promise<string> {
+    return (await this.rows<{ scope: string }>(this.reader, `SELECT scope FROM ${this.s}.lcm_sessions WHERE session = $1`, [session]))[0]?.scope ?? DEFAULT_SESSION_SCOPE;
+  }
+
+  /**
+   * Runs `body` with this store reading in one transaction set to `scope`: row-level security (schema v2)
+   * shows it that scope's rows only, whatever a query asks for. lcm's agent tools read through it.
+   */
+  readInScope<T>(scope: string, body: (store: PostgresLcmStore) => Promise<T>): Promise<T> {
+    // an empty setting is the operator's view of every scope: never one a tool reads in
+    if (scope.trim() === "") return Promise.reject(new Error("readInScope: the scope must not be empty"));
+    return withScope(this.connection.pool, scope, (client) => body(new PostgresLcmStore(this.connection, this.lcmApi, oneAtATime(client))));
   }
 
   /** One engine compacts a session at a time, in any process: see lcm's `LcmStoreAsync.leaseCompaction`. */
@@ -75,22 +104,23 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
   }
 
   async hasSession(session: string): Promise<boolean> {
-    const rows = await this.rows(this.connection.pool, `SELECT 1 FROM ${this.s}.lcm_messages WHERE session = $1 UNION ALL SELECT 1 FROM ${this.s}.lcm_context_items WHERE session = $1 LIMIT 1`, [session]);
+    const rows = await this.rows(this.reader, `SELECT 1 FROM ${this.s}.lcm_messages WHERE session = $1 UNION ALL SELECT 1 FROM ${this.s}.lcm_context_items WHERE session = $1 LIMIT 1`, [session]);
     return rows.length > 0;
   }
 
   async identityAt(session: string, seq: number): Promise<Buffer | undefined> {
-    return (await this.rows<{ identity: Buffer }>(this.connection.pool, `SELECT identity FROM ${this.s}.lcm_messages WHERE session = $1 AND seq = $2`, [session, seq]))[0]?.identity;
+    return (await this.rows<{ identity: Buffer }>(this.reader, `SELECT identity FROM ${this.s}.lcm_messages WHERE session = $1 AND seq = $2`, [session, seq]))[0]?.identity;
   }
 
   async identitiesFrom(session: string, fromSeq: number): Promise<Buffer[]> {
-    const rows = await this.rows<{ identity: Buffer }>(this.connection.pool, `SELECT identity FROM ${this.s}.lcm_messages WHERE session = $1 AND seq >= $2 ORDER BY seq`, [session, fromSeq]);
+    const rows = await this.rows<{ identity: Buffer }>(this.reader, `SELECT identity FROM ${this.s}.lcm_messages WHERE session = $1 AND seq >= $2 ORDER BY seq`, [session, fromSeq]);
     return rows.map((r) => r.identity);
   }
 
   async appendMessages(session: string, messages: readonly NewMessage[], createdAt: number): Promise<StoredMessage[]> {
     if (messages.length === 0) return [];
     return this.writeSession(session, async (client) => {
+      await this.recordSession(client, session);
       const first = (await this.scalar(client, `SELECT COALESCE(MAX(seq), 0) AS n FROM ${this.s}.lcm_messages WHERE session = $1`, [session])) + 1;
       const ord = await this.scalar(client, `SELECT COALESCE(MAX(ord), -1) + 1 AS n FROM ${this.s}.lcm_context_items WHERE session = $1`, [session]);
       const rows = await this.rows<{ id: string; seq: number }>(
@@ -134,47 +164,47 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
   async getMessage(id: string): Promise<StoredMessage | undefined> {
     const rowId = this.lcmApi.parseMessageId(id);
     if (rowId === undefined) return undefined;
-    const row = (await this.rows<MessageRow>(this.connection.pool, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE id = $1`, [rowId]))[0];
+    const row = (await this.rows<MessageRow>(this.reader, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE id = $1`, [rowId]))[0];
     return row ? this.codec.toMessage(row) : undefined;
   }
 
   async getMessages(ids: readonly string[]): Promise<StoredMessage[]> {
     const rowIds = ids.map((id) => this.lcmApi.parseMessageId(id)).filter((n): n is number => n !== undefined);
     if (rowIds.length === 0) return [];
-    const rows = await this.rows<MessageRow>(this.connection.pool, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE id = ANY($1::bigint[]) ORDER BY session, seq`, [rowIds]);
+    const rows = await this.rows<MessageRow>(this.reader, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE id = ANY($1::bigint[]) ORDER BY session, seq`, [rowIds]);
     return rows.map(this.codec.toMessage);
   }
 
   async getMessagesBySeq(session: string, from: number, to: number): Promise<StoredMessage[]> {
-    const rows = await this.rows<MessageRow>(this.connection.pool, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE session = $1 AND seq BETWEEN $2::bigint AND $3::bigint ORDER BY seq`, [session, from, to]);
+    const rows = await this.rows<MessageRow>(this.reader, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE session = $1 AND seq BETWEEN $2::bigint AND $3::bigint ORDER BY seq`, [session, from, to]);
     return rows.map(this.codec.toMessage);
   }
 
   async contextItems(session: string): Promise<ItemRef[]> {
-    return this.contextItemsOf(this.connection.pool, session);
+    return this.contextItemsOf(this.reader, session);
   }
 
   async contextSummaryIds(session: string): Promise<string[]> {
-    const rows = await this.rows<{ id: string }>(this.connection.pool, `SELECT item_id AS id FROM ${this.s}.lcm_context_items WHERE session = $1 AND item_type = 'summary' ORDER BY ord`, [session]);
+    const rows = await this.rows<{ id: string }>(this.reader, `SELECT item_id AS id FROM ${this.s}.lcm_context_items WHERE session = $1 AND item_type = 'summary' ORDER BY ord`, [session]);
     return rows.map((r) => r.id);
   }
 
   async getSummary(id: string): Promise<SummaryRecord | undefined> {
-    const row = (await this.rows<SummaryRow>(this.connection.pool, `SELECT ${SUMMARY_COLUMNS} FROM ${this.s}.lcm_summaries WHERE id = $1`, [id]))[0];
+    const row = (await this.rows<SummaryRow>(this.reader, `SELECT ${SUMMARY_COLUMNS} FROM ${this.s}.lcm_summaries WHERE id = $1`, [id]))[0];
     return row ? this.codec.toSummary(row) : undefined;
   }
 
   async allSummaries(session: string): Promise<SummaryRecord[]> {
-    const rows = await this.rows<SummaryRow>(this.connection.pool, `SELECT ${SUMMARY_COLUMNS} FROM ${this.s}.lcm_summaries WHERE session = $1 ORDER BY seq_start, depth, row_id`, [session]);
+    const rows = await this.rows<SummaryRow>(this.reader, `SELECT ${SUMMARY_COLUMNS} FROM ${this.s}.lcm_summaries WHERE session = $1 ORDER BY seq_start, depth, row_id`, [session]);
     return rows.map(this.codec.toSummary);
   }
 
   async sourcesOf(summaryId: string): Promise<ItemRef[]> {
-    return this.rows<ItemRef>(this.connection.pool, `SELECT source_type AS type, source_id AS id FROM ${this.s}.lcm_summary_sources WHERE summary_id = $1 ORDER BY ord`, [summaryId]);
+    return this.rows<ItemRef>(this.reader, `SELECT source_type AS type, source_id AS id FROM ${this.s}.lcm_summary_sources WHERE summary_id = $1 ORDER BY ord`, [summaryId]);
   }
 
   async parentsOf(id: string): Promise<string[]> {
-    const rows = await this.rows<{ id: string }>(this.connection.pool, `SELECT summary_id AS id FROM ${this.s}.lcm_summary_sources WHERE source_id = $1 ORDER BY summary_id`, [id]);
+    const rows = await this.rows<{ id: string }>(this.reader, `SELECT summary_id AS id FROM ${this.s}.lcm_summary_sources WHERE source_id = $1 ORDER BY summary_id`, [id]);
     return rows.map((r) => r.id);
   }
 
@@ -200,6 +230,7 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
 
   async carrySummaries(session: string, summaryIds: readonly string[]): Promise<void> {
     await this.writeSession(session, async (client) => {
+      await this.recordSession(client, session);
       if ((await this.contextItemsOf(client, session)).length > 0) throw new Error(`lcm: session '${session}' already has context items; summaries are carried into an empty session only`);
       const found = await this.scalar(client, `SELECT COUNT(*) AS n FROM ${this.s}.lcm_summaries WHERE id = ANY($1::text[])`, [[...new Set(summaryIds)]]);
       if (found !== new Set(summaryIds).size) throw new Error(`lcm: cannot carry summaries ${summaryIds.join(", ")} into session '${session}': not every one is a stored summary`);
@@ -218,17 +249,17 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
   }
 
   async lastCompaction(session: string): Promise<LcmCompactionRecord | undefined> {
-    const row = (await this.rows<LcmCompactionRow<PgColumnTypes>>(this.connection.pool, `SELECT * FROM ${this.s}.lcm_compactions WHERE session = $1 ORDER BY id DESC LIMIT 1`, [session]))[0];
+    const row = (await this.rows<LcmCompactionRow<PgColumnTypes>>(this.reader, `SELECT * FROM ${this.s}.lcm_compactions WHERE session = $1 ORDER BY id DESC LIMIT 1`, [session]))[0];
     return row ? this.codec.toCompaction(session, row) : undefined;
   }
 
   async messageCount(session: string): Promise<number> {
-    return this.scalar(this.connection.pool, `SELECT COUNT(*) AS n FROM ${this.s}.lcm_messages WHERE session = $1`, [session]);
+    return this.scalar(this.reader, `SELECT COUNT(*) AS n FROM ${this.s}.lcm_messages WHERE session = $1`, [session]);
   }
 
   async summaryCounts(session: string): Promise<{ depth: number; kind: SummaryKind; level: SummaryLevel; n: number }[]> {
     const rows = await this.rows<{ depth: number; kind: SummaryKind; level: SummaryLevel; n: string }>(
-      this.connection.pool,
+      this.reader,
       `SELECT depth, kind, level, COUNT(*) AS n FROM ${this.s}.lcm_summaries WHERE session = $1 GROUP BY depth, kind, level ORDER BY depth, kind, level`,
       [session],
     );
@@ -238,7 +269,7 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
   async searchMessagesFullText(sessions: SessionScope, pattern: string, window: SearchWindow): Promise<SearchHits<StoredMessage>> {
     const { sql, params } = this.fullTextCondition(pattern, "search_text", 5);
     const rows = await this.rows<MessageRow>(
-      this.connection.pool,
+      this.reader,
       `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.lcm_messages WHERE ${IN_SESSIONS} AND created_at >= $2 AND created_at < $3 AND ${sql} ORDER BY id DESC LIMIT $4`,
       [sessionsParam(sessions), window.since ?? 0, window.before ?? FAR_FUTURE, window.limit, ...params],
     );
@@ -248,7 +279,7 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
   async searchSummariesFullText(sessions: SessionScope, pattern: string, window: SearchWindow): Promise<SearchHits<SummaryRecord>> {
     const { sql, params } = this.fullTextCondition(pattern, "content", 5);
     const rows = await this.rows<SummaryRow>(
-      this.connection.pool,
+      this.reader,
       `SELECT ${SUMMARY_COLUMNS} FROM ${this.s}.lcm_summaries WHERE ${IN_SESSIONS} AND created_at >= $2 AND created_at < $3 AND ${sql} ORDER BY row_id DESC LIMIT $4`,
       [sessionsParam(sessions), window.since ?? 0, window.before ?? FAR_FUTURE, window.limit, ...params],
     );
@@ -272,6 +303,11 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
       await lockSession(client, this.connection, "lcm", session);
       return body(client);
     });
+  }
+
+  /** Records `session` in the default scope unless it is recorded already. */
+  private async recordSession(client: Queryable, session: string): Promise<void> {
+    await client.query(`INSERT INTO ${this.s}.lcm_sessions (session) VALUES ($1) ON CONFLICT (session) DO NOTHING`, [session]);
   }
 
   private contextItemsOf(client: Queryable, session: string): Promise<ItemRef[]> {

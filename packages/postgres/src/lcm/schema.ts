@@ -5,7 +5,7 @@
  * messages and summaries. Messages are stored as their JSON text, verbatim (TOAST compresses long ones).
  */
 import type { PgMigration } from "../migrate.js";
-import { TSVECTOR_TEXT_CHARS } from "../session/schema.js";
+import { scopeFixedFunction, scopeIsolation, TSVECTOR_TEXT_CHARS } from "../session/schema.js";
 
 const appendOnly = (s: string, table: string) => `
 CREATE TRIGGER ${table}_no_update BEFORE UPDATE ON ${s}.${table} FOR EACH ROW EXECUTE FUNCTION ${s}.lcm_refuse_change('${table} is append-only: UPDATE refused');
@@ -89,5 +89,53 @@ ${appendOnly(s, "lcm_summary_sources")}
 ${appendOnly(s, "lcm_compactions")}
 `;
 
+/** The lcm tables that hold a scope column under row-level security (v2). */
+const SCOPED_TABLES = ["lcm_sessions", "lcm_messages", "lcm_summaries", "lcm_summary_sources", "lcm_context_items", "lcm_compactions"];
+
+/**
+ * v2: sessions belong to someone (docs/BEHAVIOUR.md, "Multi-user stores"), as in the session store's v2.
+ * `lcm_sessions` records each session's scope (the sessions stored before get 'default'); every lcm row
+ * carries its session's scope, copied on insert (a lineage row's from its summary), and no scope ever
+ * changes. Row-level security, forced on the tables' owner too, shows a transaction that set
+ * `context_engine.scope` only that scope's rows; a connection that sets none (the engine's writes, the
+ * operator) sees every scope. lcm's agent tools read in a transaction set to the caller's scope.
+ */
+const V2 = (s: string) => `
+CREATE TABLE ${s}.lcm_sessions (
+  session TEXT PRIMARY KEY,
+  scope TEXT NOT NULL DEFAULT 'default'
+);
+CREATE INDEX lcm_sessions_by_scope ON ${s}.lcm_sessions (scope, session);
+INSERT INTO ${s}.lcm_sessions (session)
+  SELECT session FROM ${s}.lcm_messages UNION SELECT session FROM ${s}.lcm_context_items;
+${SCOPED_TABLES.slice(1)
+  .map((table) => `ALTER TABLE ${s}.${table} ADD COLUMN scope TEXT NOT NULL DEFAULT 'default';`)
+  .join("\n")}
+
+CREATE FUNCTION ${s}.lcm_inherit_scope() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.scope := coalesce((SELECT scope FROM ${s}.lcm_sessions WHERE session = NEW.session), 'default');
+  RETURN NEW;
+END $$;
+CREATE FUNCTION ${s}.lcm_inherit_summary_scope() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.scope := (SELECT scope FROM ${s}.lcm_summaries WHERE id = NEW.summary_id);
+  RETURN NEW;
+END $$;
+${["lcm_messages", "lcm_summaries", "lcm_context_items", "lcm_compactions"]
+  .map((table) => `CREATE TRIGGER ${table}_scope BEFORE INSERT ON ${s}.${table} FOR EACH ROW EXECUTE FUNCTION ${s}.lcm_inherit_scope();`)
+  .join("\n")}
+CREATE TRIGGER lcm_summary_sources_scope BEFORE INSERT ON ${s}.lcm_summary_sources FOR EACH ROW EXECUTE FUNCTION ${s}.lcm_inherit_summary_scope();
+
+${scopeFixedFunction(s, "lcm_scope_fixed")}
+CREATE TRIGGER lcm_sessions_scope_fixed BEFORE UPDATE ON ${s}.lcm_sessions FOR EACH ROW EXECUTE FUNCTION ${s}.lcm_scope_fixed();
+CREATE TRIGGER lcm_context_items_scope_fixed BEFORE UPDATE ON ${s}.lcm_context_items FOR EACH ROW EXECUTE FUNCTION ${s}.lcm_scope_fixed();
+CREATE TRIGGER lcm_sessions_no_delete BEFORE DELETE ON ${s}.lcm_sessions FOR EACH ROW EXECUTE FUNCTION ${s}.lcm_refuse_change('lcm_sessions: DELETE refused — a session keeps its scope');
+${scopeIsolation(s, SCOPED_TABLES)}
+`;
+
 /** Every schema step of the lcm store, oldest first. Append new steps; never edit a released one. */
-export const PG_LCM_MIGRATIONS: readonly PgMigration[] = [{ version: 1, sql: V1 }];
+export const PG_LCM_MIGRATIONS: readonly PgMigration[] = [
+  { version: 1, sql: V1 },
+  { version: 2, sql: V2 },
+];

@@ -137,30 +137,40 @@ BEGIN
 END $$;
 CREATE TRIGGER engine_state_scope BEFORE INSERT OR UPDATE ON ${s}.engine_state FOR EACH ROW EXECUTE FUNCTION ${s}.engine_state_scope();
 
-CREATE FUNCTION ${s}.scope_fixed() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF NEW.scope IS DISTINCT FROM OLD.scope THEN RAISE EXCEPTION '%: UPDATE refused — the scope of a row is fixed', TG_TABLE_NAME; END IF;
-  RETURN NEW;
-END $$;
+${scopeFixedFunction(s, "scope_fixed")}
 CREATE TRIGGER sessions_scope_fixed BEFORE UPDATE ON ${s}.sessions FOR EACH ROW EXECUTE FUNCTION ${s}.scope_fixed();
 CREATE TRIGGER messages_scope_fixed BEFORE UPDATE ON ${s}.messages FOR EACH ROW EXECUTE FUNCTION ${s}.scope_fixed();
 
-${["sessions", "messages", "compactions", "engine_state"]
-  .map(
-    (table) => `
-ALTER TABLE ${s}.${table} ENABLE ROW LEVEL SECURITY;
-ALTER TABLE ${s}.${table} FORCE ROW LEVEL SECURITY;
-CREATE POLICY scope_isolation ON ${s}.${table}
-  USING (${SCOPE_VISIBLE})
-  WITH CHECK (${SCOPE_VISIBLE});`,
-  )
-  .join("\n")}
+${scopeIsolation(s, ["sessions", "messages", "compactions", "engine_state"])}
 `;
 
 /** The name of the per-transaction setting that says which scope a transaction may see. */
 export const SCOPE_SETTING = "context_engine.scope";
 /** True for a row the current transaction may see: its scope is the one set, or none is set (the operator's connection). */
 const SCOPE_VISIBLE = `coalesce(nullif(current_setting('${SCOPE_SETTING}', true), ''), scope) = scope`;
+
+/** `CREATE FUNCTION <s>.<name>()`: a BEFORE UPDATE trigger function that refuses a change of a row's scope. */
+export function scopeFixedFunction(s: string, name: string): string {
+  return `CREATE FUNCTION ${s}.${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.scope IS DISTINCT FROM OLD.scope THEN RAISE EXCEPTION '%: UPDATE refused — the scope of a row is fixed', TG_TABLE_NAME; END IF;
+  RETURN NEW;
+END $$;`;
+}
+
+/** Row-level security on `tables` of schema `s`, forced on their owner too: a transaction sees and writes the rows of the scope it set only. */
+export function scopeIsolation(s: string, tables: readonly string[]): string {
+  return tables
+    .map(
+      (table) => `
+ALTER TABLE ${s}.${table} ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ${s}.${table} FORCE ROW LEVEL SECURITY;
+CREATE POLICY scope_isolation ON ${s}.${table}
+  USING (${SCOPE_VISIBLE})
+  WITH CHECK (${SCOPE_VISIBLE});`,
+    )
+    .join("\n");
+}
 
 /** Every schema step of the session store, oldest first. Append new steps; never edit a released one. */
 export const PG_SESSION_STORE_MIGRATIONS: readonly PgMigration[] = [

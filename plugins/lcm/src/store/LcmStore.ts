@@ -6,13 +6,13 @@
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import type { SqliteColumnTypes } from "../core.js";
+import { DEFAULT_SESSION_SCOPE, type SqliteColumnTypes } from "../core.js";
 import type { CompactionRecord, ItemRef, NewMessage, StoredMessage, SummaryKind, SummaryLevel, SummaryRecord } from "./records.js";
 import { Database, type SqliteDatabase, type SqliteStatement } from "../deps.js";
 import { messageId, parseMessageId, searchableText } from "../messageText.js";
 import { packText } from "./packText.js";
 import { lcmRowCodec, type LcmCompactionRow, type LcmMessageRow, type LcmSummaryRow } from "./rows.js";
-import { LCM_ADDED_COLUMNS, LCM_SCHEMA_SQL, LCM_SCHEMA_VERSION, LCM_TRIGRAM_VERSION } from "./schema.js";
+import { LCM_ADDED_COLUMNS, LCM_RECORD_DEFAULT_SCOPES_SQL, LCM_SCHEMA_SQL, LCM_SCHEMA_VERSION, LCM_SCOPE_VERSION, LCM_TRIGRAM_VERSION } from "./schema.js";
 import { hasUnspacedScript } from "./unspaced.js";
 
 export type { CompactionRecord, ItemRef, NewMessage, StoredMessage, SummaryKind, SummaryLevel, SummaryRecord } from "./records.js";
@@ -76,6 +76,11 @@ export class LcmStore {
       ),
       lastCompaction: p("SELECT * FROM lcm_compactions WHERE session = ? ORDER BY id DESC LIMIT 1"),
       sessions: p("SELECT session FROM lcm_messages GROUP BY session UNION SELECT session FROM lcm_context_items GROUP BY session ORDER BY session"),
+      sessionsOfScope: p(
+        "SELECT session FROM lcm_sessions WHERE scope = ? AND (EXISTS (SELECT 1 FROM lcm_messages m WHERE m.session = lcm_sessions.session) OR EXISTS (SELECT 1 FROM lcm_context_items c WHERE c.session = lcm_sessions.session)) ORDER BY session",
+      ),
+      insertSession: p("INSERT OR IGNORE INTO lcm_sessions (session, scope) VALUES (?, ?)"),
+      sessionScope: p("SELECT scope FROM lcm_sessions WHERE session = ?"),
       hasSession: p("SELECT 1 FROM lcm_messages WHERE session = ? UNION ALL SELECT 1 FROM lcm_context_items WHERE session = ? LIMIT 1"),
     };
   }
@@ -95,6 +100,7 @@ export class LcmStore {
       if (!columns.some((c) => c.name === added.column)) this.db.exec(added.sql);
     }
     if (openedVersion > 0 && openedVersion < LCM_TRIGRAM_VERSION) this.fillTrigramIndexes();
+    if (openedVersion > 0 && openedVersion < LCM_SCOPE_VERSION) this.db.exec(LCM_RECORD_DEFAULT_SCOPES_SQL);
     this.db.pragma(`user_version = ${LCM_SCHEMA_VERSION}`);
   }
 
@@ -134,9 +140,25 @@ export class LcmStore {
     return (this.s.lastSeq!.get(session) as { n: number }).n;
   }
 
-  /** Every session the store holds messages or context items of, sorted. */
-  sessions(): string[] {
-    return (this.s.sessions!.all() as { session: string }[]).map((r) => r.session);
+  /** Every session the store holds messages or context items of (of `scope` only, when given), sorted. */
+  sessions(scope?: string): string[] {
+    const rows = scope === undefined ? this.s.sessions!.all() : this.s.sessionsOfScope!.all(scope);
+    return (rows as { session: string }[]).map((r) => r.session);
+  }
+
+  /**
+   * Records that `session` belongs to `scope` (a tenant or user id). A session's scope is fixed once
+   * recorded (its first append records the default scope): recording another one throws, changing nothing.
+   */
+  recordSessionScope(session: string, scope: string): void {
+    this.s.insertSession!.run(session, scope);
+    const recorded = this.sessionScope(session);
+    if (recorded !== scope) throw new Error(`lcm: session '${session}' belongs to scope '${recorded}', not '${scope}'`);
+  }
+
+  /** The scope `session` belongs to; the default scope for a session never recorded. */
+  sessionScope(session: string): string {
+    return (this.s.sessionScope!.get(session) as { scope: string } | undefined)?.scope ?? DEFAULT_SESSION_SCOPE;
   }
 
   /** True when `session` has any message or context item. */
@@ -162,6 +184,7 @@ export class LcmStore {
     if (messages.length === 0) return [];
     const skey = sessionKey(session);
     return this.write(() => {
+      this.s.insertSession!.run(session, DEFAULT_SESSION_SCOPE);
       let seq = this.lastSeq(session);
       let ord = (this.s.nextOrd!.get(session) as { n: number }).n;
       const out: StoredMessage[] = [];
@@ -259,6 +282,7 @@ export class LcmStore {
    */
   carrySummaries(session: string, summaryIds: readonly string[]): void {
     this.write(() => {
+      this.s.insertSession!.run(session, DEFAULT_SESSION_SCOPE);
       if (this.contextItems(session).length > 0) throw new Error(`lcm: session '${session}' already has context items; summaries are carried into an empty session only`);
       summaryIds.forEach((id, ord) => {
         if (this.s.summaryById!.get(id) === undefined) throw new Error(`lcm: cannot carry summary ${id} into session '${session}': no such summary`);

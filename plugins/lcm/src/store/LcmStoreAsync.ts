@@ -28,6 +28,8 @@ export type LcmStoreData = Pick<
   LcmStore,
   | "lastSeq"
   | "sessions"
+  | "recordSessionScope"
+  | "sessionScope"
   | "hasSession"
   | "identityAt"
   | "identitiesFrom"
@@ -58,6 +60,12 @@ export interface LcmStoreAsync extends AwaitableMethods<LcmStoreData> {
    * without it (SQLite) compacts unclaimed: a summary commit still refuses a context range that changed.
    */
   leaseCompaction?(session: string): Awaitable<(() => Awaitable<void>) | undefined>;
+  /**
+   * Runs `body` with a view of the store that can read the rows of `scope` only, when the database can
+   * enforce it (PostgreSQL: one transaction under row-level security); the agent tools read through it.
+   * A store without it (SQLite) is read as it is: the tools themselves keep to the scope's sessions.
+   */
+  readInScope?<T>(scope: string, body: (store: LcmStoreAsync) => Promise<T>): Promise<T>;
 }
 
 /**

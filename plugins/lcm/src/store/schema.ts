@@ -9,8 +9,10 @@
  * produced `tokens` (a counter's `countingId`), so another counter recounts instead of trusting it.
  * v3: trigram indexes (`lcm_messages_tri`, `lcm_summaries_tri`) of the texts written without spaces
  * between words (CJK, kana, Hangul, Thai), so a word inside such text is found as a substring.
+ * v4: `lcm_sessions` records whose each session is (its scope, fixed once recorded); the sessions of an
+ * older file are recorded in the default scope.
  */
-export const LCM_SCHEMA_VERSION = 3;
+export const LCM_SCHEMA_VERSION = 4;
 
 /** The full DDL, idempotent (`IF NOT EXISTS`). */
 export const LCM_SCHEMA_SQL = `
@@ -74,6 +76,13 @@ CREATE TABLE IF NOT EXISTS lcm_compactions (
   fallback_summaries INTEGER NOT NULL
 );
 
+-- whose each session is: a tenant or user id, fixed once recorded (the agent tools answer from one scope)
+CREATE TABLE IF NOT EXISTS lcm_sessions (
+  session TEXT PRIMARY KEY,
+  scope TEXT NOT NULL DEFAULT 'default'
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS lcm_sessions_by_scope ON lcm_sessions (scope, session);
+
 -- contentless full-text indexes: the text lives once, in the tables above
 CREATE VIRTUAL TABLE IF NOT EXISTS lcm_messages_fts USING fts5 (text, skey, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE IF NOT EXISTS lcm_summaries_fts USING fts5 (text, skey, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2');
@@ -85,7 +94,19 @@ ${appendOnlyTriggers("lcm_messages", [])}
 ${appendOnlyTriggers("lcm_summaries", ["id = NEW.id"])}
 ${appendOnlyTriggers("lcm_summary_sources", ["summary_id = NEW.summary_id AND ord = NEW.ord"])}
 ${appendOnlyTriggers("lcm_compactions", ["id = NEW.id"])}
+CREATE TRIGGER IF NOT EXISTS lcm_sessions_no_delete BEFORE DELETE ON lcm_sessions
+BEGIN SELECT RAISE(ABORT, 'lcm_sessions: DELETE refused — a session keeps its scope'); END;
+CREATE TRIGGER IF NOT EXISTS lcm_sessions_scope_fixed BEFORE UPDATE ON lcm_sessions
+BEGIN SELECT RAISE(ABORT, 'lcm_sessions: UPDATE refused — the scope of a session is fixed'); END;
 `;
+
+/** The version that added `lcm_sessions`: a store opening an older file records its sessions in the default scope. */
+export const LCM_SCOPE_VERSION = 4;
+
+/** Records every session an older file holds in the default scope (no session had another one). */
+export const LCM_RECORD_DEFAULT_SCOPES_SQL = `
+INSERT OR IGNORE INTO lcm_sessions (session)
+SELECT session FROM lcm_messages GROUP BY session UNION SELECT session FROM lcm_context_items GROUP BY session`;
 
 /** Columns added after v1, as `ALTER TABLE` statements for files created before them. */
 export const LCM_ADDED_COLUMNS: readonly { table: string; column: string; sql: string }[] = [

@@ -24,7 +24,7 @@ export async function runDescribe(ctx: ToolContext, args: z.output<typeof Descri
   const sessions = await resolveSessions(ctx, args.sessions);
   const beyond = args.sessions !== "current";
   const id = args.id;
-  if (id === undefined) return beyond ? sessionList(ctx, sessions === "all" ? await ctx.store.sessions() : sessions) : overview(ctx, ctx.session);
+  if (id === undefined) return beyond ? sessionList(ctx, sessions) : overview(ctx, ctx.session);
   if (isSummaryId(id)) {
     const s = await ctx.store.getSummary(id);
     if (!s || !(await summaryInReach(ctx, sessions, s))) throw new ToolError("not_found", `no summary ${id} in ${beyond ? "these sessions" : "this session"}`);

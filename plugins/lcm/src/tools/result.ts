@@ -1,7 +1,7 @@
 /** Tool results: JSON strings, errors as `{error, code}`. */
 
 /** Error codes the tools report. */
-export type ToolErrorCode = "invalid_arguments" | "invalid_pattern" | "not_found" | "not_expandable" | "unavailable" | "internal";
+export type ToolErrorCode = "invalid_arguments" | "invalid_pattern" | "not_found" | "not_expandable" | "unavailable" | "internal" | "no_scope";
 
 /** A tool failure that becomes `{error, code}`. */
 export class ToolError extends Error {

@@ -8,7 +8,7 @@ const timeBound = z.union([z.string(), z.number()]).optional();
 const sessionsArg = z
   .enum(["current", "conversation", "all"])
   .default("current")
-  .describe('Sessions to reach: "current", "conversation" (this conversation\'s earlier sessions too, e.g. before /new) or "all" sessions in the store');
+  .describe('Sessions to reach: "current", "conversation" (this conversation\'s earlier sessions too, e.g. before /new) or "all" sessions of this user (the calling session\'s scope)');
 
 /** `lcm_grep` arguments. */
 export const GrepArgsSchema = z.strictObject({

@@ -1,6 +1,7 @@
 /**
  * Which sessions a tool call reaches: the current one, the conversation's sessions (the current id without
- * its `~n` suffix and every `~n` that `/new` started from it), or every session in the store.
+ * its `~n` suffix and every `~n` that `/new` started from it), or every session of the caller's scope —
+ * never a session of another scope, whatever the arguments say.
  */
 import type { SessionScope } from "../store/search.js";
 import { ToolError } from "./result.js";
@@ -14,16 +15,17 @@ export function conversationOf(session: string): string {
   return session.replace(/~\d+$/, "");
 }
 
-/** The sessions `arg` names from `ctx.session`; "all" only when the config allows it. */
-export async function resolveSessions(ctx: ToolContext, arg: SessionsArg): Promise<SessionScope> {
+/**
+ * The sessions `arg` names from `ctx.session`, all of them of `ctx.scope` ("all": every session of the
+ * scope); "all" only when the config allows it.
+ */
+export async function resolveSessions(ctx: ToolContext, arg: SessionsArg): Promise<readonly string[]> {
   if (arg === "current") return [ctx.session];
-  if (arg === "all") {
-    if (!ctx.allSessions) throw new ToolError("invalid_arguments", 'sessions: "all" is turned off here (lcm.search_all_sessions: false); use "current" or "conversation"');
-    return "all";
-  }
+  if (arg === "all" && !ctx.allSessions) throw new ToolError("invalid_arguments", 'sessions: "all" is turned off here (lcm.search_all_sessions: false); use "current" or "conversation"');
   const base = conversationOf(ctx.session);
-  const related = (await ctx.store.sessions()).filter((s) => s === base || (s.startsWith(`${base}~`) && /^\d+$/.test(s.slice(base.length + 1))));
-  return related.includes(ctx.session) ? related : [...related, ctx.session];
+  const ofScope = await ctx.store.sessions(ctx.scope);
+  const reached = arg === "all" ? ofScope : ofScope.filter((s) => s === base || (s.startsWith(`${base}~`) && /^\d+$/.test(s.slice(base.length + 1))));
+  return reached.includes(ctx.session) ? reached : [...reached, ctx.session];
 }
 
 /** True when the record of `session` lies inside `scope`. */
@@ -33,8 +35,9 @@ export function inScope(scope: SessionScope, session: string): boolean {
 
 /**
  * True when the summary `summary` is reachable from `scope`: it lies inside it, or it is in the current
- * session's context (a summary `/new` carried over from an earlier session).
+ * session's context (a summary `/new` carried over from an earlier session of the caller's scope).
  */
 export async function summaryInReach(ctx: ToolContext, scope: SessionScope, summary: { id: string; session: string }): Promise<boolean> {
-  return inScope(scope, summary.session) || (await ctx.store.contextSummaryIds(ctx.session)).includes(summary.id);
+  if (inScope(scope, summary.session)) return true;
+  return (await ctx.store.contextSummaryIds(ctx.session)).includes(summary.id) && (await ctx.store.sessionScope(summary.session)) === ctx.scope;
 }

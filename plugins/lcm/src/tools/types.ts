@@ -6,6 +6,8 @@ import type { LcmStoreAsync } from "../store/LcmStoreAsync.js";
 export interface ToolContext {
   store: LcmStoreAsync;
   session: string;
+  /** The scope of the calling session: the tools read sessions of this scope only (`session` is one of them). */
+  scope: string;
   counter: TokenCounter;
   regexBudgetMs: number;
   /** False when `sessions: "all"` is turned off (lcm.search_all_sessions). */

@@ -88,7 +88,7 @@ function adversarialCalls(bob: string): unknown[] {
 }
 
 /** The answer without what the call itself passed (a query or an id echoed back is not the other scope's text), lower case. */
-function shownText(answer: string, args: unknown): string {
+export function shownText(answer: string, args: unknown): string {
   let text = answer;
   const given = Object.values((args ?? {}) as Record<string, unknown>).filter((v): v is string => typeof v === "string");
   for (const value of given.sort((a, b) => b.length - a.length)) {
@@ -98,7 +98,7 @@ function shownText(answer: string, args: unknown): string {
 }
 
 /** The answer with every occurrence of `id` replaced, so answers about two different ids compare. */
-function withoutId(answer: string, id: string): string {
+export function withoutId(answer: string, id: string): string {
   return answer.split(JSON.stringify(id).slice(1, -1)).join("<id>");
 }
 

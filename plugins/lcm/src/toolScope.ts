@@ -1,0 +1,65 @@
+/**
+ * Whose sessions an lcm tool call may read (docs/BEHAVIOUR.md, "Multi-user stores"): the scopes of the
+ * sessions the host opened (`onSessionStart`'s `info.scope`), and the session and scope of one call,
+ * resolved from what the host says (handleToolCall's context), never from the agent's arguments.
+ */
+import { ambiguousScopeResult, DEFAULT_SESSION_SCOPE, resolveToolScope, type ToolCallContext } from "./core.js";
+import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
+import { conversationOf } from "./tools/sessionScope.js";
+import { toolErrorResult } from "./tools/result.js";
+
+/** The session and scope a tool call runs as, or the JSON error the tool answers with. */
+export type CallerScope = { session: string; scope: string } | { refused: string };
+
+/** The scopes of the open sessions, and the scope of one tool call. */
+export class OpenScopes {
+  /** Open session id → its scope; sessions `/new` started from one are added with its scope. */
+  private readonly open = new Map<string, string>();
+
+  /** `session` was opened in `scope` (the default scope when none); returns the scope. A blank scope throws. */
+  start(session: string, scope: string | undefined): string {
+    const resolved = scope ?? DEFAULT_SESSION_SCOPE;
+    if (!isScope(resolved)) throw new Error(`lcm: onSessionStart('${session}', { scope }): scope must be a non-empty string, got ${JSON.stringify(scope)}`);
+    this.open.set(session, resolved);
+    return resolved;
+  }
+
+  /** The scope `session` was opened in here, if it is open. */
+  openScope(session: string): string | undefined {
+    return this.open.get(session);
+  }
+
+  /** `/new` started `to` from `from`: it belongs to the same scope (returned). */
+  async inherit(store: LcmStoreAsync, from: string, to: string): Promise<string> {
+    const scope = this.open.get(from) ?? (await store.sessionScope(from));
+    this.open.set(to, scope);
+    return scope;
+  }
+
+  /** `session` ended: it and the sessions `/new` started from it are no longer open. */
+  end(session: string): void {
+    for (const open of [...this.open.keys()]) if (open === session || conversationOf(open) === session) this.open.delete(open);
+  }
+
+  /**
+   * The session and scope tool `tool` runs as: the session the host names when lcm knows it (opened here,
+   * or stored), else `current`; the scope the host gives, else that session's (see core's
+   * resolveToolScope). Refused when the scope is ambiguous, or when the session is not of that scope.
+   */
+  async caller(store: LcmStoreAsync, tool: string, context: ToolCallContext | undefined, current: () => Promise<string>): Promise<CallerScope> {
+    const scopeOf = async (session: string) => this.open.get(session) ?? (await store.sessionScope(session));
+    const scope = await resolveToolScope(context, this.open, async (session) => ({ scope: await scopeOf(session) }));
+    if (scope === undefined) return { refused: ambiguousScopeResult(tool) };
+    if (!isScope(scope)) return { refused: toolErrorResult("no_scope", `${tool}: the scope the host passed (${JSON.stringify(scope)}) is not a non-empty string`) };
+    const named = context?.sessionId;
+    const session = named !== undefined && (this.open.has(named) || (await store.hasSession(named))) ? named : await current();
+    const own = await scopeOf(session);
+    if (own !== scope) return { refused: toolErrorResult("no_scope", `${tool}: session '${session}' is not one of scope '${scope}'; the host must pass the calling session and its own scope`) };
+    return { session, scope };
+  }
+}
+
+/** True for a usable scope: a string with a non-blank character (a blank one would read as no scope at all). */
+function isScope(scope: unknown): scope is string {
+  return typeof scope === "string" && scope.trim() !== "";
+}
