@@ -8,19 +8,24 @@ import { DEFAULT_SESSION_SCOPE, type ToolCallContext } from "./types.js";
  * The scope of a tool call: `context.scope`; else the scope of the session it names (or of the only open
  * one) as `open` (open session id → scope) or `lookup` (the store's record) says, {@link DEFAULT_SESSION_SCOPE}
  * for a session nobody scoped; else, with several open sessions, their scope when they share one.
- * Undefined when sessions of different scopes are open and the call names none: the tool must refuse.
+ * Undefined when sessions of different scopes are open and the call names none, or the scope found is
+ * blank (a blank scope would read as no scope at all, the operator's view): the tool must refuse.
  */
 export async function resolveToolScope(
   context: ToolCallContext | undefined,
   open: ReadonlyMap<string, string>,
   lookup?: (sessionId: string) => PromiseLike<{ scope: string } | undefined> | { scope: string } | undefined,
 ): Promise<string | undefined> {
-  if (context?.scope !== undefined) return context.scope;
+  if (context?.scope !== undefined) return nonBlank(context.scope);
   const sessionId = context?.sessionId ?? (open.size === 1 ? open.keys().next().value : undefined);
-  if (sessionId !== undefined) return open.get(sessionId) ?? (await lookup?.(sessionId))?.scope ?? DEFAULT_SESSION_SCOPE;
+  if (sessionId !== undefined) return nonBlank(open.get(sessionId) ?? (await lookup?.(sessionId))?.scope ?? DEFAULT_SESSION_SCOPE);
   const scopes = new Set(open.values());
   if (scopes.size > 1) return undefined;
-  return scopes.values().next().value ?? DEFAULT_SESSION_SCOPE;
+  return nonBlank(scopes.values().next().value ?? DEFAULT_SESSION_SCOPE);
+}
+
+function nonBlank(scope: string): string | undefined {
+  return typeof scope === "string" && scope.trim() !== "" ? scope : undefined;
 }
 
 /** The tool result when {@link resolveToolScope} cannot tell whose sessions a call may read. */

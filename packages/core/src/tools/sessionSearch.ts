@@ -87,6 +87,8 @@ export interface ScopeAwareStore {
  * is also restricted by the database; the check here holds for every store.
  */
 export function scopedSearchSource(store: SessionSearchSource & Partial<ScopeAwareStore>, scope: string): SessionSearchSource {
+  // a blank scope would read as none (PostgreSQL's operator view): never a view of one scope
+  if (typeof scope !== "string" || scope.trim() === "") throw new TypeError("scopedSearchSource: the scope must be a non-empty string");
   const inner = typeof store.forScope === "function" ? store.forScope(scope) : store;
   const own = async (sessionId: string): Promise<SessionRecord | undefined> => {
     const session = await inner.getSession(sessionId);

@@ -84,6 +84,15 @@ describe("the built-in engine's session_search with scoped sessions", () => {
     expect(await engine.handleToolCall(SESSION_SEARCH_TOOL_NAME, { query: "flamingo" }, { scope: "bob" })).toContain(BOB_MARKER);
   });
 
+  it("refuses a blank scope, which would read as the operator's view of every scope", async () => {
+    const engine = new ContextCompressor({ store });
+    for (const scope of ["", "  "]) {
+      expect(JSON.parse(await engine.handleToolCall(SESSION_SEARCH_TOOL_NAME, { query: "flamingo" }, { scope }))).toMatchObject({ code: "no_scope" });
+    }
+    await engine.onSessionStart("blank", { scope: " " });
+    expect(JSON.parse(await engine.handleToolCall(SESSION_SEARCH_TOOL_NAME, { query: "flamingo" }, { sessionId: "blank" }))).toMatchObject({ code: "no_scope" });
+  });
+
   it("reads the scope of a stored session the host names without having started it, and the default scope with no session at all", async () => {
     const engine = new ContextCompressor({ store });
     expect(await engine.handleToolCall(SESSION_SEARCH_TOOL_NAME, { query: "flamingo" }, { sessionId: ids.bob[1]! })).toContain(BOB_MARKER);
