@@ -10,7 +10,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { LanguageModelMiddleware, LanguageModelUsage, ModelMessage, ToolSet } from "ai";
-import { AWAITING_REAL_USAGE, isContextEngine, type ChatMessage, type ContextEngine, type ToolCallContext, type UsageReport } from "@context-engine/core";
+import { AWAITING_REAL_USAGE, isContextEngine, toolCallContext, type ChatMessage, type ContextEngine, type UsageReport } from "@context-engine/core";
 import { messagesChanged } from "@context-engine/core/internal";
 import { engineGatewayHygiene } from "@context-engine/core/session";
 import { toChatMessages } from "./toChatMessages.js";
@@ -21,10 +21,10 @@ import { reportingStreamUsage } from "./streamUsage.js";
 import { aiSdkUsageReport, languageModelUsageReport } from "./usage.js";
 
 /** Options of {@link createAiSdkAdapter}: an engine, or a host (`createContextHost`) whose engine is used. */
-export type AiSdkAdapterOptions = ({ engine: ContextEngine; host?: undefined } | { host: { engine: ContextEngine }; engine?: undefined }) & {
+export type AiSdkAdapterOptions = ({ engine: ContextEngine; host?: undefined } | { host: { engine: ContextEngine; scope?: string }; engine?: undefined }) & {
   /** The conversation's id, when one engine serves several (passed to `shouldCompress`, `compress`, `updateFromResponse`). */
   sessionId?: string;
-  /** Whose conversation it is (a tenant or user id): the engine's tools answer from this scope's sessions only. */
+  /** Whose conversation it is (a tenant or user id; default the host's): the engine's tools answer from this scope's sessions only. */
   scope?: string;
   /** Called after each compaction that changed the messages (not when the engine answered with them as they were). */
   onCompress?: (event: AiSdkCompressionEvent) => void;
@@ -103,7 +103,7 @@ export class AiSdkAdapter {
     const engine = options.host !== undefined ? options.host.engine : options.engine;
     if (!isContextEngine(engine)) throw new TypeError("createAiSdkAdapter: give `engine` (a ContextEngine) or `host` (from createContextHost)");
     this.engine = engine;
-    this.tools = engineTools(engine, toolContext(options.sessionId, options.scope));
+    this.tools = engineTools(engine, toolCallContext(options.sessionId, options.scope ?? options.host?.scope));
     this.onCompress = options.onCompress;
     this.sessionId = options.sessionId;
   }
@@ -225,10 +225,4 @@ export class AiSdkAdapter {
  */
 export function createAiSdkAdapter(options: AiSdkAdapterOptions): AiSdkAdapter {
   return new AiSdkAdapter(options);
-}
-
-/** What the engine's tools are told about the calling conversation (nothing when the adapter knows neither). */
-function toolContext(sessionId: string | undefined, scope: string | undefined): ToolCallContext | undefined {
-  if (sessionId === undefined && scope === undefined) return undefined;
-  return { ...(sessionId !== undefined ? { sessionId } : {}), ...(scope !== undefined ? { scope } : {}) };
 }

@@ -9,7 +9,7 @@
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { AIMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { isContextEngine, type ChatMessage, type ContextEngine } from "@context-engine/core";
+import { isContextEngine, toolCallContext, type ChatMessage, type ContextEngine } from "@context-engine/core";
 import { messagesChanged } from "@context-engine/core/internal";
 import { engineGatewayHygiene } from "@context-engine/core/session";
 import { toBaseMessages } from "./toBaseMessages.js";
@@ -21,12 +21,12 @@ import { langChainUsageReport } from "./usage.js";
 export const REMOVE_ALL_MESSAGES = "__remove_all__";
 
 /** Options of {@link contextEngineMiddleware}: an engine, or a host (`createContextHost`) whose engine is used. */
-export type ContextEngineMiddlewareOptions = ({ engine: ContextEngine; host?: undefined } | { host: { engine: ContextEngine }; engine?: undefined }) & {
+export type ContextEngineMiddlewareOptions = ({ engine: ContextEngine; host?: undefined } | { host: { engine: ContextEngine; scope?: string }; engine?: undefined }) & {
   /** The middleware's name (default "ContextEngineMiddleware"). */
   name?: string;
   /** The conversation's id, when one engine serves several (passed to `shouldCompress`, `compress`, `updateFromResponse`). */
   sessionId?: string;
-  /** Whose conversation it is (a tenant or user id): the engine's tools answer from this scope's sessions only. */
+  /** Whose conversation it is (a tenant or user id; default the host's): the engine's tools answer from this scope's sessions only. */
   scope?: string;
   /** Called after each compaction that changed the messages (not when the engine answered with them as they were). */
   onCompress?: (event: LangChainCompressionEvent) => void;
@@ -104,7 +104,7 @@ export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions)
   const fed = new WeakSet<BaseMessage>();
   return createMiddleware({
     name: options.name ?? "ContextEngineMiddleware",
-    tools: engineTools(engine, sessionId === undefined && options.scope === undefined ? undefined : { ...(sessionId !== undefined ? { sessionId } : {}), ...(options.scope !== undefined ? { scope: options.scope } : {}) }),
+    tools: engineTools(engine, toolCallContext(sessionId, options.scope ?? options.host?.scope)),
     beforeModel: async (state) => {
       const trigger = compressionTrigger(engine, state.messages, sessionId);
       if (trigger === undefined) return undefined;

@@ -28,6 +28,12 @@ function nonBlank(scope: string): string | undefined {
   return typeof scope === "string" && scope.trim() !== "" ? scope : undefined;
 }
 
+/** What an adapter tells the engine's tools about the calling conversation: undefined when it knows neither the session nor the scope. */
+export function toolCallContext(sessionId: string | undefined, scope: string | undefined): ToolCallContext | undefined {
+  if (sessionId === undefined && scope === undefined) return undefined;
+  return { ...(sessionId !== undefined ? { sessionId } : {}), ...(scope !== undefined ? { scope } : {}) };
+}
+
 /** The tool result when {@link resolveToolScope} cannot tell whose sessions a call may read. */
 export function ambiguousScopeResult(tool: string): string {
   return JSON.stringify({

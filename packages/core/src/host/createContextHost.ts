@@ -9,7 +9,7 @@ import { BUILTIN_ENGINE } from "./builtin.js";
 import { loadConfig, validateConfigObject } from "../config/load.js";
 import type { HostConfig } from "../config/schema.js";
 import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.js";
-import type { ModelInfo } from "../engine/types.js";
+import { DEFAULT_SESSION_SCOPE, type ModelInfo } from "../engine/types.js";
 import type { Summarizer } from "../summarizers/types.js";
 import type { TokenCounter } from "../tokens/types.js";
 import type { SessionStore, SessionStoreAsync } from "../store/types.js";
@@ -54,6 +54,11 @@ export interface ContextHostOptions {
   model?: ModelInfo;
   /** The host only simulates: engines keep no state beyond it (see {@link EngineContext.scratch}). */
   scratch?: boolean;
+  /**
+   * Whose sessions this host serves when one owner uses it (a tenant or user id; default "default"): the
+   * scope of the sessions `CompactionSession` and the adapters open through it unless they are given one.
+   */
+  scope?: string;
 }
 
 /** A running host. */
@@ -76,6 +81,15 @@ export interface ContextHost {
   model: ModelInfo;
   /** One-time notices for the user (the routes', e.g. a raised trigger), to print at start. */
   notices: string[];
+  /** The scope sessions opened through this host get unless given one ({@link ContextHostOptions.scope}). */
+  scope: string;
+}
+
+/** `scope` checked: a non-blank string, else {@link DEFAULT_SESSION_SCOPE} when not given. */
+function hostScope(scope: string | undefined): string {
+  if (scope === undefined) return DEFAULT_SESSION_SCOPE;
+  if (typeof scope !== "string" || scope.trim() === "") throw new TypeError("createContextHost: scope must be a non-empty string");
+  return scope;
 }
 
 /** The folder a host resolves directory engines and plugin state from: the config file's folder, else `cwd`. */
@@ -161,7 +175,7 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
     ? { text: engine.autoraiseNotice, state: engine.autoraiseNoticeState }
     : undefined;
   const notices = hooks.routes.notices.call([], { engine, source, planNotice });
-  return { engine, engineSource: source, hooks, config, rootDir, warnings, requestedEngine: requested, engineOrigin: origin, registeredEngines: registry.names(), summarizer, model, notices };
+  return { engine, engineSource: source, hooks, config, rootDir, warnings, requestedEngine: requested, engineOrigin: origin, registeredEngines: registry.names(), summarizer, model, notices, scope: hostScope(options.scope) };
 }
 
 async function resolveConfig(config: HostConfig | string | undefined): Promise<HostConfig> {

@@ -6,7 +6,7 @@
  */
 import type { ChatMessage } from "../messages/schema.js";
 import type { SessionRecord, SessionStore, UndoResult } from "../store/types.js";
-import { checkScope, CompactionSessionBase, resolveSessionOptions, serverBoundaryInfo } from "./compactionSessionBase.js";
+import { checkScope, CompactionSessionBase, sessionScopeOf, resolveSessionOptions, serverBoundaryInfo } from "./compactionSessionBase.js";
 import type { CompactionResult, CompactionSessionOptions } from "./types.js";
 
 export type { CompactionOutcome, CompactionResult, CompactionSessionHost, CompactionSessionOptions, MaybeCompressOptions } from "./types.js";
@@ -18,8 +18,8 @@ export class CompactionSession extends CompactionSessionBase {
 
   constructor(options: CompactionSessionOptions) {
     const resolved = resolveSessionOptions(options);
-    const existing = options.sessionId === undefined ? undefined : checkScope(options.store.getSession(options.sessionId), options.scope);
-    const session = existing ?? options.store.createSession({ id: options.sessionId, platform: options.platform, scope: options.scope, title: options.title ?? null });
+    const existing = options.sessionId === undefined ? undefined : checkScope(options.store.getSession(options.sessionId), sessionScopeOf(options));
+    const session = existing ?? options.store.createSession({ id: options.sessionId, platform: options.platform, scope: sessionScopeOf(options), title: options.title ?? null });
     super(resolved, session);
     this.store = options.store;
     this.anyStore = options.store;

@@ -5,7 +5,7 @@
  */
 import type { ChatMessage } from "../messages/schema.js";
 import { SessionStoreError, type CompactionRecord, type SessionRecord, type SessionStoreAsync, type UndoResult } from "../store/types.js";
-import { checkScope, CompactionSessionBase, resolveSessionOptions, serverBoundaryInfo, type ResolvedSessionOptions } from "./compactionSessionBase.js";
+import { checkScope, CompactionSessionBase, sessionScopeOf, resolveSessionOptions, serverBoundaryInfo, type ResolvedSessionOptions } from "./compactionSessionBase.js";
 import type { CompactionResult, CompactionSessionOptions } from "./types.js";
 
 /** Options of {@link CompactionSessionAsync.open}: those of {@link CompactionSession}, with a store that may answer asynchronously. */
@@ -19,11 +19,11 @@ export interface CompactionSessionAsyncOptions extends Omit<CompactionSessionOpt
  */
 async function createOrJoin(store: SessionStoreAsync, options: CompactionSessionAsyncOptions): Promise<SessionRecord> {
   try {
-    return await store.createSession({ id: options.sessionId, platform: options.platform, scope: options.scope, title: options.title ?? null });
+    return await store.createSession({ id: options.sessionId, platform: options.platform, scope: sessionScopeOf(options), title: options.title ?? null });
   } catch (error) {
     const created = options.sessionId === undefined || !(error instanceof SessionStoreError) ? undefined : await store.getSession(options.sessionId);
     if (created === undefined) throw error;
-    return checkScope(created, options.scope)!;
+    return checkScope(created, sessionScopeOf(options))!;
   }
 }
 
@@ -42,7 +42,7 @@ export class CompactionSessionAsync extends CompactionSessionBase {
   static async open(options: CompactionSessionAsyncOptions): Promise<CompactionSessionAsync> {
     const resolved = resolveSessionOptions(options);
     const { store } = options;
-    const existing = options.sessionId === undefined ? undefined : checkScope(await store.getSession(options.sessionId), options.scope);
+    const existing = options.sessionId === undefined ? undefined : checkScope(await store.getSession(options.sessionId), sessionScopeOf(options));
     return new CompactionSessionAsync(resolved, store, existing ?? (await createOrJoin(store, options)));
   }
 

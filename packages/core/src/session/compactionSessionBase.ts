@@ -111,6 +111,11 @@ export function serverBoundaryInfo(boundary: ServerCompactionBoundary): { report
   return { report: { appServer: boundary } };
 }
 
+/** The scope a session opened with `options` gets: its own `scope`, else its host's. */
+export function sessionScopeOf(options: Pick<CompactionSessionOptions, "scope" | "host">): string | undefined {
+  return options.scope ?? options.host?.scope;
+}
+
 /**
  * `session` when it may be resumed under `scope` (default "default"): a stored session of another
  * scope is someone else's conversation, and resuming it throws.

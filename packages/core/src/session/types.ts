@@ -11,6 +11,8 @@ import type { CompactionRecord, SessionStore } from "../store/types.js";
  */
 export interface CompactionSessionHost {
   engine: ContextEngine;
+  /** The scope sessions get unless given one (`createContextHost({ scope })`). */
+  scope?: string;
   hooks?: Pick<HostHooks, "sessionCompress"> & Partial<Pick<HostHooks, "routes">>;
   config?: Pick<HostConfig, "compression"> & RouteConfig;
 }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
+import { createContextHost } from "../../src/host/createContextHost.js";
 import { CompactionSession } from "../../src/session/CompactionSession.js";
 import { SESSION_STORE_MIGRATIONS } from "../../src/store/schema.js";
 import { openSqliteStore, type SqliteSessionStore } from "../../src/store/sqliteStore.js";
@@ -109,5 +110,23 @@ describe("the built-in engine's session_search with scoped sessions", () => {
     expect(answer).not.toContain(BOB_MARKER);
     expect(() => new CompactionSession({ engine, store, platform: "gateway", scope: "alice", sessionId: ids.bob[0]! })).toThrow(/belongs to scope 'bob', not 'alice'/);
     expect(new CompactionSession({ engine, store, platform: "gateway", scope: "bob", sessionId: ids.bob[0]! }).scope).toBe("bob");
+  });
+
+  it("gives a CompactionSession its host's scope when it is given none", async () => {
+    const engine = new ContextCompressor({ store });
+    const session = new CompactionSession({ host: { engine, scope: "bob" }, store, platform: "gateway" });
+    expect(session.scope).toBe("bob");
+    const answer = await session.handleToolCall(SESSION_SEARCH_TOOL_NAME, { query: "flamingo" });
+    expect(answer).toContain(BOB_MARKER);
+    expect(answer).not.toContain("alicenote");
+    expect(new CompactionSession({ host: { engine, scope: "bob" }, store, platform: "gateway", scope: "alice" }).scope).toBe("alice");
+  });
+
+  it("builds a host whose sessions get the scope it was given, 'default' when none, and refuses a blank one", async () => {
+    expect((await createContextHost({ config: {} })).scope).toBe("default");
+    const host = await createContextHost({ config: {}, store, scope: "alice" });
+    expect(host.scope).toBe("alice");
+    expect(new CompactionSession({ host, store, platform: "gateway" }).session().scope).toBe("alice");
+    await expect(createContextHost({ config: {}, scope: " " })).rejects.toThrow(/scope must be a non-empty string/);
   });
 });
