@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ContextCompressor, openSqliteStore, type SqliteSessionStore } from "@context-engine/core";
+import { ContextCompressor, openSqliteStore } from "@context-engine/core";
+import type { SqliteSessionStore } from "@context-engine/core/store";
 import { createAiSdkAdapter } from "../src/index.js";
 
 let dir: string;

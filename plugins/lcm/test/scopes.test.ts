@@ -4,6 +4,8 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { openSqliteStore } from "@context-engine/core";
+import { CompactionSession } from "@context-engine/core/session";
 import { LcmStore } from "../src/store/LcmStore.js";
 import { describeLcmScopeIsolation } from "./scopeIsolationContract.js";
 import { newMessage } from "./storeContract.js";
@@ -73,6 +75,25 @@ describe("the lcm engine's scopes", () => {
       expect(found.count).toBeGreaterThan(0);
     } finally {
       await engine.close();
+      made.cleanup();
+    }
+  });
+});
+
+describe("lcm through a CompactionSession with a scope", () => {
+  it("answers the session's tool calls from its scope: the session is started in lcm with that scope on its first call", async () => {
+    const made = tempDir();
+    const engine = makeEngine(made.dir);
+    const store = openSqliteStore(join(made.dir, "sessions.db"));
+    try {
+      const session = new CompactionSession({ engine, store, platform: "gateway", scope: "alice" });
+      session.append(conversation(6));
+      await session.maybeCompress({ force: true });
+      const found = parseResult(await session.handleToolCall("lcm_grep", { pattern: "parser" }));
+      expect(found.error).toBeUndefined();
+      expect(JSON.stringify(found)).toContain("parser");
+    } finally {
+      store.close();
       made.cleanup();
     }
   });

@@ -159,9 +159,29 @@ export abstract class CompactionSessionBase {
   /** Whose conversation it is: the engine's tools called through {@link handleToolCall} answer from this scope only. */
   readonly scope: string;
 
-  /** Runs one of the engine's tools for this conversation: the engine is told the session and its scope (the agent's arguments cannot change them). */
-  handleToolCall(name: string, args: unknown): Promise<string> {
-    return this.engine.handleToolCall(name, args, { sessionId: this.currentId, scope: this.scope });
+  /** The session the engine was told of (`onSessionStart`), with the promise of that call. */
+  private started: { sessionId: string; done: Promise<void> } | undefined;
+
+  /**
+   * Starts the current session in the engine (`onSessionStart` with the platform and scope) once, before
+   * the session's first compaction or tool call, so an engine that keeps its own sessions (lcm) knows whose it is.
+   */
+  protected startInEngine(): Promise<void> {
+    const sessionId = this.currentId;
+    if (this.started?.sessionId !== sessionId) {
+      this.started = { sessionId, done: Promise.resolve(this.engine.onSessionStart(sessionId, { platform: this.platform, scope: this.scope })) };
+    }
+    return this.started.done;
+  }
+
+  /**
+   * Runs one of the engine's tools for this conversation: the engine is told the session and its scope
+   * (the agent's arguments cannot change them).
+   */
+  async handleToolCall(name: string, args: unknown): Promise<string> {
+    await this.startInEngine();
+    const sessionId = this.currentId;
+    return this.engine.handleToolCall(name, args, { sessionId, scope: this.scope });
   }
 
   /** The current session id (changes only on a rotation). */
@@ -175,6 +195,7 @@ export abstract class CompactionSessionBase {
    * or cancelled compaction, or one overtaken by another compaction or an undo, writes nothing.
    */
   async maybeCompress(options: MaybeCompressOptions = {}): Promise<CompactionResult> {
+    await this.startInEngine();
     const sessionId = this.currentId;
     const startRows = await this.anyStore.activeRows(sessionId);
     const before = startRows.map((row) => row.message);

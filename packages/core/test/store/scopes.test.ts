@@ -123,10 +123,11 @@ describe("the built-in engine's session_search with scoped sessions", () => {
   });
 
   it("builds a host whose sessions get the scope it was given, 'default' when none, and refuses a blank one", async () => {
-    expect((await createContextHost({ config: {} })).scope).toBe("default");
-    const host = await createContextHost({ config: {}, store, scope: "alice" });
+    const config = "compression:\n  threshold: 0.5\n";
+    expect((await createContextHost({ config, rootDir: dir })).scope).toBe("default");
+    const host = await createContextHost({ config, rootDir: dir, store, scope: "alice" });
     expect(host.scope).toBe("alice");
     expect(new CompactionSession({ host, store, platform: "gateway" }).session().scope).toBe("alice");
-    await expect(createContextHost({ config: {}, scope: " " })).rejects.toThrow(/scope must be a non-empty string/);
+    await expect(createContextHost({ config, rootDir: dir, scope: " " })).rejects.toThrow(/scope must be a non-empty string/);
   });
 });
