@@ -9,7 +9,9 @@
  *
  * - **held-out**: the transcripts listed in {@link HELD_OUT}, never looked at while tuning a summarizer;
  *   the issue #18 goals are printed beside these figures;
- * - **tune**: every other real transcript (those in {@link TUNE}, and any file added to the corpus later).
+ * - **tune**: every other real transcript (those in {@link TUNE}, and any file added to the corpus later);
+ *   after the totals, a long session stitched from four of them ({@link STITCHED_TUNE}) with its own row
+ *   and long-horizon line, kept out of the totals.
  *
  * The split was fixed before measuring the summarizer: within each source (the corpus' first folder),
  * transcripts sorted by imported message count, largest first (ties by path), alternate held-out, tune,
@@ -63,6 +65,18 @@ export const TUNE: readonly string[] = [
   "swe-agent/tests/test_data/trajectories/gpt4__swe-bench-dev-easy_first_only__default__t-0.00__p-0.95__c-3.00__install-1/pydicom__pydicom-1458.traj",
   "swe-agent/trajectories/demonstrations/replay__marshmallow-code__marshmallow-1867__xml_sys-env_window100__t-0.20__p-0.95__c-2.00__install-1/marshmallow-code__marshmallow-1867.traj",
   "swe-agent/tests/test_data/trajectories/gpt4__swe-agent-test-repo__default_from_url__t-0.00__p-0.95__c-3.00__install-1/6e44b9__sweagenttestrepo-1c2844.traj",
+];
+
+/**
+ * Four tune transcripts joined into one long session (962 messages; system prompts after the first
+ * dropped): the tune split holds no session long enough to show how the first chunk fades over many
+ * compactions, so this row is where a long-horizon change is tuned. Printed apart, never in the totals.
+ */
+export const STITCHED_TUNE: readonly string[] = [
+  "specstory/specstory-cli/.specstory/history/2026-02-20_15-53-44Z-read-docs-git-provenance.md",
+  "specstory/specstory-cli/.specstory/history/2026-06-23_20-26-43Z-ok-take-a-look.md",
+  "cctrace/.claude-sessions/phase0-investigation/raw_messages.jsonl",
+  "specstory/specstory-cli/.specstory/history/2026-01-28_13-10-29Z-take-a-look-at.md",
 ];
 
 /** Issue #18's goals, shown beside the held-out totals. */
@@ -164,6 +178,16 @@ function printLongHorizon(rows: Row[]): void {
   }
 }
 
+/** The {@link STITCHED_TUNE} session measured at `window`, or undefined when one of its transcripts is missing. */
+async function stitchedRow(transcripts: ReadonlyArray<{ name: string; messages: Awaited<ReturnType<typeof importTranscriptFile>>["messages"] }>, window: number): Promise<Row | undefined> {
+  const parts = STITCHED_TUNE.map((name) => transcripts.find((t) => t.name === name)?.messages);
+  if (parts.some((part) => part === undefined)) return undefined;
+  const messages = parts.flatMap((part, i) => (i === 0 ? part! : part!.filter((m) => m.role !== "system")));
+  const engine = new ContextCompressor({ model: { model: MODEL, contextLength: window } });
+  const report = await evaluateFidelity(messages, { engine, model: MODEL, provider: "anthropic" });
+  return { name: "stitched: 4 tune transcripts", split: "tune", window, messages: messages.length, forced: false, report };
+}
+
 /** Runs the benchmark on the transcripts under `corpus` (default ../shared/corpus/raw). */
 export async function run(corpus: string = CORPUS): Promise<void> {
   if (!existsSync(corpus)) {
@@ -215,6 +239,11 @@ export async function run(corpus: string = CORPUS): Promise<void> {
     }
     console.log("");
     for (const split of ["held-out", "tune"] as const) printTotals(split, rows.filter((r) => r.split === split), skipped[split]);
-    printLongHorizon(rows);
+    const stitched = await stitchedRow(transcripts, window);
+    if (stitched !== undefined) {
+      console.log("  tune, the stitched long session (not in the totals):");
+      printRow(stitched);
+    }
+    printLongHorizon(stitched === undefined ? rows : [...rows, stitched]);
   }
 }
