@@ -10,8 +10,8 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { LanguageModelMiddleware, LanguageModelUsage, ModelMessage, ToolSet } from "ai";
-import { AWAITING_REAL_USAGE, isContextEngine, toolCallContext, type ChatMessage, type ContextEngine, type UsageReport } from "@context-engine/core";
-import { messagesChanged } from "@context-engine/core/internal";
+import { AWAITING_REAL_USAGE, isContextEngine, type ChatMessage, type ContextEngine, type UsageReport } from "@context-engine/core";
+import { messagesChanged, toolCallContext } from "@context-engine/core/internal";
 import { engineGatewayHygiene } from "@context-engine/core/session";
 import { toChatMessages } from "./toChatMessages.js";
 import { toModelMessages } from "./toModelMessages.js";

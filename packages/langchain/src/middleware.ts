@@ -9,8 +9,8 @@
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { AIMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { isContextEngine, toolCallContext, type ChatMessage, type ContextEngine } from "@context-engine/core";
-import { messagesChanged } from "@context-engine/core/internal";
+import { isContextEngine, type ChatMessage, type ContextEngine } from "@context-engine/core";
+import { messagesChanged, toolCallContext } from "@context-engine/core/internal";
 import { engineGatewayHygiene } from "@context-engine/core/session";
 import { toBaseMessages } from "./toBaseMessages.js";
 import { toChatMessages } from "./toChatMessages.js";

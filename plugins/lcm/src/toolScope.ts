@@ -3,7 +3,7 @@
  * sessions the host opened (`onSessionStart`'s `info.scope`), and the session and scope of one call,
  * resolved from what the host says (handleToolCall's context), never from the agent's arguments.
  */
-import { ambiguousScopeResult, DEFAULT_SESSION_SCOPE, resolveToolScope, type ToolCallContext } from "./core.js";
+import { ambiguousScopeResult, DEFAULT_SESSION_SCOPE, isScope, resolveToolScope, type ToolCallContext } from "./core.js";
 import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 import { conversationOf } from "./tools/sessionScope.js";
 import { toolErrorResult } from "./tools/result.js";
@@ -59,7 +59,3 @@ export class OpenScopes {
   }
 }
 
-/** True for a usable scope: a string with a non-blank character (a blank one would read as no scope at all). */
-function isScope(scope: unknown): scope is string {
-  return typeof scope === "string" && scope.trim() !== "";
-}

@@ -16,16 +16,21 @@ export async function resolveToolScope(
   open: ReadonlyMap<string, string>,
   lookup?: (sessionId: string) => PromiseLike<{ scope: string } | undefined> | { scope: string } | undefined,
 ): Promise<string | undefined> {
-  if (context?.scope !== undefined) return nonBlank(context.scope);
+  if (context?.scope !== undefined) return checked(context.scope);
   const sessionId = context?.sessionId ?? (open.size === 1 ? open.keys().next().value : undefined);
-  if (sessionId !== undefined) return nonBlank(open.get(sessionId) ?? (await lookup?.(sessionId))?.scope ?? DEFAULT_SESSION_SCOPE);
+  if (sessionId !== undefined) return checked(open.get(sessionId) ?? (await lookup?.(sessionId))?.scope ?? DEFAULT_SESSION_SCOPE);
   const scopes = new Set(open.values());
   if (scopes.size > 1) return undefined;
-  return nonBlank(scopes.values().next().value ?? DEFAULT_SESSION_SCOPE);
+  return checked(scopes.values().next().value ?? DEFAULT_SESSION_SCOPE);
 }
 
-function nonBlank(scope: string): string | undefined {
-  return typeof scope === "string" && scope.trim() !== "" ? scope : undefined;
+/** True for a usable scope: a string with a non-blank character (a blank one would read as no scope at all, the operator's view). */
+export function isScope(scope: unknown): scope is string {
+  return typeof scope === "string" && scope.trim() !== "";
+}
+
+function checked(scope: string): string | undefined {
+  return isScope(scope) ? scope : undefined;
 }
 
 /** What an adapter tells the engine's tools about the calling conversation: undefined when it knows neither the session nor the scope. */

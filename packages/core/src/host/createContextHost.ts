@@ -23,6 +23,7 @@ import { modelInfoFromConfig } from "./modelInfo.js";
 import { HostProblems } from "./problems.js";
 import { symlinkOutsideRoot } from "./outsideRoot.js";
 import { engineNotFoundHint, listDirectoryEngines } from "./engineNotFound.js";
+import { isScope } from "../engine/toolScope.js";
 import { PluginLoadTimeoutError, withinLoadTimeout } from "./loadTimeout.js";
 import { defaultRouteHooks, installBuiltinRoutes } from "../routes/builtin.js";
 import { errorText } from "../errorText.js";
@@ -88,7 +89,7 @@ export interface ContextHost {
 /** `scope` checked: a non-blank string, else {@link DEFAULT_SESSION_SCOPE} when not given. */
 function hostScope(scope: string | undefined): string {
   if (scope === undefined) return DEFAULT_SESSION_SCOPE;
-  if (typeof scope !== "string" || scope.trim() === "") throw new TypeError("createContextHost: scope must be a non-empty string");
+  if (!isScope(scope)) throw new TypeError("createContextHost: scope must be a non-empty string");
   return scope;
 }
 

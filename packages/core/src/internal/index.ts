@@ -6,4 +6,5 @@ export { setConfigValue, parseConfigValue, formatConfigYaml, currentConfigKey } 
 export { unknownConfigKeyMessage, nearestConfigKey } from "../config/keys.js";
 export { hostRootDir } from "../host/createContextHost.js";
 export { listDirectoryEngines } from "../host/engineNotFound.js";
+export { resolveToolScope, ambiguousScopeResult, toolCallContext, isScope } from "../engine/toolScope.js";
 export { aiSdkMessageToChat, aiSdkToolOutputText } from "../importers/aiSdk.js";

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { ToolSchema } from "../engine/types.js";
+import { isScope } from "../engine/toolScope.js";
 import { unknownSessionError } from "../store/kit.js";
 import { SearchQueryError, type AwaitableMethods, type SessionRecord, type SessionSearchStore, type StoredMessage } from "../store/types.js";
 
@@ -88,7 +89,7 @@ export interface ScopeAwareStore {
  */
 export function scopedSearchSource(store: SessionSearchSource & Partial<ScopeAwareStore>, scope: string): SessionSearchSource {
   // a blank scope would read as none (PostgreSQL's operator view): never a view of one scope
-  if (typeof scope !== "string" || scope.trim() === "") throw new TypeError("scopedSearchSource: the scope must be a non-empty string");
+  if (!isScope(scope)) throw new TypeError("scopedSearchSource: the scope must be a non-empty string");
   const inner = typeof store.forScope === "function" ? store.forScope(scope) : store;
   const own = async (sessionId: string): Promise<SessionRecord | undefined> => {
     const session = await inner.getSession(sessionId);
