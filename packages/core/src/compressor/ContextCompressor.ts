@@ -380,6 +380,8 @@ export class ContextCompressor extends ContextEngine {
       primary: this.summarizer,
       fallback: this.fallbackSummarizer,
       sessionSummary: session.identified ? state.previousSummary : undefined,
+      // only ranks what the previous summary holds (the extractive summarizer checks it is this task's)
+      sessionStart: state.firstSummary,
       focusTopic: options.focusTopic,
       maxSummaryTokens: this.maxSummaryTokens,
       signal: options.signal,
