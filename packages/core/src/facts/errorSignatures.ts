@@ -140,6 +140,22 @@ export function errorSignatures(text: string, max = MAX_SIGNATURES_PER_TEXT): st
   return out;
 }
 
+/** A shell's own prefix on the lines it complains on ("/bin/bash: line 1: …", "(eval):3: …", "zsh: …"). */
+const SHELL_PREFIX = /^(?:\/[\w/]*\/)?(?:bash|sh|zsh|dash)(?::| line \d+:)|^\(eval\):/;
+
+/**
+ * The error signatures of a command whose output is content (`cat`, `head`, `grep`, …): only the lines
+ * where the program or the shell complains in its own name (`head: cannot open 'x' for reading: No such
+ * file or directory`, `/bin/bash: line 1: x: No such file or directory`); the content it printed is not
+ * read for errors. `program` is the command's first word.
+ */
+export function ownErrorSignatures(output: string, program: string): string[] {
+  const own = `${program}: `;
+  if (!output.includes(own) && !/bash|sh:|\(eval\)/.test(output)) return [];
+  const lines = output.split("\n").filter((line) => (line.startsWith(own) || SHELL_PREFIX.test(line)) && isErrorLine(line));
+  return lines.length === 0 ? [] : errorSignatures(lines.join("\n"));
+}
+
 /** The errors one tool result reports. */
 export interface ToolResultErrors {
   /** Its error signatures; for a result flagged `is_error` without any, its first line. */

@@ -1,7 +1,7 @@
 /** Reads template sections straight out of conversation turns (the ExtractiveSummarizer's extraction step). Pure. */
 import { PRUNED_TOOL_PLACEHOLDER } from "../messages/prunedOutput.js";
-import { visibleExitCode } from "../facts/exitStatus.js";
-import { toolResultErrors } from "../facts/errorSignatures.js";
+import { reportedExit, visibleExitCode } from "../facts/exitStatus.js";
+import { ownErrorSignatures, toolResultErrors } from "../facts/errorSignatures.js";
 import { readsContent, toolCallTarget, type ToolCallTarget } from "../facts/toolCallTargets.js";
 import { observationIndexes, textActionOf, userAskOf, userWords } from "../facts/userAsks.js";
 import type { ChatMessage, ToolCall } from "../messages/schema.js";
@@ -10,7 +10,8 @@ import { toolCallKey } from "../messages/toolPairs.js";
 import { stripReasoningBlocks } from "./reasoning.js";
 import { contentText } from "./serialize.js";
 import type { SectionItems } from "./summaryLayout.js";
-import { collapseRepeats, commandLabel } from "./extractiveCommands.js";
+import { collapseRepeats, commandLabel, normalizeCommand } from "./extractiveCommands.js";
+import { FIXED_LATER_MARK } from "./summaryPacking.js";
 import { dedupe, describeOutcome, findFolders, findPaths, findValues, isConstraint, isDecision, sentences, shorten } from "./extractiveText.js";
 
 /** Marks a Goal item that came from a later user message. */
@@ -27,6 +28,9 @@ const NAMED_BY_USER = "named by the user";
 const IN_A_COMMAND = "in a command";
 /** A tool result saying which file an edit changed (Claude Code's Edit/Write, also in SpecStory exports). */
 const FILE_UPDATED = /^The file (\S+) has been (updated|created)\b/;
+
+/** Tools that run a subagent and answer with its report (Claude Code's `Task` and `Agent`). */
+const SUBAGENT_TOOL = /^(?:Task|Agent|dispatch_agent|subagent)$/i;
 
 /** What the turns say, grouped by template section, plus the summaries embedded in them. */
 export interface ExtractedTurns {
@@ -55,9 +59,20 @@ function resultFacts(call: ToolCall, result: CallResult): { errors: string[]; ex
     return { errors: kept.map((line) => line.trim()).filter((line) => line !== ""), exit: failed, outcome: exit !== undefined ? `exit ${exit}` : "" };
   }
   const outcome = describeOutcome(result.output);
-  if (readsContent(call.function.name, call.function.arguments)) return { errors: [], exit: undefined, outcome: "" };
+  if (readsContent(call.function.name, call.function.arguments) && !failedRead(result)) {
+    // content, not the result of running something: only the program's own complaints are errors
+    const program = /^\s*(?:sudo\s+)?(\S+)/.exec(normalizeCommand(toolCallTarget(call.function.name, call.function.arguments).command ?? ""))?.[1];
+    return { errors: program === undefined ? [] : ownErrorSignatures(result.output, program), exit: undefined, outcome: "" };
+  }
   const errors = toolResultErrors(result.output, result.flagged);
   return { errors: errors.signatures, exit: errors.failedExit, outcome };
+}
+
+/** True when a call that reads content failed: flagged `is_error`, or a non-zero exit reported. */
+function failedRead(result: CallResult): boolean {
+  if (result.flagged) return true;
+  const exit = reportedExit(result.output);
+  return exit !== undefined && exit !== 0;
 }
 
 /** The latest result of one command or file action. */
@@ -162,6 +177,8 @@ class Collector {
       this.latestByAction.set(command ?? `${call.function.name}:${target.paths.join(",")}`, { label, failure: said, at: this.step, paths });
     }
     if (!readsContent(call.function.name, call.function.arguments)) this.noteValues(result.output);
+    // a subagent's report is another agent's account of its work: the files it names count as mentioned
+    if (SUBAGENT_TOOL.test(call.function.name)) this.noteNamed(result.output, "mentioned");
   }
 
   user(message: ChatMessage, observation: boolean): void {
@@ -243,11 +260,12 @@ export function extractSections(messages: ChatMessage[]): ExtractedTurns {
   const failed = [...collector.latestByAction.values()].filter((entry) => entry.failure !== undefined);
   const fixed = failed.filter((entry) => fixedByLaterEdit(entry, collector.lastChange));
   const blocked = failed.filter((entry) => !fixed.includes(entry));
-  for (const entry of fixed) collector.done.push(`${entry.label} → fixed by a later edit: ${shorten(entry.failure!, ERROR_CHARS)}`);
+  for (const entry of fixed) collector.done.push(`${entry.label} ${FIXED_LATER_MARK} ${shorten(entry.failure!, ERROR_CHARS)}`);
   const files = [...collector.files].map(([path, notes]) => {
     const specific = notes.length > 1 ? notes.filter((note) => note !== "mentioned") : notes;
     return `${path} — ${specific.join(", ")}`;
   });
+  const blockedItems = dedupe(blocked.map((blocker) => `${blocker.label}: ${blocker.failure}`));
   const nextSteps = [...(lastAsk ? [shorten(lastAsk, LATER_ASK_CHARS)] : []), ...blocked.map((blocker) => `Fix the failure of ${blocker.label}`)];
 
   return {
@@ -257,7 +275,7 @@ export function extractSections(messages: ChatMessage[]): ExtractedTurns {
       "## Constraints & Preferences": dedupe(collector.constraints),
       "### Done": collapseRepeats(collector.done),
       "### In Progress": dedupe(inProgress),
-      "### Blocked": dedupe(blocked.map((blocker) => `${blocker.label}: ${blocker.failure}`)),
+      "### Blocked": blockedItems,
       "## Key Decisions": dedupe(collector.decisions),
       "## Relevant Files": dedupe(files),
       "## Next Steps": dedupe(nextSteps),

@@ -87,6 +87,8 @@ const OLDER_ASK_CHARS = 64;
 /** Sections whose long lines are cut to {@link PACKED_LINE_CHARS} when packing; the first goal item is kept whole. */
 const CUT_LONG: ReadonlySet<string> = new Set(["## Goal", "## Constraints & Preferences", "### Blocked", "## Key Decisions", "## Critical Context"]);
 
+/** Marks a Done item whose failure later edits fixed: "ran `x` → fixed by a later edit: <error>". */
+export const FIXED_LATER_MARK = "→ fixed by a later edit:";
 /** A Done item whose outcome is a failure. */
 export const FAILED_OUTCOME = /→ .*(?:\bexit [1-9]\d*|\b[1-9]\d* failed\b|\berrors?\b|\bfailed\b|Error\b)/;
 /** A Done item of a command with what it printed, and the count of its repeats: "ran `x` → 3 passed (×2)". */
@@ -97,6 +99,28 @@ function withoutQuietOutcome(item: string): string {
   if (FAILED_OUTCOME.test(item)) return item;
   const match = COMMAND_OUTCOME.exec(item);
   return match ? match[1]! + (match[2] ?? "") : item;
+}
+
+/** Notes that say only that a file was named: a packed Relevant Files item drops them (a bare path says as much). */
+const PLAIN_NOTE = / — (?:mentioned|in a command)$/;
+
+/** A Relevant Files item without a note that only says it was named. */
+function withoutPlainNote(item: string): string {
+  return item.replace(PLAIN_NOTE, "");
+}
+
+/** Characters a packed blocker keeps of what failed (its command or files) and of its error. */
+const BLOCKER_LABEL_CHARS = 40;
+const BLOCKER_ERROR_CHARS = PACKED_LINE_CHARS - BLOCKER_LABEL_CHARS;
+/** A Blocked item: what failed (`ran \`cmd\`` or the files acted on), then its error. */
+const BLOCKER = /^(ran `[^`]*`|[^:]+): (.+)$/;
+
+/** A Blocked item cut to {@link PACKED_LINE_CHARS} with the error's head kept: the label is cut first. */
+function packedBlocker(item: string): string {
+  const match = BLOCKER.exec(item);
+  if (match === null || item.length <= PACKED_LINE_CHARS) return shorten(item, PACKED_LINE_CHARS);
+  const error = shorten(match[2]!, Math.max(BLOCKER_ERROR_CHARS, PACKED_LINE_CHARS - match[1]!.length - 2));
+  return `${shorten(match[1]!, PACKED_LINE_CHARS - error.length - 2)}: ${error}`;
 }
 
 /**
@@ -110,6 +134,8 @@ export function cutLongLines(sections: SectionItems): SectionItems {
     if (items === undefined) continue;
     if (heading === "### Done") out[heading] = items.map(withoutQuietOutcome);
     else if (heading === "## Goal") out[heading] = items.map((item, i) => (i === 0 ? item : shorten(item, i >= items.length - LATEST_ASKS_AT_LENGTH ? PACKED_LINE_CHARS : OLDER_ASK_CHARS)));
+    else if (heading === "## Relevant Files") out[heading] = items.map(withoutPlainNote);
+    else if (heading === "### Blocked") out[heading] = items.map(packedBlocker);
     else out[heading] = CUT_LONG.has(heading) ? items.map((item) => shorten(item, PACKED_LINE_CHARS)) : [...items];
   }
   return out;

@@ -10,7 +10,7 @@ import type { SectionItems, SummaryHeading } from "./summaryLayout.js";
 import { layoutSections } from "./summaryLayout.js";
 import { EMPTY_SECTION_ITEM } from "./prompt.js";
 import { SUMMARY_SECTIONS } from "./types.js";
-import { FAILED_OUTCOME, cutLongLines, groupPaths, groupedCosts } from "./summaryPacking.js";
+import { FAILED_OUTCOME, FIXED_LATER_MARK, cutLongLines, groupPaths, groupedCosts } from "./summaryPacking.js";
 
 /** Kept whatever else must go (the summary's first goal item, items about the focus topic). */
 export const TOP_PRIORITY = 100;
@@ -32,8 +32,6 @@ const FILE_NOTE_PRIORITY: ReadonlyArray<[RegExp, number]> = [
 const MENTIONED_FILE = 72;
 /** Added to a file touched more than one way (read and edited, edited and failed). */
 const TOUCHED_AGAIN = 6;
-/** Marks a Done item whose failure later edits fixed (extractiveSections.ts). */
-const FIXED_LATER = "→ fixed by a later edit:";
 
 /**
  * The priority of the `index`-th of `count` items of `heading` (higher is kept longer): the first ask
@@ -49,7 +47,7 @@ export function itemPriority(heading: SummaryHeading, item: string, index: numbe
     case "## Constraints & Preferences":
       return 70;
     case "### Done":
-      if (item.includes(FIXED_LATER)) return 60;
+      if (item.includes(FIXED_LATER_MARK)) return 60;
       if (FAILED_OUTCOME.test(item)) return 80;
       return item.startsWith("ran ") ? 68 : 50;
     case "### In Progress":

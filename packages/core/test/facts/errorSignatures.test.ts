@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { errorSignatures, hasErrorHint, isErrorLine, toolResultErrors } from "../../src/facts/errorSignatures.js";
+import { errorSignatures, hasErrorHint, isErrorLine, ownErrorSignatures, toolResultErrors } from "../../src/facts/errorSignatures.js";
 import { nonZeroExit } from "../../src/facts/exitStatus.js";
 
 /** Error output as the tools print it (the Go, traceback, shell and tool_use_error lines are from the team corpus). */
@@ -148,5 +148,13 @@ describe("toolResultErrors", () => {
     expect(toolResultErrors("Exit code 137\nKilled", false)).toEqual({ signatures: [], failedExit: 137 });
     expect(toolResultErrors("String to replace not found in file.\nString: foo", true)).toEqual({ signatures: ["String to replace not found in file."] });
     expect(toolResultErrors("String to replace not found in file.", false)).toEqual({ signatures: [] });
+  });
+});
+
+describe("ownErrorSignatures", () => {
+  it("takes a reading command's own complaints and the shell's as errors, not the content it printed", () => {
+    const output = "Error: a line of the file\ngrep: src/missing.ts: No such file or directory\n/bin/bash: line 1: cd: /nowhere: No such file or directory";
+    expect(ownErrorSignatures(output, "grep")).toEqual(["grep: src/missing.ts: No such file or directory", "/bin/bash: line 1: cd: /nowhere: No such file or directory"]);
+    expect(ownErrorSignatures("Error: a line of the file\nTypeError: x is undefined", "cat")).toEqual([]);
   });
 });

@@ -195,4 +195,40 @@ describe("ExtractiveSummarizer on what a session names", () => {
     expect(section(summary, "### Done")).toContain("ran `decompile release --function_name _hash`");
     expect(summary).toContain("Your proposed edit has introduced new syntax error(s)");
   });
+  it("names bare project files (go.sum, .gitignore), dotted files, and short rooted folders (~/.claude, /tmp), not slash commands", async () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "Bump Go, keep go.sum in step, add the binary to .gitignore, check /Users/sean/src/app/.goreleaser.yml and clean ~/.claude and /tmp. Then /compress." },
+    ];
+    const files = section(await summarizer.summarize({ messages, maxTokens: 2_000 }), "## Relevant Files");
+    for (const path of ["go.sum", ".gitignore", "/Users/sean/src/app/.goreleaser.yml", "~/.claude", "/tmp"]) expect(files).toContain(`- ${path} — named by the user`);
+    expect(files).not.toContain("/compress");
+  });
+
+  it("lists the files a subagent's report names as mentioned", async () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "Explore how sessions are stored." },
+      { role: "assistant", content: null, tool_calls: [{ id: "t1", type: "function", function: { name: "Task", arguments: JSON.stringify({ prompt: "map the storage" }) } }] },
+      { role: "tool", tool_call_id: "t1", content: "Sessions live in ~/.claude/projects/ as agent-aaa82e3.jsonl files; the index is history.jsonl." },
+    ];
+    const files = section(await summarizer.summarize({ messages, maxTokens: 2_000 }), "## Relevant Files");
+    expect(files).toContain("- agent-aaa82e3.jsonl — mentioned");
+    expect(files).toContain("- history.jsonl — mentioned");
+  });
+
+  it("records the failure of a command that reads files: its exit status, or the program's own complaint", async () => {
+    const call = (id: string, command: string): ChatMessage => ({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "Bash", arguments: JSON.stringify({ command }) } }] });
+    const messages: ChatMessage[] = [
+      { role: "user", content: "Copy the session and check it." },
+      call("c1", "cat ~/.claude/a.jsonl | sed 's|x|y|' > ~/.claude/b.jsonl"),
+      { role: "tool", tool_call_id: "c1", content: "Exit code 1\n/bin/bash: line 1: : No such file or directory" },
+      call("c2", "head -1 ~/.claude/b.jsonl"),
+      { role: "tool", tool_call_id: "c2", content: "head: cannot open '/home/jim/.claude/b.jsonl' for reading: No such file or directory" },
+      call("c3", "cat notes.md"),
+      { role: "tool", tool_call_id: "c3", content: "# Notes\nError: this line is the file's content, not a failure" },
+    ];
+    const summary = await summarizer.summarize({ messages, maxTokens: 2_000 });
+    expect(summary).toContain("/bin/bash: line 1: : No such file or directory");
+    expect(summary).toContain("head: cannot open '/home/jim/.claude/b.jsonl' for reading: No such file or directory");
+    expect(summary).not.toContain("this line is the file's content");
+  });
 });

@@ -79,6 +79,21 @@ describe("an extractive summary grouping files", () => {
   });
 });
 
+describe("packing blockers and plain file notes", () => {
+  it("cuts a long blocker's command before its error, so the error's head stays", () => {
+    const error = "Resume picker failed: bubbletea: error opening TTY: bubbletea: could not open TTY: open /dev/tty: device not configured";
+    const [packed] = cutLongLines({ "### Blocked": [`ran \`printf 'q' | ./specstory resume 2>&1 | head -5 || true\`: ${error}`] })["### Blocked"]!;
+    expect(packed!.length).toBeLessThanOrEqual(PACKED_LINE_CHARS);
+    expect(packed).toContain(error.slice(0, 80));
+    expect(packed).toMatch(/^ran `printf/);
+  });
+
+  it("writes a file only mentioned or named in a command as a bare path, and keeps the notes that say more", () => {
+    const out = cutLongLines({ "## Relevant Files": ["src/a.ts — in a command", "src/b.ts — mentioned", "src/c.ts — edited, in a command"] });
+    expect(out["## Relevant Files"]).toEqual(["src/a.ts", "src/b.ts", "src/c.ts — edited, in a command"]);
+  });
+});
+
 describe("packing commands", () => {
   it("lists a command that did not fail without what it printed, and keeps a failure whole", () => {
     const out = cutLongLines({ "### Done": ["ran `pytest -q` → 3 passed (×2)", "ran `make` → exit 2, make: *** [all] Error 1", "edited src/a.ts"] });
