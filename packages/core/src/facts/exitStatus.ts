@@ -42,18 +42,20 @@ function ends(output: string, chars: number, tailFirst: boolean): string[] {
 const REPORTED_SCAN_CHARS = 400;
 /** The patterns of {@link reportedExit}. */
 export const REPORTED_EXIT: HintedPatterns = {
-  // "Exit code" … "exitCode" … "returncode" … "Command failed with": the hint sits at most 9 characters in
+  // "Exit code" … "exitCode" … "returncode" … "Command failed with" … "[The command completed with exit code": the hint sits at most 29 characters in
   hint: /xit|eturncode|failed with/,
-  lookback: 10,
+  lookback: 30,
   patterns: [
     /^(?:Exit code|exit code|Exit status|exit status)[: ]\s*(-?\d{1,3})\b/gm,
+    // OpenHands' trailer: "[The command completed with exit code 1.]", "[Command finished with exit code 0]"
+    /^\[(?:The command|Command) (?:completed|finished) with exit code (-?\d{1,3})\.?\]/gm,
     /["']?(?:exit_code|exitCode|returncode)["']?\s*[:=]\s*(-?\d{1,3})\b/g,
     /\b(?:Process|Command|command|process) (?:exited|failed) with (?:exit )?(?:code|status) (-?\d{1,3})\b/g,
     /\bexited with (?:exit )?(?:code|status) (-?\d{1,3})\b/g,
   ],
 };
 
-/** The exit status an output reports ("Exit code 1" first or last, `"exit_code": 2`, "exited with code 127"), 0 included, or undefined. */
+/** The exit status an output reports ("Exit code 1" first or last, `"exit_code": 2`, "exited with code 127", OpenHands' "[The command completed with exit code 1.]"), 0 included, or undefined. */
 export function reportedExit(output: string): number | undefined {
   for (const text of ends(output, REPORTED_SCAN_CHARS, false)) {
     const code = hintedNumber(text, REPORTED_EXIT);

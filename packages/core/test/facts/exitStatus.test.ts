@@ -16,7 +16,7 @@ const exitishText = fc
   .array(
     fc.oneof(
       fc.constantFrom("exit", "Exit", "EXIT", "exit code", "Exit code", "exit status", "exit_code", "exitCode", "returncode", "return code", "RETURN"),
-      fc.constantFrom("exited", "failed with", "Process", "Command", "process", "command", " with ", "code", "status", "ed"),
+      fc.constantFrom("exited", "failed with", "Process", "Command", "process", "command", " with ", "code", "status", "ed", "[The command completed with exit code ", "[Command finished with exit code ", ".]", "]"),
       fc.constantFrom(" ", ": ", ":", "=", "\n", '"', "'", "-", "1", "0", "127", "4096", "x", "reexit", "_"),
       fc.string({ maxLength: 4 }),
     ),
@@ -41,6 +41,8 @@ describe("exit statuses", () => {
     expect(reportedExit("the build Process exited with code 1")).toBe(1);
     expect(reportedExit("Command failed with status 3")).toBe(3);
     expect(reportedExit("ok\nExit code: 0")).toBe(0);
+    expect(reportedExit("bash: foo: command not found\n[The command completed with exit code 127.]")).toBe(127);
+    expect(reportedExit("ok\n[Command finished with exit code 0]")).toBe(0);
     expect(reportedExit("it will exit 1 later")).toBeUndefined();
     expect(visibleExitCode("it will exit 1 later")).toBe(1);
     expect(visibleExitCode("RETURN CODE = 4")).toBe(4);
