@@ -40,7 +40,7 @@ import {
   type ResolvedSession,
 } from "./sessionState.js";
 export { PAUSE_AFTER_STREAK } from "./sessionState.js";
-import { computeThresholds, inputWindow } from "../engine/thresholds.js";
+import { computeThresholds } from "../engine/thresholds.js";
 import { CacheTimingTracker, type CacheTimingOptions } from "./cacheTimingTracker.js";
 import { timedTriggerDecision } from "./timedTrigger.js";
 import type { RouteHooks } from "../host/hooks.js";
@@ -206,9 +206,8 @@ export class ContextCompressor extends ContextEngine {
     const { id } = this.sessions.resolve(sessionId);
     const state = this.sessions.state(id);
     if (this.cacheTiming === undefined || promptTokens <= 0) return triggerDecision(state, promptTokens, this.triggerLimits());
-    const timing = this.cacheTiming.decide(id, this.model.model, promptTokens, {
+    const timing = this.cacheTiming.decide(id, this.model, promptTokens, {
       triggerTokens: this.thresholdTokens,
-      hardLimitTokens: inputWindow(this.contextLength, this.model.maxTokens),
       compactedTokensEstimate: this.tailTokenBudget + this.maxSummaryTokens,
     });
     return timedTriggerDecision(state, promptTokens, this.triggerLimits(), timing);

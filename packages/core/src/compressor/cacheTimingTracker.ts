@@ -5,7 +5,9 @@
  * compaction), turned into the inputs of the pure rule {@link cacheAwareTiming}.
  */
 import { CACHE_TTL_MS, CACHE_READ_MULTIPLIER, CACHE_WRITE_MULTIPLIER, type CacheTtl } from "../providers/anthropicFacts.js";
-import { lookupModelPrice, type PriceTable } from "../providers/prices.js";
+import { lookupModelPrice, parsePriceTable, type PriceTable } from "../providers/prices.js";
+import { inputWindow } from "../engine/thresholds.js";
+import type { HostConfig } from "../config/schema.js";
 import { cacheAwareTiming, type CacheAwareTimingDecision, type CacheState, type TimingPrices } from "./cacheAwareTiming.js";
 
 /** Growths of the last this many requests are kept; the largest is the next request's expected growth. */
@@ -25,9 +27,15 @@ interface TimingSession {
 /** The limits of one decision, from the engine's thresholds. */
 export interface TimingLimits {
   triggerTokens: number;
-  hardLimitTokens: number;
   /** The compacted context to expect before a compaction was seen (head, tail budget, summary ceiling). */
   compactedTokensEstimate: number;
+}
+
+/** The model a decision is for: its name (prices) and its window less the output reservation (the hard limit). */
+export interface TimingModel {
+  model: string;
+  contextLength: number;
+  maxTokens?: number | undefined;
 }
 
 /** Options of {@link CacheTimingTracker}. */
@@ -36,6 +44,17 @@ export interface CacheTimingOptions {
   ttl?: CacheTtl;
   /** User prices, searched before the built-in table; a model without a price uses Anthropic's ratios. */
   prices?: PriceTable;
+}
+
+/**
+ * The options of cache-aware timing a host config sets (`prompt_caching.cache_ttl`, `prices`), or
+ * undefined when its `compression.timing` is not `cache_aware` (or it is no config object).
+ */
+export function cacheTimingFromConfig(config: unknown): CacheTimingOptions | undefined {
+  if (typeof config !== "object" || config === null) return undefined;
+  const c = config as { compression?: Partial<HostConfig["compression"]>; prompt_caching?: Partial<HostConfig["prompt_caching"]>; prices?: unknown };
+  if (c.compression?.timing !== "cache_aware") return undefined;
+  return { ttl: c.prompt_caching?.cache_ttl ?? "5m", prices: parsePriceTable(c.prices ?? {}) };
 }
 
 /** Cache write and read prices relative to input for `model` at `ttl`: from the price table, else Anthropic's multipliers. */
@@ -91,18 +110,18 @@ export class CacheTimingTracker {
   }
 
   /** The rule's decision for `promptTokens` in session `id` of `model`. */
-  decide(id: string, model: string, promptTokens: number, limits: TimingLimits): CacheAwareTimingDecision {
+  decide(id: string, model: TimingModel, promptTokens: number, limits: TimingLimits): CacheAwareTimingDecision {
     const s = this.session(id);
     return cacheAwareTiming({
       promptTokens,
       triggerTokens: limits.triggerTokens,
-      hardLimitTokens: limits.hardLimitTokens,
+      hardLimitTokens: inputWindow(model.contextLength, model.maxTokens),
       growthPerTurn: Math.max(0, ...s.growths),
       compactedTokens: s.compactedTokens ?? Math.min(promptTokens, limits.compactedTokensEstimate),
       cache: this.cacheState(id),
       // Laplace's rule of succession over the idle gaps seen so far.
       expiryChancePerTurn: (s.expiredGaps + 1) / (s.gaps + 2),
-      prices: timingPrices(model, this.ttl, this.prices),
+      prices: timingPrices(model.model, this.ttl, this.prices),
     });
   }
 
