@@ -62,9 +62,20 @@ describe("compression.timing side by side in simulate and eval", () => {
     expect(run.stdout).toMatch(/^largest request\s+[\d,]+ tokens\s+[\d,]+ tokens$/m);
   });
 
-  it("a --timing that is no policy is a usage error naming the flag", async () => {
+  it("simulate --timing cache_aware replays that one policy in the usual report, whatever the config says", async () => {
+    const run = await cli(["simulate", transcriptWithIdleGap(), "--context-length", "20000", "--timing", "cache_aware"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/compactions\s+1 \(agent 1, gateway 0\)/);
+    const plain = await cli(["simulate", transcriptWithIdleGap(), "--context-length", "20000"]);
+    expect(plain.stdout).toMatch(/compactions\s+0 \(agent 0, gateway 0\)/);
+  });
+
+  it("a --timing that is no policy, or both with --html, is a usage error naming the flag", async () => {
     const run = await cli(["simulate", fixture, "--timing", "sometimes"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("--timing must be threshold, cache_aware or both, got 'sometimes'");
+    const html = await cli(["simulate", fixture, "--timing", "both", "--html", "r.html"], tempDir());
+    expect(html.code).toBe(2);
+    expect(html.stderr).toContain("--html writes the report of one replay: give --timing threshold or --timing cache_aware with it, not both");
   });
 });

@@ -34,7 +34,10 @@ export async function runSimulate(io: CommandIO): Promise<number> {
   const contextLength = parsePositiveInt(values["context-length"], "--context-length");
   const policies = parseTimingFlag(values.timing);
   const transcript = await loadTranscript(io.cwd, file, values.format);
-  if (policies !== undefined && policies.length > 1) return runTimingComparison(io, { file, transcript, flags: values, contextLength, policies });
+  if (policies !== undefined && policies.length > 1) {
+    if (values.html !== undefined) throw new UsageError("--html writes the report of one replay: give --timing threshold or --timing cache_aware with it, not both");
+    return runTimingComparison(io, { file, transcript, flags: values, contextLength, policies });
+  }
   // a replay must not write into the configured stores (lcm's database): engines get scratch ones
   const host = await hostFromFlags(io.cwd, values, io.stderr, { scratch: true, timing: policies?.[0] });
 
