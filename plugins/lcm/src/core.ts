@@ -2,7 +2,7 @@
 export { ContextEngine, AWAITING_REAL_USAGE, matchModelThreshold, effectiveThresholdPercent } from "@context-engine/core";
 export { DEFAULT_SESSION_SCOPE } from "@context-engine/core";
 export { resolveToolScope, ambiguousScopeResult, isScope } from "@context-engine/core/internal";
-export type { ContextEngineOptions, CompressOptions, ModelInfo, SessionInfo, ToolCallContext, ToolSchema, Awaitable, HostHooks } from "@context-engine/core";
+export type { ContextEngineOptions, CompressOptions, ModelInfo, SessionInfo, ToolCallContext, ToolSchema, Awaitable, HostHooks, UsageReport } from "@context-engine/core";
 export { parseMessages, InvalidMessagesError } from "@context-engine/core";
 export { nearestConfigKey } from "@context-engine/core/internal";
 export type { ChatMessage, ToolCall } from "@context-engine/core";
@@ -14,6 +14,8 @@ export { COMPACTION_TAG, COMPACTION_SIGNATURE, SIGNED_COMPACTION_TAG, SUMMARY_EN
 export type { Summarizer, SummaryRequest } from "@context-engine/core";
 export { ExtractiveSummarizer } from "@context-engine/core";
 export { redactSecrets, classifySummaryFailure } from "@context-engine/core/compressor";
+export { CacheTimingTracker, cacheTimingFromConfig } from "@context-engine/core/compressor";
+export type { CacheTimingOptions } from "@context-engine/core/compressor";
 export type { TokenCounter } from "@context-engine/core";
 export { RoughTokenCounter, estimateTokensRough } from "@context-engine/core";
 export { countingIdOf } from "@context-engine/core/internal";

@@ -6,6 +6,7 @@
  */
 import {
   AWAITING_REAL_USAGE,
+  CacheTimingTracker,
   ContextEngine,
   effectiveThresholdPercent,
   ExtractiveSummarizer,
@@ -22,6 +23,8 @@ import {
   type Summarizer,
   type TokenCounter,
   type ToolSchema,
+  type CacheTimingOptions,
+  type UsageReport,
 } from "./core.js";
 import { assembleContext, isLcmArtifact, splitSystemPrompt, type AssembleOptions } from "./assemble.js";
 import { loadContext, runCompaction, type CompactionOutcome } from "./compaction.js";
@@ -67,6 +70,8 @@ export interface LcmEngineOptions<S extends LcmStoreAsync = LcmStore> {
   warn?: (message: string) => void;
   /** Clock for created_at (tests pin it). */
   now?: () => number;
+  /** `compression.timing: cache_aware` with the cache TTL and prices it decides with (the plugin passes them from the host config); absent: the threshold. */
+  cacheTiming?: CacheTimingOptions | undefined;
 }
 
 function isExtractive(summarizer: Summarizer): boolean {
@@ -102,6 +107,8 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   summarizerPausedUntil = 0;
   /** The scopes of the open sessions: a tool call reads the sessions of its caller's scope only. */
   private readonly scopes = new OpenScopes();
+  /** The cache state behind `compression.timing: cache_aware` (docs/BEHAVIOUR.md, "Cache-aware timing"); undefined with the threshold. */
+  readonly cacheTiming: CacheTimingTracker | undefined;
 
   /** Sessions `/new` started with summaries carried over that the host has not been handed yet. */
   private readonly carriedUnseen = new Set<string>();
@@ -121,6 +128,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     this.llm = llm ? this.summarizer : undefined;
     this.warn = options.warn ?? (() => {});
     this.now = options.now ?? Date.now;
+    this.cacheTiming = options.cacheTiming ? new CacheTimingTracker(options.cacheTiming, this.now) : undefined;
     this.sessionId = this.settings.session;
     this.modelThresholds = options.modelThresholds;
     this.isIgnoredSession = sessionMatcher(this.settings.ignore_sessions);
@@ -158,9 +166,22 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     return Math.floor(this.thresholdTokens * this.settings.target_ratio);
   }
 
-  /** True when `promptTokens` (default the last real prompt tokens) reached the threshold. */
+  /**
+   * True when `promptTokens` (default the last real prompt tokens) reached the threshold; with cache-aware
+   * timing, when the rule says so (earlier once the cache expired, later while it is warm, never past the
+   * window less the output reserve), compacting down to {@link targetTokens}.
+   */
   shouldCompress(promptTokens: number = this.lastPromptTokens): boolean {
-    return this.thresholdTokens > 0 && promptTokens >= this.thresholdTokens;
+    if (this.thresholdTokens <= 0) return false;
+    if (this.cacheTiming === undefined || promptTokens <= 0) return promptTokens >= this.thresholdTokens;
+    return this.cacheTiming.decide(this.sessionId, this.model, promptTokens, { triggerTokens: this.thresholdTokens, compactedTokensEstimate: this.targetTokens }).compact;
+  }
+
+  /** Records usage; with cache-aware timing also what it says about the prompt cache of session `sessionId` (default: the current one). */
+  override updateFromResponse(usage: UsageReport, sessionId?: string): void {
+    const afterCompaction = this.lastPromptTokens === AWAITING_REAL_USAGE;
+    const normalized = this.recordUsage(usage);
+    this.cacheTiming?.recordUsage(sessionId ?? this.sessionId, normalized, afterCompaction);
   }
 
   /**

@@ -3,7 +3,7 @@
  * package in config `plugins:` and set `context.engine: lcm`; `register(ctx)` registers the engine factory.
  */
 import { isAbsolute, join, resolve } from "node:path";
-import type { Summarizer, TokenCounter } from "./core.js";
+import { cacheTimingFromConfig, type Summarizer, type TokenCounter } from "./core.js";
 import { LcmConfigError, parseLcmConfig, unknownLcmKeys } from "./config.js";
 import { LcmEngine } from "./engine.js";
 import { openLcmStoreAt, type LcmStoreHooks } from "./storeDriver.js";
@@ -71,6 +71,7 @@ export async function createLcmEngine(engineCtx: LcmEngineContext): Promise<LcmE
   const options = {
     config: settings,
     modelThresholds: modelThresholdsOf(engineCtx.config),
+    cacheTiming: cacheTimingFromConfig(engineCtx.config),
     ...(engineCtx.summarizer ? { summarizer: engineCtx.summarizer } : {}),
     ...(engineCtx.tokenCounter ? { tokenCounter: engineCtx.tokenCounter } : {}),
     warn: engineCtx.warn,

@@ -41,6 +41,8 @@ import {
 } from "./sessionState.js";
 export { PAUSE_AFTER_STREAK } from "./sessionState.js";
 import { computeThresholds } from "../engine/thresholds.js";
+import { CacheTimingTracker, type CacheTimingOptions } from "./cacheTimingTracker.js";
+import { timedTriggerDecision } from "./timedTrigger.js";
 import type { RouteHooks } from "../host/hooks.js";
 import { builtinRouteHooks } from "../routes/builtin.js";
 
@@ -69,6 +71,8 @@ export interface ContextCompressorOptions {
   warn?: (message: string) => void;
   /** The routes that may adjust the threshold plan (the host passes its own; default: the built-in routes, set from `compression`). */
   routes?: RouteHooks;
+  /** The cache TTL and prices `compression.timing: cache_aware` decides with (the host passes `prompt_caching.cache_ttl` and `prices`). */
+  cacheTiming?: CacheTimingOptions;
 }
 
 function parseCompression(input: Partial<CompressionConfig> | undefined): CompressionConfig {
@@ -99,6 +103,8 @@ export class ContextCompressor extends ContextEngine {
   /** Summary, cooldown and streaks per session (see compressor/sessionState.ts). */
   private readonly sessions: CompressorSessions;
   private readonly now: () => number;
+  /** The cache state behind `compression.timing: cache_aware`; undefined with the threshold timing. */
+  readonly cacheTiming: CacheTimingTracker | undefined;
 
   constructor(options: ContextCompressorOptions = {}) {
     const compression = parseCompression(options.compression);
@@ -117,6 +123,7 @@ export class ContextCompressor extends ContextEngine {
     this.fallbackSummarizer = options.fallbackSummarizer ?? new ExtractiveSummarizer();
     this.tokenCounter = options.tokenCounter ?? defaultTokenCounter();
     this.now = options.now ?? Date.now;
+    this.cacheTiming = compression.timing === "cache_aware" ? new CacheTimingTracker(options.cacheTiming, this.now) : undefined;
     this.sessions = new CompressorSessions(this.name, options.store, options.warn);
     this.searchStore = canSearchSessions(options.store) ? options.store : undefined;
     // Field initializers ran after the base constructor's updateModel(); size the budgets again.
@@ -196,7 +203,14 @@ export class ContextCompressor extends ContextEngine {
    * tokens) in session `sessionId` (default: the only open session, else the default session).
    */
   shouldCompressInfo(promptTokens: number = this.lastPromptTokens, sessionId?: string): ShouldCompressInfo {
-    return triggerDecision(this.sessions.state(this.sessions.resolve(sessionId).id), promptTokens, this.triggerLimits());
+    const { id } = this.sessions.resolve(sessionId);
+    const state = this.sessions.state(id);
+    if (this.cacheTiming === undefined || promptTokens <= 0) return triggerDecision(state, promptTokens, this.triggerLimits());
+    const timing = this.cacheTiming.decide(id, this.model, promptTokens, {
+      triggerTokens: this.thresholdTokens,
+      compactedTokensEstimate: this.tailTokenBudget + this.maxSummaryTokens,
+    });
+    return timedTriggerDecision(state, promptTokens, this.triggerLimits(), timing);
   }
 
   /** What the trigger compares against, now. */
@@ -229,6 +243,7 @@ export class ContextCompressor extends ContextEngine {
     const normalized = this.recordUsage(usage);
     const { id } = this.sessions.resolve(sessionId);
     const state = this.sessions.state(id);
+    this.cacheTiming?.recordUsage(id, normalized, state.awaitingUsageAfterCompaction);
     if (normalized.promptTokens <= 0) state.awaitingUsageAfterCompaction = false;
     else recordRealUsage(state, normalized.promptTokens >= this.thresholdTokens);
     this.sessions.save(id);
@@ -259,13 +274,16 @@ export class ContextCompressor extends ContextEngine {
   override onSessionEnd(sessionId: string, _messages: ChatMessage[]): void {
     this.openScopes.delete(sessionId);
     this.sessions.end(sessionId);
+    this.cacheTiming?.forget(sessionId);
   }
 
   /** `/new` or `/reset` of the current session: counters, summary, cooldowns and pauses start over. */
   override onSessionReset(): void {
     super.onSessionReset();
     this.lastCompression = undefined;
-    this.sessions.forget(this.sessions.resolve(undefined).id);
+    const { id } = this.sessions.resolve(undefined);
+    this.sessions.forget(id);
+    this.cacheTiming?.forget(id);
   }
 
   /** Boundaries and pruning for `messages` of session `sessionId`, reusing and then keeping how its conversation was last pruned. */

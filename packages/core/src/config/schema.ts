@@ -38,6 +38,8 @@ export const CompressionSectionSchema = z
     // keys that moved to a section of their own, still read here (with a deprecation warning)
     ...movedFields(CODEX_SECTION),
     in_place: bool.default(true),
+    // cache-aware timing (docs/BEHAVIOUR.md, "Cache-aware timing")
+    timing: z.enum(["threshold", "cache_aware"], { error: 'must be "threshold" or "cache_aware"' }).default("threshold"),
   }, { error: sectionError("compression", "threshold: 0.5") })
   .prefault({});
 
