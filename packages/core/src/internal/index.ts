@@ -7,4 +7,5 @@ export { unknownConfigKeyMessage, nearestConfigKey } from "../config/keys.js";
 export { hostRootDir } from "../host/createContextHost.js";
 export { listDirectoryEngines } from "../host/engineNotFound.js";
 export { resolveToolScope, ambiguousScopeResult, toolCallContext, isScope } from "../engine/toolScope.js";
+export { zodToolSchema } from "../engine/toolSchema.js";
 export { aiSdkMessageToChat, aiSdkToolOutputText } from "../importers/aiSdk.js";
