@@ -8,4 +8,5 @@ export { hostRootDir } from "../host/createContextHost.js";
 export { listDirectoryEngines } from "../host/engineNotFound.js";
 export { resolveToolScope, ambiguousScopeResult, toolCallContext, isScope } from "../engine/toolScope.js";
 export { zodToolSchema } from "../engine/toolSchema.js";
+export { userTurnWithNotice } from "../engine/lastCompaction.js";
 export { aiSdkMessageToChat, aiSdkToolOutputText } from "../importers/aiSdk.js";
