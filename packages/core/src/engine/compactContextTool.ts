@@ -7,7 +7,7 @@
  * per-session record an engine keeps.
  */
 import { z } from "zod";
-import type { ToolSchema } from "./types.js";
+import type { CompressOptions, ToolSchema } from "./types.js";
 import { zodToolSchema } from "./toolSchema.js";
 
 /** The tool's name. */
@@ -151,4 +151,9 @@ export interface AgentCompactionSource {
 export function takeCompactionRequest(engine: unknown, sessionId?: string): AgentCompactionRequest | undefined {
   const source = engine as Partial<AgentCompactionSource> | undefined;
   return typeof source?.takeCompactionRequest === "function" ? source.takeCompactionRequest(sessionId) : undefined;
+}
+
+/** The `compress()` options of the compaction `request` asks for: manual (`force`), with its focus. */
+export function requestedCompression(request: AgentCompactionRequest): Pick<CompressOptions, "force" | "focusTopic"> {
+  return { force: true, ...(request.focus === undefined ? {} : { focusTopic: request.focus }) };
 }

@@ -35,6 +35,11 @@ export function compactionNoticeText(last: LastCompaction): string {
   return `[Context compacted: ${count(last.messagesBefore)} messages → ${count(last.messagesAfter)}, ${count(last.tokensBefore)} → ${count(last.tokensAfter)} tokens; older turns are summarized${focus}${recovery}.]`;
 }
 
+/** The notice after a compaction: `after`'s, when it is a newer last compaction than `before` (the status read before the compaction ran). */
+export function noticeSince(before: LastCompaction | undefined, after: LastCompaction | undefined): string | undefined {
+  return after !== undefined && after !== before ? compactionNoticeText(after) : undefined;
+}
+
 /** `text` with `notice` appended on a line of its own (a user turn's text). */
 export function withNoticeLine(text: string, notice: string): string {
   return text === "" ? notice : `${text}\n\n${notice}`;

@@ -5,8 +5,8 @@
  * Also the options a pending `compact_context` request turns the next compaction into.
  */
 import type { ContextEngine } from "../engine/ContextEngine.js";
-import type { AgentCompactionRequest } from "../engine/compactContextTool.js";
-import { compactionNoticeText, userTurnWithNotice, type LastCompaction } from "../engine/lastCompaction.js";
+import { requestedCompression, type AgentCompactionRequest } from "../engine/compactContextTool.js";
+import { noticeSince, userTurnWithNotice, type LastCompaction } from "../engine/lastCompaction.js";
 import type { CompactionSessionOptions, MaybeCompressOptions } from "./types.js";
 
 /** Whether a session appends the notice: its own option, else its host's `compression.compaction_notice`, else the engine's, else off. */
@@ -17,8 +17,7 @@ export function compactionNoticeEnabled(options: Pick<CompactionSessionOptions, 
 
 /** A manual compaction (`force`) with the request's focus, unless the caller gave its own topic. */
 export function requestedCompressOptions(options: MaybeCompressOptions, request: AgentCompactionRequest): MaybeCompressOptions {
-  const focusTopic = options.focusTopic ?? request.focus;
-  return { ...options, force: true, ...(focusTopic === undefined ? {} : { focusTopic }) };
+  return { ...options, ...requestedCompression(request), ...(options.focusTopic === undefined ? {} : { focusTopic: options.focusTopic }) };
 }
 
 /** The notice waiting for the next user turn of one conversation. */
@@ -30,9 +29,8 @@ export class PendingCompactionNotice {
 
   /** After a compaction: the notice for `engine`'s last compaction, when it reports one newer than `before`. */
   afterCompaction(engine: ContextEngine, before: LastCompaction | undefined): string | undefined {
-    const last = engine.getStatus().lastCompaction;
-    if (!this.enabled || last === undefined || last === before) return undefined;
-    return (this.text = compactionNoticeText(last));
+    if (!this.enabled) return undefined;
+    return (this.text = noticeSince(before, engine.getStatus().lastCompaction));
   }
 
   /** `messages` with the pending notice appended to their first user turn (then it is no longer pending). */
