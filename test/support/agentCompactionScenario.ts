@@ -6,6 +6,7 @@
  */
 import { createContextHost, OpenAICompatibleSummarizer, type ChatMessage, type ContextHost } from "@context-engine/core";
 import type { FixtureServer } from "./openaiFixtureServer.js";
+import { sectionedSummary } from "./sectionedSummary.js";
 import { CONTEXT_LENGTH, SYSTEM_PROMPT } from "./toolLoopScenario.js";
 
 /** The focus the model asks for. */
@@ -17,27 +18,7 @@ export const LATER_ANSWER = "The herd crossed at dawn.";
 export const LATER_ASK = "When did the herd cross?";
 
 /** The summary the loopback summarizer writes (every section, nothing invented). */
-const SUMMARY = [
-  "## Goal",
-  "- follow the zebra migration",
-  "## Constraints & Preferences",
-  "- (none)",
-  "## Progress",
-  "### Done",
-  "- logged the herd's crossings",
-  "### In Progress",
-  "- (none)",
-  "### Blocked",
-  "- (none)",
-  "## Key Decisions",
-  "- (none)",
-  "## Relevant Files",
-  "- (none)",
-  "## Next Steps",
-  "- keep logging",
-  "## Critical Context",
-  "- (none)",
-].join("\n");
+const SUMMARY = sectionedSummary("follow the zebra migration", ["logged the herd's crossings"]);
 
 /** The conversation before the loop: the system prompt and six long exchanges about the herd (about 2,500 tokens). */
 export function earlierTurns(): ChatMessage[] {

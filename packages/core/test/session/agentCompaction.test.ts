@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { sectionedSummary } from "../../../../test/support/sectionedSummary.js";
 import { useOpenAIFixtureServer } from "../../../../test/support/useOpenAIFixtureServer.js";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
 import { COMPACT_CONTEXT_TOOL_NAME } from "../../src/engine/compactContextTool.js";
@@ -47,28 +48,7 @@ function sessionWith(engine: ContextCompressor, extra: { compactionNotice?: bool
 }
 
 /** A summary of {@link sessionWith}'s rounds that invents one file. */
-const INVENTING_SUMMARY = [
-  "## Goal",
-  "- check the round files",
-  "## Constraints & Preferences",
-  "- (none)",
-  "## Progress",
-  "### Done",
-  "- checked src/round_0.ts and src/round_1.ts",
-  "- src/payments/stripe_webhook.ts — created",
-  "### In Progress",
-  "- (none)",
-  "### Blocked",
-  "- (none)",
-  "## Key Decisions",
-  "- (none)",
-  "## Relevant Files",
-  "- src/round_0.ts",
-  "## Next Steps",
-  "- keep checking",
-  "## Critical Context",
-  "- (none)",
-].join("\n");
+const INVENTING_SUMMARY = sectionedSummary("check the round files", ["checked src/round_0.ts and src/round_1.ts", "src/payments/stripe_webhook.ts — created"]);
 
 const ask = async (session: CompactionSession, args: unknown = {}) => JSON.parse(await session.handleToolCall(COMPACT_CONTEXT_TOOL_NAME, args)) as Record<string, unknown>;
 
