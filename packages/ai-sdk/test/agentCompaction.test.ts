@@ -1,10 +1,10 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, stepCountIs, type ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { validateConversation, type ContextHost } from "@context-engine/core";
+import type { ContextHost } from "@context-engine/core";
 import { useToolLoopFixture } from "../../../test/support/expectToolLoop.js";
 import { ANSWER_AFTER_COMPACTION, agentCompactionHost, earlierTurns, FOCUS, LATER_ANSWER, LATER_ASK, scriptAgentCompaction } from "../../../test/support/agentCompactionScenario.js";
-import { sentMessages } from "../../../test/support/toolLoopScenario.js";
+import { expectAgentCompactionLoop } from "../../../test/support/expectAgentCompaction.js";
 import { createAiSdkAdapter, toModelMessages, type AiSdkCompressionEvent } from "../src/index.js";
 
 const loop = useToolLoopFixture();
@@ -29,17 +29,8 @@ describe("compact_context in generateText's tool loop, against a loopback OpenAI
     const { events, first, later } = await runLoop(host);
     expect(first.text).toBe(ANSWER_AFTER_COMPACTION);
     expect(later.text).toBe(LATER_ANSWER);
-    const [asked, summary, afterCompaction, laterRequest] = loop.server.requests;
-    expect(loop.server.requests).toHaveLength(4);
-    expect(asked!.body.tools.map((t: { function: { name: string } }) => t.function.name)).toContain("compact_context");
-    expect(summary!.rawBody).toContain(`Focus: prioritise everything related to \\"${FOCUS}\\"`);
-    const sent = sentMessages(afterCompaction!);
-    expect(sent.length).toBeLessThan(sentMessages(asked!).length);
-    expect(validateConversation(sent)).toEqual([]);
-    expect(JSON.parse(sent.at(-1)!.content as string)).toMatchObject({ accepted: true, focus: FOCUS });
+    expectAgentCompactionLoop(loop.server, false);
     expect(events).toMatchObject([{ stepNumber: 1, trigger: "agent", compressionCount: 1 }]);
-    // off by default: the later user turn is sent as the user wrote it
-    expect(sentMessages(laterRequest!).at(-1)).toEqual({ role: "user", content: LATER_ASK });
     expect(host.engine.getStatus().lastCompaction).toMatchObject({ focus: FOCUS, fallbackUsed: false });
   });
 
@@ -47,13 +38,6 @@ describe("compact_context in generateText's tool loop, against a loopback OpenAI
     const host = (loop.host = await agentCompactionHost(loop.dir, loop.server, true));
     scriptAgentCompaction(loop.server);
     await runLoop(host);
-    const [, , afterCompaction, laterRequest] = loop.server.requests;
-    expect(JSON.stringify(sentMessages(afterCompaction!))).not.toContain("[Context compacted");
-    const sent = sentMessages(laterRequest!);
-    const [ask, notice] = (sent.at(-1)!.content as string).split("\n\n");
-    expect(ask).toBe(LATER_ASK);
-    expect(notice).toMatch(/^\[Context compacted: \d+ messages → \d+, [\d,]+ → [\d,]+ tokens; older turns are summarized \(focus: the zebra migration\)\.\]$/);
-    expect(sent.filter((m) => m.role === "tool").every((m) => !String(m.content).includes("[Context compacted"))).toBe(true);
-    expect(validateConversation(sent)).toEqual([]);
+    expectAgentCompactionLoop(loop.server, true);
   });
 });
