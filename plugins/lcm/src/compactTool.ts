@@ -1,6 +1,6 @@
 /**
- * lcm's side of `compact_context` and `getStatus().lastCompaction` (docs/BEHAVIOUR.md, "Compaction the agent
- * can ask for, and see"): when a session has nothing to compact (every raw message in context is in the
+ * lcm's side of `compact_context` and `getStatus().lastCompaction`
+ * (docs/BEHAVIOUR.md, "Compaction the agent can ask for, and see"): when a session has nothing to compact (every raw message in context is in the
  * fresh tail), and what a compaction's outcome says of it. The compacted turns are read back with lcm_expand.
  */
 import type { LastCompaction } from "./core.js";

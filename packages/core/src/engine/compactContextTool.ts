@@ -1,6 +1,6 @@
 /**
- * `compact_context`, the agent's request for a compaction (docs/BEHAVIOUR.md, "Compaction the agent can ask
- * for"): an engine that offers it records the request per session; the host compacts at the next turn
+ * `compact_context`, the agent's request for a compaction
+ * (docs/BEHAVIOUR.md, "Compaction the agent can ask for, and see"): an engine that offers it records the request per session; the host compacts at the next turn
  * boundary with the request's focus handed to the summarizer. At most once per `min_turns_between` turns
  * after a compaction (a turn is one model response the engine is told of); the tool's answer says when it
  * refuses and why, and what happens when it accepts. Pure but for {@link AgentCompactionRequests}, the

@@ -1,6 +1,6 @@
 /**
- * compact_context and the notice after a compaction (docs/BEHAVIOUR.md, "Compaction the agent can ask for,
- * and see") on the built-in compressor and CompactionSession: a real SQLite store and a loopback
+ * compact_context and the notice after a compaction
+ * (docs/BEHAVIOUR.md, "Compaction the agent can ask for, and see") on the built-in compressor and CompactionSession: a real SQLite store and a loopback
  * OpenAI-compatible summarizer.
  */
 import { mkdtempSync, rmSync } from "node:fs";
