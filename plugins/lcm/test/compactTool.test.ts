@@ -6,6 +6,7 @@ import { CompactionSession } from "@context-engine/core/session";
 import { openSqliteStore } from "@context-engine/core";
 import { useOpenAIFixtureServer } from "../../../test/support/useOpenAIFixtureServer.js";
 import type { LcmEngine } from "../src/engine.js";
+import { createLcmEngine } from "../src/index.js";
 import { conversation, makeEngine, tempDir } from "./support.js";
 
 const server = useOpenAIFixtureServer({ kind: "success", content: "## Goal\n- fixture summary" });
@@ -45,6 +46,13 @@ describe("compact_context on lcm", () => {
   it("is offered only with compression.compact_tool.enabled", () => {
     expect(lcm({ enabled: false, min_turns_between: 2 }).getToolSchemas().map((t) => t.function.name)).not.toContain(COMPACT_CONTEXT_TOOL_NAME);
     expect(lcm().getToolSchemas().map((t) => t.function.name)).toContain(COMPACT_CONTEXT_TOOL_NAME);
+  });
+
+  it("takes the setting from the host's compression.compact_tool", async () => {
+    const made = await createLcmEngine({ config: { compression: { compact_tool: { enabled: true, min_turns_between: 4 } }, lcm: { db_path: ":memory:" } }, rootDir: dir, warn: () => {} } as never);
+    engines.push(made as never);
+    expect(made.getToolSchemas().map((t) => t.function.name)).toContain(COMPACT_CONTEXT_TOOL_NAME);
+    expect(made.agentRequests?.settings.min_turns_between).toBe(4);
   });
 
   it("refuses while every stored message is in the fresh tail, naming lcm.fresh_tail", async () => {
