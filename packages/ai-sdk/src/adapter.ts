@@ -11,7 +11,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { LanguageModelMiddleware, LanguageModelUsage, ModelMessage, ToolSet } from "ai";
 import { AWAITING_REAL_USAGE, isContextEngine, takeCompactionRequest, type ChatMessage, type CompressOptions, type ContextEngine, type UsageReport } from "@context-engine/core";
-import { messagesChanged, noticeSince, requestedCompression, toolCallContext } from "@context-engine/core/internal";
+import { lastCompactionOf, messagesChanged, noticeSince, requestedCompression, toolCallContext } from "@context-engine/core/internal";
 import { withHistoryNotice, type HistoryNotice } from "./notice.js";
 import { engineGatewayHygiene } from "@context-engine/core/session";
 import { toChatMessages } from "./toChatMessages.js";
@@ -167,7 +167,7 @@ export class AiSdkAdapter {
     const trigger = this.compressionTrigger(current);
     if (trigger === undefined) return current;
     const { chat, promptTokens } = trigger;
-    const before = this.engine.getStatus().lastCompaction;
+    const before = lastCompactionOf(this.engine);
     const compressed = await this.engine.compress(chat, {
       ...(promptTokens > 0 ? { currentTokens: promptTokens } : {}),
       ...(this.sessionId !== undefined ? { sessionId: this.sessionId } : {}),
@@ -175,7 +175,7 @@ export class AiSdkAdapter {
     });
     if (!messagesChanged(chat, compressed)) return current;
     const view = toModelMessages(compressed);
-    const notice = this.compactionNotice ? noticeSince(before, this.engine.getStatus().lastCompaction) : undefined;
+    const notice = this.compactionNotice ? noticeSince(before, lastCompactionOf(this.engine)) : undefined;
     slot.current = { source: messages.slice(), view, ...(notice === undefined ? {} : { notice: { text: notice } }) };
     this.promptTokens = AWAITING_REAL_USAGE;
     this.onCompress?.({ stepNumber, messagesBefore: messages.length, messagesAfter: view.length, promptTokens, compressionCount: this.engine.compressionCount, trigger: trigger.trigger });

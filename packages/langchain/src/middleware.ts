@@ -10,7 +10,7 @@ import { createMiddleware, type AgentMiddleware } from "langchain";
 import { AIMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { isContextEngine, takeCompactionRequest, type ChatMessage, type CompressOptions, type ContextEngine } from "@context-engine/core";
-import { messagesChanged, noticeSince, requestedCompression, toolCallContext } from "@context-engine/core/internal";
+import { lastCompactionOf, messagesChanged, noticeSince, requestedCompression, toolCallContext } from "@context-engine/core/internal";
 import { noticeUpdate, type PendingNotice } from "./notice.js";
 import { engineGatewayHygiene } from "@context-engine/core/session";
 import { toBaseMessages } from "./toBaseMessages.js";
@@ -131,7 +131,7 @@ export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions)
         return update;
       }
       const { chat, currentTokens, promptTokens } = trigger;
-      const before = engine.getStatus().lastCompaction;
+      const before = lastCompactionOf(engine);
       const compressed = await engine.compress(chat, {
         ...(currentTokens !== undefined && currentTokens > 0 ? { currentTokens } : {}),
         ...(sessionId !== undefined ? { sessionId } : {}),
@@ -139,7 +139,7 @@ export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions)
       });
       if (!messagesChanged(chat, compressed)) return undefined;
       const messages = toBaseMessages(compressed);
-      const text = withNotice ? noticeSince(before, engine.getStatus().lastCompaction) : undefined;
+      const text = withNotice ? noticeSince(before, lastCompactionOf(engine)) : undefined;
       notice = text === undefined ? undefined : { text, after: messages.length };
       options.onCompress?.({ messagesBefore: state.messages.length, messagesAfter: messages.length, promptTokens, compressionCount: engine.compressionCount, trigger: trigger.trigger });
       return replaceAll(messages);

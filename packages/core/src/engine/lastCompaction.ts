@@ -35,6 +35,12 @@ export function compactionNoticeText(last: LastCompaction): string {
   return `[Context compacted: ${count(last.messagesBefore)} messages → ${count(last.messagesAfter)}, ${count(last.tokensBefore)} → ${count(last.tokensAfter)} tokens; older turns are summarized${focus}${recovery}.]`;
 }
 
+/** `engine.getStatus().lastCompaction`; undefined for an engine that reports none or has no `getStatus` (engines are duck-typed). */
+export function lastCompactionOf(engine: unknown): LastCompaction | undefined {
+  const getStatus = (engine as { getStatus?: unknown } | undefined)?.getStatus;
+  return typeof getStatus === "function" ? (getStatus.call(engine) as { lastCompaction?: LastCompaction }).lastCompaction : undefined;
+}
+
 /** The notice after a compaction: `after`'s, when it is a newer last compaction than `before` (the status read before the compaction ran). */
 export function noticeSince(before: LastCompaction | undefined, after: LastCompaction | undefined): string | undefined {
   return after !== undefined && after !== before ? compactionNoticeText(after) : undefined;

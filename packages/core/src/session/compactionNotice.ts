@@ -6,7 +6,7 @@
  */
 import type { ContextEngine } from "../engine/ContextEngine.js";
 import { requestedCompression, type AgentCompactionRequest } from "../engine/compactContextTool.js";
-import { noticeSince, userTurnWithNotice, type LastCompaction } from "../engine/lastCompaction.js";
+import { lastCompactionOf, noticeSince, userTurnWithNotice, type LastCompaction } from "../engine/lastCompaction.js";
 import type { CompactionSessionOptions, MaybeCompressOptions } from "./types.js";
 
 /** Whether a session appends the notice: its own option, else its host's `compression.compaction_notice`, else the engine's, else off. */
@@ -30,7 +30,7 @@ export class PendingCompactionNotice {
   /** After a compaction: the notice for `engine`'s last compaction, when it reports one newer than `before`. */
   afterCompaction(engine: ContextEngine, before: LastCompaction | undefined): string | undefined {
     if (!this.enabled) return undefined;
-    return (this.text = noticeSince(before, engine.getStatus().lastCompaction));
+    return (this.text = noticeSince(before, lastCompactionOf(engine)));
   }
 
   /** `messages` with the pending notice appended to their first user turn (then it is no longer pending). */

@@ -15,6 +15,7 @@ import { CompactionConflictError, DEFAULT_SESSION_SCOPE, SessionStoreError, type
 import type { CompactionResult, CompactionSessionOptions, MaybeCompressOptions } from "./types.js";
 import { engineOutputProblem } from "./engineOutput.js";
 import { takeCompactionRequest } from "../engine/compactContextTool.js";
+import { lastCompactionOf } from "../engine/lastCompaction.js";
 import { compactionNoticeEnabled, PendingCompactionNotice, requestedCompressOptions } from "./compactionNotice.js";
 import { compressionCountWarning } from "./warnings.js";
 
@@ -239,7 +240,7 @@ export abstract class CompactionSessionBase {
     if (before.length === 0) return { ...base, outcome: "not_needed", compressionCount: await count() };
 
     const previousReport = lastReportOf(this.engine);
-    const previousCompaction = this.engine.getStatus().lastCompaction;
+    const previousCompaction = lastCompactionOf(this.engine);
     const cancelled = async (signal: AbortSignal): Promise<CompactionResult> => ({
       ...base,
       outcome: "aborted",
