@@ -13,6 +13,7 @@ import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
 import { COMPACT_CONTEXT_TOOL_NAME } from "../../src/engine/compactContextTool.js";
 import { validateConversation } from "../../src/messages/validate.js";
 import { CompactionSession } from "../../src/session/CompactionSession.js";
+import { CompactionSessionAsync } from "../../src/session/CompactionSessionAsync.js";
 import { openSqliteStore, type SqliteSessionStore } from "../../src/store/sqliteStore.js";
 import { OpenAICompatibleSummarizer } from "../../src/summarizers/openaiCompatible.js";
 import type { CompressionConfig } from "../../src/config/schema.js";
@@ -126,6 +127,20 @@ describe("the notice after a compaction", () => {
     session.append([user("later ask")]);
     expect(session.messages().at(-1)).toEqual(user("later ask"));
     expect(validateConversation(session.messages())).toEqual([]);
+  });
+});
+
+describe("CompactionSessionAsync", () => {
+  it("takes the agent's request and appends the notice the same way", async () => {
+    const engine = compressor({ compact_tool: COMPACT_TOOL, compaction_notice: true });
+    const session = await CompactionSessionAsync.open({ engine, store, platform: "cli" });
+    await session.append([system("You are a coding agent."), ...agentRounds(8)]);
+    expect(JSON.parse(await session.handleToolCall(COMPACT_CONTEXT_TOOL_NAME, { focus: "round 3" }))).toMatchObject({ accepted: true });
+    const result = await session.maybeCompress({ promptTokens: 16_000 });
+    expect(result.outcome).toBe("compressed");
+    expect(result.compactionNotice).toContain("(focus: round 3)");
+    await session.append([user("next ask")]);
+    expect((await session.messages()).at(-1)).toEqual(user(`next ask\n\n${result.compactionNotice}`));
   });
 });
 
