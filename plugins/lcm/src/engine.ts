@@ -309,7 +309,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   /** Records usage; with `compact_context` on, one more turn of `sessionId` (default the current session) since its last compaction. */
   override updateFromResponse(usage: UsageReport, sessionId?: string): void {
     super.updateFromResponse(usage, sessionId);
-    this.agentRequests?.noteTurn(sessionId ?? this.sessionId);
+    this.agentRequests?.noteTurn(sessionId ?? this.sessionId, this.lastPromptTokens);
   }
 
   /** The pending `compact_context` request of `sessionId` (default the current session), taken: the host compacts with its focus. */
@@ -365,7 +365,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
         const caller = await this.scopes.caller(store, name, context, () => this.currentSession());
         if ("refused" in caller) return caller.refused;
         if (name === COMPACT_CONTEXT_TOOL_NAME && this.agentRequests) {
-          const limits = { freshTail: this.settings.fresh_tail, promptTokens: this.lastPromptTokens, targetTokens: this.targetTokens };
+          const limits = { freshTail: this.settings.fresh_tail, promptTokens: this.agentRequests.promptTokens(caller.session), targetTokens: this.targetTokens };
           const nothingToCompact = await nothingToCompactInSession(store, caller.session, limits);
           return this.agentRequests.handle(caller.session, args, { nothingToCompact, recoveryTool: LCM_RECOVERY_TOOL });
         }

@@ -162,9 +162,10 @@ export class ContextCompressor extends ContextEngine {
    */
   override async handleToolCall(name: string, args: unknown, context?: ToolCallContext): Promise<string> {
     if (name === COMPACT_CONTEXT_TOOL_NAME && this.compression.compact_tool.enabled) {
-      const nothingToCompact = nothingToCompactReason(this.lastPromptTokens, this.tailTokenBudget);
+      const sessionId = this.sessions.resolve(context?.sessionId).id;
+      const nothingToCompact = nothingToCompactReason(this.agentRequests.promptTokens(sessionId), this.tailTokenBudget);
       const recoveryTool = this.searchStore ? SESSION_SEARCH_TOOL_NAME : undefined;
-      return this.agentRequests.handle(this.sessions.resolve(context?.sessionId).id, args, { nothingToCompact, recoveryTool });
+      return this.agentRequests.handle(sessionId, args, { nothingToCompact, recoveryTool });
     }
     if (name === SESSION_SEARCH_TOOL_NAME && this.searchStore) {
       const store = this.searchStore;
@@ -258,7 +259,7 @@ export class ContextCompressor extends ContextEngine {
     const state = this.sessions.state(id);
     if (normalized.promptTokens <= 0) state.awaitingUsageAfterCompaction = false;
     else recordRealUsage(state, normalized.promptTokens >= this.thresholdTokens);
-    this.agentRequests.noteTurn(id);
+    this.agentRequests.noteTurn(id, normalized.promptTokens);
     this.sessions.save(id);
     return normalized;
   }

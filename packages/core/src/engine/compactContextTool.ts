@@ -58,9 +58,10 @@ export interface CompactRequestCheck {
   recoveryTool?: string | undefined;
 }
 
-/** One session's record: turns since its last compaction (none yet: no wait), and the pending request. */
+/** One session's record: turns since its last compaction (none yet: no wait), its last reported prompt tokens, and the pending request. */
 interface SessionRecordOfRequests {
   turnsSinceCompaction: number | undefined;
+  promptTokens: number;
   pending: AgentCompactionRequest | undefined;
 }
 
@@ -77,19 +78,27 @@ export class AgentCompactionRequests {
 
   private record(sessionId: string): SessionRecordOfRequests {
     let record = this.sessions.get(sessionId);
-    if (record === undefined) this.sessions.set(sessionId, (record = { turnsSinceCompaction: undefined, pending: undefined }));
+    if (record === undefined) this.sessions.set(sessionId, (record = { turnsSinceCompaction: undefined, promptTokens: 0, pending: undefined }));
     return record;
   }
 
-  /** A model response of `sessionId` (the engine's `updateFromResponse`). */
-  noteTurn(sessionId: string): void {
-    const record = this.sessions.get(sessionId);
-    if (record?.turnsSinceCompaction !== undefined) record.turnsSinceCompaction++;
+  /** A model response of `sessionId` (the engine's `updateFromResponse`) that reported `promptTokens`. */
+  noteTurn(sessionId: string, promptTokens: number): void {
+    const record = this.record(sessionId);
+    record.promptTokens = promptTokens;
+    if (record.turnsSinceCompaction !== undefined) record.turnsSinceCompaction++;
+  }
+
+  /** The prompt tokens `sessionId`'s last response reported (0 before any, and right after a compaction). */
+  promptTokens(sessionId: string): number {
+    return this.sessions.get(sessionId)?.promptTokens ?? 0;
   }
 
   /** `sessionId` was compacted (asked for or not): the wait starts again. */
   noteCompaction(sessionId: string): void {
-    this.record(sessionId).turnsSinceCompaction = 0;
+    const record = this.record(sessionId);
+    record.turnsSinceCompaction = 0;
+    record.promptTokens = 0;
   }
 
   /** Turns the tool still refuses in `sessionId` (0: it accepts). */

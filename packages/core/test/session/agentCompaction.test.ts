@@ -104,6 +104,16 @@ describe("compact_context on the built-in compressor", () => {
     expect(((await ask(session, { topic: "x" })).error as string).startsWith("compact_context:")).toBe(true);
     expect((await session.maybeCompress({ promptTokens: 300 })).outcome).toBe("not_needed");
   });
+
+  it("judges each session of a shared engine by that session's own last reported usage", async () => {
+    const engine = compressor();
+    const [a, b] = [sessionWith(engine), sessionWith(engine)];
+    for (const session of [a, b]) await engine.onSessionStart(session.sessionId);
+    engine.updateFromResponse({ prompt_tokens: 30_000 }, a.sessionId);
+    engine.updateFromResponse({ prompt_tokens: 300 }, b.sessionId);
+    expect(await ask(a)).toMatchObject({ accepted: true });
+    expect(await ask(b)).toMatchObject({ accepted: false, reason: "nothing_to_compact" });
+  });
 });
 
 describe("the notice after a compaction", () => {
