@@ -24,8 +24,16 @@ import {
   type TokenCounter,
   type ToolSchema,
   type CacheTimingOptions,
+  AgentCompactionRequests,
+  COMPACT_CONTEXT_TOOL_NAME,
+  compactContextToolSchema,
+  type AgentCompactionRequest,
+  type CompactToolSettings,
+  type EngineStatus,
+  type LastCompaction,
   type UsageReport,
 } from "./core.js";
+import { lcmLastCompaction, LCM_RECOVERY_TOOL, nothingToCompactInSession } from "./compactTool.js";
 import { assembleContext, isLcmArtifact, splitSystemPrompt, type AssembleOptions } from "./assemble.js";
 import { loadContext, runCompaction, type CompactionOutcome } from "./compaction.js";
 import { parseLcmConfig, type LcmSettings } from "./config.js";
@@ -67,6 +75,8 @@ export interface LcmEngineOptions<S extends LcmStoreAsync = LcmStore> {
   model?: ModelInfo;
   /** The host's `compression.model_thresholds`: per-model trigger shares that override `threshold`. */
   modelThresholds?: Record<string, number> | undefined;
+  /** The host's `compression.compact_tool`: offer the agent `compact_context` (default off). */
+  compactTool?: CompactToolSettings | undefined;
   warn?: (message: string) => void;
   /** Clock for created_at (tests pin it). */
   now?: () => number;
@@ -114,6 +124,10 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   private readonly carriedUnseen = new Set<string>();
   /** The blocks `summary_skip_tags` leaves out of the summarizer's input. */
   private readonly summarySkip: RegExp | undefined;
+  /** The agent's `compact_context` requests per session (when `compactTool.enabled`). */
+  readonly agentRequests: AgentCompactionRequests | undefined;
+  /** The last compaction that changed a context, for `getStatus()`. */
+  private lastCompacted: LastCompaction | undefined;
 
   constructor(options: LcmEngineOptions<S> = {}) {
     super(options.model ? { model: options.model } : {});
@@ -133,6 +147,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     this.modelThresholds = options.modelThresholds;
     this.isIgnoredSession = sessionMatcher(this.settings.ignore_sessions);
     this.summarySkip = skipBlocksPattern(this.settings.summary_skip_tags);
+    this.agentRequests = options.compactTool?.enabled === true ? new AgentCompactionRequests(options.compactTool) : undefined;
     this.updateModel(this.model);
   }
 
@@ -177,11 +192,16 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     return this.cacheTiming.decide(this.sessionId, this.model, promptTokens, { triggerTokens: this.thresholdTokens, compactedTokensEstimate: this.targetTokens }).compact;
   }
 
-  /** Records usage; with cache-aware timing also what it says about the prompt cache of session `sessionId` (default: the current one). */
+  /**
+   * Records usage for session `sessionId` (default: the current one); with cache-aware timing also what it
+   * says about the prompt cache, and with `compact_context` on one more turn since its last compaction.
+   */
   override updateFromResponse(usage: UsageReport, sessionId?: string): void {
     const afterCompaction = this.lastPromptTokens === AWAITING_REAL_USAGE;
     const normalized = this.recordUsage(usage);
-    this.cacheTiming?.recordUsage(sessionId ?? this.sessionId, normalized, afterCompaction);
+    const session = sessionId ?? this.sessionId;
+    this.cacheTiming?.recordUsage(session, normalized, afterCompaction);
+    this.agentRequests?.noteTurn(session, this.lastPromptTokens);
   }
 
   /**
@@ -288,6 +308,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     this.lastCompaction = outcome;
     this.reportSummarizerFailure(outcome);
     if (outcome.passes > 0) {
+      this.agentRequests?.noteCompaction(session);
       this.compressionCount += 1;
       this.lastPromptTokens = AWAITING_REAL_USAGE;
       await store.logCompaction({
@@ -300,7 +321,19 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
         fallbackSummaries: outcome.fallbacks,
       });
     }
-    return this.assembleAndHold(store, system, session);
+    const output = await this.assembleAndHold(store, system, session);
+    if (outcome.passes > 0) this.lastCompacted = lcmLastCompaction(outcome, this.now(), messages.length, output.length, options.focusTopic);
+    return output;
+  }
+
+  /** The base counters and the last compaction (when, tokens before and after, whether fallback summaries were used). */
+  override getStatus(): EngineStatus {
+    return { ...super.getStatus(), ...(this.lastCompacted ? { lastCompaction: this.lastCompacted } : {}) };
+  }
+
+  /** The pending `compact_context` request of `sessionId` (default the current session), taken: the host compacts with its focus. */
+  takeCompactionRequest(sessionId?: string): AgentCompactionRequest | undefined {
+    return this.agentRequests?.take(sessionId ?? this.sessionId);
   }
 
   /** The assembled context of `session`, which the host holds from now on. */
@@ -337,7 +370,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
 
   /** The agent-facing tools: lcm_grep, lcm_describe, lcm_expand (+ lcm_expand_query with an LLM summarizer). */
   override getToolSchemas(): ToolSchema[] {
-    return lcmToolSchemas(this.llm !== undefined);
+    return [...lcmToolSchemas(this.llm !== undefined), ...(this.agentRequests ? [compactContextToolSchema()] : [])];
   }
 
   /**
@@ -350,6 +383,11 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
       result = await this.handle.use(async (store) => {
         const caller = await this.scopes.caller(store, name, context, () => this.currentSession());
         if ("refused" in caller) return caller.refused;
+        if (name === COMPACT_CONTEXT_TOOL_NAME && this.agentRequests) {
+          const limits = { freshTail: this.settings.fresh_tail, promptTokens: this.agentRequests.promptTokens(caller.session), targetTokens: this.targetTokens };
+          const nothingToCompact = await nothingToCompactInSession(store, caller.session, limits);
+          return this.agentRequests.handle(caller.session, args, { nothingToCompact, recoveryTool: LCM_RECOVERY_TOOL });
+        }
         const run = (reader: LcmStoreAsync) => dispatchLcmTool({ ...this.toolContext(caller.session, caller.scope), store: reader }, name, args);
         return store.readInScope ? store.readInScope(caller.scope, run) : run(store);
       });
@@ -399,6 +437,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   override async onSessionEnd(sessionId: string, messages: ChatMessage[]): Promise<void> {
     await this.ingest(messages, sessionId);
     this.held.delete(sessionId);
+    this.agentRequests?.forget(sessionId);
     this.scopes.end(sessionId);
     if ((await this.currentSession()) === sessionId) this.sessionId = this.settings.session;
     this.handle.release();

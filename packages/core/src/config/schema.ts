@@ -40,6 +40,11 @@ export const CompressionSectionSchema = z
     in_place: bool.default(true),
     // cache-aware timing (docs/BEHAVIOUR.md, "Cache-aware timing")
     timing: z.enum(["threshold", "cache_aware"], { error: 'must be "threshold" or "cache_aware"' }).default("threshold"),
+    // the agent's compact_context tool and the notice after a compaction (docs/BEHAVIOUR.md, "Compaction the agent can ask for, and see")
+    compact_tool: z
+      .object({ enabled: bool.default(false), min_turns_between: positiveInt("model responses").default(10) }, { error: sectionError("compression.compact_tool", "enabled: true") })
+      .prefault({}),
+    compaction_notice: bool.default(false),
   }, { error: sectionError("compression", "threshold: 0.5") })
   .prefault({});
 
