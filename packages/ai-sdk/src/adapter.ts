@@ -10,8 +10,9 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { LanguageModelMiddleware, LanguageModelUsage, ModelMessage, ToolSet } from "ai";
-import { AWAITING_REAL_USAGE, isContextEngine, type ChatMessage, type ContextEngine, type UsageReport } from "@context-engine/core";
-import { messagesChanged, toolCallContext } from "@context-engine/core/internal";
+import { AWAITING_REAL_USAGE, isContextEngine, takeCompactionRequest, type ChatMessage, type CompressOptions, type ContextEngine, type UsageReport } from "@context-engine/core";
+import { lastCompactionOf, messagesChanged, noticeSince, requestedCompression, toolCallContext } from "@context-engine/core/internal";
+import { withHistoryNotice, type HistoryNotice } from "./notice.js";
 import { engineGatewayHygiene } from "@context-engine/core/session";
 import { toChatMessages } from "./toChatMessages.js";
 import { toModelMessages } from "./toModelMessages.js";
@@ -21,14 +22,23 @@ import { reportingStreamUsage } from "./streamUsage.js";
 import { aiSdkUsageReport, languageModelUsageReport } from "./usage.js";
 
 /** Options of {@link createAiSdkAdapter}: an engine, or a host (`createContextHost`) whose engine is used. */
-export type AiSdkAdapterOptions = ({ engine: ContextEngine; host?: undefined } | { host: { engine: ContextEngine; scope?: string }; engine?: undefined }) & {
+export type AiSdkAdapterOptions = ({ engine: ContextEngine; host?: undefined } | { host: AiSdkAdapterHost; engine?: undefined }) & {
   /** The conversation's id, when one engine serves several (passed to `shouldCompress`, `compress`, `updateFromResponse`). */
   sessionId?: string;
   /** Whose conversation it is (a tenant or user id; default the host's): the engine's tools answer from this scope's sessions only. */
   scope?: string;
   /** Called after each compaction that changed the messages (not when the engine answered with them as they were). */
   onCompress?: (event: AiSdkCompressionEvent) => void;
+  /** Overrides the host's `compression.compaction_notice`: after a compaction, append a one-line notice to the next user message (default off). */
+  compactionNotice?: boolean;
 };
+
+/** What the adapter reads of a host (`createContextHost`'s fits): its engine, scope and the notice setting. */
+export interface AiSdkAdapterHost {
+  engine: ContextEngine;
+  scope?: string;
+  config?: { compression?: { compaction_notice?: boolean } };
+}
 
 /** What one compaction did. */
 export interface AiSdkCompressionEvent {
@@ -44,9 +54,10 @@ export interface AiSdkCompressionEvent {
   compressionCount: number;
   /**
    * What triggered it: `usage`, the engine's threshold on the last reported usage; `hygiene`, gateway
-   * session hygiene (85 % of the window) on the estimate of a conversation with no reported usage yet.
+   * session hygiene (85 % of the window) on the estimate of a conversation with no reported usage yet;
+   * `agent`, the model's `compact_context` call in the step before.
    */
-  trigger: "usage" | "hygiene";
+  trigger: "usage" | "hygiene" | "agent";
 }
 
 /** What `prepareStep` reads of the AI SDK's step options. */
@@ -60,6 +71,8 @@ export interface StepInput {
 interface Compaction {
   source: ModelMessage[];
   view: ModelMessage[];
+  /** The notice after it, for the next user message (`compaction_notice`). */
+  notice?: HistoryNotice;
 }
 
 /** The latest compaction of one path into the model (the tool loop's steps, or the wrapped model's calls). */
@@ -75,7 +88,7 @@ function viewThrough(slot: CompactionSlot, messages: ModelMessage[]): ModelMessa
     slot.current = undefined; // another conversation
     return messages;
   }
-  return [...compaction.view, ...messages.slice(compaction.source.length)];
+  return [...compaction.view, ...withHistoryNotice(messages.slice(compaction.source.length), compaction.source.length, compaction.notice)];
 }
 
 /** True when `messages` starts with `prefix` (the same objects, or equal ones after a copy). */
@@ -98,6 +111,8 @@ export class AiSdkAdapter {
   /** Prompt tokens of this conversation's last reported step: undefined before any, AWAITING_REAL_USAGE after a compaction until the next. */
   private promptTokens: number | undefined;
   private readonly fed = new WeakSet<object>();
+  /** Append the notice after a compaction to the next user message. */
+  private readonly compactionNotice: boolean;
 
   constructor(options: AiSdkAdapterOptions) {
     const engine = options.host !== undefined ? options.host.engine : options.engine;
@@ -106,6 +121,7 @@ export class AiSdkAdapter {
     this.tools = engineTools(engine, toolCallContext(options.sessionId, options.scope ?? options.host?.scope));
     this.onCompress = options.onCompress;
     this.sessionId = options.sessionId;
+    this.compactionNotice = options.compactionNotice ?? options.host?.config?.compression?.compaction_notice ?? false;
   }
 
   /**
@@ -151,11 +167,16 @@ export class AiSdkAdapter {
     const trigger = this.compressionTrigger(current);
     if (trigger === undefined) return current;
     const { chat, promptTokens } = trigger;
-    const session = this.sessionId !== undefined ? { sessionId: this.sessionId } : {};
-    const compressed = await this.engine.compress(chat, promptTokens > 0 ? { currentTokens: promptTokens, ...session } : session);
+    const before = lastCompactionOf(this.engine);
+    const compressed = await this.engine.compress(chat, {
+      ...(promptTokens > 0 ? { currentTokens: promptTokens } : {}),
+      ...(this.sessionId !== undefined ? { sessionId: this.sessionId } : {}),
+      ...trigger.options,
+    });
     if (!messagesChanged(chat, compressed)) return current;
     const view = toModelMessages(compressed);
-    slot.current = { source: messages.slice(), view };
+    const notice = this.compactionNotice ? noticeSince(before, lastCompactionOf(this.engine)) : undefined;
+    slot.current = { source: messages.slice(), view, ...(notice === undefined ? {} : { notice: { text: notice } }) };
     this.promptTokens = AWAITING_REAL_USAGE;
     this.onCompress?.({ stepNumber, messagesBefore: messages.length, messagesAfter: view.length, promptTokens, compressionCount: this.engine.compressionCount, trigger: trigger.trigger });
     return view;
@@ -166,7 +187,10 @@ export class AiSdkAdapter {
    * prompt tokens to give it: before this conversation's first reported usage, gateway hygiene on their
    * estimate; else (or when hygiene does not fire) the engine's threshold on the last reported usage.
    */
-  private compressionTrigger(current: ModelMessage[]): { chat: ChatMessage[]; promptTokens: number; trigger: AiSdkCompressionEvent["trigger"] } | undefined {
+  private compressionTrigger(current: ModelMessage[]): { chat: ChatMessage[]; promptTokens: number; trigger: AiSdkCompressionEvent["trigger"]; options?: CompressOptions } | undefined {
+    // the model asked for it (compact_context) in the step before: compact now, with its focus
+    const request = takeCompactionRequest(this.engine, this.sessionId);
+    if (request !== undefined) return { chat: toChatMessages(current), promptTokens: Math.max(0, this.promptTokens ?? this.engine.lastPromptTokens), trigger: "agent", options: requestedCompression(request) };
     let chat: ChatMessage[] | undefined;
     if (this.promptTokens === undefined) {
       chat = toChatMessages(current);

@@ -5,7 +5,7 @@
  * chat messages.
  */
 export { createAiSdkAdapter, AiSdkAdapter } from "./adapter.js";
-export type { AiSdkAdapterOptions, AiSdkCompressionEvent, StepInput } from "./adapter.js";
+export type { AiSdkAdapterOptions, AiSdkAdapterHost, AiSdkCompressionEvent, StepInput } from "./adapter.js";
 export { toChatMessages, AiSdkConversionError } from "./toChatMessages.js";
 export { toModelMessages } from "./toModelMessages.js";
 export { promptToChatMessages, toLanguageModelPrompt } from "./languageModelPrompt.js";

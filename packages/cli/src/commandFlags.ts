@@ -11,6 +11,7 @@ export const FORMAT_CHOICES: readonly string[] = ["auto", ...TRANSCRIPT_FORMATS]
 
 const FORMAT_FLAG = { type: "string", value: "format", description: `transcript format: ${FORMAT_CHOICES.join(", ")}`, defaultText: "auto, detected from the content" } as const;
 const CONTEXT_LENGTH_FLAG = { type: "string", value: "N", description: "the model's context window in tokens" } as const;
+const TIMING_FLAG = { type: "string", value: "policy", description: "when to compact: threshold, cache_aware, or both side by side (compression.timing)", defaultText: "the config's compression.timing" } as const;
 
 /** The flags shared by commands that need a host: `--config`, `--root` and `--engine`. */
 export const HOST_FLAG_OPTIONS = defineFlags({
@@ -42,6 +43,7 @@ export const SIMULATE_FLAGS = defineFlags({
   format: FORMAT_FLAG,
   html: { type: "string", value: "file", description: "also write the self-contained HTML report there" },
   progress: { type: "boolean", description: "show the progress bar even when stderr is not a terminal or the replay is short" },
+  timing: TIMING_FLAG,
 });
 
 /** The window `eval` compacts in when `--window` is not given. */
@@ -58,6 +60,7 @@ export const EVAL_FLAGS = defineFlags({
   json: { type: "boolean", description: "print the results as JSON instead of tables" },
   html: { type: "string", value: "file", description: "also write a self-contained HTML report there" },
   progress: { type: "boolean", description: "show the progress bar even when stderr is not a terminal or a replay is short" },
+  timing: TIMING_FLAG,
 });
 
 /** `import` flags. */

@@ -19,6 +19,11 @@ export type { ContextEngineOptions } from "./engine/ContextEngine.js";
 export type { CompressOptions, ModelInfo, EngineStatus, SessionInfo, ToolCallContext, ToolSchema, UsageReport, NormalizedUsage } from "./engine/types.js";
 export { DEFAULT_SESSION_SCOPE } from "./engine/types.js";
 export { normalizeUsage, InvalidUsageError } from "./engine/usage.js";
+// compact_context, the agent's request for a compaction, and what getStatus() reports of the last one
+export { COMPACT_CONTEXT_TOOL_NAME, CompactContextArgsSchema, compactContextToolSchema, AgentCompactionRequests, takeCompactionRequest } from "./engine/compactContextTool.js";
+export type { CompactToolSettings, AgentCompactionRequest, AgentCompactionSource, CompactRequestCheck } from "./engine/compactContextTool.js";
+export { compactionNoticeText } from "./engine/lastCompaction.js";
+export type { LastCompaction } from "./engine/lastCompaction.js";
 export { resolveModelThreshold, matchModelThreshold, effectiveThresholdPercent, computeThresholds } from "./engine/thresholds.js";
 export type { ThresholdSettings, ThresholdPlan, ThresholdRule } from "./engine/thresholds.js";
 

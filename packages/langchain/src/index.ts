@@ -4,7 +4,7 @@
  * converters between `BaseMessage[]` and the engines' chat messages.
  */
 export { contextEngineMiddleware, REMOVE_ALL_MESSAGES } from "./middleware.js";
-export type { ContextEngineMiddlewareOptions, LangChainCompressionEvent } from "./middleware.js";
+export type { ContextEngineMiddlewareHost, ContextEngineMiddlewareOptions, LangChainCompressionEvent } from "./middleware.js";
 export { toChatMessages, LangChainConversionError } from "./toChatMessages.js";
 export { toBaseMessages } from "./toBaseMessages.js";
 export { LANGCHAIN_MARKER } from "./marker.js";

@@ -9,8 +9,9 @@
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { AIMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { isContextEngine, type ChatMessage, type ContextEngine } from "@context-engine/core";
-import { messagesChanged, toolCallContext } from "@context-engine/core/internal";
+import { isContextEngine, takeCompactionRequest, type ChatMessage, type CompressOptions, type ContextEngine } from "@context-engine/core";
+import { lastCompactionOf, messagesChanged, noticeSince, requestedCompression, toolCallContext } from "@context-engine/core/internal";
+import { noticeUpdate, type PendingNotice } from "./notice.js";
 import { engineGatewayHygiene } from "@context-engine/core/session";
 import { toBaseMessages } from "./toBaseMessages.js";
 import { toChatMessages } from "./toChatMessages.js";
@@ -21,7 +22,7 @@ import { langChainUsageReport } from "./usage.js";
 export const REMOVE_ALL_MESSAGES = "__remove_all__";
 
 /** Options of {@link contextEngineMiddleware}: an engine, or a host (`createContextHost`) whose engine is used. */
-export type ContextEngineMiddlewareOptions = ({ engine: ContextEngine; host?: undefined } | { host: { engine: ContextEngine; scope?: string }; engine?: undefined }) & {
+export type ContextEngineMiddlewareOptions = ({ engine: ContextEngine; host?: undefined } | { host: ContextEngineMiddlewareHost; engine?: undefined }) & {
   /** The middleware's name (default "ContextEngineMiddleware"). */
   name?: string;
   /** The conversation's id, when one engine serves several (passed to `shouldCompress`, `compress`, `updateFromResponse`). */
@@ -30,7 +31,16 @@ export type ContextEngineMiddlewareOptions = ({ engine: ContextEngine; host?: un
   scope?: string;
   /** Called after each compaction that changed the messages (not when the engine answered with them as they were). */
   onCompress?: (event: LangChainCompressionEvent) => void;
+  /** Overrides the host's `compression.compaction_notice`: after a compaction, append a one-line notice to the next human message (default off). */
+  compactionNotice?: boolean;
 };
+
+/** What the middleware reads of a host (`createContextHost`'s fits): its engine, scope and the notice setting. */
+export interface ContextEngineMiddlewareHost {
+  engine: ContextEngine;
+  scope?: string;
+  config?: { compression?: { compaction_notice?: boolean } };
+}
 
 /** What one compaction did. */
 export interface LangChainCompressionEvent {
@@ -42,9 +52,10 @@ export interface LangChainCompressionEvent {
   compressionCount: number;
   /**
    * What triggered it: `usage`, the engine's threshold on the latest reported usage; `hygiene`, gateway
-   * session hygiene (85 % of the window) on the estimate of a conversation with no reported usage yet.
+   * session hygiene (85 % of the window) on the estimate of a conversation with no reported usage yet;
+   * `agent`, the model's `compact_context` call before this model call.
    */
-  trigger: "usage" | "hygiene";
+  trigger: "usage" | "hygiene" | "agent";
 }
 
 /** The usage report of the latest AI message in `messages` that carries usage. */
@@ -66,6 +77,8 @@ interface CompressionTrigger {
   /** The event's `promptTokens`. */
   promptTokens: number;
   trigger: LangChainCompressionEvent["trigger"];
+  /** The agent's request as compress() options (`force`, its focus). */
+  options?: CompressOptions;
 }
 
 /**
@@ -75,6 +88,9 @@ interface CompressionTrigger {
 function compressionTrigger(engine: ContextEngine, messages: BaseMessage[], sessionId: string | undefined): CompressionTrigger | undefined {
   // the prompt tokens of this conversation's latest answer, as the agent's state holds it
   const promptTokens = lastUsage(messages)?.prompt_tokens;
+  // the model asked for it (compact_context) before this call: compact now, with its focus
+  const request = takeCompactionRequest(engine, sessionId);
+  if (request !== undefined) return { chat: toChatMessages(messages), currentTokens: promptTokens, promptTokens: promptTokens ?? 0, trigger: "agent", options: requestedCompression(request) };
   let chat: ChatMessage[] | undefined;
   if (promptTokens === undefined) {
     chat = toChatMessages(messages);
@@ -102,17 +118,29 @@ export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions)
   if (!isContextEngine(engine)) throw new TypeError("contextEngineMiddleware: give `engine` (a ContextEngine) or `host` (from createContextHost)");
   const { sessionId } = options;
   const fed = new WeakSet<BaseMessage>();
+  const withNotice = options.compactionNotice ?? options.host?.config?.compression?.compaction_notice ?? false;
+  let notice: PendingNotice | undefined;
   return createMiddleware({
     name: options.name ?? "ContextEngineMiddleware",
     tools: engineTools(engine, toolCallContext(sessionId, options.scope ?? options.host?.scope)),
     beforeModel: async (state) => {
       const trigger = compressionTrigger(engine, state.messages, sessionId);
-      if (trigger === undefined) return undefined;
+      if (trigger === undefined) {
+        const update = noticeUpdate(state.messages, notice);
+        if (update !== undefined) notice = undefined;
+        return update;
+      }
       const { chat, currentTokens, promptTokens } = trigger;
-      const session = sessionId !== undefined ? { sessionId } : {};
-      const compressed = await engine.compress(chat, currentTokens !== undefined && currentTokens > 0 ? { currentTokens, ...session } : session);
+      const before = lastCompactionOf(engine);
+      const compressed = await engine.compress(chat, {
+        ...(currentTokens !== undefined && currentTokens > 0 ? { currentTokens } : {}),
+        ...(sessionId !== undefined ? { sessionId } : {}),
+        ...trigger.options,
+      });
       if (!messagesChanged(chat, compressed)) return undefined;
       const messages = toBaseMessages(compressed);
+      const text = withNotice ? noticeSince(before, lastCompactionOf(engine)) : undefined;
+      notice = text === undefined ? undefined : { text, after: messages.length };
       options.onCompress?.({ messagesBefore: state.messages.length, messagesAfter: messages.length, promptTokens, compressionCount: engine.compressionCount, trigger: trigger.trigger });
       return replaceAll(messages);
     },

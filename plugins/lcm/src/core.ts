@@ -1,7 +1,9 @@
 /** Everything lcm uses from `@context-engine/core`, re-exported from one place. */
 export { ContextEngine, AWAITING_REAL_USAGE, matchModelThreshold, effectiveThresholdPercent } from "@context-engine/core";
 export { DEFAULT_SESSION_SCOPE } from "@context-engine/core";
-export { resolveToolScope, ambiguousScopeResult, isScope } from "@context-engine/core/internal";
+export { AgentCompactionRequests, COMPACT_CONTEXT_TOOL_NAME, compactContextToolSchema } from "@context-engine/core";
+export type { AgentCompactionRequest, CompactToolSettings, EngineStatus, LastCompaction, UsageReport } from "@context-engine/core";
+export { resolveToolScope, ambiguousScopeResult, isScope, zodToolSchema } from "@context-engine/core/internal";
 export type { ContextEngineOptions, CompressOptions, ModelInfo, SessionInfo, ToolCallContext, ToolSchema, Awaitable, HostHooks } from "@context-engine/core";
 export { parseMessages, InvalidMessagesError } from "@context-engine/core";
 export { nearestConfigKey } from "@context-engine/core/internal";
@@ -14,6 +16,8 @@ export { COMPACTION_TAG, COMPACTION_SIGNATURE, SIGNED_COMPACTION_TAG, SUMMARY_EN
 export type { Summarizer, SummaryRequest } from "@context-engine/core";
 export { ExtractiveSummarizer } from "@context-engine/core";
 export { redactSecrets, classifySummaryFailure } from "@context-engine/core/compressor";
+export { CacheTimingTracker, cacheTimingFromConfig } from "@context-engine/core/compressor";
+export type { CacheTimingOptions } from "@context-engine/core/compressor";
 export type { TokenCounter } from "@context-engine/core";
 export { RoughTokenCounter, estimateTokensRough } from "@context-engine/core";
 export { countingIdOf } from "@context-engine/core/internal";

@@ -6,6 +6,7 @@
  */
 import {
   AWAITING_REAL_USAGE,
+  CacheTimingTracker,
   ContextEngine,
   effectiveThresholdPercent,
   ExtractiveSummarizer,
@@ -22,7 +23,17 @@ import {
   type Summarizer,
   type TokenCounter,
   type ToolSchema,
+  type CacheTimingOptions,
+  AgentCompactionRequests,
+  COMPACT_CONTEXT_TOOL_NAME,
+  compactContextToolSchema,
+  type AgentCompactionRequest,
+  type CompactToolSettings,
+  type EngineStatus,
+  type LastCompaction,
+  type UsageReport,
 } from "./core.js";
+import { lcmLastCompaction, LCM_RECOVERY_TOOL, nothingToCompactInSession } from "./compactTool.js";
 import { assembleContext, isLcmArtifact, splitSystemPrompt, type AssembleOptions } from "./assemble.js";
 import { loadContext, runCompaction, type CompactionOutcome } from "./compaction.js";
 import { parseLcmConfig, type LcmSettings } from "./config.js";
@@ -64,9 +75,13 @@ export interface LcmEngineOptions<S extends LcmStoreAsync = LcmStore> {
   model?: ModelInfo;
   /** The host's `compression.model_thresholds`: per-model trigger shares that override `threshold`. */
   modelThresholds?: Record<string, number> | undefined;
+  /** The host's `compression.compact_tool`: offer the agent `compact_context` (default off). */
+  compactTool?: CompactToolSettings | undefined;
   warn?: (message: string) => void;
   /** Clock for created_at (tests pin it). */
   now?: () => number;
+  /** `compression.timing: cache_aware` with the cache TTL and prices it decides with (the plugin passes them from the host config); absent: the threshold. */
+  cacheTiming?: CacheTimingOptions | undefined;
 }
 
 function isExtractive(summarizer: Summarizer): boolean {
@@ -102,11 +117,17 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   summarizerPausedUntil = 0;
   /** The scopes of the open sessions: a tool call reads the sessions of its caller's scope only. */
   private readonly scopes = new OpenScopes();
+  /** The cache state behind `compression.timing: cache_aware` (docs/BEHAVIOUR.md, "Cache-aware timing"); undefined with the threshold. */
+  readonly cacheTiming: CacheTimingTracker | undefined;
 
   /** Sessions `/new` started with summaries carried over that the host has not been handed yet. */
   private readonly carriedUnseen = new Set<string>();
   /** The blocks `summary_skip_tags` leaves out of the summarizer's input. */
   private readonly summarySkip: RegExp | undefined;
+  /** The agent's `compact_context` requests per session (when `compactTool.enabled`). */
+  readonly agentRequests: AgentCompactionRequests | undefined;
+  /** The last compaction that changed a context, for `getStatus()`. */
+  private lastCompacted: LastCompaction | undefined;
 
   constructor(options: LcmEngineOptions<S> = {}) {
     super(options.model ? { model: options.model } : {});
@@ -121,10 +142,12 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     this.llm = llm ? this.summarizer : undefined;
     this.warn = options.warn ?? (() => {});
     this.now = options.now ?? Date.now;
+    this.cacheTiming = options.cacheTiming ? new CacheTimingTracker(options.cacheTiming, this.now) : undefined;
     this.sessionId = this.settings.session;
     this.modelThresholds = options.modelThresholds;
     this.isIgnoredSession = sessionMatcher(this.settings.ignore_sessions);
     this.summarySkip = skipBlocksPattern(this.settings.summary_skip_tags);
+    this.agentRequests = options.compactTool?.enabled === true ? new AgentCompactionRequests(options.compactTool) : undefined;
     this.updateModel(this.model);
   }
 
@@ -158,9 +181,27 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     return Math.floor(this.thresholdTokens * this.settings.target_ratio);
   }
 
-  /** True when `promptTokens` (default the last real prompt tokens) reached the threshold. */
+  /**
+   * True when `promptTokens` (default the last real prompt tokens) reached the threshold; with cache-aware
+   * timing, when the rule says so (earlier once the cache expired, later while it is warm, never past the
+   * window less the output reserve), compacting down to {@link targetTokens}.
+   */
   shouldCompress(promptTokens: number = this.lastPromptTokens): boolean {
-    return this.thresholdTokens > 0 && promptTokens >= this.thresholdTokens;
+    if (this.thresholdTokens <= 0) return false;
+    if (this.cacheTiming === undefined || promptTokens <= 0) return promptTokens >= this.thresholdTokens;
+    return this.cacheTiming.decide(this.sessionId, this.model, promptTokens, { triggerTokens: this.thresholdTokens, compactedTokensEstimate: this.targetTokens }).compact;
+  }
+
+  /**
+   * Records usage for session `sessionId` (default: the current one); with cache-aware timing also what it
+   * says about the prompt cache, and with `compact_context` on one more turn since its last compaction.
+   */
+  override updateFromResponse(usage: UsageReport, sessionId?: string): void {
+    const afterCompaction = this.lastPromptTokens === AWAITING_REAL_USAGE;
+    const normalized = this.recordUsage(usage);
+    const session = sessionId ?? this.sessionId;
+    this.cacheTiming?.recordUsage(session, normalized, afterCompaction);
+    this.agentRequests?.noteTurn(session, this.lastPromptTokens);
   }
 
   /**
@@ -267,6 +308,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     this.lastCompaction = outcome;
     this.reportSummarizerFailure(outcome);
     if (outcome.passes > 0) {
+      this.agentRequests?.noteCompaction(session);
       this.compressionCount += 1;
       this.lastPromptTokens = AWAITING_REAL_USAGE;
       await store.logCompaction({
@@ -279,7 +321,19 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
         fallbackSummaries: outcome.fallbacks,
       });
     }
-    return this.assembleAndHold(store, system, session);
+    const output = await this.assembleAndHold(store, system, session);
+    if (outcome.passes > 0) this.lastCompacted = lcmLastCompaction(outcome, this.now(), messages.length, output.length, options.focusTopic);
+    return output;
+  }
+
+  /** The base counters and the last compaction (when, tokens before and after, whether fallback summaries were used). */
+  override getStatus(): EngineStatus {
+    return { ...super.getStatus(), ...(this.lastCompacted ? { lastCompaction: this.lastCompacted } : {}) };
+  }
+
+  /** The pending `compact_context` request of `sessionId` (default the current session), taken: the host compacts with its focus. */
+  takeCompactionRequest(sessionId?: string): AgentCompactionRequest | undefined {
+    return this.agentRequests?.take(sessionId ?? this.sessionId);
   }
 
   /** The assembled context of `session`, which the host holds from now on. */
@@ -316,7 +370,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
 
   /** The agent-facing tools: lcm_grep, lcm_describe, lcm_expand (+ lcm_expand_query with an LLM summarizer). */
   override getToolSchemas(): ToolSchema[] {
-    return lcmToolSchemas(this.llm !== undefined);
+    return [...lcmToolSchemas(this.llm !== undefined), ...(this.agentRequests ? [compactContextToolSchema()] : [])];
   }
 
   /**
@@ -329,6 +383,11 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
       result = await this.handle.use(async (store) => {
         const caller = await this.scopes.caller(store, name, context, () => this.currentSession());
         if ("refused" in caller) return caller.refused;
+        if (name === COMPACT_CONTEXT_TOOL_NAME && this.agentRequests) {
+          const limits = { freshTail: this.settings.fresh_tail, promptTokens: this.agentRequests.promptTokens(caller.session), targetTokens: this.targetTokens };
+          const nothingToCompact = await nothingToCompactInSession(store, caller.session, limits);
+          return this.agentRequests.handle(caller.session, args, { nothingToCompact, recoveryTool: LCM_RECOVERY_TOOL });
+        }
         const run = (reader: LcmStoreAsync) => dispatchLcmTool({ ...this.toolContext(caller.session, caller.scope), store: reader }, name, args);
         return store.readInScope ? store.readInScope(caller.scope, run) : run(store);
       });
@@ -378,6 +437,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   override async onSessionEnd(sessionId: string, messages: ChatMessage[]): Promise<void> {
     await this.ingest(messages, sessionId);
     this.held.delete(sessionId);
+    this.agentRequests?.forget(sessionId);
     this.scopes.end(sessionId);
     if ((await this.currentSession()) === sessionId) this.sessionId = this.settings.session;
     this.handle.release();

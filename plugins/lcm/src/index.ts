@@ -3,7 +3,7 @@
  * package in config `plugins:` and set `context.engine: lcm`; `register(ctx)` registers the engine factory.
  */
 import { isAbsolute, join, resolve } from "node:path";
-import type { Summarizer, TokenCounter } from "./core.js";
+import { cacheTimingFromConfig, type CompactToolSettings, type Summarizer, type TokenCounter } from "./core.js";
 import { LcmConfigError, parseLcmConfig, unknownLcmKeys } from "./config.js";
 import { LcmEngine } from "./engine.js";
 import { openLcmStoreAt, type LcmStoreHooks } from "./storeDriver.js";
@@ -51,6 +51,13 @@ function modelThresholdsOf(config: unknown): Record<string, number> | undefined 
   return typeof thresholds === "object" && thresholds !== null ? (thresholds as Record<string, number>) : undefined;
 }
 
+/** The host's `compression.compact_tool`, when the config has it (the agent's `compact_context`). */
+function compactToolOf(config: unknown): CompactToolSettings | undefined {
+  const compression = typeof config === "object" && config !== null ? (config as { compression?: { compact_tool?: unknown } }).compression : undefined;
+  const settings = compression?.compact_tool as Partial<CompactToolSettings> | undefined;
+  return typeof settings?.enabled === "boolean" && typeof settings.min_turns_between === "number" ? { enabled: settings.enabled, min_turns_between: settings.min_turns_between } : undefined;
+}
+
 /** The db path for `rawPath` (config `lcm.db_path`): ":memory:" as is, relative paths under `rootDir`. */
 export function resolveDbPath(rawPath: string | undefined, rootDir: string): string {
   if (rawPath === ":memory:") return rawPath;
@@ -64,6 +71,7 @@ export function resolveDbPath(rawPath: string | undefined, rootDir: string): str
  * `hooks`, e.g. `@context-engine/postgres` for PostgreSQL; the engine closes it on `close()`), else the
  * SQLite file at `lcm.db_path` (default `<rootDir>/.context-engine/lcm.db`); in memory for a scratch
  * host, e.g. `context-engine simulate`. Also the trigger overrides of `compression.model_thresholds`, the
+ * agent's `compact_context` of `compression.compact_tool`, the
  * host's summarizer and token counter when given.
  */
 export async function createLcmEngine(engineCtx: LcmEngineContext): Promise<LcmEngine<LcmStoreAsync>> {
@@ -71,6 +79,8 @@ export async function createLcmEngine(engineCtx: LcmEngineContext): Promise<LcmE
   const options = {
     config: settings,
     modelThresholds: modelThresholdsOf(engineCtx.config),
+    cacheTiming: cacheTimingFromConfig(engineCtx.config),
+    compactTool: compactToolOf(engineCtx.config),
     ...(engineCtx.summarizer ? { summarizer: engineCtx.summarizer } : {}),
     ...(engineCtx.tokenCounter ? { tokenCounter: engineCtx.tokenCounter } : {}),
     warn: engineCtx.warn,

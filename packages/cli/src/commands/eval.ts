@@ -8,8 +8,8 @@
  */
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { isClaudeModel, promptCachingStatus } from "@context-engine/core";
-import { evaluateFidelity, firstChunkRetention, parsePriceTable } from "@context-engine/core/lab";
+import { promptCachingStatus } from "@context-engine/core";
+import { evaluateFidelity, firstChunkRetention } from "@context-engine/core/lab";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { DEFAULT_EVAL_WINDOW, EVAL_FLAGS } from "../commandFlags.js";
 import { EXIT_OK, UsageError } from "../errors.js";
@@ -19,13 +19,24 @@ import type { CommandIO } from "../commandIO.js";
 import { renderEvalHtml } from "../report/evalHtml.js";
 import { byTranscript, engineTotals, evalRows, totalRows, type EvalRun, type EvalSetting } from "../report/evalRows.js";
 import { loadTranscript, type LoadedTranscript } from "../transcript.js";
-import { DEFAULT_SIMULATE_MODEL, progressBar } from "./simulate.js";
+import { progressBar } from "./simulate.js";
+import { hostReplayOptions, replayModel } from "../replaySetting.js";
+import { parseTimingFlag, type CompressionTiming } from "../timingFlag.js";
 
 /** The engines of the first argument: "compressor" or "compressor,lcm". */
 export function parseEngineList(text: string): string[] {
   const engines = text.split(",").map((name) => name.trim());
   if (engines.some((name) => name === "")) throw new UsageError(`the engine list '${text}' has an empty name (use a,b to compare engines)`);
   return [...new Set(engines)];
+}
+
+/**
+ * The runs of each transcript: each engine once, or once per policy with `--timing both` (labelled
+ * "compressor (threshold)", "compressor (cache_aware)" so the tables show them side by side).
+ */
+export function evalEngines(engines: readonly string[], policies: readonly CompressionTiming[] | undefined): Array<{ engine: string; timing: CompressionTiming | undefined; label: string }> {
+  if (policies === undefined || policies.length === 1) return engines.map((engine) => ({ engine, timing: policies?.[0], label: engine }));
+  return engines.flatMap((engine) => policies.map((timing) => ({ engine, timing, label: `${engine} (${timing})` })));
 }
 
 /** Runs `eval`. */
@@ -35,6 +46,7 @@ export async function runEval(io: CommandIO): Promise<number> {
   if (engineList === undefined || files.length === 0) throw new UsageError("expects the engines (a name, or a,b to compare) and at least one transcript");
   const engines = parseEngineList(engineList);
   const window = parsePositiveInt(values.window, "--window") ?? DEFAULT_EVAL_WINDOW;
+  const policies = parseTimingFlag(values.timing);
   const transcripts: Array<{ file: string; loaded: LoadedTranscript }> = [];
   for (const file of files) transcripts.push({ file, loaded: await loadTranscript(io.cwd, file, values.format) });
 
@@ -48,27 +60,15 @@ export async function runEval(io: CommandIO): Promise<number> {
   const runs: EvalRun[] = [];
   for (const { file, loaded } of transcripts) {
     for (const warning of loaded.warnings) warn(`${file}: ${warning}`);
-    for (const engine of engines) {
-      const host = await hostFromFlags(io.cwd, { config: values.config, root: values.root, engine, strict: true }, io.stderr, { scratch: true }); // an eval never writes into the configured stores
+    for (const { engine, timing, label } of evalEngines(engines, policies)) {
+      const host = await hostFromFlags(io.cwd, { config: values.config, root: values.root, engine, strict: true }, io.stderr, { scratch: true, timing }); // an eval never writes into the configured stores
       for (const warning of host.warnings) warn(warning);
-      const configured = host.model.model !== "unknown" ? host.model.model : undefined;
-      const model = values.model ?? configured ?? DEFAULT_SIMULATE_MODEL;
-      const provider = values.provider ?? host.model.provider ?? (isClaudeModel(model) ? "anthropic" : "openai");
-      host.engine.updateModel({ ...host.model, model, provider, contextLength: window });
+      const { model, provider } = replayModel(host, values, window);
       setting = { window, model, provider, ttl: host.config.prompt_caching.cache_ttl };
-      if (showProgress) io.stderr(`${engine} on ${file}:`);
+      if (showProgress) io.stderr(`${label} on ${file}:`);
       const bar = showProgress ? progressBar((text) => void process.stderr.write(text), values.progress === true) : undefined;
-      const report = await evaluateFidelity(loaded.messages, {
-        engine: host.engine,
-        model,
-        provider,
-        ttl: host.config.prompt_caching.cache_ttl,
-        prices: parsePriceTable(host.config.prices),
-        minimumCacheableTokens: host.config.prompt_caching.minimum_cacheable_tokens,
-        hygiene: { enabled: host.config.compression.enabled, hardMessageLimit: host.config.compression.hygiene_hard_message_limit },
-        ...(bar ? { onProgress: bar } : {}),
-      });
-      runs.push({ transcript: file, format: loaded.format, messages: loaded.messages.length, engine, report });
+      const report = await evaluateFidelity(loaded.messages, { engine: host.engine, model, provider, ...hostReplayOptions(host), ...(bar ? { onProgress: bar } : {}) });
+      runs.push({ transcript: file, format: loaded.format, messages: loaded.messages.length, engine: label, report });
     }
   }
   const { ttl, ...resolved } = setting!;

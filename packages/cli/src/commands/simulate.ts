@@ -5,8 +5,9 @@
  */
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { isClaudeModel, knownContextLength, promptCachingStatus } from "@context-engine/core";
-import { parsePriceTable, replayConversation, type ReplayProgress, type ReplayReport } from "@context-engine/core/lab";
+import { promptCachingStatus } from "@context-engine/core";
+import { replayConversation, type ReplayProgress, type ReplayReport } from "@context-engine/core/lab";
+import { hostReplayOptions, replayModel } from "../replaySetting.js";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { EXIT_OK, UsageError } from "../errors.js";
 import { table } from "../format.js";
@@ -17,9 +18,10 @@ import { loadTranscript } from "../transcript.js";
 import { renderReportHtml } from "../report/html.js";
 import { formatTokens, formatUsd } from "../report/numbers.js";
 import { summaryRows } from "../report/summary.js";
+import { parseTimingFlag } from "../timingFlag.js";
+import { runTimingComparison } from "./simulateTiming.js";
 
-/** The model replayed when neither `--model` nor the config names one: a Claude model, so prompt caching is on. */
-export const DEFAULT_SIMULATE_MODEL = "claude-sonnet-4";
+export { DEFAULT_SIMULATE_MODEL } from "../replaySetting.js";
 
 /** Replays with at least this many requests show a progress bar on a terminal. */
 export const PROGRESS_MIN_REQUESTS = 20;
@@ -30,15 +32,16 @@ export async function runSimulate(io: CommandIO): Promise<number> {
   const file = positionals[0];
   if (!file || positionals.length > 1) throw new UsageError("expects exactly one transcript file");
   const contextLength = parsePositiveInt(values["context-length"], "--context-length");
+  const policies = parseTimingFlag(values.timing);
   const transcript = await loadTranscript(io.cwd, file, values.format);
+  if (policies !== undefined && policies.length > 1) {
+    if (values.html !== undefined) throw new UsageError("--html writes the report of one replay: give --timing threshold or --timing cache_aware with it, not both");
+    return runTimingComparison(io, { file, transcript, flags: values, contextLength, policies });
+  }
   // a replay must not write into the configured stores (lcm's database): engines get scratch ones
-  const host = await hostFromFlags(io.cwd, values, io.stderr, { scratch: true });
+  const host = await hostFromFlags(io.cwd, values, io.stderr, { scratch: true, timing: policies?.[0] });
 
-  const configured = host.model.model !== "unknown" ? host.model.model : undefined;
-  const model = values.model ?? configured ?? DEFAULT_SIMULATE_MODEL;
-  const provider = values.provider ?? host.model.provider ?? (isClaudeModel(model) ? "anthropic" : "openai");
-  const window = contextLength ?? (values.model === undefined && configured !== undefined ? host.model.contextLength : (knownContextLength(model) ?? host.model.contextLength));
-  host.engine.updateModel({ ...host.model, model, provider, contextLength: window });
+  const { model, provider } = replayModel(host, values, contextLength);
   const ttl = host.config.prompt_caching.cache_ttl;
   const status = promptCachingStatus(model, provider, ttl);
 
@@ -46,16 +49,7 @@ export async function runSimulate(io: CommandIO): Promise<number> {
   for (const warning of [...transcript.warnings, ...host.warnings]) io.stderr(`warning: ${warning}`);
   const showProgress = values.progress === true || process.stderr.isTTY === true;
   const bar = showProgress ? progressBar((text) => void process.stderr.write(text), values.progress === true) : undefined;
-  const report = await replayConversation(transcript.messages, {
-    engine: host.engine,
-    model,
-    provider,
-    ttl,
-    prices: parsePriceTable(host.config.prices),
-    minimumCacheableTokens: host.config.prompt_caching.minimum_cacheable_tokens,
-    hygiene: { enabled: host.config.compression.enabled, hardMessageLimit: host.config.compression.hygiene_hard_message_limit },
-    ...(bar ? { onProgress: bar } : {}),
-  });
+  const report = await replayConversation(transcript.messages, { engine: host.engine, model, provider, ...hostReplayOptions(host), ...(bar ? { onProgress: bar } : {}) });
 
   const engineLabel = `${host.engine.name} — ${host.engineSource} (${host.engineOrigin})`;
   const info = { transcript: `${file} (${transcript.format}, ${transcript.messages.length} messages)`, engineLabel, banner: status.banner };

@@ -100,6 +100,7 @@ export function evalRows(runs: readonly EvalRun[]): string[][] {
     ["summary tokens", ...cell((r) => (r.report.compactions.length === 0 ? "—" : `${formatTokens(r.report.summaryTokens.mean)} mean, ${formatTokens(r.report.summaryTokens.max)} max`))],
     ["cost", ...cell((r) => formatUsd(r.report.replay.totals.costUsd))],
     ["cache reads", ...cell((r) => formatPercent(r.report.replay.totals.cacheReadShare))],
+    ["largest request", ...cell((r) => `${formatTokens(r.report.overWindow.peakTokens)} tokens`)],
   ];
 }
 

@@ -7,8 +7,11 @@
  */
 import { z } from "zod";
 import { AWAITING_REAL_USAGE, ContextEngine, DEFAULT_MODEL, sameModelInfo } from "../engine/ContextEngine.js";
-import { DEFAULT_SESSION_SCOPE, type CompressOptions, type ModelInfo, type NormalizedUsage, type SessionInfo, type ToolCallContext, type ToolSchema, type UsageReport } from "../engine/types.js";
+import { DEFAULT_SESSION_SCOPE, type CompressOptions, type EngineStatus, type ModelInfo, type NormalizedUsage, type SessionInfo, type ToolCallContext, type ToolSchema, type UsageReport } from "../engine/types.js";
 import { ambiguousScopeResult, resolveToolScope } from "../engine/toolScope.js";
+import { AgentCompactionRequests, COMPACT_CONTEXT_TOOL_NAME, compactContextToolSchema, type AgentCompactionRequest } from "../engine/compactContextTool.js";
+import type { LastCompaction } from "../engine/lastCompaction.js";
+import { lastCompactionOf, nothingToCompactReason } from "./agentCompaction.js";
 import { CompressionSectionSchema, type CompressionConfig } from "../config/schema.js";
 import type { ChatMessage } from "../messages/schema.js";
 import { sanitizeToolPairs } from "../messages/toolPairs.js";
@@ -41,6 +44,8 @@ import {
 } from "./sessionState.js";
 export { PAUSE_AFTER_STREAK } from "./sessionState.js";
 import { computeThresholds } from "../engine/thresholds.js";
+import { CacheTimingTracker, type CacheTimingOptions } from "./cacheTimingTracker.js";
+import { timedTriggerDecision } from "./timedTrigger.js";
 import type { RouteHooks } from "../host/hooks.js";
 import { builtinRouteHooks } from "../routes/builtin.js";
 
@@ -69,6 +74,8 @@ export interface ContextCompressorOptions {
   warn?: (message: string) => void;
   /** The routes that may adjust the threshold plan (the host passes its own; default: the built-in routes, set from `compression`). */
   routes?: RouteHooks;
+  /** The cache TTL and prices `compression.timing: cache_aware` decides with (the host passes `prompt_caching.cache_ttl` and `prices`). */
+  cacheTiming?: CacheTimingOptions;
 }
 
 function parseCompression(input: Partial<CompressionConfig> | undefined): CompressionConfig {
@@ -99,6 +106,8 @@ export class ContextCompressor extends ContextEngine {
   /** Summary, cooldown and streaks per session (see compressor/sessionState.ts). */
   private readonly sessions: CompressorSessions;
   private readonly now: () => number;
+  /** The cache state behind `compression.timing: cache_aware`; undefined with the threshold timing. */
+  readonly cacheTiming: CacheTimingTracker | undefined;
 
   constructor(options: ContextCompressorOptions = {}) {
     const compression = parseCompression(options.compression);
@@ -117,7 +126,9 @@ export class ContextCompressor extends ContextEngine {
     this.fallbackSummarizer = options.fallbackSummarizer ?? new ExtractiveSummarizer();
     this.tokenCounter = options.tokenCounter ?? defaultTokenCounter();
     this.now = options.now ?? Date.now;
+    this.cacheTiming = compression.timing === "cache_aware" ? new CacheTimingTracker(options.cacheTiming, this.now) : undefined;
     this.sessions = new CompressorSessions(this.name, options.store, options.warn);
+    this.agentRequests = new AgentCompactionRequests(compression.compact_tool);
     this.searchStore = canSearchSessions(options.store) ? options.store : undefined;
     // Field initializers ran after the base constructor's updateModel(); size the budgets again.
     this.updateModel(options.model ?? DEFAULT_MODEL);
@@ -126,9 +137,27 @@ export class ContextCompressor extends ContextEngine {
   /** The attached store `session_search` reads, when there is one. */
   private readonly searchStore: SessionSearchSource | undefined;
 
-  /** `session_search` when a session store is attached (archived turns stay searchable: docs/BEHAVIOUR.md, "In-place compaction"). */
+  /**
+   * `session_search` when a session store is attached (archived turns stay searchable: docs/BEHAVIOUR.md,
+   * "In-place compaction"); `compact_context` when `compression.compact_tool.enabled`.
+   */
   override getToolSchemas(): ToolSchema[] {
-    return this.searchStore ? [sessionSearchToolSchema()] : [];
+    return [...(this.searchStore ? [sessionSearchToolSchema()] : []), ...(this.compression.compact_tool.enabled ? [compactContextToolSchema()] : [])];
+  }
+
+  /** The agent's `compact_context` requests per session, and the turns since each session's last compaction. */
+  readonly agentRequests: AgentCompactionRequests;
+  /** The last compaction that changed a conversation, for `getStatus()`. */
+  private lastCompacted: LastCompaction | undefined;
+
+  /** The pending `compact_context` request of `sessionId` (default: the current session), taken: the host compacts with its focus. */
+  takeCompactionRequest(sessionId?: string): AgentCompactionRequest | undefined {
+    return this.agentRequests.take(this.sessions.resolve(sessionId).id);
+  }
+
+  /** The base counters and the last compaction (when, tokens before and after, fallback used, invented facts removed). */
+  override getStatus(): EngineStatus {
+    return { ...super.getStatus(), ...(this.lastCompacted ? { lastCompaction: this.lastCompacted } : {}) };
   }
 
   /** Scopes of the open sessions (`onSessionStart`'s `info.scope`, else the default scope). */
@@ -139,6 +168,12 @@ export class ContextCompressor extends ContextEngine {
    * open session; see resolveToolScope); other names get the base class's JSON error.
    */
   override async handleToolCall(name: string, args: unknown, context?: ToolCallContext): Promise<string> {
+    if (name === COMPACT_CONTEXT_TOOL_NAME && this.compression.compact_tool.enabled) {
+      const sessionId = this.sessions.resolve(context?.sessionId).id;
+      const nothingToCompact = nothingToCompactReason(this.agentRequests.promptTokens(sessionId), this.tailTokenBudget);
+      const recoveryTool = this.searchStore ? SESSION_SEARCH_TOOL_NAME : undefined;
+      return this.agentRequests.handle(sessionId, args, { nothingToCompact, recoveryTool });
+    }
     if (name === SESSION_SEARCH_TOOL_NAME && this.searchStore) {
       const store = this.searchStore;
       const scope = await resolveToolScope(context, this.openScopes, (id) => store.getSession(id));
@@ -196,7 +231,14 @@ export class ContextCompressor extends ContextEngine {
    * tokens) in session `sessionId` (default: the only open session, else the default session).
    */
   shouldCompressInfo(promptTokens: number = this.lastPromptTokens, sessionId?: string): ShouldCompressInfo {
-    return triggerDecision(this.sessions.state(this.sessions.resolve(sessionId).id), promptTokens, this.triggerLimits());
+    const { id } = this.sessions.resolve(sessionId);
+    const state = this.sessions.state(id);
+    if (this.cacheTiming === undefined || promptTokens <= 0) return triggerDecision(state, promptTokens, this.triggerLimits());
+    const timing = this.cacheTiming.decide(id, this.model, promptTokens, {
+      triggerTokens: this.thresholdTokens,
+      compactedTokensEstimate: this.tailTokenBudget + this.maxSummaryTokens,
+    });
+    return timedTriggerDecision(state, promptTokens, this.triggerLimits(), timing);
   }
 
   /** What the trigger compares against, now. */
@@ -229,8 +271,10 @@ export class ContextCompressor extends ContextEngine {
     const normalized = this.recordUsage(usage);
     const { id } = this.sessions.resolve(sessionId);
     const state = this.sessions.state(id);
+    this.cacheTiming?.recordUsage(id, normalized, state.awaitingUsageAfterCompaction);
     if (normalized.promptTokens <= 0) state.awaitingUsageAfterCompaction = false;
     else recordRealUsage(state, normalized.promptTokens >= this.thresholdTokens);
+    this.agentRequests.noteTurn(id, normalized.promptTokens);
     this.sessions.save(id);
     return normalized;
   }
@@ -258,14 +302,20 @@ export class ContextCompressor extends ContextEngine {
   /** The session is over: its summary, cooldown and streaks are forgotten (in the store too). */
   override onSessionEnd(sessionId: string, _messages: ChatMessage[]): void {
     this.openScopes.delete(sessionId);
+    this.agentRequests.forget(sessionId);
     this.sessions.end(sessionId);
+    this.cacheTiming?.forget(sessionId);
   }
 
   /** `/new` or `/reset` of the current session: counters, summary, cooldowns and pauses start over. */
   override onSessionReset(): void {
     super.onSessionReset();
     this.lastCompression = undefined;
-    this.sessions.forget(this.sessions.resolve(undefined).id);
+    const { id } = this.sessions.resolve(undefined);
+    this.lastCompacted = undefined;
+    this.agentRequests.forget(id);
+    this.sessions.forget(id);
+    this.cacheTiming?.forget(id);
   }
 
   /** Boundaries and pruning for `messages` of session `sessionId`, reusing and then keeping how its conversation was last pruned. */
@@ -309,9 +359,18 @@ export class ContextCompressor extends ContextEngine {
     } finally {
       this.sessions.save(session.id);
     }
+    if (inFlight.length > 0 && this.lastCompression) includeInFlightGroup(this.lastCompression, inFlight.length, this.tokenCounter.countMessages(inFlight), options.currentTokens !== undefined);
+    this.noteCompacted(session.id, options.focusTopic);
     if (inFlight.length === 0) return compressed;
-    if (this.lastCompression) includeInFlightGroup(this.lastCompression, inFlight.length, this.tokenCounter.countMessages(inFlight), options.currentTokens !== undefined);
     return compressed === settled ? messages : [...compressed, ...inFlight];
+  }
+
+  /** After a compress() call of session `sessionId` that changed the conversation: the status's last compaction, and the wait of `compact_context`. */
+  private noteCompacted(sessionId: string, focus: string | undefined): void {
+    const report = this.lastCompression;
+    if (report === undefined || report.aborted) return;
+    this.lastCompacted = lastCompactionOf(report, this.now(), focus, this.searchStore ? SESSION_SEARCH_TOOL_NAME : undefined);
+    this.agentRequests.noteCompaction(sessionId);
   }
 
   /**

@@ -11,6 +11,12 @@ export type { BoundaryOptions, BoundaryPlan } from "./planBoundaries.js";
 export { prepareCompaction } from "./prepareCompaction.js";
 export type { PrepareSettings, PreparedCompaction } from "./prepareCompaction.js";
 
+// When to compact: cache-aware timing (compression.timing: cache_aware)
+export { cacheAwareTiming } from "./cacheAwareTiming.js";
+export type { CacheAwareTimingInput, CacheAwareTimingDecision, CacheAwareTimingReason, CacheState, TimingPrices } from "./cacheAwareTiming.js";
+export { CacheTimingTracker, cacheTimingFromConfig, timingPrices, GROWTH_WINDOW } from "./cacheTimingTracker.js";
+export type { CacheTimingOptions, TimingLimits, TimingModel } from "./cacheTimingTracker.js";
+
 // The summary message: how it is marked, so engines recognize one another's summaries
 export { SUMMARY_END_MARKER, COMPACTION_SYSTEM_NOTE, findLatestSummary } from "./earlierSummaries.js";
 export { COMPACTION_TAG, COMPACTION_SIGNATURE, SIGNED_COMPACTION_TAG, hasCompactionSignature, isLegacySummaryText, isCompactionSummaryText } from "../messages/compactionMarker.js";

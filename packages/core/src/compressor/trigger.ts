@@ -4,12 +4,14 @@
  * down after a summary failure, or waiting for the real usage of a compaction that just ran).
  */
 import type { CompressorSessionState } from "./sessionState.js";
+import type { CacheAwareTimingDecision } from "./cacheAwareTiming.js";
 
 /**
  * Why `shouldCompress` says what it says. `awaiting_usage`: a compaction just ran and an estimate is
  * not trusted until the provider reports the real prompt tokens of the compacted conversation.
+ * `cache_warm`: past the threshold, but cache-aware timing defers while the prompt cache is warm.
  */
-export type ShouldCompressReason = "ok" | "disabled" | "below_threshold" | "awaiting_usage" | "cooldown" | "ineffective";
+export type ShouldCompressReason = "ok" | "disabled" | "below_threshold" | "awaiting_usage" | "cooldown" | "ineffective" | "cache_warm";
 
 /** The answer of {@link ContextCompressor.shouldCompressInfo}. */
 export interface ShouldCompressInfo {
@@ -21,6 +23,8 @@ export interface ShouldCompressInfo {
   cooldownRemainingMs: number;
   /** What paused automatic compaction: 2 ineffective compactions or 2 fallback summaries in a row. */
   pausedBy: "ineffective" | "fallback" | null;
+  /** What `compression.timing: cache_aware` decided (absent with the threshold timing). */
+  timing?: CacheAwareTimingDecision;
 }
 
 /** What the trigger compares a session's state and prompt size against. */

@@ -38,6 +38,13 @@ export const CompressionSectionSchema = z
     // keys that moved to a section of their own, still read here (with a deprecation warning)
     ...movedFields(CODEX_SECTION),
     in_place: bool.default(true),
+    // cache-aware timing (docs/BEHAVIOUR.md, "Cache-aware timing")
+    timing: z.enum(["threshold", "cache_aware"], { error: 'must be "threshold" or "cache_aware"' }).default("threshold"),
+    // the agent's compact_context tool and the notice after a compaction (docs/BEHAVIOUR.md, "Compaction the agent can ask for, and see")
+    compact_tool: z
+      .object({ enabled: bool.default(false), min_turns_between: positiveInt("model responses").default(10) }, { error: sectionError("compression.compact_tool", "enabled: true") })
+      .prefault({}),
+    compaction_notice: bool.default(false),
   }, { error: sectionError("compression", "threshold: 0.5") })
   .prefault({});
 

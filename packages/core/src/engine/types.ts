@@ -1,5 +1,6 @@
 /** Public types of the engine contract (docs/BEHAVIOUR.md, "Engines and resolution"). */
 import type { ChatMessage } from "../messages/schema.js";
+import type { LastCompaction } from "./lastCompaction.js";
 
 /** Options of one `compress()` call. */
 export interface CompressOptions {
@@ -38,6 +39,8 @@ export interface EngineStatus {
   /** `lastPromptTokens / contextLength` in percent, 0–100. */
   usagePercent: number;
   compressionCount: number;
+  /** The last compaction that changed the conversation (absent before any, and for engines that do not say). */
+  lastCompaction?: LastCompaction;
 }
 
 /**

@@ -27,6 +27,7 @@ import { isScope } from "../engine/toolScope.js";
 import { PluginLoadTimeoutError, withinLoadTimeout } from "./loadTimeout.js";
 import { defaultRouteHooks, installBuiltinRoutes } from "../routes/builtin.js";
 import { errorText } from "../errorText.js";
+import { cacheTimingFromConfig } from "../compressor/cacheTimingTracker.js";
 
 /** Options of {@link createContextHost}. */
 export interface ContextHostOptions {
@@ -170,7 +171,8 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
     }
   }
   problems.throwIfAny();
-  if (!engine) engine = new ContextCompressor({ compression: config.compression, summarizer, tokenCounter: options.tokenCounter, model, store: options.store, warn, routes: hooks.routes });
+  const cacheTiming = cacheTimingFromConfig(config);
+  if (!engine) engine = new ContextCompressor({ compression: config.compression, summarizer, tokenCounter: options.tokenCounter, model, store: options.store, warn, routes: hooks.routes, ...(cacheTiming ? { cacheTiming } : {}) });
   hooks.engineResolved.call(engine, source);
   const planNotice = engine instanceof ContextCompressor && engine.autoraiseNotice && engine.autoraiseNoticeState
     ? { text: engine.autoraiseNotice, state: engine.autoraiseNoticeState }

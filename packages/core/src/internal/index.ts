@@ -7,4 +7,7 @@ export { unknownConfigKeyMessage, nearestConfigKey } from "../config/keys.js";
 export { hostRootDir } from "../host/createContextHost.js";
 export { listDirectoryEngines } from "../host/engineNotFound.js";
 export { resolveToolScope, ambiguousScopeResult, toolCallContext, isScope } from "../engine/toolScope.js";
+export { zodToolSchema } from "../engine/toolSchema.js";
+export { lastCompactionOf, noticeSince, userTurnWithNotice } from "../engine/lastCompaction.js";
+export { requestedCompression } from "../engine/compactContextTool.js";
 export { aiSdkMessageToChat, aiSdkToolOutputText } from "../importers/aiSdk.js";

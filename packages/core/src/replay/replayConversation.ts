@@ -23,6 +23,7 @@ import { defaultTokenCounter } from "../tokens/counter.js";
 import { messageCounter, type TokenCounter } from "../tokens/types.js";
 import { buildReplayReport, type LoopRecord } from "./summarize.js";
 import { DEFAULT_REPLAY_START_MS, DEFAULT_REQUEST_CADENCE_MS, requestTimestamps } from "./timestamps.js";
+import { replayClock } from "./replayClock.js";
 import type { CompactionLayer, ReplayOptions, ReplayReport, ReplaySwitch } from "./types.js";
 
 /**
@@ -125,6 +126,7 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
   const switches = checkSwitches(options.switches ?? [], responses.length);
   const keys = keysPerRequest(responses.length, model, options.account ?? DEFAULT_REPLAY_ACCOUNT, switches);
   const timing = requestTimestamps(transcript, responses, options.now ?? DEFAULT_REPLAY_START_MS, options.cadenceMs ?? DEFAULT_REQUEST_CADENCE_MS);
+  const setClock = replayClock(engine, timing.times[0] ?? options.now ?? DEFAULT_REPLAY_START_MS);
   const statuses = new Map<string, PromptCachingStatus>();
   const statusOf = (m: string): PromptCachingStatus => {
     let s = statuses.get(m);
@@ -158,6 +160,7 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
       if (message.role === "user") userArrived = true;
     }
     const record: LoopRecord = { responseMessage: responseAt, timestampMs: timing.times[k] as number, messages: 0 };
+    setClock(record.timestampMs);
 
     const compact = async (layer: CompactionLayer, currentTokens: number): Promise<void> => {
       const before = context;

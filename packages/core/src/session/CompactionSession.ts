@@ -30,9 +30,9 @@ export class CompactionSession extends CompactionSessionBase {
     return this.store.getSession(this.currentId)!;
   }
 
-  /** Appends turns to the conversation; returns their row ids. */
+  /** Appends turns to the conversation (the first user turn after a compaction with the notice, when `compaction_notice` is on); returns their row ids. */
   append(messages: readonly ChatMessage[]): number[] {
-    return this.store.appendMessages(this.currentId, messages);
+    return this.store.appendMessages(this.currentId, this.notice.attach(messages));
   }
 
   /** The current message list, as the next request should send it. */

@@ -14,6 +14,9 @@ import { builtinRouteHooks, defaultRouteHooks } from "../routes/builtin.js";
 import { CompactionConflictError, DEFAULT_SESSION_SCOPE, SessionStoreError, type CompactionRecord, type SessionRecord, type SessionStoreAsync, type StoredMessage } from "../store/types.js";
 import type { CompactionResult, CompactionSessionOptions, MaybeCompressOptions } from "./types.js";
 import { engineOutputProblem } from "./engineOutput.js";
+import { takeCompactionRequest } from "../engine/compactContextTool.js";
+import { lastCompactionOf } from "../engine/lastCompaction.js";
+import { compactionNoticeEnabled, PendingCompactionNotice, requestedCompressOptions } from "./compactionNotice.js";
 import { compressionCountWarning } from "./warnings.js";
 
 function isReport(value: unknown): value is CompressionReport {
@@ -84,6 +87,8 @@ export interface ResolvedSessionOptions {
   /** The route hooks asked whether a route takes a compaction over. */
   routes: RouteHooks;
   serverThread: ServerThread | undefined;
+  /** Append the notice after a compaction to the next user turn. */
+  compactionNotice: boolean;
 }
 
 /** Checks `options` and resolves the engine, hooks and modes (the store is the caller's business). */
@@ -103,6 +108,7 @@ export function resolveSessionOptions(options: Omit<CompactionSessionOptions, "s
       engineRoutes(engine) ??
       defaultRouteHooks(),
     serverThread: options.appServerThread,
+    compactionNotice: compactionNoticeEnabled(options, engine),
   };
 }
 
@@ -154,7 +160,11 @@ export abstract class CompactionSessionBase {
     this.currentId = session.id;
     this.scope = session.scope;
     this.lastCompactionInPlace = session.lastCompactionInPlace;
+    this.notice = new PendingCompactionNotice(resolved.compactionNotice);
   }
+
+  /** The notice after the latest compaction, until a user turn is appended (`compression.compaction_notice`). */
+  protected readonly notice: PendingCompactionNotice;
 
   /** Whose conversation it is: the engine's tools called through {@link handleToolCall} answer from this scope only. */
   readonly scope: string;
@@ -197,6 +207,9 @@ export abstract class CompactionSessionBase {
   async maybeCompress(options: MaybeCompressOptions = {}): Promise<CompactionResult> {
     await this.startInEngine();
     const sessionId = this.currentId;
+    // the agent asked for it (compact_context): compact now, with its focus
+    const request = takeCompactionRequest(this.engine, sessionId);
+    if (request !== undefined) options = requestedCompressOptions(options, request);
     const startRows = await this.anyStore.activeRows(sessionId);
     const before = startRows.map((row) => row.message);
     const base = { sessionId, oldSessionId: "", inPlace: this.inPlace, messagesBefore: before.length, messagesAfter: before.length };
@@ -227,6 +240,7 @@ export abstract class CompactionSessionBase {
     if (before.length === 0) return { ...base, outcome: "not_needed", compressionCount: await count() };
 
     const previousReport = lastReportOf(this.engine);
+    const previousCompaction = lastCompactionOf(this.engine);
     const cancelled = async (signal: AbortSignal): Promise<CompactionResult> => ({
       ...base,
       outcome: "aborted",
@@ -285,7 +299,8 @@ export abstract class CompactionSessionBase {
       if (error instanceof CompactionConflictError) return await aborted(CHANGED_WHILE_COMPACTING);
       throw error;
     }
-    return this.finish(event, compaction, before.length, compaction.messagesAfter, report);
+    const compactionNotice = this.notice.afterCompaction(this.engine, previousCompaction);
+    return { ...this.finish(event, compaction, before.length, compaction.messagesAfter, report), ...(compactionNotice === undefined ? {} : { compactionNotice }) };
   }
 
   /**

@@ -42,6 +42,8 @@ export interface CompactionSessionOptions {
   appServerThread?: ServerThread;
   /** The route hooks that may take the compaction over (default: the host's; else the built-in routes set from the host's config; else the engine's; else the built-in routes). */
   routes?: RouteHooks;
+  /** Overrides `compression.compaction_notice`: after a compaction, append a one-line notice to the next user turn {@link CompactionSession.append} is given (default off). */
+  compactionNotice?: boolean;
 }
 
 /** Options of {@link CompactionSession.maybeCompress}. */
@@ -86,4 +88,6 @@ export interface CompactionResult {
   reason?: string;
   /** A `session:compress` listener threw (the compaction itself was saved). */
   hookError?: string;
+  /** With `compression.compaction_notice` on: the one-line notice the next user turn gets. */
+  compactionNotice?: string;
 }

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { ToolSchema } from "../engine/types.js";
 import { isScope } from "../engine/toolScope.js";
+import { zodToolSchema } from "../engine/toolSchema.js";
 import { unknownSessionError } from "../store/kit.js";
 import { SearchQueryError, type AwaitableMethods, type SessionRecord, type SessionSearchStore, type StoredMessage } from "../store/types.js";
 
@@ -33,17 +34,11 @@ export type SessionSearchArgs = z.output<typeof SessionSearchArgsSchema>;
 
 /** The schema offered to the agent. */
 export function sessionSearchToolSchema(): ToolSchema {
-  const parameters = z.toJSONSchema(SessionSearchArgsSchema, { io: "input" }) as Record<string, unknown>;
-  delete parameters.$schema;
-  return {
-    type: "function",
-    function: {
-      name: SESSION_SEARCH_TOOL_NAME,
-      description:
-        "Search past conversations, including turns compacted out of this one: with query, matching turns with the turns around them and each session's first and last turns; with session_id and around_seq, the turns around that message; with neither, the most recent sessions.",
-      parameters,
-    },
-  };
+  return zodToolSchema(
+    SESSION_SEARCH_TOOL_NAME,
+    "Search past conversations, including turns compacted out of this one: with query, matching turns with the turns around them and each session's first and last turns; with session_id and around_seq, the turns around that message; with neither, the most recent sessions.",
+    SessionSearchArgsSchema,
+  );
 }
 
 /** One message as the tool shows it. */

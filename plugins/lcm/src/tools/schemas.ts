@@ -1,5 +1,5 @@
 /** Argument schemas of the agent-facing tools: zod validates, and the JSON schemas are generated from them. */
-import type { ToolSchema } from "../core.js";
+import { zodToolSchema, type ToolSchema } from "../core.js";
 import { z } from "../deps.js";
 
 const timeBound = z.union([z.string(), z.number()]).optional();
@@ -52,21 +52,15 @@ export const ExpandQueryArgsSchema = z
   })
   .refine((a) => a.query !== undefined || a.ids !== undefined, { error: "give either query or ids" });
 
-function toolSchema(name: string, description: string, schema: z.ZodType): ToolSchema {
-  const parameters = z.toJSONSchema(schema, { io: "input" }) as Record<string, unknown>;
-  delete parameters.$schema;
-  return { type: "function", function: { name, description, parameters } };
-}
-
 /** The JSON schemas offered to the agent; `lcm_expand_query` only with an LLM summarizer. */
 export function lcmToolSchemas(withExpandQuery: boolean): ToolSchema[] {
   const tools = [
-    toolSchema("lcm_grep", "Search the whole stored conversation, including turns compacted out of view. Returns matches with ids and the summary that covers each.", GrepArgsSchema),
-    toolSchema("lcm_describe", "Describe a summary (sources, parents, covered messages) or a message (the summary covering it); without id, an overview of the session's history.", DescribeArgsSchema),
-    toolSchema("lcm_expand", "Expand a summary (a leaf's original messages verbatim, a condensed summary's child summaries) or read one message in full, within maxTokens; pages with offset.", ExpandArgsSchema),
+    zodToolSchema("lcm_grep", "Search the whole stored conversation, including turns compacted out of view. Returns matches with ids and the summary that covers each.", GrepArgsSchema),
+    zodToolSchema("lcm_describe", "Describe a summary (sources, parents, covered messages) or a message (the summary covering it); without id, an overview of the session's history.", DescribeArgsSchema),
+    zodToolSchema("lcm_expand", "Expand a summary (a leaf's original messages verbatim, a condensed summary's child summaries) or read one message in full, within maxTokens; pages with offset.", ExpandArgsSchema),
   ];
   if (withExpandQuery) {
-    tools.push(toolSchema("lcm_expand_query", "Answer a question from expanded history: selects summaries by query or ids, expands them and answers with the summarizer model.", ExpandQueryArgsSchema));
+    tools.push(zodToolSchema("lcm_expand_query", "Answer a question from expanded history: selects summaries by query or ids, expands them and answers with the summarizer model.", ExpandQueryArgsSchema));
   }
   return tools;
 }

@@ -1,0 +1,168 @@
+/**
+ * `compact_context`, the agent's request for a compaction
+ * (docs/BEHAVIOUR.md, "Compaction the agent can ask for, and see"): an engine that offers it records the request per session; the host compacts at the next turn
+ * boundary with the request's focus handed to the summarizer. At most once per `min_turns_between` turns
+ * after a compaction (a turn is one model response the engine is told of); the tool's answer says when it
+ * refuses and why, and what happens when it accepts. Pure but for {@link AgentCompactionRequests}, the
+ * per-session record an engine keeps.
+ */
+import { z } from "zod";
+import type { CompressOptions, ToolSchema } from "./types.js";
+import { zodToolSchema } from "./toolSchema.js";
+
+/** The tool's name. */
+export const COMPACT_CONTEXT_TOOL_NAME = "compact_context";
+
+/** Characters a focus may have. */
+export const COMPACT_FOCUS_MAX_CHARS = 500;
+
+/** `compact_context` arguments. */
+export const CompactContextArgsSchema = z.strictObject({
+  focus: z
+    .string()
+    .trim()
+    .min(1)
+    .max(COMPACT_FOCUS_MAX_CHARS)
+    .optional()
+    .describe("What the summary of the older turns should keep in detail (a task, a file, a decision); omit for a general summary"),
+});
+
+/** The `compression.compact_tool` settings an engine offers the tool with. */
+export interface CompactToolSettings {
+  /** Offer the tool (default false: opt-in). */
+  enabled: boolean;
+  /** Model responses that must follow a compaction before the tool accepts again. */
+  min_turns_between: number;
+}
+
+/** A compaction the agent asked for, handed to the host at the next turn boundary. */
+export interface AgentCompactionRequest {
+  /** What the summary should keep in focus, when the agent said. */
+  focus?: string;
+}
+
+/** The schema offered to the agent. */
+export function compactContextToolSchema(): ToolSchema {
+  return zodToolSchema(
+    COMPACT_CONTEXT_TOOL_NAME,
+    "Ask for the conversation to be compacted before your next turn: older turns are replaced by a summary (kept in detail on `focus` when given) to free room in the context. Use it when a task is done or the context is filling with material you no longer need; it may refuse when a compaction was recent or there is nothing to compact.",
+    CompactContextArgsSchema,
+  );
+}
+
+/** What an engine knows when the tool is called, for the answer. */
+export interface CompactRequestCheck {
+  /** Why there is nothing to compact, when the engine can tell; undefined when there may be. */
+  nothingToCompact?: string | undefined;
+  /** The tool that reads compacted turns back (`session_search`, `lcm_expand`), when there is one. */
+  recoveryTool?: string | undefined;
+}
+
+/** One session's record: turns since its last compaction (none yet: no wait), its last reported prompt tokens, and the pending request. */
+interface SessionRecordOfRequests {
+  turnsSinceCompaction: number | undefined;
+  promptTokens: number;
+  pending: AgentCompactionRequest | undefined;
+}
+
+/** What the tool tells the agent. */
+function answer(value: Record<string, unknown>): string {
+  return JSON.stringify(value);
+}
+
+/** The per-session requests of one engine: the tool's state, with the host's turn boundary as the only reader. */
+export class AgentCompactionRequests {
+  private readonly sessions = new Map<string, SessionRecordOfRequests>();
+
+  constructor(readonly settings: CompactToolSettings) {}
+
+  private record(sessionId: string): SessionRecordOfRequests {
+    let record = this.sessions.get(sessionId);
+    if (record === undefined) this.sessions.set(sessionId, (record = { turnsSinceCompaction: undefined, promptTokens: 0, pending: undefined }));
+    return record;
+  }
+
+  /** A model response of `sessionId` (the engine's `updateFromResponse`) that reported `promptTokens`. */
+  noteTurn(sessionId: string, promptTokens: number): void {
+    const record = this.record(sessionId);
+    record.promptTokens = promptTokens;
+    if (record.turnsSinceCompaction !== undefined) record.turnsSinceCompaction++;
+  }
+
+  /** The prompt tokens `sessionId`'s last response reported (0 before any, and right after a compaction). */
+  promptTokens(sessionId: string): number {
+    return this.sessions.get(sessionId)?.promptTokens ?? 0;
+  }
+
+  /** `sessionId` was compacted (asked for or not): the wait starts again. */
+  noteCompaction(sessionId: string): void {
+    const record = this.record(sessionId);
+    record.turnsSinceCompaction = 0;
+    record.promptTokens = 0;
+  }
+
+  /** Turns the tool still refuses in `sessionId` (0: it accepts). */
+  turnsLeft(sessionId: string): number {
+    const since = this.sessions.get(sessionId)?.turnsSinceCompaction;
+    return since === undefined ? 0 : Math.max(0, this.settings.min_turns_between - since);
+  }
+
+  /**
+   * Runs the tool for `sessionId` with the agent's raw arguments: records the request, or refuses (too
+   * soon, nothing to compact, bad arguments). The answer is JSON text, never a throw.
+   */
+  handle(sessionId: string, rawArgs: unknown, check: CompactRequestCheck = {}): string {
+    const parsed = CompactContextArgsSchema.safeParse(rawArgs ?? {});
+    if (!parsed.success) return answer({ error: `${COMPACT_CONTEXT_TOOL_NAME}: ${z.prettifyError(parsed.error)}`, code: "invalid_arguments" });
+    const left = this.turnsLeft(sessionId);
+    if (left > 0) {
+      return answer({
+        accepted: false,
+        reason: "too_soon",
+        turns_left: left,
+        message: `Not compacted: the conversation was compacted ${this.settings.min_turns_between - left} turn(s) ago; compact_context accepts again in ${left} turn(s) (compression.compact_tool.min_turns_between: ${this.settings.min_turns_between}).`,
+      });
+    }
+    if (check.nothingToCompact !== undefined) {
+      return answer({ accepted: false, reason: "nothing_to_compact", message: `Not compacted: ${check.nothingToCompact}.` });
+    }
+    const { focus } = parsed.data;
+    this.record(sessionId).pending = focus === undefined ? {} : { focus };
+    const recovery = check.recoveryTool === undefined ? "" : ` The compacted turns stay readable with ${check.recoveryTool}.`;
+    return answer({
+      accepted: true,
+      ...(focus === undefined ? {} : { focus }),
+      message: `Accepted: before your next turn the older turns are replaced by a summary${focus === undefined ? "" : ` focused on "${focus}"`}; the latest turns stay as they are.${recovery}`,
+    });
+  }
+
+  /** The pending request of `sessionId`, taken (the host compacts once per request); undefined when none. */
+  take(sessionId: string): AgentCompactionRequest | undefined {
+    const record = this.sessions.get(sessionId);
+    const pending = record?.pending;
+    if (record !== undefined) record.pending = undefined;
+    return pending;
+  }
+
+  /** Forgets `sessionId` (its session ended or was reset). */
+  forget(sessionId: string): void {
+    this.sessions.delete(sessionId);
+  }
+}
+
+/** An engine that offers `compact_context` (the built-in compressor and lcm do, when enabled). */
+export interface AgentCompactionSource {
+  /** The pending request of `sessionId` (default: the engine's current session), taken. */
+  takeCompactionRequest(sessionId?: string): AgentCompactionRequest | undefined;
+}
+
+/** The pending `compact_context` request `engine` holds for `sessionId`, taken; undefined when none or when the engine has no such tool. */
+export function takeCompactionRequest(engine: unknown, sessionId?: string): AgentCompactionRequest | undefined {
+  const source = engine as Partial<AgentCompactionSource> | undefined;
+  return typeof source?.takeCompactionRequest === "function" ? source.takeCompactionRequest(sessionId) : undefined;
+}
+
+/** The `compress()` options of the compaction `request` asks for: manual (`force`), with its focus. */
+export function requestedCompression(request: AgentCompactionRequest): Pick<CompressOptions, "force" | "focusTopic"> {
+  return { force: true, ...(request.focus === undefined ? {} : { focusTopic: request.focus }) };
+}
