@@ -7,7 +7,7 @@
  * dist/bundle-meta.json maps every output file to the source modules in it (test/lazy-imports.test.ts reads it).
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,6 +55,7 @@ function distName(output: string, place: string): string {
 
 /** Removes the JavaScript (and its maps) of an earlier build from `dir`, keeping the declarations tsc keeps up to date. */
 function removeJavaScript(dir: string): void {
+  if (!existsSync(dir)) return;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (entry.isFile() && /\.js(\.map)?$/.test(entry.name)) rmSync(join(entry.parentPath, entry.name));
   }
