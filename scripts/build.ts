@@ -5,9 +5,10 @@
  * chunks and dependencies left as imports. A fresh process then reads a few files instead of one per
  * source module, which halves the import of `@context-engine/core`. Next to each package's bundles,
  * dist/bundle-meta.json maps every output file to the source modules in it (test/lazy-imports.test.ts reads it).
+ * Bundles newer than their package's sources are left as they are.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,18 +54,41 @@ function distName(output: string, place: string): string {
   return match[1]!;
 }
 
-/** Removes the JavaScript (and its maps) of an earlier build from `dir`, keeping the declarations tsc keeps up to date. */
-function removeJavaScript(dir: string): void {
-  if (!existsSync(dir)) return;
+/** The newest modification time (ms) of `path`, a file or every file under a folder. */
+function newestChange(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  let newest = stats.mtimeMs;
+  for (const entry of readdirSync(path, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * True when the package's bundles are newer than its sources, its package.json and this script, so a
+ * test run that starts while another runs the CLI leaves the files it reads alone.
+ */
+function bundlesUpToDate(packageDir: string): boolean {
+  const meta = join(packageDir, "dist", BUNDLE_META_FILE);
+  if (!existsSync(meta)) return false;
+  const inputs = [join(packageDir, "src"), join(packageDir, "bin"), join(packageDir, "package.json"), fileURLToPath(import.meta.url)];
+  return Math.max(...inputs.map(newestChange)) < statSync(meta).mtimeMs;
+}
+
+/** Removes the JavaScript files (and maps) in `dir` that the build did not write: an earlier build's, or tsc's per-module output. */
+function removeStaleJavaScript(dir: string, written: Set<string>): void {
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && /\.js(\.map)?$/.test(entry.name)) rmSync(join(entry.parentPath, entry.name));
+    const path = join(entry.parentPath, entry.name);
+    if (entry.isFile() && /\.js(\.map)?$/.test(entry.name) && !written.has(path)) rmSync(path);
   }
 }
 
-/** Bundles one package's entries into its dist/ and writes its {@link BUNDLE_META_FILE}. */
+/** Bundles one package's entries into its dist/ (unless they are up to date) and writes its {@link BUNDLE_META_FILE}. */
 export async function bundlePackage(packageDir: string): Promise<void> {
+  if (bundlesUpToDate(packageDir)) return;
   const dist = join(packageDir, "dist");
-  removeJavaScript(dist);
   const result = await build({
     absWorkingDir: packageDir,
     entryPoints: bundleEntries(packageDir),
@@ -82,6 +106,7 @@ export async function bundlePackage(packageDir: string): Promise<void> {
     metafile: true,
     logLevel: "warning",
   });
+  removeStaleJavaScript(dist, new Set(Object.keys(result.metafile.outputs).map((output) => join(packageDir, output))));
   writeFileSync(join(dist, BUNDLE_META_FILE), `${JSON.stringify(bundleMeta(result.metafile), null, 1)}\n`);
 }
 
