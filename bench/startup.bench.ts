@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChatMessage } from "@context-engine/core";
+import { buildPackages } from "../scripts/build.js";
 import { anchorUnavailable, repoRoot, runAnchor, unavailableLine } from "./anchor.js";
 import { benchTranscript } from "./compress.bench.js";
 import { corpusSessions, sessionLabel } from "./corpusSessions.js";
@@ -109,7 +110,7 @@ export default class Tiny extends ContextEngine {
 
 /** Prints the figures. */
 export async function run(): Promise<void> {
-  execFileSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-b", "tsconfig.build.json"], { cwd: repoRoot, stdio: "inherit" });
+  await buildPackages(repoRoot);
   const work = mkdtempSync(join(tmpdir(), "ce-bench-cold-"));
   try {
     const session = await coldProcesses(work);

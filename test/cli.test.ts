@@ -1,6 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { TiktokenCounter, type ChatMessage } from "@context-engine/core";
+import fc from "fast-check";
+import { formatNumber } from "../packages/cli/src/format.js";
 import { bundledTranscript as fixture, repoRoot as root, runCli as cli, tempDir } from "./support/cli.js";
 
 describe("context-engine CLI", () => {
@@ -61,6 +64,18 @@ describe("context-engine CLI", () => {
     const after = JSON.parse(readFileSync(out, "utf8")) as { content: unknown }[];
     expect(after.length).toBeLessThan(before.length);
     expect(JSON.stringify(after)).toContain("[CONTEXT COMPACTION]");
+  });
+
+  it("prints the size before compaction as the compressor's estimate, and counts it exactly for an engine that reports none", async () => {
+    const builtin = await cli(["compress", fixture, "--quiet"]);
+    expect(builtin.stdout).toMatch(/before\s+\d+ messages, [\d,]+ tokens \(the compressor's estimate\)\n/);
+    const directory = await cli(["compress", fixture, "--engine", "sliding_window", "--context-length", "20000", "--quiet"]);
+    const exact = new TiktokenCounter().countMessages(JSON.parse(readFileSync(fixture, "utf8")) as ChatMessage[]);
+    expect(directory.stdout).toMatch(new RegExp(`before\\s+\\d+ messages, ${exact.toLocaleString("en-US")} tokens\\n`));
+  });
+
+  it("writes counts with thousands separators exactly as en-US does", () => {
+    fc.assert(fc.property(fc.double({ min: 0, max: 1e15, noNaN: true }), (n) => formatNumber(n) === Math.round(n).toLocaleString("en-US")));
   });
 
   it("compresses with a directory engine chosen on the command line", async () => {

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { cliBin, repoRoot, tempDir } from "./support/cli.js";
-import { loadedModules } from "./support/loadedModules.js";
+import { loadedModules, loadedSources } from "./support/loadedModules.js";
 
 /** Modules that no plain compaction needs, by the part of their path that names them. */
-const NOT_ON_THE_PATH = ["/node_modules/openai/", "/node_modules/yaml/", "/node_modules/@anthropic-ai/sdk/", "/node_modules/jiti/", "/node_modules/saxes/", "/dist/importers/index.js", "/dist/eval/", "/dist/replay/", "/dist/lab/"];
+const NOT_ON_THE_PATH = ["/node_modules/openai/", "/node_modules/yaml/", "/node_modules/@anthropic-ai/sdk/", "/node_modules/jiti/", "/node_modules/saxes/", "/src/importers/index.ts", "/src/eval/", "/src/replay/", "/src/lab/"];
 
 function offPath(urls: string[]): string[] {
   return urls.filter((url) => NOT_ON_THE_PATH.some((part) => url.includes(part)));
@@ -29,14 +29,14 @@ if (required.length > 0) throw new Error("required: " + required.join(", "));
 
 describe("what a fresh process loads", () => {
   it("importing the package, building a host from a config object and compressing loads no provider SDK, YAML parser, jiti, importer, eval or replay module", async () => {
-    const urls = await loadedModules(["--input-type=module", "-e", COMPACT], repoRoot);
-    expect(urls.some((url) => url.includes("/packages/core/dist/compressor/"))).toBe(true);
+    const urls = loadedSources(await loadedModules(["--input-type=module", "-e", COMPACT], repoRoot));
+    expect(urls.some((url) => url.includes("/packages/core/src/compressor/"))).toBe(true);
     expect(offPath(urls)).toEqual([]);
   });
 
   it("context-engine engines without a config file loads no provider SDK, YAML parser, jiti, importer, eval or replay module", async () => {
-    const urls = await loadedModules([cliBin, "engines"], tempDir());
-    expect(urls.some((url) => url.includes("/packages/cli/dist/commands/engines.js"))).toBe(true);
+    const urls = loadedSources(await loadedModules([cliBin, "engines"], tempDir()));
+    expect(urls.some((url) => url.includes("/packages/cli/src/commands/engines.ts"))).toBe(true);
     expect(offPath(urls)).toEqual([]);
   });
 });

@@ -1,11 +1,13 @@
 /**
  * The modules a fresh Node process loads: runs `node --import <hook> <args>` with an ESM load hook that
- * reports every module URL on stderr, and returns those URLs (the process's own stderr lines are kept apart).
+ * reports every module URL on stderr, and returns those URLs (the process's own stderr lines are kept apart);
+ * a bundle of a package's dist/ stands for the source modules bundled into it.
  */
 import { execFile } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { BUNDLE_META_FILE } from "../../scripts/build.js";
 import { tempDir } from "./cli.js";
 
 const MARK = "LOADED-MODULE ";
@@ -27,5 +29,20 @@ export function loadedModules(args: string[], cwd: string): Promise<string[]> {
       if (error) return fail(new Error(`node ${args.join(" ")} failed: ${stderr}`));
       done(stderr.split("\n").filter((line) => line.startsWith(MARK)).map((line) => line.slice(MARK.length)));
     });
+  });
+}
+
+/**
+ * `urls` with each bundle of a package's dist/ replaced by the file URLs of the source modules in it (from
+ * the package's dist/bundle-meta.json, written by the build), so a check names what was loaded, not a chunk.
+ */
+export function loadedSources(urls: string[]): string[] {
+  return urls.flatMap((url) => {
+    const match = /^(file:\/\/.*\/)dist\/(.+\.js)$/.exec(url);
+    const metaFile = match ? join(fileURLToPath(match[1]!), "dist", BUNDLE_META_FILE) : undefined;
+    if (!match || metaFile === undefined || !existsSync(metaFile)) return [url];
+    const sources = (JSON.parse(readFileSync(metaFile, "utf8")) as Record<string, string[]>)[match[2]!];
+    if (sources === undefined) throw new Error(`${metaFile} does not list ${match[2]}: rebuild (pnpm build)`);
+    return sources.map((source) => match[1]! + source);
   });
 }

@@ -1,7 +1,7 @@
 /** `context-engine compress`: runs the resolved engine over a transcript and prints before/after. */
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { TiktokenCounter, validateConversation } from "@context-engine/core";
+import { defaultTokenCounter, validateConversation, type ChatMessage, type TokenCounter } from "@context-engine/core";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
 import type { CommandIO } from "../commandIO.js";
@@ -21,21 +21,22 @@ export async function runCompress(io: CommandIO): Promise<number> {
   if (contextLength) host.engine.updateModel({ ...host.model, contextLength });
   for (const warning of [...transcript.warnings, ...host.warnings]) io.stderr(`warning: ${warning}`);
 
-  const counter = new TiktokenCounter();
+  // the compressor's own counter: what it counted (the tail, the output) is not counted again
+  const counter = defaultTokenCounter();
   const before = transcript.messages;
   const started = performance.now();
   const after = await host.engine.compress(before, { force: true, ...(values.focus ? { focusTopic: values.focus } : {}) });
   const elapsed = performance.now() - started;
   const problems = validateConversation(after, { allowPendingToolCalls: true });
-  const beforeTokens = counter.countMessages(before);
+  const beforeTokens = tokensBefore(host.engine, before, counter);
   const afterTokens = counter.countMessages(after);
 
   const rows: [string, string][] = [
     ["transcript", `${file} (${transcript.format})`],
     ["engine", `${host.engine.name} — ${host.engineSource} (${host.engineOrigin})`],
     ["model", `${host.model.model}, ${formatNumber(host.engine.contextLength)} tokens, threshold ${formatNumber(host.engine.thresholdTokens)}`],
-    ["before", `${formatNumber(before.length)} messages, ${formatNumber(beforeTokens)} tokens`],
-    ["after", `${formatNumber(after.length)} messages, ${formatNumber(afterTokens)} tokens (${beforeTokens > 0 ? ((afterTokens / beforeTokens) * 100).toFixed(1) : "0"} % of before)`],
+    ["before", `${formatNumber(before.length)} messages, ${formatNumber(beforeTokens.tokens)} tokens${beforeTokens.estimated ? " (the compressor's estimate)" : ""}`],
+    ["after", `${formatNumber(after.length)} messages, ${formatNumber(afterTokens)} tokens (${beforeTokens.tokens > 0 ? ((afterTokens / beforeTokens.tokens) * 100).toFixed(1) : "0"} % of before)`],
     ...reportRows(host.engine),
     ["valid", problems.length === 0 ? "yes — passes validateConversation()" : `NO — ${problems.length} problems: ${problems[0]!.message}`],
     ["time", `${elapsed.toFixed(1)} ms`],
@@ -50,6 +51,17 @@ export async function runCompress(io: CommandIO): Promise<number> {
     io.stdout(`\nwrote ${values.out}`);
   }
   return problems.length === 0 ? EXIT_OK : EXIT_FAILURE;
+}
+
+/**
+ * The size of the transcript before compaction: the engine's own figure when its `lastCompression`
+ * report has one for these messages (the built-in compressor counts exactly only what it keeps and
+ * estimates the rest; no decision here depends on the difference), else an exact count.
+ */
+function tokensBefore(engine: object, before: ChatMessage[], counter: TokenCounter): { tokens: number; estimated: boolean } {
+  const report = (engine as { lastCompression?: { messagesBefore?: unknown; tokensBefore?: unknown } }).lastCompression;
+  if (report?.messagesBefore === before.length && typeof report.tokensBefore === "number") return { tokens: report.tokensBefore, estimated: true };
+  return { tokens: counter.countMessages(before), estimated: false };
 }
 
 /** Rows from the engine's `lastCompression` report, when it keeps one (the built-in compressor does). */

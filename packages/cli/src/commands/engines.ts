@@ -5,6 +5,7 @@ import { parseCommandArgs } from "../args.js";
 import type { CommandIO } from "../commandIO.js";
 import { EXIT_OK } from "../errors.js";
 import { ENGINES_FLAGS } from "../commandFlags.js";
+import { formatNumber } from "../format.js";
 import { hostFromFlags } from "../hostFlags.js";
 import { triggerReason } from "../report/trigger.js";
 
@@ -17,7 +18,7 @@ export async function runEngines(io: CommandIO): Promise<number> {
     `config:     ${host.config.sourcePath ?? "defaults, no config.yaml"}`,
     `requested:  ${host.requestedEngine} (${requestedFrom(values.engine, host.config.sourcePath)})`,
     `active:     ${host.engine.name} — ${host.engineSource} (${host.engineOrigin})`,
-    `model:      ${host.model.model}, ${host.model.contextLength.toLocaleString("en-US")} tokens, threshold ${host.engine.thresholdTokens.toLocaleString("en-US")} (${triggerReason(host.engine)})`,
+    `model:      ${host.model.model}, ${formatNumber(host.model.contextLength)} tokens, threshold ${formatNumber(host.engine.thresholdTokens)} (${triggerReason(host.engine)})`,
     `summarizer: ${host.summarizer.name ?? "custom"}`,
     `directory engines (${join(rootDir, "plugins", "context_engine")}): ${listDirectoryEngines(rootDir).join(", ") || "none"}`,
     `plugin engines (config plugins:): ${host.registeredEngines.join(", ") || "none"}`,

@@ -5,6 +5,7 @@
  * attached, an identified session's state survives a restart, and it is forgotten when the session ends.
  */
 import { z } from "zod";
+import { lazy } from "../lazy.js";
 import { cooldownSeconds, type SummaryFailure } from "../summarizers/failures.js";
 import { errorText } from "../errorText.js";
 import type { ModelInfo } from "../engine/types.js";
@@ -42,7 +43,7 @@ export interface ResolvedSession {
   identified: boolean;
 }
 
-const StoredStateSchema = z.object({
+const storedStateSchema = lazy(() => z.object({
   previousSummary: z.string().optional(),
   firstSummary: z.string().optional(),
   ineffectiveStreak: z.number().int().nonnegative(),
@@ -58,7 +59,7 @@ const StoredStateSchema = z.object({
     .optional(),
   consecutiveTimeouts: z.number().int().nonnegative(),
   awaitingUsageAfterCompaction: z.boolean(),
-});
+}));
 
 /** A session state with nothing remembered. */
 export function freshSessionState(): CompressorSessionState {
@@ -168,7 +169,7 @@ export function recordSummaryOutcome(state: CompressorSessionState, outcome: { f
 
 /** A state read back from a store; undefined when it does not have the shape this version writes. */
 export function parseStoredState(value: unknown): CompressorSessionState | undefined {
-  const parsed = StoredStateSchema.safeParse(value);
+  const parsed = storedStateSchema().safeParse(value);
   if (!parsed.success) return undefined;
   return { ...parsed.data, previousSummary: parsed.data.previousSummary, lastFailure: parsed.data.lastFailure };
 }

@@ -57,13 +57,17 @@ interface LineFact {
   end: number;
 }
 
-/** True when every side of `fact`'s cuts (see {@link CUT}) occurs in `source`. */
-export function isVerbatim(fact: string, source: VerbatimSource): boolean {
+/** The sides of `fact`'s cuts (see {@link CUT}) that are looked up, each of two characters or more. */
+function factParts(fact: string): string[] {
   return fact
     .split(CUT)
     .map((part) => part.trim())
-    .filter((part) => part.length >= 2)
-    .every((part) => source.has(part));
+    .filter((part) => part.length >= 2);
+}
+
+/** True when every side of `fact`'s cuts (see {@link CUT}) occurs in `source`. */
+export function isVerbatim(fact: string, source: VerbatimSource): boolean {
+  return factParts(fact).every((part) => source.has(part));
 }
 
 function escapeRegExp(text: string): string {
@@ -141,8 +145,7 @@ interface LineOutcome {
   invented: LineFact[];
 }
 
-function guardLine(line: string, source: VerbatimSource, inFence: boolean): LineOutcome {
-  const facts = lineFacts(line);
+function guardLine(line: string, facts: LineFact[], source: VerbatimSource, inFence: boolean): LineOutcome {
   const invented = facts.filter((fact) => !isVerbatim(fact.text, source));
   if (invented.length === 0) return { line, checked: facts.length, invented };
   const listItem = !inFence && LIST_ITEM.test(line);
@@ -171,7 +174,11 @@ export function guardVerbatim(summary: string, source: VerbatimSource): Verbatim
   const closeSection = (): void => {
     if (sectionLostItems && out.slice(sectionStart).every((l) => l.trim() === "")) out.splice(sectionStart, 0, EMPTY_SECTION_ITEM);
   };
-  for (const line of summary.split("\n")) {
+  const lines = summary.split("\n");
+  // every line's facts, looked up in the source together (a heading's or fence's, never checked, cost no more than a needle)
+  const factsOf = lines.map(lineFacts);
+  source.prepare?.(factsOf.flatMap((facts) => facts.flatMap((fact) => factParts(fact.text))));
+  for (const [index, line] of lines.entries()) {
     if (/^\s*```/.test(line)) {
       inFence = !inFence;
       out.push(line);
@@ -184,7 +191,7 @@ export function guardVerbatim(summary: string, source: VerbatimSource): Verbatim
       sectionLostItems = false;
       continue;
     }
-    const outcome = guardLine(line, source, inFence);
+    const outcome = guardLine(line, factsOf[index]!, source, inFence);
     result.checked += outcome.checked;
     result.invented.push(...outcome.invented.map(({ kind, text }) => ({ kind, text })));
     if (outcome.line === undefined) {

@@ -8,11 +8,14 @@
 import type { ChatMessage } from "../messages/schema.js";
 import { contentText } from "../messages/text.js";
 import type { SummaryRequest } from "../summarizers/types.js";
+import { occurringNeedles } from "./occurringNeedles.js";
 
 /** Text that a summary's facts are looked up in. */
 export interface VerbatimSource {
   /** True when `fact` (whitespace collapsed, case ignored) occurs in the source. */
   has(fact: string): boolean;
+  /** Looks `facts` up together, in one pass over the source, so that {@link has} answers them from what it found. */
+  prepare?(facts: readonly string[]): void;
 }
 
 /** A brace list of files as the summaries group them (`src/app/{main.py, models.py}`): a folder, then names. */
@@ -78,15 +81,25 @@ export function requestSourceTexts(request: SummaryRequest): string[] {
 
 /**
  * A source over `texts` (or the texts a function gives, asked for on the first lookup: a summary that
- * states no fact to check costs no pass over the turns), searched in {@link comparisonForm}.
+ * states no fact to check costs no pass over the turns), searched in {@link comparisonForm}. Facts given
+ * to `prepare` are found in one pass together; any other fact costs a pass of its own.
  */
 export function verbatimSource(texts: readonly string[] | (() => readonly string[])): VerbatimSource {
-  let haystack: string | undefined;
+  let joined: string | undefined;
+  // One string: the separator keeps a fact from matching across two texts.
+  const haystack = (): string => (joined ??= (typeof texts === "function" ? texts() : texts).map(comparisonForm).join("\u0000"));
+  const looked = new Set<string>();
+  const found = new Set<string>();
   return {
     has: (fact) => {
-      // One string: the separator keeps a fact from matching across two texts.
-      haystack ??= (typeof texts === "function" ? texts() : texts).map(comparisonForm).join("\u0000");
-      return haystack.includes(comparisonForm(fact));
+      const form = comparisonForm(fact);
+      return looked.has(form) ? found.has(form) : haystack().includes(form);
+    },
+    prepare: (facts) => {
+      const forms = facts.map(comparisonForm).filter((form) => !looked.has(form));
+      if (forms.length === 0) return;
+      for (const form of occurringNeedles(haystack(), forms)) found.add(form);
+      for (const form of forms) looked.add(form);
     },
   };
 }

@@ -4,32 +4,33 @@
  * null reads as 0 (upstream's `usage.get("prompt_tokens", 0)`), so does an object with no known count.
  */
 import { z } from "zod";
+import { lazy } from "../lazy.js";
 import type { NormalizedUsage } from "./types.js";
 
 /** A token count: a whole number ≥ 0, or missing/null (read as 0). */
-const count = z.number().int().nonnegative().nullish();
+const count = lazy(() => z.number().int().nonnegative().nullish());
 
-const OpenAIChatUsage = z.looseObject({
-  prompt_tokens: count,
-  completion_tokens: count,
-  total_tokens: count,
+const openAIChatUsage = lazy(() => z.looseObject({
+  prompt_tokens: count(),
+  completion_tokens: count(),
+  total_tokens: count(),
   // OpenRouter adds cache_write_tokens (Anthropic models behind the OpenAI shape).
-  prompt_tokens_details: z.looseObject({ cached_tokens: count.nullish(), cache_write_tokens: count.nullish() }).nullish(),
-});
+  prompt_tokens_details: z.looseObject({ cached_tokens: count().nullish(), cache_write_tokens: count().nullish() }).nullish(),
+}));
 
-const AnthropicUsage = z.looseObject({
-  input_tokens: count,
-  output_tokens: count,
-  cache_creation_input_tokens: count.nullish(),
-  cache_read_input_tokens: count.nullish(),
-});
+const anthropicUsage = lazy(() => z.looseObject({
+  input_tokens: count(),
+  output_tokens: count(),
+  cache_creation_input_tokens: count().nullish(),
+  cache_read_input_tokens: count().nullish(),
+}));
 
-const ResponsesUsage = z.looseObject({
-  input_tokens: count,
-  output_tokens: count,
-  total_tokens: count,
-  input_tokens_details: z.looseObject({ cached_tokens: count.nullish() }).nullish(),
-});
+const responsesUsage = lazy(() => z.looseObject({
+  input_tokens: count(),
+  output_tokens: count(),
+  total_tokens: count(),
+  input_tokens_details: z.looseObject({ cached_tokens: count().nullish() }).nullish(),
+}));
 
 /** Thrown when a usage object is none of the known shapes. */
 export class InvalidUsageError extends Error {
@@ -52,7 +53,7 @@ export function normalizeUsage(usage: unknown): NormalizedUsage {
   if (typeof usage !== "object" || usage === null) throw new InvalidUsageError(`expected an object, got ${usage === null ? "null" : typeof usage}`);
   const record = usage as Record<string, unknown>;
   if ("prompt_tokens" in record || "completion_tokens" in record) {
-    const parsed = OpenAIChatUsage.safeParse(record);
+    const parsed = openAIChatUsage().safeParse(record);
     if (!parsed.success) throw new InvalidUsageError(z.prettifyError(parsed.error));
     const u = parsed.data;
     const prompt = u.prompt_tokens ?? 0;
@@ -66,7 +67,7 @@ export function normalizeUsage(usage: unknown): NormalizedUsage {
     };
   }
   if ("cache_creation_input_tokens" in record || "cache_read_input_tokens" in record) {
-    const parsed = AnthropicUsage.safeParse(record);
+    const parsed = anthropicUsage().safeParse(record);
     if (!parsed.success) throw new InvalidUsageError(z.prettifyError(parsed.error));
     const u = parsed.data;
     const write = u.cache_creation_input_tokens ?? 0;
@@ -76,7 +77,7 @@ export function normalizeUsage(usage: unknown): NormalizedUsage {
     return { promptTokens: prompt, completionTokens: completion, totalTokens: prompt + completion, cacheReadTokens: read, cacheWriteTokens: write };
   }
   if ("input_tokens" in record || "output_tokens" in record) {
-    const parsed = ResponsesUsage.safeParse(record);
+    const parsed = responsesUsage().safeParse(record);
     if (!parsed.success) throw new InvalidUsageError(z.prettifyError(parsed.error));
     const u = parsed.data;
     const prompt = u.input_tokens ?? 0;

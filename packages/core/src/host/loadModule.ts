@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { parseYamlText } from "../config/yaml.js";
+import { packageFileUrl } from "../packageFile.js";
 import type { PluginModule } from "./types.js";
 
 /** Entry files looked for in a plugin directory, in order. */
@@ -49,8 +50,7 @@ let hostModulesLoaded: Promise<Record<string, unknown>> | undefined;
  */
 export function hostModules(): Promise<Record<string, unknown>> {
   hostModulesLoaded ??= (async () => {
-    // src/host/ and dist/host/ both sit two folders below the package.json
-    const manifest = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8")) as PackageExports;
+    const manifest = JSON.parse(await readFile(packageFileUrl("package.json"), "utf8")) as PackageExports;
     const specifiers = entrySpecifiers(manifest);
     // each entry under its own specifier, resolved as the host itself was (the package's self-reference)
     const modules = await Promise.all(specifiers.map((specifier) => import(specifier) as Promise<unknown>));

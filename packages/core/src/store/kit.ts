@@ -4,6 +4,7 @@
  * as `@context-engine/core/store`, for store implementations; hosts use the stores themselves.
  */
 import { z } from "zod";
+import { lazy } from "../lazy.js";
 import type { ChatMessage } from "../messages/schema.js";
 import { MemoizedTokenCounter, MESSAGE_COUNTING_VERSION } from "../tokens/counter.js";
 import { estimateMessageTokensRough } from "../tokens/rough.js";
@@ -20,39 +21,39 @@ export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 500;
 
 /** A scope: a tenant or user id. */
-const ScopeSchema = z.string({ error: "must be a scope (string)" }).trim().min(1, { error: "must not be empty" }).max(200, { error: "must be at most 200 characters" });
+const scopeSchema = lazy(() => z.string({ error: "must be a scope (string)" }).trim().min(1, { error: "must not be empty" }).max(200, { error: "must be at most 200 characters" }));
 
-const NewSessionSchema = z.object({
-  scope: ScopeSchema.optional(),
+const newSessionSchema = lazy(() => z.object({
+  scope: scopeSchema().optional(),
   id: z.string({ error: "must be a string" }).trim().min(1, { error: "must not be empty" }).max(200, { error: "must be at most 200 characters" }).optional(),
   platform: z.string({ error: "must be a platform name (string)" }).min(1, { error: "must not be empty" }),
   title: z.string({ error: "must be a string or null" }).nullable().optional(),
   parentSessionId: z.string({ error: "must be a session id or null" }).nullable().optional(),
-});
+}));
 
-const ListSessionsOptionsSchema = z.object({
+const listSessionsOptionsSchema = lazy(() => z.object({
   limit: z.number({ error: "limit must be a whole number" }).int({ error: "limit must be a whole number" }).min(1, { error: "limit must be at least 1" }).max(500, { error: "limit must be at most 500" }).default(20),
   offset: z.number({ error: "offset must be a whole number" }).int({ error: "offset must be a whole number" }).min(0, { error: "offset must be 0 or more" }).default(0),
   ids: z.array(z.string({ error: "ids must be session ids (strings)" })).optional(),
   platform: z.string({ error: "platform must be a string" }).optional(),
-  scope: ScopeSchema.optional(),
-});
+  scope: scopeSchema().optional(),
+}));
 
-const SearchOptionsSchema = z.object({
+const searchOptionsSchema = lazy(() => z.object({
   sessionId: z.string({ error: "must be a session id (string)" }).min(1, { error: "must not be empty" }).optional(),
   includeArchived: z.boolean({ error: "must be true or false" }).default(true),
-  scope: ScopeSchema.optional(),
+  scope: scopeSchema().optional(),
   limit: z
     .number({ error: "must be a whole number" })
     .int({ error: "must be a whole number" })
     .min(1, { error: "must be at least 1" })
     .max(MAX_SEARCH_LIMIT, { error: `must be at most ${MAX_SEARCH_LIMIT}` })
     .default(DEFAULT_SEARCH_LIMIT),
-});
+}));
 
 /** `session` checked (a {@link SessionStoreError} naming the bad field otherwise), with its defaults filled in. */
 export function parseNewSession(session: NewSession): { id: string | undefined; platform: string; scope: string | undefined; title: string | null; parentSessionId: string | null } {
-  const parsed = NewSessionSchema.safeParse(session);
+  const parsed = newSessionSchema().safeParse(session);
   if (!parsed.success) throw new SessionStoreError(`createSession: invalid session:\n${z.prettifyError(parsed.error)}`);
   const { id, platform, scope, title = null, parentSessionId = null } = parsed.data;
   return { id, platform, scope, title, parentSessionId };
@@ -60,7 +61,7 @@ export function parseNewSession(session: NewSession): { id: string | undefined; 
 
 /** `options` of `listSessions` checked, with their defaults filled in. */
 export function parseListSessionsOptions(options: ListSessionsOptions): { limit: number; offset: number; ids?: string[] | undefined; platform?: string | undefined; scope?: string | undefined } {
-  const parsed = ListSessionsOptionsSchema.safeParse(options);
+  const parsed = listSessionsOptionsSchema().safeParse(options);
   if (!parsed.success) throw new SessionStoreError(`listSessions: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
@@ -68,7 +69,7 @@ export function parseListSessionsOptions(options: ListSessionsOptions): { limit:
 /** A search's query and options checked: an empty query is a {@link SearchQueryError}, bad options a {@link SessionStoreError}. */
 export function parseSearchRequest(query: string, options: SearchOptions): { sessionId?: string | undefined; includeArchived: boolean; limit: number; scope?: string | undefined } {
   if (typeof query !== "string" || query.trim() === "") throw new SearchQueryError(String(query), "the query is empty");
-  const parsed = SearchOptionsSchema.safeParse(options);
+  const parsed = searchOptionsSchema().safeParse(options);
   if (!parsed.success) throw new SessionStoreError(`Invalid search options:\n${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }

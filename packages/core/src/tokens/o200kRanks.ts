@@ -10,9 +10,10 @@
  */
 import { readFileSync } from "node:fs";
 import { endianness } from "node:os";
+import { packageFileUrl } from "../packageFile.js";
 
-/** The file, from src/tokens/ and dist/tokens/ alike (both sit two folders below the package root). */
-export const O200K_RANKS_URL = new URL("../../data/o200k_base.ranks", import.meta.url);
+/** The file, in the package's data/ folder. */
+export const O200K_RANKS_URL = packageFileUrl("data/o200k_base.ranks");
 const MAGIC = "O2KR";
 const SLOT_BITS = 19;
 const SLOTS = 1 << SLOT_BITS;
