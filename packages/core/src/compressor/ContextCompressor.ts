@@ -26,7 +26,12 @@ export type { ShouldCompressInfo, ShouldCompressReason } from "./trigger.js";
 import { prepareCompaction } from "./prepareCompaction.js";
 import { indexConversation, scanConversation, type ConversationIndex } from "./conversationIndex.js";
 import { emptyReport, fillCompactionReport, includeInFlightGroup, markUnchanged, type CompressionReport } from "./report.js";
-import { summarizePrepared } from "./summarize.js";
+import { summarizePrepared, type SummarizeOptions } from "./summarize.js";
+import { awaitPreparation, BackgroundSummaries } from "./backgroundSummaries.js";
+import { onlyNewTurns, preparationDue, withAppendedTurns } from "./preparedRange.js";
+import type { SummaryLadderOutcome } from "./summaryLadder.js";
+import type { PrepareCompressionOptions, PreparationStatus } from "../engine/preparation.js";
+import type { PreparedCompaction } from "./prepareCompaction.js";
 import {
   CompressorSessions,
   countIneffective,
@@ -69,6 +74,11 @@ export interface ContextCompressorOptions {
   warn?: (message: string) => void;
   /** The routes that may adjust the threshold plan (the host passes its own; default: the built-in routes, set from `compression`). */
   routes?: RouteHooks;
+  /**
+   * Told when a background summary (`compression.prepare_at`) starts and when it settles, `ready` or
+   * `failed` (a failure is also passed to `warn`); the conversation is never changed by it.
+   */
+  onPreparation?: (sessionId: string, status: PreparationStatus) => void;
 }
 
 function parseCompression(input: Partial<CompressionConfig> | undefined): CompressionConfig {
@@ -99,6 +109,8 @@ export class ContextCompressor extends ContextEngine {
   /** Summary, cooldown and streaks per session (see compressor/sessionState.ts). */
   private readonly sessions: CompressorSessions;
   private readonly now: () => number;
+  /** Summaries prepared in the background, per session (`compression.prepare_at`). */
+  private readonly background: BackgroundSummaries;
 
   constructor(options: ContextCompressorOptions = {}) {
     const compression = parseCompression(options.compression);
@@ -118,6 +130,11 @@ export class ContextCompressor extends ContextEngine {
     this.tokenCounter = options.tokenCounter ?? defaultTokenCounter();
     this.now = options.now ?? Date.now;
     this.sessions = new CompressorSessions(this.name, options.store, options.warn);
+    const warn = options.warn ?? ((message: string) => console.warn(message));
+    this.background = new BackgroundSummaries((sessionId, status) => {
+      if (status.state === "failed") warn(`context engine: the summary prepared in the background failed (session '${sessionId}'): ${status.reason}; the conversation is unchanged and will be compacted at the trigger`);
+      options.onPreparation?.(sessionId, status);
+    });
     this.searchStore = canSearchSessions(options.store) ? options.store : undefined;
     // Field initializers ran after the base constructor's updateModel(); size the budgets again.
     this.updateModel(options.model ?? DEFAULT_MODEL);
@@ -165,6 +182,7 @@ export class ContextCompressor extends ContextEngine {
     this.tailTokenBudget = plan.tailTokenBudget;
     this.maxSummaryTokens = plan.maxSummaryTokens;
     // unset while the base constructor sizes the engine
+    if (modelChanged) this.background?.dropAll();
     for (const [sessionId, state] of this.sessions?.loaded() ?? []) {
       recordModelUpdate(state, previous, model);
       if (modelChanged) state.awaitingUsageAfterCompaction = false;
@@ -258,6 +276,7 @@ export class ContextCompressor extends ContextEngine {
   /** The session is over: its summary, cooldown and streaks are forgotten (in the store too). */
   override onSessionEnd(sessionId: string, _messages: ChatMessage[]): void {
     this.openScopes.delete(sessionId);
+    this.background.drop(sessionId);
     this.sessions.end(sessionId);
   }
 
@@ -265,12 +284,20 @@ export class ContextCompressor extends ContextEngine {
   override onSessionReset(): void {
     super.onSessionReset();
     this.lastCompression = undefined;
+    this.background.drop(this.sessions.resolve(undefined).id);
     this.sessions.forget(this.sessions.resolve(undefined).id);
   }
 
   /** Boundaries and pruning for `messages` of session `sessionId`, reusing and then keeping how its conversation was last pruned. */
   private prepare(messages: ChatMessage[], index = indexConversation(messages), tokens = countedMessageTokens(this.tokenCounter, messages), sessionId = this.sessions.resolve(undefined).id) {
-    const prepared = prepareCompaction(messages, tokens, {
+    const prepared = prepareCompaction(messages, tokens, this.prepareSettings(sessionId), index);
+    this.sessions.rememberPruning(sessionId, prepared.pruneMemo);
+    return prepared;
+  }
+
+  /** The settings a compaction of session `sessionId` is planned and pruned with. */
+  private prepareSettings(sessionId: string) {
+    return {
       protectFirstN: this.compression.protect_first_n,
       protectLastN: this.compression.protect_last_n,
       minTailUserMessages: this.compression.min_tail_user_messages,
@@ -278,9 +305,100 @@ export class ContextCompressor extends ContextEngine {
       maxSummaryTokens: this.maxSummaryTokens,
       thresholdTokens: this.thresholdTokens,
       pruneMemo: this.sessions.lastPruning(sessionId),
-    }, index);
-    this.sessions.rememberPruning(sessionId, prepared.pruneMemo);
-    return prepared;
+    };
+  }
+
+  /**
+   * Background compaction (`compression.prepare_at`; docs/BEHAVIOUR.md, "Background compaction"): when
+   * `options.currentTokens` (default: the last real usage) has passed the preparation point and not yet
+   * the trigger, starts the summary of the range compress() would compact now and returns at once. The
+   * next compress() of a conversation that still starts with these messages applies it; a summarizer
+   * failure changes nothing and is reported (`failed`, `onPreparation`, `warn`). One preparation per
+   * session: while its range still starts the conversation it is reported, not started again.
+   */
+  override prepareCompression(messages: ChatMessage[], options: PrepareCompressionOptions = {}): PreparationStatus {
+    const prepareAt = this.compression.prepare_at;
+    if (prepareAt === null || !this.compression.enabled) return { state: "off" };
+    const session = this.sessions.resolve(options.sessionId);
+    const { settled, index } = scanConversation(messages);
+    if (this.background.match(session.id, settled, this.maxSummaryTokens) !== undefined) {
+      const status = this.background.status(session.id);
+      if (status.state !== "not_due") return status;
+    }
+    const tokens = options.currentTokens ?? this.lastPromptTokens;
+    const trigger = options.triggerTokens ?? this.thresholdTokens;
+    if (!preparationDue(tokens, trigger, prepareAt)) return { state: "not_due", reason: `${tokens} prompt tokens: the preparation point is ${Math.ceil(prepareAt * trigger)}, the trigger ${trigger}` };
+    const state = this.sessions.state(session.id);
+    if (state.pausedBy !== null || state.cooldownUntil > this.now()) return { state: "not_due", reason: "automatic compaction is paused or cooling down" };
+    // planned like compress() would, but the prune memo is kept only once the summary is applied
+    const prepared = prepareCompaction(settled, countedMessageTokens(this.tokenCounter, settled, options.currentTokens), this.prepareSettings(session.id), index);
+    if (!prepared.hasContent) return { state: "not_due", reason: "nothing between the protected head and tail to summarize yet" };
+    const summaryOptions = this.summaryOptions(session.identified ? state.previousSummary : undefined, {}, undefined);
+    // in the background every failure is reported, never replaced by the offline fallback
+    return this.background.start(session.id, settled, prepared, this.maxSummaryTokens, (signal) => summarizePrepared(prepared, { ...summaryOptions, signal, abortOnFailure: true }));
+  }
+
+  /** How compress() asks for a summary in a session with `sessionSummary`, under `options`, skipping the primary for `skipPrimary`. */
+  private summaryOptions(sessionSummary: string | undefined, options: CompressOptions, skipPrimary: SummarizeOptions["skipPrimary"]): SummarizeOptions {
+    return {
+      primary: this.summarizer,
+      fallback: this.fallbackSummarizer,
+      sessionSummary,
+      focusTopic: options.focusTopic,
+      maxSummaryTokens: this.maxSummaryTokens,
+      signal: options.signal,
+      abortOnFailure: this.compression.abort_on_summary_failure,
+      skipPrimary,
+      countTokens: (text) => this.tokenCounter.count(text),
+    };
+  }
+
+  /**
+   * The summary prepared in the background for `messages`' range, when there is one (awaited while it is
+   * still written): applied as it is with the turns appended since in the tail, or — when those turns
+   * alone would keep the conversation at the trigger — updated with only what is new (`summarize`). A
+   * stale or failed preparation is dropped and undefined returned: the blocking path runs.
+   */
+  private async preparedSummary(
+    messages: ChatMessage[],
+    index: ConversationIndex,
+    tokens: ReturnType<typeof countedMessageTokens>,
+    sessionId: string,
+    options: CompressOptions,
+    report: CompressionReport,
+    summarize: (prepared: PreparedCompaction) => Promise<SummaryLadderOutcome>,
+  ): Promise<{ prepared: PreparedCompaction; outcome: SummaryLadderOutcome } | undefined> {
+    if (options.focusTopic !== undefined) return undefined;
+    const matched = this.background.match(sessionId, messages, this.maxSummaryTokens);
+    if (matched === undefined) return undefined;
+    if ("stale" in matched) {
+      report.preparation = { outcome: "stale", reason: matched.stale };
+      return undefined;
+    }
+    const { preparation, appended } = matched;
+    const awaited = preparation.outcome === undefined;
+    const outcome = await awaitPreparation(preparation, options.signal);
+    if (outcome === undefined) return undefined;
+    this.background.drop(sessionId);
+    if (!outcome.ok) {
+      report.preparation = { outcome: "failed", reason: outcome.failure.reason };
+      return undefined;
+    }
+    this.sessions.rememberPruning(sessionId, preparation.prepared.pruneMemo);
+    const carried = withAppendedTurns(preparation.prepared, appended);
+    const { headEnd, tailStart } = preparation.prepared.plan;
+    const predicted = tokens.exactSum(0, headEnd) + tokens.exactSum(tailStart, messages.length) + this.tokenCounter.count(outcome.summary);
+    if (predicted < this.thresholdTokens) {
+      report.preparation = { outcome: awaited ? "awaited" : "applied" };
+      return { prepared: carried, outcome };
+    }
+    const narrowed = onlyNewTurns(this.prepare(messages, index, tokens, sessionId), index, preparation.prepared, outcome.summary);
+    if (narrowed === undefined) {
+      report.preparation = { outcome: awaited ? "awaited" : "applied" };
+      return { prepared: carried, outcome };
+    }
+    report.preparation = { outcome: "updated" };
+    return { prepared: narrowed, outcome: await summarize(narrowed) };
   }
 
   /** Pruning alone: old tool outputs cleared outside the tail compress() would protect; nothing summarized. */
@@ -333,10 +451,16 @@ export class ContextCompressor extends ContextEngine {
       state.cooldownUntil = 0;
     }
     const tokens = countedMessageTokens(this.tokenCounter, messages, options.currentTokens);
-    const prepared = this.prepare(messages, index, tokens, session.id);
     // Reported usage when the caller has it; else exact where counted, the calibrated estimate elsewhere.
     const tokensBefore = options.currentTokens ?? tokens.estimateSum(0, messages.length);
     const report = emptyReport(this.now(), force, messages.length, tokensBefore, this.compressionCount);
+    const inCooldown = !force && state.cooldownUntil > this.now();
+    const lastFailure = state.lastFailure;
+    const summaryOptions = this.summaryOptions(session.identified ? state.previousSummary : undefined, options, inCooldown && lastFailure ? { ...lastFailure, reason: `cooldown after: ${lastFailure.reason}` } : undefined);
+    const summarize = (prepared: PreparedCompaction) => summarizePrepared(prepared, summaryOptions);
+    // a summary prepared in the background for this range is applied at once (docs/BEHAVIOUR.md, "Background compaction")
+    const background = options.signal?.aborted ? undefined : await this.preparedSummary(messages, index, tokens, session.id, options, report, summarize);
+    const prepared = background?.prepared ?? this.prepare(messages, index, tokens, session.id);
     const finish = (result: ChatMessage[]): ChatMessage[] => {
       if (result !== messages) report.repairedToolPairs = repairedToolPairs(messages, result);
       report.durationMs = performance.now() - startedMs;
@@ -361,7 +485,7 @@ export class ContextCompressor extends ContextEngine {
         const output = validOutput(messages, sanitizeToolPairs(prepared.pruned));
         if (output !== undefined) {
           const tokensAfter = this.tokenCounter.countMessages(output);
-          this.recordCompaction(state, undefined, tokensAfter);
+          this.recordCompaction(session.id, state, undefined, tokensAfter);
           fillCompactionReport(report, { output, tokensAfter, prepared, compressionNumber: this.compressionCount, thresholdTokens: this.thresholdTokens });
           return finish(output);
         }
@@ -370,23 +494,11 @@ export class ContextCompressor extends ContextEngine {
       return unchanged("nothing_to_compress", "nothing between the protected head and tail to compress");
     }
 
-    const inCooldown = !force && state.cooldownUntil > this.now();
-    const lastFailure = state.lastFailure;
-    if (inCooldown && lastFailure?.action === "abort") {
+    if (background === undefined && inCooldown && lastFailure?.action === "abort") {
       report.cooldownSeconds = Math.ceil((state.cooldownUntil - this.now()) / 1000);
       return unchanged("cooldown", `summarizer cooling down after: ${lastFailure.reason}`);
     }
-    const outcome = await summarizePrepared(prepared, {
-      primary: this.summarizer,
-      fallback: this.fallbackSummarizer,
-      sessionSummary: session.identified ? state.previousSummary : undefined,
-      focusTopic: options.focusTopic,
-      maxSummaryTokens: this.maxSummaryTokens,
-      signal: options.signal,
-      abortOnFailure: this.compression.abort_on_summary_failure,
-      skipPrimary: inCooldown && lastFailure ? { ...lastFailure, reason: `cooldown after: ${lastFailure.reason}` } : undefined,
-      countTokens: (text) => this.tokenCounter.count(text),
-    });
+    const outcome = background?.outcome ?? (await summarize(prepared));
     report.summarizer = outcome.summarizer;
     if (!outcome.ok) {
       report.cooldownSeconds = recordSummaryFailure(state, outcome.failure, this.now());
@@ -404,7 +516,7 @@ export class ContextCompressor extends ContextEngine {
 
     const cooldownSeconds = recordSummaryOutcome(state, outcome, inCooldown, this.now());
     if (cooldownSeconds !== undefined) report.cooldownSeconds = cooldownSeconds;
-    this.recordCompaction(state, outcome.summary, tokensAfter);
+    this.recordCompaction(session.id, state, outcome.summary, tokensAfter);
     const summary = { summaryTokens: this.tokenCounter.count(outcome.summary), cappedFromTokens: outcome.cappedFromTokens, fallbackUsed: outcome.fallbackUsed, verbatim: outcome.verbatim, ...assembled };
     if (outcome.fallbackUsed && outcome.failure) report.fallbackReason = outcome.failure.reason;
     fillCompactionReport(report, { output, tokensAfter, prepared, compressionNumber: this.compressionCount, thresholdTokens: this.thresholdTokens, summary });
@@ -412,9 +524,11 @@ export class ContextCompressor extends ContextEngine {
   }
 
   /** Counters after a compaction that changed the conversation: the engine's count and "awaiting real usage", then the session's (see recordCompactionInSession). */
-  private recordCompaction(state: CompressorSessionState, summary: string | undefined, tokensAfter: number): void {
+  private recordCompaction(sessionId: string, state: CompressorSessionState, summary: string | undefined, tokensAfter: number): void {
     this.compressionCount++;
     this.lastPromptTokens = AWAITING_REAL_USAGE;
+    // the conversation changed: a summary still prepared for its old range is of no use
+    this.background.drop(sessionId);
     recordCompactionInSession(state, summary, tokensAfter >= this.thresholdTokens);
   }
 }

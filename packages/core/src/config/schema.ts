@@ -38,6 +38,8 @@ export const CompressionSectionSchema = z
     // keys that moved to a section of their own, still read here (with a deprecation warning)
     ...movedFields(CODEX_SECTION),
     in_place: bool.default(true),
+    // background compaction: prepare the summary from this share of the trigger on (off when null)
+    prepare_at: fraction("share of the trigger").nullable().default(null),
   }, { error: sectionError("compression", "threshold: 0.5") })
   .prefault({});
 
