@@ -6,13 +6,14 @@
  * `tools` offers the engine's tools (lcm_grep, …). `middleware()` does the same one level down, for
  * every call of a model wrapped with `wrapLanguageModel` (no tool loop needed). Before the conversation's
  * first reported usage (its first call, or the first after `reset()`), gateway session hygiene judges the
- * messages by their rough estimate and compresses a conversation already past 85 % of the window.
+ * messages by their rough estimate and compresses a conversation already past 85 % of the window. Below
+ * the trigger an engine that can prepares the summary in the background (`compression.prepare_at`).
  */
 import { isDeepStrictEqual } from "node:util";
 import type { LanguageModelMiddleware, LanguageModelUsage, ModelMessage, ToolSet } from "ai";
 import { AWAITING_REAL_USAGE, isContextEngine, type ChatMessage, type ContextEngine, type UsageReport } from "@context-engine/core";
 import { messagesChanged, toolCallContext } from "@context-engine/core/internal";
-import { engineGatewayHygiene } from "@context-engine/core/session";
+import { engineGatewayHygiene, prepareEngineCompression } from "@context-engine/core/session";
 import { toChatMessages } from "./toChatMessages.js";
 import { toModelMessages } from "./toModelMessages.js";
 import { engineTools } from "./tools.js";
@@ -149,7 +150,11 @@ export class AiSdkAdapter {
   private async compacted(slot: CompactionSlot, messages: ModelMessage[], stepNumber: number): Promise<ModelMessage[]> {
     const current = viewThrough(slot, messages);
     const trigger = this.compressionTrigger(current);
-    if (trigger === undefined) return current;
+    if (trigger === undefined) {
+      // below the trigger: past `compression.prepare_at` the engine writes the summary in the background
+      if (this.engine.prepareCompression !== undefined) prepareEngineCompression(this.engine, toChatMessages(current), { sessionId: this.sessionId, promptTokens: this.promptTokens });
+      return current;
+    }
     const { chat, promptTokens } = trigger;
     const session = this.sessionId !== undefined ? { sessionId: this.sessionId } : {};
     const compressed = await this.engine.compress(chat, promptTokens > 0 ? { currentTokens: promptTokens, ...session } : session);

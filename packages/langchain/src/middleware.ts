@@ -11,7 +11,7 @@ import { AIMessage, RemoveMessage, type BaseMessage } from "@langchain/core/mess
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { isContextEngine, type ChatMessage, type ContextEngine } from "@context-engine/core";
 import { messagesChanged, toolCallContext } from "@context-engine/core/internal";
-import { engineGatewayHygiene } from "@context-engine/core/session";
+import { engineGatewayHygiene, prepareEngineCompression } from "@context-engine/core/session";
 import { toBaseMessages } from "./toBaseMessages.js";
 import { toChatMessages } from "./toChatMessages.js";
 import { engineTools } from "./tools.js";
@@ -107,7 +107,11 @@ export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions)
     tools: engineTools(engine, toolCallContext(sessionId, options.scope ?? options.host?.scope)),
     beforeModel: async (state) => {
       const trigger = compressionTrigger(engine, state.messages, sessionId);
-      if (trigger === undefined) return undefined;
+      if (trigger === undefined) {
+        // below the trigger: past `compression.prepare_at` the engine writes the summary in the background
+        if (engine.prepareCompression !== undefined) prepareEngineCompression(engine, toChatMessages(state.messages), { sessionId, promptTokens: lastUsage(state.messages)?.prompt_tokens });
+        return undefined;
+      }
       const { chat, currentTokens, promptTokens } = trigger;
       const session = sessionId !== undefined ? { sessionId } : {};
       const compressed = await engine.compress(chat, currentTokens !== undefined && currentTokens > 0 ? { currentTokens, ...session } : session);

@@ -338,6 +338,12 @@ export class ContextCompressor extends ContextEngine {
     return this.background.start(session.id, settled, prepared, this.maxSummaryTokens, (signal) => summarizePrepared(prepared, { ...summaryOptions, signal, abortOnFailure: true }));
   }
 
+  /** Where the background summary of session `sessionId` (default: the current session) stands, without starting one. */
+  preparationStatus(sessionId?: string): PreparationStatus {
+    if (this.compression.prepare_at === null) return { state: "off" };
+    return this.background.status(this.sessions.resolve(sessionId).id);
+  }
+
   /** How compress() asks for a summary in a session with `sessionSummary`, under `options`, skipping the primary for `skipPrimary`. */
   private summaryOptions(sessionSummary: string | undefined, options: CompressOptions, skipPrimary: SummarizeOptions["skipPrimary"]): SummarizeOptions {
     return {
