@@ -27,9 +27,8 @@ import { prepareCompaction } from "./prepareCompaction.js";
 import { indexConversation, scanConversation, type ConversationIndex } from "./conversationIndex.js";
 import { emptyReport, fillCompactionReport, includeInFlightGroup, markUnchanged, type CompressionReport } from "./report.js";
 import { summarizePrepared, type SummarizeOptions } from "./summarize.js";
-import { awaitPreparation, BackgroundSummaries } from "./backgroundSummaries.js";
-import { onlyNewTurns, preparationDue, withAppendedTurns } from "./preparedRange.js";
-import type { SummaryLadderOutcome } from "./summaryLadder.js";
+import { BackgroundSummaries } from "./backgroundSummaries.js";
+import { onlyNewTurns, preparationDue } from "./preparedRange.js";
 import type { PrepareCompressionOptions, PreparationStatus } from "../engine/preparation.js";
 import type { PreparedCompaction } from "./prepareCompaction.js";
 import {
@@ -359,54 +358,6 @@ export class ContextCompressor extends ContextEngine {
     };
   }
 
-  /**
-   * The summary prepared in the background for `messages`' range, when there is one (awaited while it is
-   * still written): applied as it is with the turns appended since in the tail, or — when those turns
-   * alone would keep the conversation at the trigger — updated with only what is new (`summarize`). A
-   * stale or failed preparation is dropped and undefined returned: the blocking path runs.
-   */
-  private async preparedSummary(
-    messages: ChatMessage[],
-    index: ConversationIndex,
-    tokens: ReturnType<typeof countedMessageTokens>,
-    sessionId: string,
-    options: CompressOptions,
-    report: CompressionReport,
-    summarize: (prepared: PreparedCompaction) => Promise<SummaryLadderOutcome>,
-  ): Promise<{ prepared: PreparedCompaction; outcome: SummaryLadderOutcome } | undefined> {
-    if (options.focusTopic !== undefined) return undefined;
-    const matched = this.background.match(sessionId, messages, this.maxSummaryTokens);
-    if (matched === undefined) return undefined;
-    if ("stale" in matched) {
-      report.preparation = { outcome: "stale", reason: matched.stale };
-      return undefined;
-    }
-    const { preparation, appended } = matched;
-    const awaited = preparation.outcome === undefined;
-    const outcome = await awaitPreparation(preparation, options.signal);
-    if (outcome === undefined) return undefined;
-    this.background.drop(sessionId);
-    if (!outcome.ok) {
-      report.preparation = { outcome: "failed", reason: outcome.failure.reason };
-      return undefined;
-    }
-    this.sessions.rememberPruning(sessionId, preparation.prepared.pruneMemo);
-    const carried = withAppendedTurns(preparation.prepared, appended);
-    const { headEnd, tailStart } = preparation.prepared.plan;
-    const predicted = tokens.exactSum(0, headEnd) + tokens.exactSum(tailStart, messages.length) + this.tokenCounter.count(outcome.summary);
-    if (predicted < this.thresholdTokens) {
-      report.preparation = { outcome: awaited ? "awaited" : "applied" };
-      return { prepared: carried, outcome };
-    }
-    const narrowed = onlyNewTurns(this.prepare(messages, index, tokens, sessionId), index, preparation.prepared, outcome.summary);
-    if (narrowed === undefined) {
-      report.preparation = { outcome: awaited ? "awaited" : "applied" };
-      return { prepared: carried, outcome };
-    }
-    report.preparation = { outcome: "updated" };
-    return { prepared: narrowed, outcome: await summarize(narrowed) };
-  }
-
   /** Pruning alone: old tool outputs cleared outside the tail compress() would protect; nothing summarized. */
   pruneToolResultsOnly(messages: ChatMessage[]): ChatMessage[] {
     return this.prepare(messages).pruned;
@@ -465,7 +416,14 @@ export class ContextCompressor extends ContextEngine {
     const summaryOptions = this.summaryOptions(session.identified ? state.previousSummary : undefined, options, inCooldown && lastFailure ? { ...lastFailure, reason: `cooldown after: ${lastFailure.reason}` } : undefined);
     const summarize = (prepared: PreparedCompaction) => summarizePrepared(prepared, summaryOptions);
     // a summary prepared in the background for this range is applied at once (docs/BEHAVIOUR.md, "Background compaction")
-    const background = options.signal?.aborted ? undefined : await this.preparedSummary(messages, index, tokens, session.id, options, report, summarize);
+    const taken = options.focusTopic !== undefined || options.signal?.aborted ? undefined : await this.background.take({
+      ...{ sessionId: session.id, messages, tokens, maxSummaryTokens: this.maxSummaryTokens, thresholdTokens: this.thresholdTokens, signal: options.signal, summarize },
+      countTokens: (text) => this.tokenCounter.count(text),
+      narrow: (prepared, summary) => onlyNewTurns(this.prepare(messages, index, tokens, session.id), index, prepared, summary),
+    });
+    if (taken?.note) report.preparation = taken.note;
+    const background = taken?.used;
+    if (background) this.sessions.rememberPruning(session.id, background.pruneMemo);
     const prepared = background?.prepared ?? this.prepare(messages, index, tokens, session.id);
     const finish = (result: ChatMessage[]): ChatMessage[] => {
       if (result !== messages) report.repairedToolPairs = repairedToolPairs(messages, result);

@@ -6,8 +6,11 @@
  */
 import type { PreparationStatus } from "../engine/preparation.js";
 import type { ChatMessage } from "../messages/schema.js";
+import type { MessageTokens } from "./messageTokens.js";
 import type { PreparedCompaction } from "./prepareCompaction.js";
-import { matchPreparedRange } from "./preparedRange.js";
+import { matchPreparedRange, withAppendedTurns } from "./preparedRange.js";
+import type { PruneMemo } from "./pruneToolOutputs.js";
+import type { CompressionReport } from "./report.js";
 import type { SummaryLadderOutcome } from "./summaryLadder.js";
 
 /** One session's summary prepared in the background. */
@@ -28,6 +31,30 @@ export interface Preparation {
 export interface MatchedPreparation {
   preparation: Preparation;
   appended: ChatMessage[];
+}
+
+/** What {@link BackgroundSummaries.take} needs of the compaction at the trigger. */
+export interface TakeInput {
+  sessionId: string;
+  /** The settled conversation at the trigger. */
+  messages: readonly ChatMessage[];
+  /** Its token counts. */
+  tokens: MessageTokens;
+  maxSummaryTokens: number;
+  thresholdTokens: number;
+  /** The caller's signal: waiting for a summary still being written stops when it fires. */
+  signal: AbortSignal | undefined;
+  countTokens: (text: string) => number;
+  /** The conversation planned again, narrowed to the turns past `prepared`'s range (preparedRange.ts `onlyNewTurns`). */
+  narrow: (prepared: PreparedCompaction, summary: string) => PreparedCompaction | undefined;
+  /** Asks the summarizer the blocking way. */
+  summarize: (prepared: PreparedCompaction) => Promise<SummaryLadderOutcome>;
+}
+
+/** What {@link BackgroundSummaries.take} found: the report's note, and the compaction to finish with when the preparation is used. */
+export interface Taken {
+  note?: CompressionReport["preparation"];
+  used?: { prepared: PreparedCompaction; outcome: SummaryLadderOutcome; pruneMemo: PruneMemo };
 }
 
 /** Told when a preparation starts and when it settles (ready or failed). */
@@ -69,6 +96,30 @@ export class BackgroundSummaries {
     return { preparation, appended: range.unchanged ? range.appended : [] };
   }
 
+  /**
+   * At the trigger: the summary prepared for `input.messages`' range, when there is one (awaited while it
+   * is still written), applied as it is with the turns appended since in the tail, or — when those turns
+   * alone would keep the conversation at the trigger — updated with only what is new. A stale or failed
+   * preparation is dropped and not used: the blocking path runs.
+   */
+  async take(input: TakeInput): Promise<Taken | undefined> {
+    const matched = this.match(input.sessionId, input.messages, input.maxSummaryTokens);
+    if (matched === undefined) return undefined;
+    if ("stale" in matched) return { note: { outcome: "stale", reason: matched.stale } };
+    const { preparation, appended } = matched;
+    const awaited = preparation.outcome === undefined;
+    const outcome = await awaitPreparation(preparation, input.signal);
+    if (outcome === undefined) return undefined;
+    this.drop(input.sessionId);
+    if (!outcome.ok) return { note: { outcome: "failed", reason: outcome.failure.reason } };
+    const { prepared } = preparation;
+    const { headEnd, tailStart } = prepared.plan;
+    const predicted = input.tokens.exactSum(0, headEnd) + input.tokens.exactSum(tailStart, input.messages.length) + input.countTokens(outcome.summary);
+    const narrowed = predicted < input.thresholdTokens ? undefined : input.narrow(prepared, outcome.summary);
+    if (narrowed === undefined) return { note: { outcome: awaited ? "awaited" : "applied" }, used: { prepared: withAppendedTurns(prepared, appended), outcome, pruneMemo: prepared.pruneMemo } };
+    return { note: { outcome: "updated" }, used: { prepared: narrowed, outcome: await input.summarize(narrowed), pruneMemo: narrowed.pruneMemo } };
+  }
+
   /** Starts `summarize` for the session in the background (replacing any earlier preparation) and reports it `started`. */
   start(sessionId: string, snapshot: readonly ChatMessage[], prepared: PreparedCompaction, maxSummaryTokens: number, summarize: (signal: AbortSignal) => Promise<SummaryLadderOutcome>): PreparationStatus {
     this.drop(sessionId);
@@ -101,7 +152,7 @@ export class BackgroundSummaries {
 }
 
 /** The outcome of `preparation`, awaited; undefined when `signal` fires first (the preparation keeps running). */
-export async function awaitPreparation(preparation: Preparation, signal: AbortSignal | undefined): Promise<SummaryLadderOutcome | undefined> {
+async function awaitPreparation(preparation: Preparation, signal: AbortSignal | undefined): Promise<SummaryLadderOutcome | undefined> {
   if (preparation.outcome !== undefined || signal === undefined) return preparation.outcome ?? (await preparation.done);
   if (signal.aborted) return undefined;
   let onAbort!: () => void;
