@@ -18,6 +18,7 @@ export { ContextEngine, AWAITING_REAL_USAGE, DEFAULT_MODEL, isContextEngine, thr
 export type { ContextEngineOptions } from "./engine/ContextEngine.js";
 export type { CompressOptions, ModelInfo, EngineStatus, SessionInfo, ToolCallContext, ToolSchema, UsageReport, NormalizedUsage } from "./engine/types.js";
 export { DEFAULT_SESSION_SCOPE } from "./engine/types.js";
+export { preparationDue } from "./engine/preparation.js";
 export type { PrepareCompressionOptions, PreparationState, PreparationStatus } from "./engine/preparation.js";
 export { normalizeUsage, InvalidUsageError } from "./engine/usage.js";
 export { resolveModelThreshold, matchModelThreshold, effectiveThresholdPercent, computeThresholds } from "./engine/thresholds.js";

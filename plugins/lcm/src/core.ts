@@ -1,6 +1,8 @@
 /** Everything lcm uses from `@context-engine/core`, re-exported from one place. */
 export { ContextEngine, AWAITING_REAL_USAGE, matchModelThreshold, effectiveThresholdPercent } from "@context-engine/core";
 export { DEFAULT_SESSION_SCOPE } from "@context-engine/core";
+export { preparationDue } from "@context-engine/core";
+export type { PrepareCompressionOptions, PreparationStatus } from "@context-engine/core";
 export { resolveToolScope, ambiguousScopeResult, isScope } from "@context-engine/core/internal";
 export type { ContextEngineOptions, CompressOptions, ModelInfo, SessionInfo, ToolCallContext, ToolSchema, Awaitable, HostHooks } from "@context-engine/core";
 export { parseMessages, InvalidMessagesError } from "@context-engine/core";

@@ -22,9 +22,13 @@ import {
   type Summarizer,
   type TokenCounter,
   type ToolSchema,
+  preparationDue,
+  type PrepareCompressionOptions,
+  type PreparationStatus,
 } from "./core.js";
 import { assembleContext, isLcmArtifact, splitSystemPrompt, type AssembleOptions } from "./assemble.js";
-import { loadContext, runCompaction, type CompactionOutcome } from "./compaction.js";
+import { loadContext, runCompaction, type CompactionInput, type CompactionOutcome } from "./compaction.js";
+import { dryRunStore, PreparedSummaries } from "./prepared.js";
 import { parseLcmConfig, type LcmSettings } from "./config.js";
 import { checkLcmStore, type DoctorReport } from "./doctor.js";
 import { heldSequence, type HeldSequence } from "./held.js";
@@ -64,6 +68,8 @@ export interface LcmEngineOptions<S extends LcmStoreAsync = LcmStore> {
   model?: ModelInfo;
   /** The host's `compression.model_thresholds`: per-model trigger shares that override `threshold`. */
   modelThresholds?: Record<string, number> | undefined;
+  /** The host's `compression.prepare_at`: from this share of the trigger on the compaction is prepared in the background (off when unset). */
+  prepareAt?: number | null | undefined;
   warn?: (message: string) => void;
   /** Clock for created_at (tests pin it). */
   now?: () => number;
@@ -107,6 +113,9 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   private readonly carriedUnseen = new Set<string>();
   /** The blocks `summary_skip_tags` leaves out of the summarizer's input. */
   private readonly summarySkip: RegExp | undefined;
+  /** `compression.prepare_at`, and the dry runs it started (prepared.ts). */
+  private readonly prepareAt: number | null | undefined;
+  private readonly prepared: PreparedSummaries;
 
   constructor(options: LcmEngineOptions<S> = {}) {
     super(options.model ? { model: options.model } : {});
@@ -125,6 +134,10 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     this.modelThresholds = options.modelThresholds;
     this.isIgnoredSession = sessionMatcher(this.settings.ignore_sessions);
     this.summarySkip = skipBlocksPattern(this.settings.summary_skip_tags);
+    this.prepareAt = options.prepareAt;
+    this.prepared = new PreparedSummaries((session, status) => {
+      if (status.state === "failed") this.warn(`lcm: the compaction prepared in the background failed (session '${session}'): ${status.reason}; nothing was changed, the trigger compacts as usual`);
+    });
     this.updateModel(this.model);
   }
 
@@ -235,33 +248,16 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     const release = await store.leaseCompaction?.(session);
     if (release === undefined && store.leaseCompaction !== undefined) return this.assembleAndHold(store, system, session);
     let outcome: CompactionOutcome;
+    // summaries a dry run prepared below the trigger are taken as they are (prepared.ts)
+    const prepared = this.prepared.summarizerFor(session, this.summarizer);
     try {
-      outcome = await runCompaction({
-        store,
-        session,
-        system,
-        summarizer: this.summarizer,
-        counter: this.tokenCounter,
-        targetTokens: this.targetTokens,
-        freshTail: this.settings.fresh_tail,
-        leafChunkTokens: this.settings.leaf_chunk_tokens,
-        leafTargetTokens: this.settings.leaf_target_tokens,
-        condensedTargetTokens: this.settings.condensed_target_tokens,
-        condenseFanin: this.settings.condense_fanin,
-        maxDepth: this.settings.max_depth,
-        maxPasses: this.settings.max_passes,
-        summaryTimeoutMs: this.settings.summary_timeout_ms,
-        now: this.now,
-        signal: options.signal,
-        focusTopic: options.focusTopic,
-        summarizerPaused: this.now() < this.summarizerPausedUntil,
-        externalizeAboveTokens: this.settings.externalize_tool_output_tokens,
-        summarySkip: this.summarySkip,
-      });
+      outcome = await runCompaction(this.compactionInput(store, session, system, options, prepared.summarizer));
+      if (prepared.hits() > 0) outcome.preparedSummaries = prepared.hits();
     } catch (error) {
       if (error instanceof CompactionAbortedError) return messages;
       throw error;
     } finally {
+      this.prepared.drop(session);
       await release?.();
     }
     this.lastCompaction = outcome;
@@ -280,6 +276,48 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
       });
     }
     return this.assembleAndHold(store, system, session);
+  }
+
+  /** What a compaction of `session` runs with, asking `summarizer`. */
+  private compactionInput(store: LcmStoreAsync, session: string, system: ChatMessage[], options: CompressOptions, summarizer: Summarizer): CompactionInput {
+    const settings = this.settings;
+    return {
+      ...{ store, session, system, summarizer, counter: this.tokenCounter, targetTokens: this.targetTokens, now: this.now, signal: options.signal, focusTopic: options.focusTopic },
+      ...{ freshTail: settings.fresh_tail, leafChunkTokens: settings.leaf_chunk_tokens, leafTargetTokens: settings.leaf_target_tokens, condensedTargetTokens: settings.condensed_target_tokens },
+      ...{ condenseFanin: settings.condense_fanin, maxDepth: settings.max_depth, maxPasses: settings.max_passes, summaryTimeoutMs: settings.summary_timeout_ms },
+      summarizerPaused: this.now() < this.summarizerPausedUntil,
+      externalizeAboveTokens: settings.externalize_tool_output_tokens,
+      summarySkip: this.summarySkip,
+    };
+  }
+
+  /**
+   * Background compaction (`compression.prepare_at`): past the preparation point and below the trigger,
+   * stores what is new in `messages` and runs the compaction dry in the background — its summaries kept,
+   * nothing committed (prepared.ts) — so the compaction at the trigger finds them written. Returns at
+   * once; once per session until that compaction. A summarizer failure in the dry run changes nothing and
+   * is reported (`failed`, `warn`).
+   */
+  override prepareCompression(messages: ChatMessage[], options: PrepareCompressionOptions = {}): PreparationStatus {
+    if (this.prepareAt == null) return { state: "off" };
+    const session = options.sessionId || this.sessionId;
+    const existing = this.prepared.status(session);
+    if (existing.state !== "not_due") return existing;
+    const tokens = options.currentTokens ?? this.lastPromptTokens;
+    if (!preparationDue(tokens, options.triggerTokens ?? this.thresholdTokens, this.prepareAt)) return { state: "not_due", reason: `${tokens} prompt tokens are below the preparation point or past the trigger` };
+    if (this.isIgnoredSession(session) || this.now() < this.summarizerPausedUntil) return { state: "not_due", reason: "the session is ignored or the summarizer paused" };
+    const { system } = splitSystemPrompt(messages);
+    return this.prepared.start(session, this.summarizer, (recording) =>
+      this.handle.use(async (store) => {
+        await this.order.run(session, () => this.ingestChecked(store, messages, session, "LcmEngine.prepareCompression"));
+        return runCompaction(this.compactionInput(dryRunStore(store), session, system, {}, recording));
+      }),
+    );
+  }
+
+  /** Where the background compaction of `session` (default the current one) stands, without starting one. */
+  preparationStatus(session?: string): PreparationStatus {
+    return this.prepareAt == null ? { state: "off" } : this.prepared.status(session ?? this.sessionId);
   }
 
   /** The assembled context of `session`, which the host holds from now on. */
@@ -378,6 +416,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   override async onSessionEnd(sessionId: string, messages: ChatMessage[]): Promise<void> {
     await this.ingest(messages, sessionId);
     this.held.delete(sessionId);
+    this.prepared.drop(sessionId);
     this.scopes.end(sessionId);
     if ((await this.currentSession()) === sessionId) this.sessionId = this.settings.session;
     this.handle.release();

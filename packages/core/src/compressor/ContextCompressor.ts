@@ -28,8 +28,8 @@ import { indexConversation, scanConversation, type ConversationIndex } from "./c
 import { emptyReport, fillCompactionReport, includeInFlightGroup, markUnchanged, type CompressionReport } from "./report.js";
 import { summarizePrepared, type SummarizeOptions } from "./summarize.js";
 import { BackgroundSummaries } from "./backgroundSummaries.js";
-import { onlyNewTurns, preparationDue } from "./preparedRange.js";
-import type { PrepareCompressionOptions, PreparationStatus } from "../engine/preparation.js";
+import { onlyNewTurns } from "./preparedRange.js";
+import { preparationDue, type PrepareCompressionOptions, type PreparationStatus } from "../engine/preparation.js";
 import type { PreparedCompaction } from "./prepareCompaction.js";
 import {
   CompressorSessions,

@@ -1,22 +1,14 @@
 /**
- * Background compaction as pure decisions (docs/BEHAVIOUR.md, "Background compaction"): when a summary
- * is due to be prepared, whether the range it was prepared for still starts the conversation at the
- * trigger, and the prepared compaction carried over to that conversation — the turns appended since
- * join its tail — or narrowed to only what is new, when the appended turns alone would keep it at the
- * trigger.
+ * Background compaction as pure decisions (docs/BEHAVIOUR.md, "Background compaction"; when a summary is
+ * due is the contract's `preparationDue`): whether the range a summary was prepared for still starts the
+ * conversation at the trigger, and the prepared compaction carried over to that conversation — the turns
+ * appended since join its tail — or narrowed to only what is new, when the appended turns alone would
+ * keep it at the trigger.
  */
 import { isDeepStrictEqual } from "node:util";
 import type { ChatMessage } from "../messages/schema.js";
 import { turnsBetween, type ConversationIndex } from "./conversationIndex.js";
 import type { PreparedCompaction } from "./prepareCompaction.js";
-
-/**
- * True when `promptTokens` has reached the preparation point (`prepareAt` × `triggerTokens`) and not yet
- * the trigger; never when `prepareAt` is null (background compaction off).
- */
-export function preparationDue(promptTokens: number, triggerTokens: number, prepareAt: number | null): boolean {
-  return prepareAt !== null && triggerTokens > 0 && promptTokens >= prepareAt * triggerTokens && promptTokens < triggerTokens;
-}
 
 /** How the conversation at the trigger relates to the one a summary was prepared on. */
 export type RangeMatch = { unchanged: true; appended: ChatMessage[] } | { unchanged: false; reason: string };

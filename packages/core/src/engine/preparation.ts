@@ -33,3 +33,11 @@ export interface PreparationStatus {
   /** How many messages of the conversation the prepared range was planned on (absent when none). */
   messages?: number;
 }
+
+/**
+ * True when `promptTokens` has reached the preparation point (`prepareAt` × `triggerTokens`) and not yet
+ * the trigger; never when `prepareAt` is null (background compaction off). Plugin engines decide with it too.
+ */
+export function preparationDue(promptTokens: number, triggerTokens: number, prepareAt: number | null | undefined): boolean {
+  return prepareAt != null && triggerTokens > 0 && promptTokens >= prepareAt * triggerTokens && promptTokens < triggerTokens;
+}

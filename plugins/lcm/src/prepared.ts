@@ -1,0 +1,107 @@
+/**
+ * lcm's background compaction (`compression.prepare_at`; docs/BEHAVIOUR.md, "Background compaction"):
+ * below the trigger the compaction is run dry — the same passes over the stored context, with the real
+ * summarizer, but nothing committed — and every summary it wrote is kept by its request. At the trigger
+ * the real compaction asks a summarizer that answers a request the dry run already answered at once (after
+ * waiting for a dry run still going) and asks the real one only for what is new, e.g. a leaf chunk that
+ * the turns appended since made different. Nothing is stored or paused by the dry run: a summarizer
+ * failure in it is reported and changes nothing.
+ */
+import type { PreparationStatus, Summarizer, SummaryRequest } from "./core.js";
+import { canonicalJson } from "./core.js";
+import type { CompactionOutcome } from "./compaction.js";
+import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
+
+/** One session's dry run and the summaries it wrote, by request. */
+interface DryRun {
+  done: Promise<void>;
+  written: Map<string, string>;
+  status: PreparationStatus;
+}
+
+/** The identity of a summary request: what the summarizer is asked, nothing else. */
+function requestKey(request: SummaryRequest): string {
+  return canonicalJson({ messages: request.messages, maxTokens: request.maxTokens, focusTopic: request.focusTopic, precedingSummary: request.precedingSummary });
+}
+
+/** `store` as a dry run sees it: read as it is, every commit dropped. */
+export function dryRunStore<S extends LcmStoreAsync>(store: S): S {
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      if (property === "commitSummary") return async () => undefined;
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** The dry runs of the sessions, and the summarizers that answer from them at the trigger. */
+export class PreparedSummaries {
+  private readonly bySession = new Map<string, DryRun>();
+
+  constructor(private readonly report: (session: string, status: PreparationStatus) => void) {}
+
+  /** Where the session's preparation stands (`not_due` when there is none). */
+  status(session: string): PreparationStatus {
+    return this.bySession.get(session)?.status ?? { state: "not_due" };
+  }
+
+  /**
+   * Starts `compact` (a dry run of the compaction, given the summarizer to use) for the session, once:
+   * its summaries are kept by request; a summarizer failure it reports (`summarizerError`) makes the
+   * preparation `failed`, the summaries written before it stay usable.
+   */
+  start(session: string, summarizer: Summarizer, compact: (recording: Summarizer) => Promise<CompactionOutcome | undefined>): PreparationStatus {
+    const written = new Map<string, string>();
+    const recording: Summarizer = {
+      name: summarizer.name ?? "summarizer",
+      summarize: async (request, signal) => {
+        const text = await summarizer.summarize(request, signal);
+        if (typeof text === "string" && text.trim() !== "") written.set(requestKey(request), text);
+        return text;
+      },
+    };
+    const run: DryRun = { written, status: { state: "started" }, done: Promise.resolve() };
+    this.bySession.set(session, run);
+    const settle = (status: PreparationStatus) => {
+      run.status = status;
+      if (this.bySession.get(session) === run) this.report(session, status);
+    };
+    run.done = compact(recording).then(
+      (outcome) => settle(outcome?.summarizerError === undefined ? { state: "ready" } : { state: "failed", reason: outcome.summarizerError }),
+      (error: unknown) => settle({ state: "failed", reason: error instanceof Error ? error.message : String(error) }),
+    );
+    this.report(session, run.status);
+    const started = run.status;
+    run.status = { state: "pending" };
+    return started;
+  }
+
+  /**
+   * The summarizer the session's compaction at the trigger uses: a request the dry run answered gets its
+   * summary at once (`hits` counts them), anything else goes to `summarizer`. Without a dry run, `summarizer`.
+   */
+  summarizerFor(session: string, summarizer: Summarizer): { summarizer: Summarizer; hits: () => number } {
+    const run = this.bySession.get(session);
+    if (run === undefined) return { summarizer, hits: () => 0 };
+    let hits = 0;
+    return {
+      hits: () => hits,
+      summarizer: {
+        name: summarizer.name ?? "summarizer",
+        summarize: async (request, signal) => {
+          await run.done;
+          const text = run.written.get(requestKey(request));
+          if (text === undefined) return summarizer.summarize(request, signal);
+          hits++;
+          return text;
+        },
+      },
+    };
+  }
+
+  /** Forgets the session's dry run (after its compaction, or at the session's end). */
+  drop(session: string): void {
+    this.bySession.delete(session);
+  }
+}
