@@ -65,13 +65,13 @@ export class PreparedSummaries {
     this.bySession.set(session, run);
     const settle = (status: PreparationStatus) => {
       run.status = status;
-      if (this.bySession.get(session) === run) this.report(session, status);
+      if (this.bySession.get(session) === run) this.tell(session, status);
     };
     run.done = compact(recording).then(
       (outcome) => settle(outcome?.summarizerError === undefined ? { state: "ready" } : { state: "failed", reason: outcome.summarizerError }),
       (error: unknown) => settle({ state: "failed", reason: error instanceof Error ? error.message : String(error) }),
     );
-    this.report(session, run.status);
+    this.tell(session, run.status);
     const started = run.status;
     run.status = { state: "pending" };
     return started;
@@ -98,6 +98,15 @@ export class PreparedSummaries {
         },
       },
     };
+  }
+
+  /** Tells `report`, which must not throw into the request path or the background. */
+  private tell(session: string, status: PreparationStatus): void {
+    try {
+      this.report(session, status);
+    } catch {
+      // the status stays readable through status()
+    }
   }
 
   /** Forgets the session's dry run (after its compaction, or at the session's end). */

@@ -125,16 +125,27 @@ export class BackgroundSummaries {
     this.drop(sessionId);
     const controller = new AbortController();
     const preparation: Preparation = { snapshot, prepared, maxSummaryTokens, controller, outcome: undefined, done: undefined as never };
-    preparation.done = summarize(controller.signal).then((outcome) => {
-      preparation.outcome = outcome;
-      // a dropped preparation settles unseen
-      if (this.bySession.get(sessionId) === preparation) this.listener(sessionId, statusOf(preparation));
-      return outcome;
-    });
+    preparation.done = summarize(controller.signal)
+      .catch((error: unknown): SummaryLadderOutcome => ({ ok: false, summarizer: "summarizer", failure: { action: "abort", kind: "other", reason: error instanceof Error ? error.message : String(error) } }))
+      .then((outcome) => {
+        preparation.outcome = outcome;
+        // a dropped preparation settles unseen; a listener that throws cannot break the hand-over
+        if (this.bySession.get(sessionId) === preparation) this.tell(sessionId, statusOf(preparation));
+        return outcome;
+      });
     this.bySession.set(sessionId, preparation);
     const started: PreparationStatus = { state: "started", messages: snapshot.length };
-    this.listener(sessionId, started);
+    this.tell(sessionId, started);
     return started;
+  }
+
+  /** Tells the listener, which must not throw into the request path or the background. */
+  private tell(sessionId: string, status: PreparationStatus): void {
+    try {
+      this.listener(sessionId, status);
+    } catch {
+      // the status stays readable through status()
+    }
   }
 
   /** The session's preparation is used up or no longer wanted: forgotten, its call cancelled when still running. */

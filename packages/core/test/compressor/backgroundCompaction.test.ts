@@ -133,6 +133,23 @@ describe("background compaction (compression.prepare_at)", () => {
     expect(compressor.compressionCount).toBe(1);
   });
 
+  it("keeps the prepared summary usable when the onPreparation listener throws", async () => {
+    const summarizer = new OpenAICompatibleSummarizer({ baseUrl: fixture.current.baseUrl, apiKey: "sk-fixture", model: "summary-model" });
+    const compressor = new ContextCompressor({
+      compression: { protect_last_n: 5, threshold_tokens: TRIGGER, prepare_at: 0.8 },
+      summarizer,
+      tokenCounter: roughCounter,
+      onPreparation: () => {
+        throw new Error("a broken listener");
+      },
+    });
+    const snapshot = conversation();
+    expect(compressor.prepareCompression(snapshot, { currentTokens: PREPARING }).state).toBe("started");
+    await compressor.compress(snapshot, { currentTokens: TRIGGER });
+    expect(compressor.lastCompression?.preparation).toEqual({ outcome: "awaited" });
+    expect(compressor.lastCompression?.aborted).toBe(false);
+  });
+
   it("prepares nothing below the preparation point, nor when prepare_at is unset", () => {
     const { compressor } = engine();
     expect(compressor.prepareCompression(conversation(), { currentTokens: 15_000 }).state).toBe("not_due");
