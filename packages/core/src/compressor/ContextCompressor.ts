@@ -332,7 +332,7 @@ export class ContextCompressor extends ContextEngine {
     // planned like compress() would, but the prune memo is kept only once the summary is applied
     const prepared = prepareCompaction(settled, countedMessageTokens(this.tokenCounter, settled, options.currentTokens), this.prepareSettings(session.id), index);
     if (!prepared.hasContent) return { state: "not_due", reason: "nothing between the protected head and tail to summarize yet" };
-    const summaryOptions = this.summaryOptions(session.identified ? state.previousSummary : undefined, {}, undefined);
+    const summaryOptions = this.summaryOptions(session, state, {}, undefined);
     // in the background every failure is reported, never replaced by the offline fallback
     return this.background.start(session.id, settled, prepared, this.maxSummaryTokens, (signal) => summarizePrepared(prepared, { ...summaryOptions, signal, abortOnFailure: true }));
   }
@@ -343,12 +343,14 @@ export class ContextCompressor extends ContextEngine {
     return this.background.status(this.sessions.resolve(sessionId).id);
   }
 
-  /** How compress() asks for a summary in a session with `sessionSummary`, under `options`, skipping the primary for `skipPrimary`. */
-  private summaryOptions(sessionSummary: string | undefined, options: CompressOptions, skipPrimary: SummarizeOptions["skipPrimary"]): SummarizeOptions {
+  /** How compress() asks for a summary in `session` (whose state is `state`), under `options`, skipping the primary for `skipPrimary`. */
+  private summaryOptions(session: ResolvedSession, state: CompressorSessionState, options: CompressOptions, skipPrimary: SummarizeOptions["skipPrimary"]): SummarizeOptions {
     return {
       primary: this.summarizer,
       fallback: this.fallbackSummarizer,
-      sessionSummary,
+      sessionSummary: session.identified ? state.previousSummary : undefined,
+      // only ranks what the previous summary holds (the extractive summarizer checks it is this task's)
+      sessionStart: state.firstSummary,
       focusTopic: options.focusTopic,
       maxSummaryTokens: this.maxSummaryTokens,
       signal: options.signal,
@@ -413,7 +415,7 @@ export class ContextCompressor extends ContextEngine {
     const report = emptyReport(this.now(), force, messages.length, tokensBefore, this.compressionCount);
     const inCooldown = !force && state.cooldownUntil > this.now();
     const lastFailure = state.lastFailure;
-    const summaryOptions = this.summaryOptions(session.identified ? state.previousSummary : undefined, options, inCooldown && lastFailure ? { ...lastFailure, reason: `cooldown after: ${lastFailure.reason}` } : undefined);
+    const summaryOptions = this.summaryOptions(session, state, options, inCooldown && lastFailure ? { ...lastFailure, reason: `cooldown after: ${lastFailure.reason}` } : undefined);
     const summarize = (prepared: PreparedCompaction) => summarizePrepared(prepared, summaryOptions);
     // a summary prepared in the background for this range is applied at once (docs/BEHAVIOUR.md, "Background compaction")
     const taken = options.focusTopic !== undefined || options.signal?.aborted ? undefined : await this.background.take({

@@ -21,6 +21,8 @@ export const DEFAULT_SESSION = "";
 export interface CompressorSessionState {
   /** The last summary written in this session; handed to the summarizer to update on the next compaction. */
   previousSummary: string | undefined;
+  /** The first summary written in this session (the task's setup), which later summaries keep ahead of the middle of the history. */
+  firstSummary?: string | undefined;
   /** Compactions in a row whose next real usage was still at or above the threshold. */
   ineffectiveStreak: number;
   /** Compactions in a row that used the fallback summarizer. */
@@ -42,6 +44,7 @@ export interface ResolvedSession {
 
 const StoredStateSchema = z.object({
   previousSummary: z.string().optional(),
+  firstSummary: z.string().optional(),
   ineffectiveStreak: z.number().int().nonnegative(),
   fallbackStreak: z.number().int().nonnegative(),
   pausedBy: z.enum(["ineffective", "fallback"]).nullable(),
@@ -139,7 +142,10 @@ export function recordSummarySuccess(state: CompressorSessionState): void {
  * cannot loop), and the real usage only lifts the pause, it does not count the compaction again.
  */
 export function recordCompactionInSession(state: CompressorSessionState, summary: string | undefined, stillAbove: boolean): void {
-  if (summary !== undefined) state.previousSummary = summary;
+  if (summary !== undefined) {
+    state.previousSummary = summary;
+    state.firstSummary ??= summary;
+  }
   if (stillAbove) countIneffective(state);
   state.awaitingUsageAfterCompaction = !stillAbove;
 }

@@ -14,6 +14,8 @@ export interface SummarizeOptions {
   fallback: Summarizer;
   /** The summary to update when the conversation holds none of its own (the session's last summary). */
   sessionSummary?: string | undefined;
+  /** The session's first summary, the task's setup (SummaryRequest.sessionStart). */
+  sessionStart?: string | undefined;
   focusTopic?: string | undefined;
   maxSummaryTokens: number;
   signal?: AbortSignal | undefined;
@@ -34,6 +36,7 @@ export function summarizePrepared(prepared: PreparedCompaction, options: Summari
     contentTokens: prepared.contentTokens,
     maxSummaryTokens: options.maxSummaryTokens,
     previousSummary: prepared.previousSummaryInMessages ?? options.sessionSummary,
+    sessionStart: options.sessionStart,
     focusTopic: options.focusTopic,
     head: prepared.head,
     tail: prepared.tail,

@@ -19,6 +19,8 @@ export interface SummaryRequestInput {
   contentTokens: number;
   maxSummaryTokens: number;
   previousSummary?: string | undefined;
+  /** The session's first summary (SummaryRequest.sessionStart). */
+  sessionStart?: string | undefined;
   focusTopic?: string | undefined;
   /** Head messages kept verbatim before the middle; their user asks become `goalContext`. */
   head?: readonly ChatMessage[] | undefined;
@@ -37,6 +39,7 @@ export function buildSummaryRequest(input: SummaryRequestInput): SummaryRequest 
     maxTokens: summaryTokenBudget(input.contentTokens, input.maxSummaryTokens),
   };
   if (input.previousSummary !== undefined && input.previousSummary.trim() !== "") request.previousSummary = input.previousSummary;
+  if (input.sessionStart !== undefined && input.sessionStart.trim() !== "" && request.previousSummary !== undefined) request.sessionStart = input.sessionStart;
   if (input.focusTopic !== undefined && input.focusTopic.trim() !== "") request.focusTopic = input.focusTopic.trim();
   else {
     const recent = recentUserAsks([...turnsForSummary(input.head ?? []), ...middleTurns, ...turnsForSummary(input.tail ?? [])]);

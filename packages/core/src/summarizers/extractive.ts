@@ -3,6 +3,7 @@ import { LATER_ASK_PREFIX, extractSections } from "./extractiveSections.js";
 import { EMPTY_SECTION_ITEM, normalizeSummary, splitSummarySections } from "./prompt.js";
 import { redactSecrets } from "./redact.js";
 import { dedupe } from "./extractiveText.js";
+import { withoutCount } from "./extractiveCommands.js";
 import type { SectionItems, SummaryHeading } from "./summaryLayout.js";
 import { expandPathGroups } from "./summaryPacking.js";
 import { fitByPriority, type FitOptions } from "./summaryPriority.js";
@@ -153,54 +154,83 @@ export class ExtractiveSummarizer implements Summarizer {
       : sections;
     const merged = redactSections(mergeSummaryItems(previous, withGoal));
     const topic = request.focusTopic?.trim().toLowerCase();
-    const fit: FitOptions = { bonus: ageBonus(previous, withGoal), groupFiles: this.groupFiles };
+    const start = sameTask(request.sessionStart, previous);
+    const ages = itemAges(previous, withGoal, start);
+    const fit: FitOptions = { bonus: ages.bonus, carried: ages.carried, carriedShare: CARRIED_SHARE, groupFiles: this.groupFiles };
     if (topic) fit.boost = (item: string) => item.toLowerCase().includes(topic);
     return fitWithinTokens(merged, Math.max(0, request.maxTokens), this.tokenCounter ?? defaultTokenCounter(), fit);
   }
 }
 
-/** Priority added to items of the turns being summarized, and (a little less the newer they are) to items of the previous summary. */
+/** Share of the summary's room the previous summary's items keep when the new turns need the rest (summaryPriority.ts pools). */
+const CARRIED_SHARE = 0.35;
+
+/** Priority added to items of the turns being summarized, and (a little less the older they are) to items of the previous summary. */
 export const AGE_BONUS = 20;
-/** Share of {@link AGE_BONUS} the previous summary's last item keeps (its first keeps all of it). */
+/** Share of {@link AGE_BONUS} the previous summary's oldest item past the foundation keeps (its last keeps all of it). */
 const OLDEST_FLOOR = 0.95;
 
-/** Share of each section of the previous summary, its first items, that holds the session's foundation (the oldest facts). */
+/** Share of each section of the previous summary, its first items, taken as the session's foundation when the session's first summary is unknown. */
 const FOUNDATION_SHARE = 0.1;
 /** Added to {@link AGE_BONUS} for a foundation item: over a long horizon the task's setup outlasts the middle of the history. */
-const FOUNDATION_BONUS = 8;
+const FOUNDATION_BONUS = 30;
 
 /** The rank of a previous summary's foundation item (ranks of the others are in [0, 1]). */
 const FOUNDATION = 2;
 
+/** Characters of an item that identify it across summaries (a packed line keeps at least these). */
+const KEY_CHARS = 56;
+
 /** The comparison key of an item: a file's path, a goal without its "Later: " mark, else the item itself. */
 function itemKey(heading: SummaryHeading, item: string): string {
   if (heading === "## Relevant Files") return fileKey(item);
-  if (heading === "## Goal") return goalKey(item);
-  return item.replace(/\s+/g, " ").trim().toLowerCase();
+  // packing cuts long lines and a command's quiet outcome (summaryPacking.ts): an item keeps its key
+  const text = heading === "## Goal" ? goalKey(item) : heading === "### Done" ? withoutCount(item).text.replace(/ → .*$/, "") : item;
+  return text.replace(/\s+/g, " ").trim().toLowerCase().slice(0, KEY_CHARS);
 }
 
 /**
- * The age bonus of each item: {@link AGE_BONUS} for what the summarized turns say; for items only the
- * previous summary holds, from AGE_BONUS for its first item down to {@link OLDEST_FLOOR} of it for its last,
- * and more than fresh items for the first tenth of each section ({@link FOUNDATION_BONUS}). Over budget the
- * middle of the history goes first: the oldest facts (the task's setup, carried through every
- * compaction) and the newest work stay.
+ * The age of each item: what the summarized turns say is fresh ({@link AGE_BONUS}); what only the previous
+ * summary holds is carried, and among carried items the foundation — the items of the session's first
+ * summary (`start`), else the first tenth of each section — ranks {@link FOUNDATION_BONUS} higher, then
+ * the newer ones ({@link OLDEST_FLOOR} of AGE_BONUS for the oldest up to all of it for the last). Fresh and
+ * carried items fit in their own shares of the budget (summaryPriority.ts pools), so over budget the middle
+ * of the history goes first: the task's setup and the newest work stay.
  */
-function ageBonus(previous: SectionItems, current: SectionItems): (heading: SummaryHeading, item: string) => number {
+function itemAges(previous: SectionItems, current: SectionItems, start: SectionItems | undefined): { bonus: (heading: SummaryHeading, item: string) => number; carried: (heading: SummaryHeading, item: string) => boolean } {
   const fresh = new Map<SummaryHeading, Set<string>>();
   const rank = new Map<SummaryHeading, Map<string, number>>();
   for (const heading of SUMMARY_SECTIONS) {
     fresh.set(heading, new Set((current[heading] ?? []).map((item) => itemKey(heading, item))));
     const before = previous[heading] ?? [];
-    rank.set(heading, new Map(before.map((item, i) => [itemKey(heading, item), i < before.length * FOUNDATION_SHARE ? FOUNDATION : 1 - i / before.length] as const)));
+    const setup = start === undefined ? undefined : new Set((start[heading] ?? []).map((item) => itemKey(heading, item)));
+    const isFoundation = (item: string, i: number) => (setup === undefined ? i < before.length * FOUNDATION_SHARE : setup.has(itemKey(heading, item)));
+    rank.set(heading, new Map(before.map((item, i) => [itemKey(heading, item), isFoundation(item, i) ? FOUNDATION : i / before.length] as const)));
   }
-  return (heading, item) => {
+  const bonus = (heading: SummaryHeading, item: string): number => {
     const key = itemKey(heading, item);
     if (fresh.get(heading)?.has(key)) return AGE_BONUS;
     const place = rank.get(heading)?.get(key);
     if (place === FOUNDATION) return AGE_BONUS + FOUNDATION_BONUS;
     return place === undefined ? 0 : Math.round(AGE_BONUS * (OLDEST_FLOOR + (1 - OLDEST_FLOOR) * place));
   };
+  const carried = (heading: SummaryHeading, item: string): boolean => {
+    const key = itemKey(heading, item);
+    return !fresh.get(heading)?.has(key) && rank.get(heading)?.has(key) === true;
+  };
+  return { bonus, carried };
+}
+
+/**
+ * The items of the session's first summary when it states the same first goal as the previous summary
+ * (a default session may serve another conversation: then it says nothing about this one).
+ */
+function sameTask(sessionStart: string | undefined, previous: SectionItems): SectionItems | undefined {
+  if (!sessionStart?.trim()) return undefined;
+  const start = summaryItems(sessionStart);
+  const [first] = start["## Goal"] ?? [];
+  const [now] = previous["## Goal"] ?? [];
+  return first !== undefined && now !== undefined && goalKey(first) === goalKey(now) ? start : undefined;
 }
 
 /** Rounds of re-fitting when the token count of a laid-out summary is over the budget, or well under it while items were left out. */

@@ -95,6 +95,8 @@ interface Candidate {
   /** Distance to the nearer end of its section (the middle goes first). */
   depth: number;
   chars: number;
+  /** Only the previous summary holds it ({@link FitOptions.carried}). */
+  carried: boolean;
 }
 
 /** How {@link fitByPriority} ranks items beyond their section and text. */
@@ -115,6 +117,14 @@ export interface FitOptions {
    * through 5 compactions (66 % instead of 80 %), so the summarizer leaves it off for now.
    */
   sectionShare?: number;
+  /**
+   * True for an item only the previous summary holds (carried), false for one the summarized turns state
+   * (fresh). With {@link FitOptions.carriedShare}, over budget the two pools drop items apart: each keeps
+   * its best items within its share of the room, and room a pool leaves unused goes to the other.
+   */
+  carried?: (heading: SummaryHeading, item: string) => boolean;
+  /** Share of the room (0–1) the carried items keep when both pools are over; default: no pools, one ranking. */
+  carriedShare?: number;
 }
 
 
@@ -124,6 +134,7 @@ interface Step {
   candidate: Candidate;
   priority: number;
   group: boolean;
+  carried: boolean;
 }
 
 /**
@@ -135,7 +146,7 @@ interface Step {
  * not fit, the even per-section layout cuts what is left.
  */
 export function fitByPriority(given: SectionItems, maxChars: number, options: FitOptions = {}): string {
-  const { boost, bonus, groupFiles = false, sectionShare = 0 } = options;
+  const { boost, bonus, groupFiles = false, sectionShare = 0, carried, carriedShare } = options;
   const packing = renderedLength(given, 0) > maxChars;
   const sections = packing ? cutLongLines(given) : given;
   const files = sections["## Relevant Files"] ?? [];
@@ -148,7 +159,7 @@ export function fitByPriority(given: SectionItems, maxChars: number, options: Fi
       const base = itemPriority(heading, item, index, items.length);
       // kept items rank above any other, whatever its bonus; the bonus is not capped, so ranks stay apart
       const priority = boost?.(item) || base >= TOP_PRIORITY ? KEPT : base + (bonus?.(heading, item) ?? 0);
-      return { heading, index, priority, depth: Math.min(index, items.length - 1 - index), chars: items[index]!.length + 3 };
+      return { heading, index, priority, depth: Math.min(index, items.length - 1 - index), chars: items[index]!.length + 3, carried: carried?.(heading, item) ?? false };
     });
     // A section's share: each item ranks lower by the room its section's better items already take, so
     // over budget every section keeps its best items instead of one section taking the room of another.
@@ -158,29 +169,33 @@ export function fitByPriority(given: SectionItems, maxChars: number, options: Fi
       before += candidate.chars;
       candidate.priority -= share;
       const cheaper = heading === "## Relevant Files" && (groupedCost[candidate.index] ?? Infinity) < candidate.chars;
-      if (cheaper && candidate.priority < KEPT) steps.push({ candidate, priority: Number.NEGATIVE_INFINITY, group: true });
-      steps.push({ candidate, priority: candidate.priority, group: false });
+      if (cheaper && candidate.priority < KEPT) steps.push({ candidate, priority: Number.NEGATIVE_INFINITY, group: true, carried: candidate.carried });
+      steps.push({ candidate, priority: candidate.priority, group: false, carried: candidate.carried });
     }
   }
   const dropped = new Map<SummaryHeading, Set<number>>();
   const grouped = new Set<number>();
   let length = renderedLength(sections, 0);
   if (length > maxChars) {
-    steps.sort((a, b) => a.priority - b.priority || b.candidate.depth - a.candidate.depth || b.candidate.index - a.candidate.index || Number(b.group) - Number(a.group));
-    for (const { candidate, group } of steps) {
-      if (length <= maxChars || candidate.priority >= KEPT) break;
-      if (group) {
-        grouped.add(candidate.index);
-        length -= candidate.chars - groupedCost[candidate.index]!;
-        continue;
+    steps.sort(byDropOrder);
+    const pools = carriedShare === undefined ? undefined : poolRoom(steps, sections, maxChars, carriedShare);
+    for (const { candidate, group } of dropOrder(steps, pools)) {
+      if (length <= maxChars) break;
+      if (candidate.priority >= KEPT) continue;
+      let noted = false;
+      const saved = group ? candidate.chars - groupedCost[candidate.index]! : grouped.has(candidate.index) ? groupedCost[candidate.index]! : candidate.chars;
+      if (group) grouped.add(candidate.index);
+      else {
+        let set = dropped.get(candidate.heading);
+        noted = set === undefined;
+        if (set === undefined) {
+          dropped.set(candidate.heading, (set = new Set()));
+          length += OMITTED_NOTE_CHARS;
+        }
+        set.add(candidate.index);
       }
-      let set = dropped.get(candidate.heading);
-      if (set === undefined) {
-        dropped.set(candidate.heading, (set = new Set()));
-        length += OMITTED_NOTE_CHARS;
-      }
-      set.add(candidate.index);
-      length -= grouped.has(candidate.index) ? groupedCost[candidate.index]! : candidate.chars;
+      length -= saved;
+      if (pools !== undefined) pools.used[candidate.carried ? 1 : 0] -= saved - (noted ? OMITTED_NOTE_CHARS : 0);
     }
   }
   const kept: SectionItems = {};
@@ -195,6 +210,50 @@ export function fitByPriority(given: SectionItems, maxChars: number, options: Fi
   }
   const text = layoutSections(kept, Number.MAX_SAFE_INTEGER);
   return text.length <= maxChars ? text : layoutSections(kept, maxChars);
+}
+
+/** Lowest priority first; among equals the middle of a section, then its later items, a grouping before a drop. */
+function byDropOrder(a: Step, b: Step): number {
+  return a.priority - b.priority || b.candidate.depth - a.candidate.depth || b.candidate.index - a.candidate.index || Number(b.group) - Number(a.group);
+}
+
+/** The room of each pool (fresh, carried) and what its items take now. */
+interface PoolRoom {
+  room: [number, number];
+  used: [number, number];
+}
+
+/** Splits the room left after headings between the fresh and the carried items ({@link FitOptions.carriedShare}). */
+function poolRoom(steps: readonly Step[], sections: SectionItems, maxChars: number, carriedShare: number): PoolRoom {
+  const used: [number, number] = [0, 0];
+  for (const step of steps) if (!step.group) used[step.carried ? 1 : 0] += step.candidate.chars;
+  const items = used[0] + used[1];
+  const room = Math.max(0, maxChars - (renderedLength(sections, 0) - items));
+  const carriedRoom = Math.max(room * carriedShare, room - used[0]);
+  return { room: [room - carriedRoom, carriedRoom], used };
+}
+
+/**
+ * The steps in the order they are taken: groupings first, then drops by {@link byDropOrder}; with pools, each
+ * drop from the pool most over its room (a pool within its room loses nothing while the other can still give).
+ */
+function* dropOrder(steps: readonly Step[], pools: PoolRoom | undefined): Generator<Step> {
+  if (pools === undefined) {
+    yield* steps;
+    return;
+  }
+  const queues: [Step[], Step[]] = [[], []];
+  for (const step of steps) {
+    if (step.group) yield step;
+    else queues[step.carried ? 1 : 0].push(step);
+  }
+  const next = [0, 0];
+  while (next[0]! < queues[0].length || next[1]! < queues[1].length) {
+    const over = (pool: 0 | 1) => pools.used[pool] - pools.room[pool];
+    let pool: 0 | 1 = over(1) > over(0) ? 1 : 0;
+    if (next[pool]! >= queues[pool].length) pool = pool === 0 ? 1 : 0;
+    yield queues[pool][next[pool]!++]!;
+  }
 }
 
 /** `items` without the `dropped` indexes, with "… (N more omitted)" where the first dropped item was. */

@@ -27,6 +27,11 @@ export interface SummaryRequest {
    * one, except the Goal it carries forward when the turns state none.
    */
   precedingSummary?: string;
+  /**
+   * The session's first summary: the task's setup. Over a long session a summarizer keeps what it still
+   * holds of it ahead of the middle of the history (the extractive one ranks its items as the foundation).
+   */
+  sessionStart?: string;
 }
 
 /** Produces a summary text (the template body, without the compaction prefix). */

@@ -167,6 +167,11 @@ describe("ContextCompressor: compress()", () => {
     expect(requests[0]!.previousSummary).toBeUndefined();
     expect(requests[1]!.previousSummary).toBeDefined();
     expect(requests[2]!.previousSummary).toBeDefined();
+    // the session's first summary goes with every later request: the task's setup the summary keeps
+    expect(requests[0]!.sessionStart).toBeUndefined();
+    expect(requests[1]!.sessionStart).toBe(requests[1]!.previousSummary);
+    expect(requests[2]!.sessionStart).toBe(requests[1]!.previousSummary);
+    expect(requests[2]!.previousSummary).not.toBe(requests[1]!.previousSummary);
     const summaries = conversation.map(parseSummaryMessage).filter((p) => p !== undefined);
     expect(summaries).toHaveLength(1);
     expect(summaries[0]!.summary).toMatch(/inventory-api/);

@@ -87,7 +87,7 @@ describe("packing commands", () => {
 });
 
 describe("an extractive summary over budget after earlier compactions", () => {
-  it("keeps the previous summary's oldest commands ahead of its middle ones, and the new turns' commands", async () => {
+  it("keeps the previous summary's first tenth (its foundation) and newest commands ahead of its middle ones, and every command of the new turns", async () => {
     const old = Array.from({ length: 40 }, (_, i) => `- ran \`step_${String(i).padStart(2, "0")} --with-a-fairly-long-argument-list\``);
     const previousSummary = `## Goal\n- build it\n## Progress\n### Done\n${old.join("\n")}`;
     const messages: ChatMessage[] = Array.from({ length: 10 }, (_, i) => [
@@ -96,9 +96,10 @@ describe("an extractive summary over budget after earlier compactions", () => {
     ]).flat();
     const summary = await new ExtractiveSummarizer().summarize({ messages, maxTokens: 600, previousSummary });
     const kept = (prefix: string, from: number, to: number) => Array.from({ length: to - from }, (_, k) => `${prefix}${String(from + k).padStart(prefix === "step_" ? 2 : 1, "0")} `).filter((name) => summary.includes(name)).length;
-    expect(kept("step_", 0, 5)).toBe(5);
-    expect(kept("fresh_", 5, 10)).toBe(5);
-    expect(kept("step_", 15, 25)).toBeLessThan(5);
+    expect(kept("step_", 0, 4)).toBe(4);
+    expect(kept("fresh_", 0, 10)).toBe(10);
+    expect(kept("step_", 35, 40)).toBe(5);
+    expect(kept("step_", 8, 18)).toBeLessThan(5);
   });
 
   it("keeps the first tenth of the previous summary's files, the session's foundation, ahead of newer files that rank a little higher", async () => {
@@ -112,6 +113,60 @@ describe("an extractive summary over budget after earlier compactions", () => {
     const foundation = Array.from({ length: 4 }, (_, i) => `module_0${i}_with`);
     expect(foundation.filter((name) => summary.includes(name))).toEqual(foundation);
     expect(Array.from({ length: 30 }, (_, i) => `file_${i}_with`).filter((name) => summary.includes(name)).length).toBeLessThan(30);
+  });
+});
+
+describe("an extractive summary that knows the session's first summary", () => {
+  const setup = Array.from({ length: 8 }, (_, i) => `ran \`setup_${i} --prepare-the-workspace-for-the-task\``);
+  const middle = Array.from({ length: 32 }, (_, i) => `ran \`middle_${String(i).padStart(2, "0")} --with-a-fairly-long-argument-list\``);
+  const sessionStart = `## Goal\n- port the parser\n## Progress\n### Done\n${setup.map((item) => `- ${item} → ok`).join("\n")}`;
+  // a later summary: a few middle items came first when it was written, then the setup, then the rest
+  const previousSummary = `## Goal\n- port the parser\n## Progress\n### Done\n${[...middle.slice(0, 4), ...setup, ...middle.slice(4)].map((item) => `- ${item}`).join("\n")}`;
+  const messages: ChatMessage[] = Array.from({ length: 6 }, (_, i) => [
+    { role: "assistant" as const, content: null, tool_calls: [{ id: `n${i}`, type: "function" as const, function: { name: "Bash", arguments: JSON.stringify({ command: `fresh_${i} --with-a-fairly-long-argument-list` }) } }] },
+    { role: "tool" as const, tool_call_id: `n${i}`, content: "ok" },
+  ]).flat();
+  const count = (summary: string, prefix: string) => (summary.match(new RegExp(`${prefix}\\d+ `, "g")) ?? []).length;
+
+  it("keeps every item the first summary holds, wherever it stands, ahead of the middle of the history", async () => {
+    const summary = await new ExtractiveSummarizer().summarize({ messages, maxTokens: 500, previousSummary, sessionStart });
+    expect(count(summary, "setup_")).toBe(8);
+    expect(count(summary, "fresh_")).toBe(6);
+    expect(count(summary, "middle_")).toBeLessThan(16);
+  });
+
+  it("ignores a first summary of another task (another first goal)", async () => {
+    const other = sessionStart.replace("port the parser", "write the release notes");
+    const known = await new ExtractiveSummarizer().summarize({ messages, maxTokens: 500, previousSummary, sessionStart });
+    const unknown = await new ExtractiveSummarizer().summarize({ messages, maxTokens: 500, previousSummary, sessionStart: other });
+    expect(unknown).toBe(await new ExtractiveSummarizer().summarize({ messages, maxTokens: 500, previousSummary }));
+    expect(count(unknown, "setup_")).toBeLessThan(count(known, "setup_"));
+  });
+});
+
+describe("fitting fresh and carried items in their own shares", () => {
+  // carried items rank higher by what they say (edited files) than the fresh ones (files only mentioned)
+  const carriedFiles = Array.from({ length: 50 }, (_, i) => `src/carried/module_${String(i).padStart(2, "0")}_with_a_long_name.ts — edited`);
+  const freshFiles = Array.from({ length: 30 }, (_, i) => `lib/fresh/file_${String(i).padStart(2, "0")}_with_a_long_name.ts — mentioned`);
+  const sections = { "## Relevant Files": [...carriedFiles, ...freshFiles] };
+  const carried = (_heading: string, item: string) => item.startsWith("src/carried/");
+  const kept = (text: string, word: string) => (text.match(new RegExp(word, "g")) ?? []).length;
+
+  it("gives the new turns' items their share of the room when the carried ones rank higher", () => {
+    const oneRanking = fitByPriority(sections, 2_400, { carried });
+    const pooled = fitByPriority(sections, 2_400, { carried, carriedShare: 0.35 });
+    expect(kept(oneRanking, "lib/fresh/")).toBe(0);
+    expect(kept(pooled, "lib/fresh/")).toBeGreaterThanOrEqual(Math.floor((2_400 * 0.6) / 60) - 4);
+    expect(kept(pooled, "src/carried/")).toBeGreaterThan(0);
+    expect(pooled.length).toBeLessThanOrEqual(2_400);
+  });
+
+  it("hands the room one pool leaves unused to the other", () => {
+    const fewFresh = { "## Relevant Files": [...carriedFiles, ...freshFiles.slice(0, 2)] };
+    const pooled = fitByPriority(fewFresh, 2_400, { carried, carriedShare: 0.35 });
+    expect(kept(pooled, "lib/fresh/")).toBe(2);
+    expect(kept(pooled, "src/carried/")).toBeGreaterThan(Math.floor((2_400 * 0.35) / 60));
+    expect(pooled.length).toBeLessThanOrEqual(2_400);
   });
 });
 
