@@ -404,15 +404,13 @@ export class ContextCompressor extends ContextEngine {
     state: CompressorSessionState,
   ): Promise<ChatMessage[]> {
     const startedMs = performance.now();
+    const startedAt = this.now();
     const force = options.force === true;
     if (force) {
       liftPause(state);
       state.cooldownUntil = 0;
     }
     const tokens = countedMessageTokens(this.tokenCounter, messages, options.currentTokens);
-    // Reported usage when the caller has it; else exact where counted, the calibrated estimate elsewhere.
-    const tokensBefore = options.currentTokens ?? tokens.estimateSum(0, messages.length);
-    const report = emptyReport(this.now(), force, messages.length, tokensBefore, this.compressionCount);
     const inCooldown = !force && state.cooldownUntil > this.now();
     const lastFailure = state.lastFailure;
     const summaryOptions = this.summaryOptions(session, state, options, inCooldown && lastFailure ? { ...lastFailure, reason: `cooldown after: ${lastFailure.reason}` } : undefined);
@@ -423,10 +421,13 @@ export class ContextCompressor extends ContextEngine {
       countTokens: (text) => this.tokenCounter.count(text),
       narrow: (prepared, summary) => onlyNewTurns(this.prepare(messages, index, tokens, session.id), index, prepared, summary),
     });
-    if (taken?.note) report.preparation = taken.note;
     const background = taken?.used;
     if (background) this.sessions.rememberPruning(session.id, background.pruneMemo);
     const prepared = background?.prepared ?? this.prepare(messages, index, tokens, session.id);
+    // Reported usage when the caller has it; else exact where counted (planning counted head and tail), the calibrated estimate elsewhere.
+    const tokensBefore = options.currentTokens ?? tokens.estimateSum(0, messages.length);
+    const report = emptyReport(startedAt, force, messages.length, tokensBefore, this.compressionCount);
+    if (taken?.note) report.preparation = taken.note;
     const finish = (result: ChatMessage[]): ChatMessage[] => {
       if (result !== messages) report.repairedToolPairs = repairedToolPairs(messages, result);
       report.durationMs = performance.now() - startedMs;
