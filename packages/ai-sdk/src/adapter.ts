@@ -99,6 +99,8 @@ export class AiSdkAdapter {
   /** Prompt tokens of this conversation's last reported step: undefined before any, AWAITING_REAL_USAGE after a compaction until the next. */
   private promptTokens: number | undefined;
   private readonly fed = new WeakSet<object>();
+  /** The engine said background compaction is off (`compression.prepare_at` unset): no need to ask again. */
+  private preparationOff = false;
 
   constructor(options: AiSdkAdapterOptions) {
     const engine = options.host !== undefined ? options.host.engine : options.engine;
@@ -152,7 +154,10 @@ export class AiSdkAdapter {
     const trigger = this.compressionTrigger(current);
     if (trigger === undefined) {
       // below the trigger: past `compression.prepare_at` the engine writes the summary in the background
-      if (this.engine.prepareCompression !== undefined) prepareEngineCompression(this.engine, toChatMessages(current), { sessionId: this.sessionId, promptTokens: this.promptTokens });
+      if (this.engine.prepareCompression !== undefined && !this.preparationOff) {
+        const status = prepareEngineCompression(this.engine, toChatMessages(current), { sessionId: this.sessionId, promptTokens: this.promptTokens });
+        this.preparationOff = status?.state === "off";
+      }
       return current;
     }
     const { chat, promptTokens } = trigger;

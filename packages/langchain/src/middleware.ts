@@ -102,6 +102,8 @@ export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions)
   if (!isContextEngine(engine)) throw new TypeError("contextEngineMiddleware: give `engine` (a ContextEngine) or `host` (from createContextHost)");
   const { sessionId } = options;
   const fed = new WeakSet<BaseMessage>();
+  // the engine said background compaction is off (`compression.prepare_at` unset): no need to ask again
+  let preparationOff = false;
   return createMiddleware({
     name: options.name ?? "ContextEngineMiddleware",
     tools: engineTools(engine, toolCallContext(sessionId, options.scope ?? options.host?.scope)),
@@ -109,7 +111,10 @@ export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions)
       const trigger = compressionTrigger(engine, state.messages, sessionId);
       if (trigger === undefined) {
         // below the trigger: past `compression.prepare_at` the engine writes the summary in the background
-        if (engine.prepareCompression !== undefined) prepareEngineCompression(engine, toChatMessages(state.messages), { sessionId, promptTokens: lastUsage(state.messages)?.prompt_tokens });
+        if (engine.prepareCompression !== undefined && !preparationOff) {
+          const status = prepareEngineCompression(engine, toChatMessages(state.messages), { sessionId, promptTokens: lastUsage(state.messages)?.prompt_tokens });
+          preparationOff = status?.state === "off";
+        }
         return undefined;
       }
       const { chat, currentTokens, promptTokens } = trigger;
