@@ -28,7 +28,7 @@ import {
 } from "./core.js";
 import { assembleContext, isLcmArtifact, splitSystemPrompt, type AssembleOptions } from "./assemble.js";
 import { loadContext, runCompaction, type CompactionInput, type CompactionOutcome } from "./compaction.js";
-import { dryRunStore, PreparedSummaries } from "./prepared.js";
+import { PreparedSummaries } from "./prepared.js";
 import { parseLcmConfig, type LcmSettings } from "./config.js";
 import { checkLcmStore, type DoctorReport } from "./doctor.js";
 import { heldSequence, type HeldSequence } from "./held.js";
@@ -251,8 +251,12 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     // summaries a dry run prepared below the trigger are taken as they are (prepared.ts)
     const prepared = this.prepared.summarizerFor(session, this.summarizer);
     try {
-      outcome = await runCompaction(this.compactionInput(store, session, system, options, prepared.summarizer));
-      if (prepared.hits() > 0) outcome.preparedSummaries = prepared.hits();
+      const committed = await this.prepared.commitPrepared(session, store);
+      // the prepared passes applied, the turns appended since stay after them; more passes only while still at the trigger
+      const input = this.compactionInput(store, session, system, options, prepared.summarizer);
+      outcome = await runCompaction(committed.length === 0 ? input : { ...input, targetTokens: Math.max(input.targetTokens, this.thresholdTokens - 1) });
+      if (committed.length > 0) Object.assign(outcome, { passes: outcome.passes + committed.length, created: [...committed, ...outcome.created], tokensBefore: tokens });
+      if (committed.length + prepared.hits() > 0) outcome.preparedSummaries = committed.length + prepared.hits();
     } catch (error) {
       if (error instanceof CompactionAbortedError) return messages;
       throw error;
@@ -293,10 +297,10 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
 
   /**
    * Background compaction (`compression.prepare_at`): past the preparation point and below the trigger,
-   * stores what is new in `messages` and runs the compaction dry in the background — its summaries kept,
-   * nothing committed (prepared.ts) — so the compaction at the trigger finds them written. Returns at
-   * once; once per session until that compaction. A summarizer failure in the dry run changes nothing and
-   * is reported (`failed`, `warn`).
+   * stores what is new in `messages` and runs the compaction dry in the background — its passes and
+   * summaries kept, nothing committed (prepared.ts) — so the compaction at the trigger commits them at
+   * once. Returns at once; once per session until that compaction. A summarizer failure in the dry run
+   * changes nothing and is reported (`failed`, `warn`).
    */
   override prepareCompression(messages: ChatMessage[], options: PrepareCompressionOptions = {}): PreparationStatus {
     if (this.prepareAt == null) return { state: "off" };
@@ -307,10 +311,10 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     if (!preparationDue(tokens, options.triggerTokens ?? this.thresholdTokens, this.prepareAt)) return { state: "not_due", reason: `${tokens} prompt tokens are below the preparation point or past the trigger` };
     if (this.isIgnoredSession(session) || this.now() < this.summarizerPausedUntil) return { state: "not_due", reason: "the session is ignored or the summarizer paused" };
     const { system } = splitSystemPrompt(messages);
-    return this.prepared.start(session, this.summarizer, (recording) =>
+    return this.prepared.start(session, this.summarizer, (recording, dryRun) =>
       this.handle.use(async (store) => {
         await this.order.run(session, () => this.ingestChecked(store, messages, session, "LcmEngine.prepareCompression"));
-        return runCompaction(this.compactionInput(dryRunStore(store), session, system, {}, recording));
+        return runCompaction(this.compactionInput(dryRun(store), session, system, {}, recording));
       }),
     );
   }

@@ -1,20 +1,31 @@
 /**
  * lcm's background compaction (`compression.prepare_at`; docs/BEHAVIOUR.md, "Background compaction"):
  * below the trigger the compaction is run dry — the same passes over the stored context, with the real
- * summarizer, but nothing committed — and every summary it wrote is kept by its request. At the trigger
- * the real compaction asks a summarizer that answers a request the dry run already answered at once (after
- * waiting for a dry run still going) and asks the real one only for what is new, e.g. a leaf chunk that
- * the turns appended since made different. Nothing is stored or paused by the dry run: a summarizer
- * failure in it is reported and changes nothing.
+ * summarizer, but nothing committed — and each pass it would have committed is kept, with every summary
+ * by its request. At the trigger (after waiting for a dry run still going) the kept passes are committed
+ * as they are while the context items they replace are unchanged (the store checks it; turns appended
+ * since stay after them), then the real compaction goes on from there with a summarizer that answers a
+ * request the dry run already answered at once and asks the real one only for what is new. Nothing is
+ * stored or paused by the dry run: a summarizer failure in it is reported and changes nothing.
  */
 import type { PreparationStatus, Summarizer, SummaryRequest } from "./core.js";
 import { canonicalJson } from "./core.js";
 import type { CompactionOutcome } from "./compaction.js";
+import type { ItemRef, SummaryRecord } from "./store/LcmStore.js";
 import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 
-/** One session's dry run and the summaries it wrote, by request. */
+/** A pass the dry run would have committed: `commitSummary`'s arguments. */
+interface KeptPass {
+  summary: SummaryRecord;
+  sources: ItemRef[];
+  fromOrd: number;
+  toOrd: number;
+}
+
+/** One session's dry run: the passes it would have committed, and the summaries it wrote, by request. */
 interface DryRun {
   done: Promise<void>;
+  passes: KeptPass[];
   written: Map<string, string>;
   status: PreparationStatus;
 }
@@ -24,11 +35,13 @@ function requestKey(request: SummaryRequest): string {
   return canonicalJson({ messages: request.messages, maxTokens: request.maxTokens, focusTopic: request.focusTopic, precedingSummary: request.precedingSummary });
 }
 
-/** `store` as a dry run sees it: read as it is, every commit dropped. */
-export function dryRunStore<S extends LcmStoreAsync>(store: S): S {
+/** `store` as a dry run sees it: read as it is, every commit kept in `passes` instead of written. */
+function dryRunStore<S extends LcmStoreAsync>(store: S, passes: KeptPass[]): S {
   return new Proxy(store, {
     get(target, property, receiver) {
-      if (property === "commitSummary") return async () => undefined;
+      if (property === "commitSummary") {
+        return async (summary: SummaryRecord, sources: readonly ItemRef[], fromOrd: number, toOrd: number) => void passes.push({ summary, sources: [...sources], fromOrd, toOrd });
+      }
       const value: unknown = Reflect.get(target, property, receiver);
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -51,8 +64,9 @@ export class PreparedSummaries {
    * its summaries are kept by request; a summarizer failure it reports (`summarizerError`) makes the
    * preparation `failed`, the summaries written before it stay usable.
    */
-  start(session: string, summarizer: Summarizer, compact: (recording: Summarizer) => Promise<CompactionOutcome | undefined>): PreparationStatus {
+  start(session: string, summarizer: Summarizer, compact: (recording: Summarizer, dryRun: <S extends LcmStoreAsync>(store: S) => S) => Promise<CompactionOutcome | undefined>): PreparationStatus {
     const written = new Map<string, string>();
+    const passes: KeptPass[] = [];
     const recording: Summarizer = {
       name: summarizer.name ?? "summarizer",
       summarize: async (request, signal) => {
@@ -61,13 +75,13 @@ export class PreparedSummaries {
         return text;
       },
     };
-    const run: DryRun = { written, status: { state: "started" }, done: Promise.resolve() };
+    const run: DryRun = { written, passes, status: { state: "started" }, done: Promise.resolve() };
     this.bySession.set(session, run);
     const settle = (status: PreparationStatus) => {
       run.status = status;
       if (this.bySession.get(session) === run) this.tell(session, status);
     };
-    run.done = compact(recording).then(
+    run.done = compact(recording, (store) => dryRunStore(store, passes)).then(
       (outcome) => settle(outcome?.summarizerError === undefined ? { state: "ready" } : { state: "failed", reason: outcome.summarizerError }),
       (error: unknown) => settle({ state: "failed", reason: error instanceof Error ? error.message : String(error) }),
     );
@@ -75,6 +89,29 @@ export class PreparedSummaries {
     const started = run.status;
     run.status = { state: "pending" };
     return started;
+  }
+
+  /**
+   * At the trigger, under the compaction lease: commits the passes of the session's finished dry run in
+   * order, as long as the store finds the items each replaces unchanged; the summaries committed. None
+   * for a dry run that failed (its summaries written before the failure are still offered by
+   * {@link summarizerFor}).
+   */
+  async commitPrepared(session: string, store: LcmStoreAsync): Promise<SummaryRecord[]> {
+    const run = this.bySession.get(session);
+    if (run === undefined) return [];
+    await run.done;
+    const committed: SummaryRecord[] = [];
+    if (run.status.state !== "ready") return committed;
+    for (const pass of run.passes) {
+      try {
+        await store.commitSummary(pass.summary, pass.sources, pass.fromOrd, pass.toOrd);
+      } catch {
+        break; // the context changed there: the compaction goes on from what is committed
+      }
+      committed.push(pass.summary);
+    }
+    return committed;
   }
 
   /**

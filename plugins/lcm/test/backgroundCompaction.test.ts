@@ -29,7 +29,7 @@ async function settled(lcm: LcmEngine): Promise<string> {
 }
 
 describe("lcm: background compaction (compression.prepare_at)", () => {
-  it("runs the compaction dry below the trigger, commits nothing, and takes its summaries at the trigger instead of asking again", async () => {
+  it("runs the compaction dry below the trigger, commits nothing, and commits its passes at the trigger without asking again", async () => {
     const lcm = engine("prepared");
     const history = conversation(12);
     expect(lcm.prepareCompression(history, { currentTokens: PREPARING }).state).toBe("started");
@@ -44,15 +44,32 @@ describe("lcm: background compaction (compression.prepare_at)", () => {
     const output = await lcm.compress([...history, ...later], { currentTokens: TRIGGER });
     const outcome = lcm.lastCompaction!;
     expect(outcome.passes).toBeGreaterThan(0);
-    expect(outcome.preparedSummaries).toBeGreaterThan(0);
-    // only what the dry run had not written was asked for
-    expect(fixture.current.requests.length - asked).toBe(outcome.created.length - outcome.preparedSummaries!);
+    expect(outcome.preparedSummaries).toBe(outcome.created.length);
+    expect(fixture.current.requests).toHaveLength(asked);
 
-    // the same context a blocking compaction gives
+    // the context a blocking compaction of the prepared range gives, followed by the later turns
     const blocking = engine("blocking");
-    expect(output).toEqual(await blocking.compress([...history, ...later], { currentTokens: TRIGGER }));
+    await blocking.compress(history, { currentTokens: TRIGGER });
+    await blocking.ingest(later);
+    expect(output).toEqual(await blocking.assemble(history.slice(0, 1)));
     lcm.close();
     blocking.close();
+  });
+
+  it("summarizes only what is new when the turns appended since keep the context at the trigger", async () => {
+    const lcm = engine("growing");
+    const history = conversation(12);
+    lcm.prepareCompression(history, { currentTokens: PREPARING });
+    expect(await settled(lcm)).toBe("ready");
+    const asked = fixture.current.requests.length;
+    const later = conversation(12, { system: false, from: 12 });
+    await lcm.compress([...history, ...later], { currentTokens: 6_000 });
+    const outcome = lcm.lastCompaction!;
+    expect(outcome.preparedSummaries).toBeGreaterThan(0);
+    expect(outcome.created.length).toBeGreaterThan(outcome.preparedSummaries!);
+    expect(fixture.current.requests.length - asked).toBe(outcome.created.length - outcome.preparedSummaries!);
+    expect(outcome.tokensAfter).toBeLessThan(3_000);
+    lcm.close();
   });
 
   it("reports a summarizer failure in the dry run and changes nothing: no summary, no pause", async () => {
