@@ -311,9 +311,12 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     if (!preparationDue(tokens, options.triggerTokens ?? this.thresholdTokens, this.prepareAt)) return { state: "not_due", reason: `${tokens} prompt tokens are below the preparation point or past the trigger` };
     if (this.isIgnoredSession(session) || this.now() < this.summarizerPausedUntil) return { state: "not_due", reason: "the session is ignored or the summarizer paused" };
     const { system } = splitSystemPrompt(messages);
-    return this.prepared.start(session, this.summarizer, (recording, dryRun) =>
+    return this.prepared.start(session, this.summarizer, (recording, dryRun, begun) =>
       this.handle.use(async (store) => {
-        await this.order.run(session, () => this.ingestChecked(store, messages, session, "LcmEngine.prepareCompression"));
+        await this.order.run(session, async () => {
+          await this.ingestChecked(store, messages, session, "LcmEngine.prepareCompression");
+          begun();
+        });
         return runCompaction(this.compactionInput(dryRun(store), session, system, {}, recording));
       }),
     );

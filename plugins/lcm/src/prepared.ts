@@ -25,6 +25,8 @@ interface KeptPass {
 /** One session's dry run: the passes it would have committed, and the summaries it wrote, by request. */
 interface DryRun {
   done: Promise<void>;
+  /** True once the dry run has stored the turns (in the session's order): before that a compaction queued ahead of it must not wait for it. */
+  begun: boolean;
   passes: KeptPass[];
   written: Map<string, string>;
   status: PreparationStatus;
@@ -64,7 +66,11 @@ export class PreparedSummaries {
    * its summaries are kept by request; a summarizer failure it reports (`summarizerError`) makes the
    * preparation `failed`, the summaries written before it stay usable.
    */
-  start(session: string, summarizer: Summarizer, compact: (recording: Summarizer, dryRun: <S extends LcmStoreAsync>(store: S) => S) => Promise<CompactionOutcome | undefined>): PreparationStatus {
+  start(
+    session: string,
+    summarizer: Summarizer,
+    compact: (recording: Summarizer, dryRun: <S extends LcmStoreAsync>(store: S) => S, begun: () => void) => Promise<CompactionOutcome | undefined>,
+  ): PreparationStatus {
     const written = new Map<string, string>();
     const passes: KeptPass[] = [];
     const recording: Summarizer = {
@@ -75,13 +81,13 @@ export class PreparedSummaries {
         return text;
       },
     };
-    const run: DryRun = { written, passes, status: { state: "started" }, done: Promise.resolve() };
+    const run: DryRun = { written, passes, begun: false, status: { state: "started" }, done: Promise.resolve() };
     this.bySession.set(session, run);
     const settle = (status: PreparationStatus) => {
       run.status = status;
       if (this.bySession.get(session) === run) this.tell(session, status);
     };
-    run.done = compact(recording, (store) => dryRunStore(store, passes)).then(
+    run.done = compact(recording, (store) => dryRunStore(store, passes), () => (run.begun = true)).then(
       (outcome) => settle(outcome?.summarizerError === undefined ? { state: "ready" } : { state: "failed", reason: outcome.summarizerError }),
       (error: unknown) => settle({ state: "failed", reason: error instanceof Error ? error.message : String(error) }),
     );
@@ -99,7 +105,7 @@ export class PreparedSummaries {
    */
   async commitPrepared(session: string, store: LcmStoreAsync): Promise<SummaryRecord[]> {
     const run = this.bySession.get(session);
-    if (run === undefined) return [];
+    if (run?.begun !== true) return [];
     await run.done;
     const committed: SummaryRecord[] = [];
     if (run.status.state !== "ready") return committed;
@@ -120,7 +126,7 @@ export class PreparedSummaries {
    */
   summarizerFor(session: string, summarizer: Summarizer): { summarizer: Summarizer; hits: () => number } {
     const run = this.bySession.get(session);
-    if (run === undefined) return { summarizer, hits: () => 0 };
+    if (run?.begun !== true) return { summarizer, hits: () => 0 };
     let hits = 0;
     return {
       hits: () => hits,

@@ -72,6 +72,18 @@ describe("lcm: background compaction (compression.prepare_at)", () => {
     lcm.close();
   });
 
+  it("does not make a compaction queued before the preparation wait for it", async () => {
+    const lcm = engine("queued");
+    const history = conversation(12);
+    const compacting = lcm.compress(history, { currentTokens: TRIGGER, sessionId: "default" });
+    lcm.prepareCompression(history, { currentTokens: PREPARING, sessionId: "default" });
+    await compacting;
+    expect(lcm.lastCompaction?.passes).toBeGreaterThan(0);
+    expect(lcm.lastCompaction?.preparedSummaries).toBeUndefined();
+    await settled(lcm);
+    lcm.close();
+  });
+
   it("reports a summarizer failure in the dry run and changes nothing: no summary, no pause", async () => {
     const warnings: string[] = [];
     const lcm = engine("failing", (message) => warnings.push(message));
