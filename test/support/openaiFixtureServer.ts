@@ -16,7 +16,9 @@ export type FixtureStep =
   | { kind: "empty" }
   | { kind: "garbage" }
   | { kind: "reset" }
-  | { kind: "reply"; reply: FixtureReply | ((request: RecordedRequest) => FixtureReply) };
+  | { kind: "reply"; reply: FixtureReply | ((request: RecordedRequest) => FixtureReply) }
+  /** `then`, answered after `ms` milliseconds (a slow summarizer). */
+  | { kind: "delay"; ms: number; then: FixtureStep };
 
 /**
  * A scripted chat-completions answer: text and/or tool calls (`finish_reason: "tool_calls"` when there are
@@ -39,6 +41,8 @@ export interface RecordedRequest {
   body: any;
   /** The raw body text. */
   rawBody: string;
+  /** True once the whole answer was sent. */
+  answered: boolean;
 }
 
 /** A running fixture server. */
@@ -141,14 +145,24 @@ export async function startOpenAIFixtureServer(): Promise<FixtureServer> {
   const sockets = new Set<Socket>();
   const hanging = new Set<ServerResponse>();
 
-  const answer = (req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest): void => {
+  const delays = new Set<NodeJS.Timeout>();
+
+  const answer = (req: IncomingMessage, res: ServerResponse, recorded: RecordedRequest, given?: FixtureStep): void => {
     if (req.method !== "POST" || !recorded.path.endsWith("/chat/completions")) {
       sendJson(res, 404, { error: { message: `no route ${req.method} ${recorded.path}`, type: "invalid_request_error" } });
       return;
     }
-    const step = queue.shift() ?? defaultStep;
+    const step = given ?? queue.shift() ?? defaultStep;
     const requestedModel = typeof recorded.body?.model === "string" ? recorded.body.model : "fixture-model";
     switch (step.kind) {
+      case "delay": {
+        const timer = setTimeout(() => {
+          delays.delete(timer);
+          if (!res.destroyed) answer(req, res, recorded, step.then);
+        }, step.ms);
+        delays.add(timer);
+        return;
+      }
       case "success":
         sendJson(res, 200, completionBody(step.content, step.model ?? requestedModel));
         return;
@@ -209,7 +223,8 @@ export async function startOpenAIFixtureServer(): Promise<FixtureServer> {
       } catch {
         body = undefined;
       }
-      const recorded: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body, rawBody };
+      const recorded: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body, rawBody, answered: false };
+      res.on("finish", () => (recorded.answered = true));
       requests.push(recorded);
       answer(req, res, recorded);
     });
@@ -235,6 +250,8 @@ export async function startOpenAIFixtureServer(): Promise<FixtureServer> {
       defaultStep = step;
     },
     close() {
+      for (const timer of delays) clearTimeout(timer);
+      delays.clear();
       for (const res of hanging) res.destroy();
       hanging.clear();
       for (const socket of sockets) socket.destroy();

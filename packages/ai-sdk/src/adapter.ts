@@ -6,14 +6,15 @@
  * `tools` offers the engine's tools (lcm_grep, …). `middleware()` does the same one level down, for
  * every call of a model wrapped with `wrapLanguageModel` (no tool loop needed). Before the conversation's
  * first reported usage (its first call, or the first after `reset()`), gateway session hygiene judges the
- * messages by their rough estimate and compresses a conversation already past 85 % of the window.
+ * messages by their rough estimate and compresses a conversation already past 85 % of the window. Below
+ * the trigger an engine that can prepares the summary in the background (`compression.prepare_at`).
  */
 import { isDeepStrictEqual } from "node:util";
 import type { LanguageModelMiddleware, LanguageModelUsage, ModelMessage, ToolSet } from "ai";
 import { AWAITING_REAL_USAGE, isContextEngine, takeCompactionRequest, type ChatMessage, type CompressOptions, type ContextEngine, type UsageReport } from "@context-engine/core";
 import { lastCompactionOf, messagesChanged, noticeSince, requestedCompression, toolCallContext } from "@context-engine/core/internal";
 import { withHistoryNotice, type HistoryNotice } from "./notice.js";
-import { engineGatewayHygiene } from "@context-engine/core/session";
+import { engineGatewayHygiene, prepareEngineCompression } from "@context-engine/core/session";
 import { toChatMessages } from "./toChatMessages.js";
 import { toModelMessages } from "./toModelMessages.js";
 import { engineTools } from "./tools.js";
@@ -113,6 +114,8 @@ export class AiSdkAdapter {
   private readonly fed = new WeakSet<object>();
   /** Append the notice after a compaction to the next user message. */
   private readonly compactionNotice: boolean;
+  /** The engine said background compaction is off (`compression.prepare_at` unset): no need to ask again. */
+  private preparationOff = false;
 
   constructor(options: AiSdkAdapterOptions) {
     const engine = options.host !== undefined ? options.host.engine : options.engine;
@@ -165,7 +168,14 @@ export class AiSdkAdapter {
   private async compacted(slot: CompactionSlot, messages: ModelMessage[], stepNumber: number): Promise<ModelMessage[]> {
     const current = viewThrough(slot, messages);
     const trigger = this.compressionTrigger(current);
-    if (trigger === undefined) return current;
+    if (trigger === undefined) {
+      // below the trigger: past `compression.prepare_at` the engine writes the summary in the background
+      if (this.engine.prepareCompression !== undefined && !this.preparationOff) {
+        const status = prepareEngineCompression(this.engine, toChatMessages(current), { sessionId: this.sessionId, promptTokens: this.promptTokens });
+        this.preparationOff = status?.state === "off";
+      }
+      return current;
+    }
     const { chat, promptTokens } = trigger;
     const before = lastCompactionOf(this.engine);
     const compressed = await this.engine.compress(chat, {

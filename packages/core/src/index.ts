@@ -18,6 +18,8 @@ export { ContextEngine, AWAITING_REAL_USAGE, DEFAULT_MODEL, isContextEngine, thr
 export type { ContextEngineOptions } from "./engine/ContextEngine.js";
 export type { CompressOptions, ModelInfo, EngineStatus, SessionInfo, ToolCallContext, ToolSchema, UsageReport, NormalizedUsage } from "./engine/types.js";
 export { DEFAULT_SESSION_SCOPE } from "./engine/types.js";
+export { preparationDue } from "./engine/preparation.js";
+export type { PrepareCompressionOptions, PreparationState, PreparationStatus } from "./engine/preparation.js";
 export { normalizeUsage, InvalidUsageError } from "./engine/usage.js";
 // compact_context, the agent's request for a compaction, and what getStatus() reports of the last one
 export { COMPACT_CONTEXT_TOOL_NAME, CompactContextArgsSchema, compactContextToolSchema, AgentCompactionRequests, takeCompactionRequest } from "./engine/compactContextTool.js";

@@ -12,7 +12,7 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import { isContextEngine, takeCompactionRequest, type ChatMessage, type CompressOptions, type ContextEngine } from "@context-engine/core";
 import { lastCompactionOf, messagesChanged, noticeSince, requestedCompression, toolCallContext } from "@context-engine/core/internal";
 import { noticeUpdate, type PendingNotice } from "./notice.js";
-import { engineGatewayHygiene } from "@context-engine/core/session";
+import { engineGatewayHygiene, prepareEngineCompression } from "@context-engine/core/session";
 import { toBaseMessages } from "./toBaseMessages.js";
 import { toChatMessages } from "./toChatMessages.js";
 import { engineTools } from "./tools.js";
@@ -120,12 +120,19 @@ export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions)
   const fed = new WeakSet<BaseMessage>();
   const withNotice = options.compactionNotice ?? options.host?.config?.compression?.compaction_notice ?? false;
   let notice: PendingNotice | undefined;
+  // the engine said background compaction is off (`compression.prepare_at` unset): no need to ask again
+  let preparationOff = false;
   return createMiddleware({
     name: options.name ?? "ContextEngineMiddleware",
     tools: engineTools(engine, toolCallContext(sessionId, options.scope ?? options.host?.scope)),
     beforeModel: async (state) => {
       const trigger = compressionTrigger(engine, state.messages, sessionId);
       if (trigger === undefined) {
+        // below the trigger: past `compression.prepare_at` the engine writes the summary in the background
+        if (engine.prepareCompression !== undefined && !preparationOff) {
+          const status = prepareEngineCompression(engine, toChatMessages(state.messages), { sessionId, promptTokens: lastUsage(state.messages)?.prompt_tokens });
+          preparationOff = status?.state === "off";
+        }
         const update = noticeUpdate(state.messages, notice);
         if (update !== undefined) notice = undefined;
         return update;

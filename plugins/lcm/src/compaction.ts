@@ -147,6 +147,8 @@ export interface CompactionOutcome {
   authFailure?: string;
   /** True when the summarizer was paused for this run and not called. */
   summarizerPaused?: boolean;
+  /** Summaries taken as a background preparation wrote them (`compression.prepare_at`), not asked for again. */
+  preparedSummaries?: number;
 }
 
 /**

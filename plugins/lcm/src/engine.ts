@@ -32,10 +32,14 @@ import {
   type EngineStatus,
   type LastCompaction,
   type UsageReport,
+  preparationDue,
+  type PrepareCompressionOptions,
+  type PreparationStatus,
 } from "./core.js";
 import { lcmLastCompaction, LCM_RECOVERY_TOOL, nothingToCompactInSession } from "./compactTool.js";
 import { assembleContext, isLcmArtifact, splitSystemPrompt, type AssembleOptions } from "./assemble.js";
-import { loadContext, runCompaction, type CompactionOutcome } from "./compaction.js";
+import { loadContext, runCompaction, type CompactionInput, type CompactionOutcome } from "./compaction.js";
+import { PreparedSummaries } from "./prepared.js";
 import { parseLcmConfig, type LcmSettings } from "./config.js";
 import { checkLcmStore, type DoctorReport } from "./doctor.js";
 import { heldSequence, type HeldSequence } from "./held.js";
@@ -77,6 +81,8 @@ export interface LcmEngineOptions<S extends LcmStoreAsync = LcmStore> {
   modelThresholds?: Record<string, number> | undefined;
   /** The host's `compression.compact_tool`: offer the agent `compact_context` (default off). */
   compactTool?: CompactToolSettings | undefined;
+  /** The host's `compression.prepare_at`: from this share of the trigger on the compaction is prepared in the background (off when unset). */
+  prepareAt?: number | null | undefined;
   warn?: (message: string) => void;
   /** Clock for created_at (tests pin it). */
   now?: () => number;
@@ -128,6 +134,9 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   readonly agentRequests: AgentCompactionRequests | undefined;
   /** The last compaction that changed a context, for `getStatus()`. */
   private lastCompacted: LastCompaction | undefined;
+  /** `compression.prepare_at`, and the dry runs it started (prepared.ts). */
+  private readonly prepareAt: number | null | undefined;
+  private readonly prepared: PreparedSummaries;
 
   constructor(options: LcmEngineOptions<S> = {}) {
     super(options.model ? { model: options.model } : {});
@@ -148,6 +157,10 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     this.isIgnoredSession = sessionMatcher(this.settings.ignore_sessions);
     this.summarySkip = skipBlocksPattern(this.settings.summary_skip_tags);
     this.agentRequests = options.compactTool?.enabled === true ? new AgentCompactionRequests(options.compactTool) : undefined;
+    this.prepareAt = options.prepareAt;
+    this.prepared = new PreparedSummaries((session, status) => {
+      if (status.state === "failed") this.warn(`lcm: the compaction prepared in the background failed (session '${session}'): ${status.reason}; nothing was changed, the trigger compacts as usual`);
+    });
     this.updateModel(this.model);
   }
 
@@ -276,33 +289,20 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     const release = await store.leaseCompaction?.(session);
     if (release === undefined && store.leaseCompaction !== undefined) return this.assembleAndHold(store, system, session);
     let outcome: CompactionOutcome;
+    // summaries a dry run prepared below the trigger are taken as they are (prepared.ts)
+    const prepared = this.prepared.summarizerFor(session, this.summarizer);
     try {
-      outcome = await runCompaction({
-        store,
-        session,
-        system,
-        summarizer: this.summarizer,
-        counter: this.tokenCounter,
-        targetTokens: this.targetTokens,
-        freshTail: this.settings.fresh_tail,
-        leafChunkTokens: this.settings.leaf_chunk_tokens,
-        leafTargetTokens: this.settings.leaf_target_tokens,
-        condensedTargetTokens: this.settings.condensed_target_tokens,
-        condenseFanin: this.settings.condense_fanin,
-        maxDepth: this.settings.max_depth,
-        maxPasses: this.settings.max_passes,
-        summaryTimeoutMs: this.settings.summary_timeout_ms,
-        now: this.now,
-        signal: options.signal,
-        focusTopic: options.focusTopic,
-        summarizerPaused: this.now() < this.summarizerPausedUntil,
-        externalizeAboveTokens: this.settings.externalize_tool_output_tokens,
-        summarySkip: this.summarySkip,
-      });
+      const committed = await this.prepared.commitPrepared(session, store);
+      // the prepared passes applied, the turns appended since stay after them; more passes only while still at the trigger
+      const input = this.compactionInput(store, session, system, options, prepared.summarizer);
+      outcome = await runCompaction(committed.length === 0 ? input : { ...input, targetTokens: Math.max(input.targetTokens, this.thresholdTokens - 1) });
+      if (committed.length > 0) Object.assign(outcome, { passes: outcome.passes + committed.length, created: [...committed, ...outcome.created], tokensBefore: tokens });
+      if (committed.length + prepared.hits() > 0) outcome.preparedSummaries = committed.length + prepared.hits();
     } catch (error) {
       if (error instanceof CompactionAbortedError) return messages;
       throw error;
     } finally {
+      this.prepared.drop(session);
       await release?.();
     }
     this.lastCompaction = outcome;
@@ -334,6 +334,51 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   /** The pending `compact_context` request of `sessionId` (default the current session), taken: the host compacts with its focus. */
   takeCompactionRequest(sessionId?: string): AgentCompactionRequest | undefined {
     return this.agentRequests?.take(sessionId ?? this.sessionId);
+  }
+
+  /** What a compaction of `session` runs with, asking `summarizer`. */
+  private compactionInput(store: LcmStoreAsync, session: string, system: ChatMessage[], options: CompressOptions, summarizer: Summarizer): CompactionInput {
+    const settings = this.settings;
+    return {
+      ...{ store, session, system, summarizer, counter: this.tokenCounter, targetTokens: this.targetTokens, now: this.now, signal: options.signal, focusTopic: options.focusTopic },
+      ...{ freshTail: settings.fresh_tail, leafChunkTokens: settings.leaf_chunk_tokens, leafTargetTokens: settings.leaf_target_tokens, condensedTargetTokens: settings.condensed_target_tokens },
+      ...{ condenseFanin: settings.condense_fanin, maxDepth: settings.max_depth, maxPasses: settings.max_passes, summaryTimeoutMs: settings.summary_timeout_ms },
+      summarizerPaused: this.now() < this.summarizerPausedUntil,
+      externalizeAboveTokens: settings.externalize_tool_output_tokens,
+      summarySkip: this.summarySkip,
+    };
+  }
+
+  /**
+   * Background compaction (`compression.prepare_at`): past the preparation point and below the trigger,
+   * stores what is new in `messages` and runs the compaction dry in the background — its passes and
+   * summaries kept, nothing committed (prepared.ts) — so the compaction at the trigger commits them at
+   * once. Returns at once; once per session until that compaction. A summarizer failure in the dry run
+   * changes nothing and is reported (`failed`, `warn`).
+   */
+  override prepareCompression(messages: ChatMessage[], options: PrepareCompressionOptions = {}): PreparationStatus {
+    if (this.prepareAt == null) return { state: "off" };
+    const session = options.sessionId || this.sessionId;
+    const existing = this.prepared.status(session);
+    if (existing.state !== "not_due") return existing;
+    const tokens = options.currentTokens ?? this.lastPromptTokens;
+    if (!preparationDue(tokens, options.triggerTokens ?? this.thresholdTokens, this.prepareAt)) return { state: "not_due", reason: `${tokens} prompt tokens are below the preparation point or past the trigger` };
+    if (this.isIgnoredSession(session) || this.now() < this.summarizerPausedUntil) return { state: "not_due", reason: "the session is ignored or the summarizer paused" };
+    const { system } = splitSystemPrompt(messages);
+    return this.prepared.start(session, this.summarizer, (recording, dryRun, begun) =>
+      this.handle.use(async (store) => {
+        await this.order.run(session, async () => {
+          await this.ingestChecked(store, messages, session, "LcmEngine.prepareCompression");
+          begun();
+        });
+        return runCompaction(this.compactionInput(dryRun(store), session, system, {}, recording));
+      }),
+    );
+  }
+
+  /** Where the background compaction of `session` (default the current one) stands, without starting one. */
+  preparationStatus(session?: string): PreparationStatus {
+    return this.prepareAt == null ? { state: "off" } : this.prepared.status(session ?? this.sessionId);
   }
 
   /** The assembled context of `session`, which the host holds from now on. */
@@ -438,6 +483,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     await this.ingest(messages, sessionId);
     this.held.delete(sessionId);
     this.agentRequests?.forget(sessionId);
+    this.prepared.drop(sessionId);
     this.scopes.end(sessionId);
     if ((await this.currentSession()) === sessionId) this.sessionId = this.settings.session;
     this.handle.release();

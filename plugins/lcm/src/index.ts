@@ -44,10 +44,14 @@ function lcmSection(config: unknown): unknown {
   return typeof config === "object" && config !== null ? (config as Record<string, unknown>).lcm : undefined;
 }
 
+/** The host's `compression` section, when the config has one. */
+function compressionOf(config: unknown): { model_thresholds?: unknown; prepare_at?: unknown } | undefined {
+  return typeof config === "object" && config !== null ? (config as { compression?: { model_thresholds?: unknown; prepare_at?: unknown } }).compression : undefined;
+}
+
 /** The host's `compression.model_thresholds`, when the config has them. */
 function modelThresholdsOf(config: unknown): Record<string, number> | undefined {
-  const compression = typeof config === "object" && config !== null ? (config as { compression?: { model_thresholds?: unknown } }).compression : undefined;
-  const thresholds = compression?.model_thresholds;
+  const thresholds = compressionOf(config)?.model_thresholds;
   return typeof thresholds === "object" && thresholds !== null ? (thresholds as Record<string, number>) : undefined;
 }
 
@@ -56,6 +60,12 @@ function compactToolOf(config: unknown): CompactToolSettings | undefined {
   const compression = typeof config === "object" && config !== null ? (config as { compression?: { compact_tool?: unknown } }).compression : undefined;
   const settings = compression?.compact_tool as Partial<CompactToolSettings> | undefined;
   return typeof settings?.enabled === "boolean" && typeof settings.min_turns_between === "number" ? { enabled: settings.enabled, min_turns_between: settings.min_turns_between } : undefined;
+}
+
+/** The host's `compression.prepare_at` (background compaction), when set. */
+function prepareAtOf(config: unknown): number | undefined {
+  const prepareAt = compressionOf(config)?.prepare_at;
+  return typeof prepareAt === "number" ? prepareAt : undefined;
 }
 
 /** The db path for `rawPath` (config `lcm.db_path`): ":memory:" as is, relative paths under `rootDir`. */
@@ -81,6 +91,7 @@ export async function createLcmEngine(engineCtx: LcmEngineContext): Promise<LcmE
     modelThresholds: modelThresholdsOf(engineCtx.config),
     cacheTiming: cacheTimingFromConfig(engineCtx.config),
     compactTool: compactToolOf(engineCtx.config),
+    prepareAt: prepareAtOf(engineCtx.config),
     ...(engineCtx.summarizer ? { summarizer: engineCtx.summarizer } : {}),
     ...(engineCtx.tokenCounter ? { tokenCounter: engineCtx.tokenCounter } : {}),
     warn: engineCtx.warn,

@@ -29,7 +29,11 @@ export type { ShouldCompressInfo, ShouldCompressReason } from "./trigger.js";
 import { prepareCompaction } from "./prepareCompaction.js";
 import { indexConversation, scanConversation, type ConversationIndex } from "./conversationIndex.js";
 import { emptyReport, fillCompactionReport, includeInFlightGroup, markUnchanged, type CompressionReport } from "./report.js";
-import { summarizePrepared } from "./summarize.js";
+import { summarizePrepared, type SummarizeOptions } from "./summarize.js";
+import { BackgroundSummaries } from "./backgroundSummaries.js";
+import { onlyNewTurns } from "./preparedRange.js";
+import { preparationDue, type PrepareCompressionOptions, type PreparationStatus } from "../engine/preparation.js";
+import type { PreparedCompaction } from "./prepareCompaction.js";
 import {
   CompressorSessions,
   countIneffective,
@@ -76,6 +80,11 @@ export interface ContextCompressorOptions {
   routes?: RouteHooks;
   /** The cache TTL and prices `compression.timing: cache_aware` decides with (the host passes `prompt_caching.cache_ttl` and `prices`). */
   cacheTiming?: CacheTimingOptions;
+  /**
+   * Told when a background summary (`compression.prepare_at`) starts and when it settles, `ready` or
+   * `failed` (a failure is also passed to `warn`); the conversation is never changed by it.
+   */
+  onPreparation?: (sessionId: string, status: PreparationStatus) => void;
 }
 
 function parseCompression(input: Partial<CompressionConfig> | undefined): CompressionConfig {
@@ -108,6 +117,8 @@ export class ContextCompressor extends ContextEngine {
   private readonly now: () => number;
   /** The cache state behind `compression.timing: cache_aware`; undefined with the threshold timing. */
   readonly cacheTiming: CacheTimingTracker | undefined;
+  /** Summaries prepared in the background, per session (`compression.prepare_at`). */
+  private readonly background: BackgroundSummaries;
 
   constructor(options: ContextCompressorOptions = {}) {
     const compression = parseCompression(options.compression);
@@ -129,6 +140,11 @@ export class ContextCompressor extends ContextEngine {
     this.cacheTiming = compression.timing === "cache_aware" ? new CacheTimingTracker(options.cacheTiming, this.now) : undefined;
     this.sessions = new CompressorSessions(this.name, options.store, options.warn);
     this.agentRequests = new AgentCompactionRequests(compression.compact_tool);
+    const warn = options.warn ?? ((message: string) => console.warn(message));
+    this.background = new BackgroundSummaries((sessionId, status) => {
+      if (status.state === "failed") warn(`context engine: the summary prepared in the background failed (session '${sessionId}'): ${status.reason}; the conversation is unchanged and will be compacted at the trigger`);
+      options.onPreparation?.(sessionId, status);
+    });
     this.searchStore = canSearchSessions(options.store) ? options.store : undefined;
     // Field initializers ran after the base constructor's updateModel(); size the budgets again.
     this.updateModel(options.model ?? DEFAULT_MODEL);
@@ -200,6 +216,7 @@ export class ContextCompressor extends ContextEngine {
     this.tailTokenBudget = plan.tailTokenBudget;
     this.maxSummaryTokens = plan.maxSummaryTokens;
     // unset while the base constructor sizes the engine
+    if (modelChanged) this.background?.dropAll();
     for (const [sessionId, state] of this.sessions?.loaded() ?? []) {
       recordModelUpdate(state, previous, model);
       if (modelChanged) state.awaitingUsageAfterCompaction = false;
@@ -303,6 +320,7 @@ export class ContextCompressor extends ContextEngine {
   override onSessionEnd(sessionId: string, _messages: ChatMessage[]): void {
     this.openScopes.delete(sessionId);
     this.agentRequests.forget(sessionId);
+    this.background.drop(sessionId);
     this.sessions.end(sessionId);
     this.cacheTiming?.forget(sessionId);
   }
@@ -314,13 +332,21 @@ export class ContextCompressor extends ContextEngine {
     const { id } = this.sessions.resolve(undefined);
     this.lastCompacted = undefined;
     this.agentRequests.forget(id);
+    this.background.drop(id);
     this.sessions.forget(id);
     this.cacheTiming?.forget(id);
   }
 
   /** Boundaries and pruning for `messages` of session `sessionId`, reusing and then keeping how its conversation was last pruned. */
   private prepare(messages: ChatMessage[], index = indexConversation(messages), tokens = countedMessageTokens(this.tokenCounter, messages), sessionId = this.sessions.resolve(undefined).id) {
-    const prepared = prepareCompaction(messages, tokens, {
+    const prepared = prepareCompaction(messages, tokens, this.prepareSettings(sessionId), index);
+    this.sessions.rememberPruning(sessionId, prepared.pruneMemo);
+    return prepared;
+  }
+
+  /** The settings a compaction of session `sessionId` is planned and pruned with. */
+  private prepareSettings(sessionId: string) {
+    return {
       protectFirstN: this.compression.protect_first_n,
       protectLastN: this.compression.protect_last_n,
       minTailUserMessages: this.compression.min_tail_user_messages,
@@ -328,9 +354,60 @@ export class ContextCompressor extends ContextEngine {
       maxSummaryTokens: this.maxSummaryTokens,
       thresholdTokens: this.thresholdTokens,
       pruneMemo: this.sessions.lastPruning(sessionId),
-    }, index);
-    this.sessions.rememberPruning(sessionId, prepared.pruneMemo);
-    return prepared;
+    };
+  }
+
+  /**
+   * Background compaction (`compression.prepare_at`; docs/BEHAVIOUR.md, "Background compaction"): when
+   * `options.currentTokens` (default: the last real usage) has passed the preparation point and not yet
+   * the trigger, starts the summary of the range compress() would compact now and returns at once. The
+   * next compress() of a conversation that still starts with these messages applies it; a summarizer
+   * failure changes nothing and is reported (`failed`, `onPreparation`, `warn`). One preparation per
+   * session: while its range still starts the conversation it is reported, not started again.
+   */
+  override prepareCompression(messages: ChatMessage[], options: PrepareCompressionOptions = {}): PreparationStatus {
+    const prepareAt = this.compression.prepare_at;
+    if (prepareAt === null || !this.compression.enabled) return { state: "off" };
+    const session = this.sessions.resolve(options.sessionId);
+    const { settled, index } = scanConversation(messages);
+    if (this.background.match(session.id, settled, this.maxSummaryTokens) !== undefined) {
+      const status = this.background.status(session.id);
+      if (status.state !== "not_due") return status;
+    }
+    const tokens = options.currentTokens ?? this.lastPromptTokens;
+    const trigger = options.triggerTokens ?? this.thresholdTokens;
+    if (!preparationDue(tokens, trigger, prepareAt)) return { state: "not_due", reason: `${tokens} prompt tokens: the preparation point is ${Math.ceil(prepareAt * trigger)}, the trigger ${trigger}` };
+    const state = this.sessions.state(session.id);
+    if (state.pausedBy !== null || state.cooldownUntil > this.now()) return { state: "not_due", reason: "automatic compaction is paused or cooling down" };
+    // planned like compress() would, but the prune memo is kept only once the summary is applied
+    const prepared = prepareCompaction(settled, countedMessageTokens(this.tokenCounter, settled, options.currentTokens), this.prepareSettings(session.id), index);
+    if (!prepared.hasContent) return { state: "not_due", reason: "nothing between the protected head and tail to summarize yet" };
+    const summaryOptions = this.summaryOptions(session, state, {}, undefined);
+    // in the background every failure is reported, never replaced by the offline fallback
+    return this.background.start(session.id, settled, prepared, this.maxSummaryTokens, (signal) => summarizePrepared(prepared, { ...summaryOptions, signal, abortOnFailure: true }));
+  }
+
+  /** Where the background summary of session `sessionId` (default: the current session) stands, without starting one. */
+  preparationStatus(sessionId?: string): PreparationStatus {
+    if (this.compression.prepare_at === null) return { state: "off" };
+    return this.background.status(this.sessions.resolve(sessionId).id);
+  }
+
+  /** How compress() asks for a summary in `session` (whose state is `state`), under `options`, skipping the primary for `skipPrimary`. */
+  private summaryOptions(session: ResolvedSession, state: CompressorSessionState, options: CompressOptions, skipPrimary: SummarizeOptions["skipPrimary"]): SummarizeOptions {
+    return {
+      primary: this.summarizer,
+      fallback: this.fallbackSummarizer,
+      sessionSummary: session.identified ? state.previousSummary : undefined,
+      // only ranks what the previous summary holds (the extractive summarizer checks it is this task's)
+      sessionStart: state.firstSummary,
+      focusTopic: options.focusTopic,
+      maxSummaryTokens: this.maxSummaryTokens,
+      signal: options.signal,
+      abortOnFailure: this.compression.abort_on_summary_failure,
+      skipPrimary,
+      countTokens: (text) => this.tokenCounter.count(text),
+    };
   }
 
   /** Pruning alone: old tool outputs cleared outside the tail compress() would protect; nothing summarized. */
@@ -386,16 +463,30 @@ export class ContextCompressor extends ContextEngine {
     state: CompressorSessionState,
   ): Promise<ChatMessage[]> {
     const startedMs = performance.now();
+    const startedAt = this.now();
     const force = options.force === true;
     if (force) {
       liftPause(state);
       state.cooldownUntil = 0;
     }
     const tokens = countedMessageTokens(this.tokenCounter, messages, options.currentTokens);
-    const prepared = this.prepare(messages, index, tokens, session.id);
-    // Reported usage when the caller has it; else exact where counted, the calibrated estimate elsewhere.
+    const inCooldown = !force && state.cooldownUntil > this.now();
+    const lastFailure = state.lastFailure;
+    const summaryOptions = this.summaryOptions(session, state, options, inCooldown && lastFailure ? { ...lastFailure, reason: `cooldown after: ${lastFailure.reason}` } : undefined);
+    const summarize = (prepared: PreparedCompaction) => summarizePrepared(prepared, summaryOptions);
+    // a summary prepared in the background for this range is applied at once (docs/BEHAVIOUR.md, "Background compaction")
+    const taken = options.focusTopic !== undefined || options.signal?.aborted ? undefined : await this.background.take({
+      ...{ sessionId: session.id, messages, tokens, maxSummaryTokens: this.maxSummaryTokens, thresholdTokens: this.thresholdTokens, signal: options.signal, summarize },
+      countTokens: (text) => this.tokenCounter.count(text),
+      narrow: (prepared, summary) => onlyNewTurns(this.prepare(messages, index, tokens, session.id), index, prepared, summary),
+    });
+    const background = taken?.used;
+    if (background) this.sessions.rememberPruning(session.id, background.pruneMemo);
+    const prepared = background?.prepared ?? this.prepare(messages, index, tokens, session.id);
+    // Reported usage when the caller has it; else exact where counted (planning counted head and tail), the calibrated estimate elsewhere.
     const tokensBefore = options.currentTokens ?? tokens.estimateSum(0, messages.length);
-    const report = emptyReport(this.now(), force, messages.length, tokensBefore, this.compressionCount);
+    const report = emptyReport(startedAt, force, messages.length, tokensBefore, this.compressionCount);
+    if (taken?.note) report.preparation = taken.note;
     const finish = (result: ChatMessage[]): ChatMessage[] => {
       if (result !== messages) report.repairedToolPairs = repairedToolPairs(messages, result);
       report.durationMs = performance.now() - startedMs;
@@ -420,7 +511,7 @@ export class ContextCompressor extends ContextEngine {
         const output = validOutput(messages, sanitizeToolPairs(prepared.pruned));
         if (output !== undefined) {
           const tokensAfter = this.tokenCounter.countMessages(output);
-          this.recordCompaction(state, undefined, tokensAfter);
+          this.recordCompaction(session.id, state, undefined, tokensAfter);
           fillCompactionReport(report, { output, tokensAfter, prepared, compressionNumber: this.compressionCount, thresholdTokens: this.thresholdTokens });
           return finish(output);
         }
@@ -429,25 +520,11 @@ export class ContextCompressor extends ContextEngine {
       return unchanged("nothing_to_compress", "nothing between the protected head and tail to compress");
     }
 
-    const inCooldown = !force && state.cooldownUntil > this.now();
-    const lastFailure = state.lastFailure;
-    if (inCooldown && lastFailure?.action === "abort") {
+    if (background === undefined && inCooldown && lastFailure?.action === "abort") {
       report.cooldownSeconds = Math.ceil((state.cooldownUntil - this.now()) / 1000);
       return unchanged("cooldown", `summarizer cooling down after: ${lastFailure.reason}`);
     }
-    const outcome = await summarizePrepared(prepared, {
-      primary: this.summarizer,
-      fallback: this.fallbackSummarizer,
-      sessionSummary: session.identified ? state.previousSummary : undefined,
-      // only ranks what the previous summary holds (the extractive summarizer checks it is this task's)
-      sessionStart: state.firstSummary,
-      focusTopic: options.focusTopic,
-      maxSummaryTokens: this.maxSummaryTokens,
-      signal: options.signal,
-      abortOnFailure: this.compression.abort_on_summary_failure,
-      skipPrimary: inCooldown && lastFailure ? { ...lastFailure, reason: `cooldown after: ${lastFailure.reason}` } : undefined,
-      countTokens: (text) => this.tokenCounter.count(text),
-    });
+    const outcome = background?.outcome ?? (await summarize(prepared));
     report.summarizer = outcome.summarizer;
     if (!outcome.ok) {
       report.cooldownSeconds = recordSummaryFailure(state, outcome.failure, this.now());
@@ -465,7 +542,7 @@ export class ContextCompressor extends ContextEngine {
 
     const cooldownSeconds = recordSummaryOutcome(state, outcome, inCooldown, this.now());
     if (cooldownSeconds !== undefined) report.cooldownSeconds = cooldownSeconds;
-    this.recordCompaction(state, outcome.summary, tokensAfter);
+    this.recordCompaction(session.id, state, outcome.summary, tokensAfter);
     const summary = { summaryTokens: this.tokenCounter.count(outcome.summary), cappedFromTokens: outcome.cappedFromTokens, fallbackUsed: outcome.fallbackUsed, verbatim: outcome.verbatim, ...assembled };
     if (outcome.fallbackUsed && outcome.failure) report.fallbackReason = outcome.failure.reason;
     fillCompactionReport(report, { output, tokensAfter, prepared, compressionNumber: this.compressionCount, thresholdTokens: this.thresholdTokens, summary });
@@ -473,9 +550,11 @@ export class ContextCompressor extends ContextEngine {
   }
 
   /** Counters after a compaction that changed the conversation: the engine's count and "awaiting real usage", then the session's (see recordCompactionInSession). */
-  private recordCompaction(state: CompressorSessionState, summary: string | undefined, tokensAfter: number): void {
+  private recordCompaction(sessionId: string, state: CompressorSessionState, summary: string | undefined, tokensAfter: number): void {
     this.compressionCount++;
     this.lastPromptTokens = AWAITING_REAL_USAGE;
+    // the conversation changed: a summary still prepared for its old range is of no use
+    this.background.drop(sessionId);
     recordCompactionInSession(state, summary, tokensAfter >= this.thresholdTokens);
   }
 }

@@ -60,6 +60,12 @@ export interface CompressionReport {
    * compacted; a trailing group of calls still running is not a problem.
    */
   repairedToolPairs: number;
+  /**
+   * The summary prepared in the background (`compression.prepare_at`): `applied` at once, `awaited`
+   * (still being written when the trigger fired), `updated` with only the turns that came since, or not
+   * used — `stale` (its range changed) or `failed` — and the blocking path ran. Absent when there was none.
+   */
+  preparation?: { outcome: "applied" | "awaited" | "updated" | "stale" | "failed"; reason?: string } | undefined;
 }
 
 /** A report with every counter zeroed, for `compress()` to fill in. */

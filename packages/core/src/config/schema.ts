@@ -45,6 +45,8 @@ export const CompressionSectionSchema = z
       .object({ enabled: bool.default(false), min_turns_between: positiveInt("model responses").default(10) }, { error: sectionError("compression.compact_tool", "enabled: true") })
       .prefault({}),
     compaction_notice: bool.default(false),
+    // background compaction: prepare the summary from this share of the trigger on (off when null)
+    prepare_at: fraction("share of the trigger").nullable().default(null),
   }, { error: sectionError("compression", "threshold: 0.5") })
   .prefault({});
 

@@ -122,6 +122,18 @@ export async function runConformance(factory: Factory): Promise<ConformanceRepor
       if (ask && !JSON.stringify(output).includes(JSON.stringify(ask).slice(1, -1))) return "the latest user message is gone";
     });
   }
+  await check("prepareCompression, when offered, answers at once with a status and leaves its input as it is", async () => {
+    const engine = await fresh();
+    if (engine.prepareCompression === undefined) return undefined;
+    engine.updateModel({ model: "conformance-model", contextLength: 32_000 });
+    const input = conformanceScenarios()[1]!.messages;
+    const snapshot = JSON.stringify(input);
+    const status: unknown = engine.prepareCompression(input, { currentTokens: Math.floor(engine.thresholdTokens * 0.9) });
+    if (status instanceof Promise) return "it returned a promise: it must answer at once, the summary going on in the background";
+    const state = (status as { state?: unknown } | undefined)?.state;
+    if (!["off", "not_due", "started", "pending", "ready", "failed"].includes(state as string)) return `it returned ${JSON.stringify(status)}, not a preparation status`;
+    if (JSON.stringify(input) !== snapshot) return "the input messages were mutated";
+  });
   await check("compress with an aborted signal leaves the conversation intact", async () => {
     const engine = await fresh();
     const input = conformanceScenarios()[1]!.messages;

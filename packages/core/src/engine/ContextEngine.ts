@@ -7,6 +7,7 @@ import type { CompressionConfig } from "../config/schema.js";
 import { computeThresholds, type ThresholdRule, type ThresholdSettings } from "./thresholds.js";
 import { normalizeUsage } from "./usage.js";
 import type { CompressOptions, EngineStatus, ModelInfo, NormalizedUsage, SessionInfo, ToolCallContext, ToolSchema, UsageReport } from "./types.js";
+import type { PrepareCompressionOptions, PreparationStatus } from "./preparation.js";
 
 /** The value of `lastPromptTokens` after a compaction, until the next real usage arrives. */
 export const AWAITING_REAL_USAGE = -1;
@@ -85,6 +86,15 @@ export abstract class ContextEngine {
 
   /** Returns the compressed conversation; never mutates `messages`. */
   abstract compress(messages: ChatMessage[], options?: CompressOptions): Promise<ChatMessage[]>;
+
+  /**
+   * Optional, for background compaction: called with the conversation while `shouldCompress` says no.
+   * When usage has passed the engine's preparation point it starts the summary of the range it would
+   * compact, off the request path, and returns at once (never waits for the summarizer, never throws);
+   * the next `compress()` of a conversation that still continues that range applies it. Callers that
+   * find it absent compact the blocking way only.
+   */
+  prepareCompression?(messages: ChatMessage[], options?: PrepareCompressionOptions): PreparationStatus;
 
   /**
    * Records token usage from an API response (OpenAI chat, OpenAI Responses or Anthropic usage); missing

@@ -17,6 +17,7 @@ import { engineOutputProblem } from "./engineOutput.js";
 import { takeCompactionRequest } from "../engine/compactContextTool.js";
 import { lastCompactionOf } from "../engine/lastCompaction.js";
 import { compactionNoticeEnabled, PendingCompactionNotice, requestedCompressOptions } from "./compactionNotice.js";
+import { prepareInBackground } from "./backgroundPreparation.js";
 import { compressionCountWarning } from "./warnings.js";
 
 function isReport(value: unknown): value is CompressionReport {
@@ -201,7 +202,8 @@ export abstract class CompactionSessionBase {
 
   /**
    * Compresses when the engine says so (or `force`): writes the compacted list back (followed by any
-   * turns appended while the engine ran), emits `session:compress`, and says what happened. An aborted
+   * turns appended while the engine ran), emits `session:compress`, and says what happened. Below the
+   * trigger it lets the engine prepare the summary in the background (`preparation`). An aborted
    * or cancelled compaction, or one overtaken by another compaction or an undo, writes nothing.
    */
   async maybeCompress(options: MaybeCompressOptions = {}): Promise<CompactionResult> {
@@ -215,7 +217,9 @@ export abstract class CompactionSessionBase {
     const base = { sessionId, oldSessionId: "", inPlace: this.inPlace, messagesBefore: before.length, messagesAfter: before.length };
     const count = async () => (await this.anyStore.getSession(this.currentId))!.compressionCount;
     if (before.length === 0 || (options.force !== true && !this.engine.shouldCompress(options.promptTokens, sessionId))) {
-      return { ...base, outcome: "not_needed", compressionCount: await count() };
+      // below the trigger: past the preparation point the engine starts the summary in the background
+      const preparation = prepareInBackground({ engine: this.engine, routes: this.routes, serverThread: this.serverThread, messages: before, sessionId, promptTokens: options.promptTokens });
+      return { ...base, outcome: "not_needed", compressionCount: await count(), ...(preparation ? { preparation } : {}) };
     }
     const routed = this.routes.sessionCompaction.call({ model: this.engine.model, serverThread: this.serverThread });
     if (routed !== undefined) return this.compressOnServer(routed, before, options);

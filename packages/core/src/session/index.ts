@@ -10,3 +10,5 @@ export { hygieneAfterMessage, hygieneCalibration, hygieneThresholdTokens, GATEWA
 export type { HygieneOutcome } from "../gateway/hygiene.js";
 export { engineGatewayHygiene, engineHygieneSettings } from "../gateway/engineHygiene.js";
 export type { EngineHygieneSettings, HygieneUsage } from "../gateway/engineHygiene.js";
+export { prepareEngineCompression } from "../gateway/enginePreparation.js";
+export type { PreparationUsage } from "../gateway/enginePreparation.js";

@@ -2,6 +2,7 @@
 import type { CompressionReport } from "../compressor/report.js";
 import type { HostConfig } from "../config/schema.js";
 import type { ContextEngine } from "../engine/ContextEngine.js";
+import type { PreparationStatus } from "../engine/preparation.js";
 import type { HostHooks, RouteConfig, RouteHooks, ServerThread, SessionCompressEvent } from "../host/hooks.js";
 import type { CompactionRecord, SessionStore } from "../store/types.js";
 
@@ -90,4 +91,6 @@ export interface CompactionResult {
   hookError?: string;
   /** With `compression.compaction_notice` on: the one-line notice the next user turn gets. */
   compactionNotice?: string;
+  /** Below the trigger: where the engine's background summary stands (`compression.prepare_at`), when the engine can prepare one. */
+  preparation?: PreparationStatus;
 }

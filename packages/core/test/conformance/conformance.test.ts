@@ -32,7 +32,19 @@ describe("runConformance", () => {
     expect(report.checks.find((c) => c.name.includes("long agent session"))?.detail).toBe("the input messages were mutated");
   });
 
-  it("reports a factory that shares one instance", async () => {
+  it("refuses a prepareCompression that makes the caller wait, and passes the built-in one with prepare_at set", async () => {
+    class WaitingEngine extends ContextCompressor {
+      override prepareCompression(): never {
+        return Promise.resolve({ state: "ready" }) as never;
+      }
+    }
+    const waiting = await runConformance(() => new WaitingEngine());
+    expect(waiting.checks.find((c) => c.name.startsWith("prepareCompression"))?.detail).toMatch(/returned a promise/);
+    const preparing = await runConformance(() => new ContextCompressor({ compression: { prepare_at: 0.8 } }));
+    expect(preparing.checks.filter((c) => !c.ok)).toEqual([]);
+  });
+
+    it("reports a factory that shares one instance", async () => {
     const shared = new CarelessEngine();
     const report = await runConformance(() => shared);
     expect(report.checks.find((c) => c.name === "each factory call returns a new instance")?.ok).toBe(false);
