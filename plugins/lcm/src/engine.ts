@@ -37,14 +37,15 @@ import {
   type PreparationStatus,
 } from "./core.js";
 import { lcmLastCompaction, LCM_RECOVERY_TOOL, nothingToCompactInSession } from "./compactTool.js";
-import { assembleContext, isLcmArtifact, splitSystemPrompt, type AssembleOptions } from "./assemble.js";
+import { assembleContext, splitSystemPrompt, type AssembleOptions } from "./assemble.js";
 import { loadContext, runCompaction, type CompactionInput, type CompactionOutcome } from "./compaction.js";
 import { PreparedSummaries } from "./prepared.js";
 import { parseLcmConfig, type LcmSettings } from "./config.js";
 import { checkLcmStore, type DoctorReport } from "./doctor.js";
-import { heldSequence, type HeldSequence } from "./held.js";
+import type { HeldSequence } from "./held.js";
+import { assembleHeldContext } from "./heldContext.js";
+import { carrySummaries, nextSessionId } from "./rollover.js";
 import { ingestConversation, type IngestResult } from "./ingest.js";
-import { messageIdentity } from "./messageText.js";
 import { sessionMatcher } from "./sessionPatterns.js";
 import { SessionOrder } from "./sessionOrder.js";
 import { skipBlocksPattern } from "./skipTags.js";
@@ -383,7 +384,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
 
   /** The assembled context of `session`, which the host holds from now on. */
   private async assembleAndHold(store: S, system: ChatMessage[], session: string): Promise<ChatMessage[]> {
-    const { output, held } = await this.assembleHeld(store, system, session);
+    const { output, held } = await assembleHeldContext(store, system, session, this.tokenCounter, this.assembleOptions);
     this.held.set(session, held);
     return output;
   }
@@ -501,11 +502,9 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     const reset = (async () => {
       await previous;
       const from = this.sessionId;
-      const base = from.replace(/~\d+$/, "");
-      let n = 1;
-      while (await this.handle.use(async (store) => store.hasSession(`${base}~${n}`))) n++;
+      const next = await this.handle.use((store) => nextSessionId(store, from));
       if (this.sessionId !== from) return;
-      const to = (this.sessionId = `${base}~${n}`);
+      const to = (this.sessionId = next);
       await this.handle.use(async (store) => store.recordSessionScope(to, await this.scopes.inherit(store, from, to)));
       await this.carryOver(from, to);
     })();
@@ -526,13 +525,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     const depth = this.settings.new_session_retain_depth;
     if (depth === 0 || this.isIgnoredSession(from) || this.isIgnoredSession(to)) return;
     try {
-      await this.handle.use(async (store) => {
-        const summaries = await Promise.all((await store.contextSummaryIds(from)).map((id) => store.getSummary(id)));
-        const kept = summaries.filter((s) => s !== undefined && (depth === -1 || s.depth >= depth)).map((s) => s!.id);
-        if (kept.length === 0) return;
-        await store.carrySummaries(to, kept);
-        this.carriedUnseen.add(to);
-      });
+      if (await this.handle.use((store) => carrySummaries(store, from, to, depth))) this.carriedUnseen.add(to);
     } catch (error) {
       this.warn(`lcm: the summaries of session '${from}' were not carried into '${to}': ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -550,21 +543,6 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
 
   /** What the host holds for `session`, when unknown: the identities of the current assembled context. */
   private async heldBy(store: S, session: string): Promise<HeldSequence> {
-    return this.held.get(session) ?? (await this.assembleHeld(store, [], session)).held;
-  }
-
-  /** The assembled context of `session` and what the host holds once it has it (stored identities and counts, nothing hashed). */
-  private async assembleHeld(store: S, system: ChatMessage[], session: string): Promise<{ output: ChatMessage[]; held: HeldSequence }> {
-    const items = await loadContext(store, session, this.tokenCounter);
-    const output = assembleContext(system, items, this.assembleOptions);
-    const stored = new Map<ChatMessage, StoredMessage>();
-    for (const item of items) if (item.type === "message") stored.set(item.stored.message, item.stored);
-    const messages = output.slice(system.length).filter((m) => !isLcmArtifact(m));
-    const ids = messages.map((m) => stored.get(m)?.identity ?? messageIdentity(m));
-    const tokens = messages.map((m) => stored.get(m)?.tokens ?? this.tokenCounter.countMessages([m]));
-    let lastSeq = 0;
-    // summaries carried over from an earlier session count that session's messages
-    for (const item of items) lastSeq = Math.max(lastSeq, item.type === "message" ? item.stored.seq : item.summary.session === session ? item.summary.seqEnd : 0);
-    return { output, held: heldSequence(messages, ids, tokens, true, lastSeq) };
+    return this.held.get(session) ?? (await assembleHeldContext(store, [], session, this.tokenCounter, this.assembleOptions)).held;
   }
 }

@@ -1,0 +1,32 @@
+/** The assembled context of a session together with what the host holds once it has it (held.ts). */
+import type { ChatMessage, TokenCounter } from "./core.js";
+import { assembleContext, isLcmArtifact, type AssembleOptions } from "./assemble.js";
+import { loadContext } from "./compaction.js";
+import { heldSequence, type HeldSequence } from "./held.js";
+import { messageIdentity } from "./messageText.js";
+import type { StoredMessage } from "./store/LcmStore.js";
+import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
+
+/**
+ * The context of `session` assembled after `system`, and what the host holds once it has it: the stored
+ * identities and token counts of its messages (nothing hashed again), reaching the last stored seq.
+ */
+export async function assembleHeldContext(
+  store: LcmStoreAsync,
+  system: ChatMessage[],
+  session: string,
+  counter: TokenCounter,
+  options: AssembleOptions,
+): Promise<{ output: ChatMessage[]; held: HeldSequence }> {
+  const items = await loadContext(store, session, counter);
+  const output = assembleContext(system, items, options);
+  const stored = new Map<ChatMessage, StoredMessage>();
+  for (const item of items) if (item.type === "message") stored.set(item.stored.message, item.stored);
+  const messages = output.slice(system.length).filter((m) => !isLcmArtifact(m));
+  const ids = messages.map((m) => stored.get(m)?.identity ?? messageIdentity(m));
+  const tokens = messages.map((m) => stored.get(m)?.tokens ?? counter.countMessages([m]));
+  let lastSeq = 0;
+  // summaries carried over from an earlier session count that session's messages
+  for (const item of items) lastSeq = Math.max(lastSeq, item.type === "message" ? item.stored.seq : item.summary.session === session ? item.summary.seqEnd : 0);
+  return { output, held: heldSequence(messages, ids, tokens, true, lastSeq) };
+}
