@@ -11,10 +11,10 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { LanguageModelMiddleware, LanguageModelUsage, ModelMessage, ToolSet } from "ai";
-import { AWAITING_REAL_USAGE, isContextEngine, takeCompactionRequest, type ChatMessage, type CompressOptions, type ContextEngine, type UsageReport } from "@context-engine/core";
+import { AWAITING_REAL_USAGE, isContextEngine, type ChatMessage, type CompressOptions, type ContextEngine, type UsageReport } from "@context-engine/core";
 import { lastCompactionOf, messagesChanged, noticeSince, requestedCompression, toolCallContext } from "@context-engine/core/internal";
 import { withHistoryNotice, type HistoryNotice } from "./notice.js";
-import { engineGatewayHygiene, prepareEngineCompression } from "@context-engine/core/session";
+import { engineGatewayHygiene, prepareEngineCompression, takeCompactionRequest } from "@context-engine/core/session";
 import { toChatMessages } from "./toChatMessages.js";
 import { toModelMessages } from "./toModelMessages.js";
 import { engineTools } from "./tools.js";

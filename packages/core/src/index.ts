@@ -18,13 +18,9 @@ export { ContextEngine, AWAITING_REAL_USAGE, DEFAULT_MODEL, isContextEngine, thr
 export type { ContextEngineOptions } from "./engine/ContextEngine.js";
 export type { CompressOptions, ModelInfo, EngineStatus, SessionInfo, ToolCallContext, ToolSchema, UsageReport, NormalizedUsage } from "./engine/types.js";
 export { DEFAULT_SESSION_SCOPE } from "./engine/types.js";
-export { preparationDue } from "./engine/preparation.js";
 export type { PrepareCompressionOptions, PreparationState, PreparationStatus } from "./engine/preparation.js";
 export { normalizeUsage, InvalidUsageError } from "./engine/usage.js";
-// compact_context, the agent's request for a compaction, and what getStatus() reports of the last one
-export { COMPACT_CONTEXT_TOOL_NAME, CompactContextArgsSchema, compactContextToolSchema, AgentCompactionRequests, takeCompactionRequest } from "./engine/compactContextTool.js";
-export type { CompactToolSettings, AgentCompactionRequest, AgentCompactionSource, CompactRequestCheck } from "./engine/compactContextTool.js";
-export { compactionNoticeText } from "./engine/lastCompaction.js";
+// what getStatus() reports of the last compaction (compact_context's kit is in /compressor, the host's side in /session)
 export type { LastCompaction } from "./engine/lastCompaction.js";
 export { resolveModelThreshold, matchModelThreshold, effectiveThresholdPercent, computeThresholds } from "./engine/thresholds.js";
 export type { ThresholdSettings, ThresholdPlan, ThresholdRule } from "./engine/thresholds.js";

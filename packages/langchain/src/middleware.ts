@@ -9,10 +9,10 @@
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { AIMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { isContextEngine, takeCompactionRequest, type ChatMessage, type CompressOptions, type ContextEngine } from "@context-engine/core";
+import { isContextEngine, type ChatMessage, type CompressOptions, type ContextEngine } from "@context-engine/core";
 import { lastCompactionOf, messagesChanged, noticeSince, requestedCompression, toolCallContext } from "@context-engine/core/internal";
 import { noticeUpdate, type PendingNotice } from "./notice.js";
-import { engineGatewayHygiene, prepareEngineCompression } from "@context-engine/core/session";
+import { engineGatewayHygiene, prepareEngineCompression, takeCompactionRequest } from "@context-engine/core/session";
 import { toBaseMessages } from "./toBaseMessages.js";
 import { toChatMessages } from "./toChatMessages.js";
 import { engineTools } from "./tools.js";

@@ -1,8 +1,9 @@
 /** Everything lcm uses from `@context-engine/core`, re-exported from one place. */
 export { ContextEngine, AWAITING_REAL_USAGE, matchModelThreshold, effectiveThresholdPercent } from "@context-engine/core";
 export { DEFAULT_SESSION_SCOPE } from "@context-engine/core";
-export { AgentCompactionRequests, COMPACT_CONTEXT_TOOL_NAME, compactContextToolSchema, preparationDue } from "@context-engine/core";
-export type { AgentCompactionRequest, CompactToolSettings, EngineStatus, LastCompaction, UsageReport, PrepareCompressionOptions, PreparationStatus } from "@context-engine/core";
+export { AgentCompactionRequests, COMPACT_CONTEXT_TOOL_NAME, compactContextToolSchema, preparationDue } from "@context-engine/core/compressor";
+export type { AgentCompactionRequest, CompactToolSettings } from "@context-engine/core/compressor";
+export type { EngineStatus, LastCompaction, UsageReport, PrepareCompressionOptions, PreparationStatus } from "@context-engine/core";
 export { resolveToolScope, ambiguousScopeResult, isScope, zodToolSchema } from "@context-engine/core/internal";
 export type { ContextEngineOptions, CompressOptions, ModelInfo, SessionInfo, ToolCallContext, ToolSchema, Awaitable, HostHooks } from "@context-engine/core";
 export { parseMessages, InvalidMessagesError } from "@context-engine/core";

@@ -1,7 +1,8 @@
 /** compact_context and getStatus().lastCompaction on lcm, driven by core's CompactionSession, summarizing through a loopback OpenAI server. */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { COMPACT_CONTEXT_TOOL_NAME, OpenAICompatibleSummarizer, validateConversation } from "@context-engine/core";
+import { OpenAICompatibleSummarizer, validateConversation } from "@context-engine/core";
+import { COMPACT_CONTEXT_TOOL_NAME } from "@context-engine/core/compressor";
 import { CompactionSession } from "@context-engine/core/session";
 import { openSqliteStore } from "@context-engine/core";
 import { useOpenAIFixtureServer } from "../../../test/support/useOpenAIFixtureServer.js";

@@ -11,6 +11,11 @@ export type { BoundaryOptions, BoundaryPlan } from "./planBoundaries.js";
 export { prepareCompaction } from "./prepareCompaction.js";
 export type { PrepareSettings, PreparedCompaction } from "./prepareCompaction.js";
 
+// Preparing a compaction in the background (compression.prepare_at) and the agent's compact_context tool: a kit for any engine
+export { preparationDue } from "../engine/preparation.js";
+export { COMPACT_CONTEXT_TOOL_NAME, CompactContextArgsSchema, compactContextToolSchema, AgentCompactionRequests } from "../engine/compactContextTool.js";
+export type { CompactToolSettings, AgentCompactionRequest, AgentCompactionSource, CompactRequestCheck } from "../engine/compactContextTool.js";
+
 // When to compact: cache-aware timing (compression.timing: cache_aware)
 export { cacheAwareTiming } from "./cacheAwareTiming.js";
 export type { CacheAwareTimingInput, CacheAwareTimingDecision, CacheAwareTimingReason, CacheState, TimingPrices } from "./cacheAwareTiming.js";
