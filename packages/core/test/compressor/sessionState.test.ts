@@ -8,7 +8,7 @@ import { CompactionSession } from "../../src/session/CompactionSession.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { openSqliteStore } from "../../src/store/sqliteStore.js";
 import { OpenAICompatibleSummarizer } from "../../src/summarizers/openaiCompatible.js";
-import { SUMMARY_SECTIONS } from "../../src/summarizers/types.js";
+import { SUMMARY_SECTIONS, type SummaryRequest, type Summarizer } from "../../src/summarizers/types.js";
 import { startOpenAIFixtureServer, type FixtureServer } from "../../../../test/support/openaiFixtureServer.js";
 import { agentRounds, roughCounter, system, user } from "./fixtures.js";
 
@@ -178,6 +178,34 @@ describe("per-session compressor state", () => {
       expect(engine.shouldCompressInfo(50_000, "bob").reason).toBe("awaiting_usage");
       engine.updateFromResponse({ prompt_tokens: 50_000, completion_tokens: 10 }, "bob");
       expect(engine.shouldCompressInfo(50_000, "bob").reason).toBe("ok");
+    } finally {
+      second.close();
+    }
+  });
+
+  it("remembers a session's first summary across a restart on the same SQLite file, and hands it to later summaries as sessionStart", async () => {
+    const path = join(dir, "sessions.db");
+    const requests: SummaryRequest[] = [];
+    const recording = (store: ReturnType<typeof openSqliteStore>) => {
+      const inner = new OpenAICompatibleSummarizer({ baseUrl: server.baseUrl, apiKey: "sk-test", model: "summary-model", timeoutMs: 5_000 });
+      const summarizer: Summarizer = { name: "recording", summarize: (request, signal) => (requests.push(request), inner.summarize(request, signal)) };
+      return new ContextCompressor({ compression: COMPRESSION, summarizer, tokenCounter: roughCounter, now: () => clock, store });
+    };
+    const first = openSqliteStore(path);
+    const e1 = recording(first);
+    await e1.onSessionStart("s");
+    server.script({ kind: "success", content: summaryMentioning("setup-first-42") });
+    await e1.compress(conversationOf("fay"), { sessionId: "s" });
+    expect(requests[0]!.sessionStart).toBeUndefined();
+    first.close();
+
+    const second = openSqliteStore(path);
+    try {
+      const e2 = recording(second);
+      await e2.onSessionStart("s");
+      await e2.compress(conversationOf("fay", 16), { sessionId: "s" });
+      expect(requests).toHaveLength(2);
+      expect(requests[1]!.sessionStart).toContain("setup-first-42");
     } finally {
       second.close();
     }
