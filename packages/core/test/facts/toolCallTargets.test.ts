@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isReadingCommand, readsContent, toolCallTarget } from "../../src/facts/toolCallTargets.js";
+import { isReadingCommand, parseToolArguments, readsContent, toolCallTarget } from "../../src/facts/toolCallTargets.js";
 
 const json = (args: unknown) => JSON.stringify(args);
 
@@ -38,5 +38,18 @@ describe("readsContent", () => {
     expect(readsContent("Bash", json({ command: "pytest -q" }))).toBe(false);
     expect(isReadingCommand("git diff HEAD~1")).toBe(true);
     expect(isReadingCommand("npm test")).toBe(false);
+  });
+});
+
+describe("toolCallTarget remembering the last call", () => {
+  it("answers a repeated call the same and a changed call afresh", () => {
+    const first = toolCallTarget("read_file", '{"path":"src/a.ts"}');
+    expect(toolCallTarget("read_file", '{"path":"src/a.ts"}')).toEqual(first);
+    expect(toolCallTarget("read_file", '{"path":"src/b.ts"}').paths).toEqual(["src/b.ts"]);
+    expect(toolCallTarget("terminal", '{"path":"src/b.ts"}').paths).toEqual(["src/b.ts"]);
+    expect(toolCallTarget("terminal", '{"command":"ls"}').command).toBe("ls");
+    expect(parseToolArguments("[1]")).toBeUndefined();
+    expect(parseToolArguments('{"a":1}')).toEqual({ a: 1 });
+    expect(parseToolArguments("not json")).toBeUndefined();
   });
 });
