@@ -156,17 +156,16 @@ function targetOfArgs(name: string, args: Args | undefined): ToolCallTarget {
 /** The last call read by {@link toolCallTarget} and its target (describing a pruned output reads its call twice). */
 let lastTarget: { name: string; argumentsJson: string; target: ToolCallTarget } | undefined;
 
-/**
- * The files and command of a tool call named `name` with JSON `argumentsJson` (anything unparsable names
- * nothing). The target of the last call asked about is remembered and shared: read it, never change it.
- */
+/** The files and command of a tool call named `name` with JSON `argumentsJson` (anything unparsable names nothing). */
 export function toolCallTarget(name: string, argumentsJson: string): ToolCallTarget {
-  if (lastTarget !== undefined && lastTarget.name === name && lastTarget.argumentsJson === argumentsJson) return lastTarget.target;
-  const args = parseToolArguments(argumentsJson);
-  const keys = args ? Object.keys(args) : [];
-  const target = args && keys.length === 1 && typeof args.input === "string" ? targetOfInput(name, args.input) : targetOfArgs(name, args);
-  lastTarget = { name, argumentsJson, target };
-  return target;
+  // the last call's target is remembered; callers get their own copy, free to change
+  if (lastTarget === undefined || lastTarget.name !== name || lastTarget.argumentsJson !== argumentsJson) {
+    const args = parseToolArguments(argumentsJson);
+    const keys = args ? Object.keys(args) : [];
+    const target = args && keys.length === 1 && typeof args.input === "string" ? targetOfInput(name, args.input) : targetOfArgs(name, args);
+    lastTarget = { name, argumentsJson, target };
+  }
+  return { ...lastTarget.target, paths: [...lastTarget.target.paths] };
 }
 
 /** Tool names whose output is file content, a listing or a web page. */

@@ -53,3 +53,13 @@ describe("toolCallTarget remembering the last call", () => {
     expect(parseToolArguments("not json")).toBeUndefined();
   });
 });
+
+describe("toolCallTarget's copies", () => {
+  it("gives each caller a target it may change without changing the next caller's", () => {
+    const first = toolCallTarget("edit_file", '{"path":"src/c.ts"}');
+    first.paths.push("changed.ts");
+    first.action = "changed";
+    expect(toolCallTarget("edit_file", '{"path":"src/c.ts"}').paths).toEqual(["src/c.ts"]);
+    expect(toolCallTarget("edit_file", '{"path":"src/c.ts"}').action).not.toBe("changed");
+  });
+});
