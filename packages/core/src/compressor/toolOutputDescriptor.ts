@@ -4,8 +4,8 @@
  * the error signatures of the output follow on their own lines, so the summary can still name them.
  */
 import { toolResultErrors } from "../facts/errorSignatures.js";
-import { visibleExitCode } from "../facts/exitStatus.js";
-import { readsContent, toolCallTarget } from "../facts/toolCallTargets.js";
+import { reportedExit, visibleExitCode } from "../facts/exitStatus.js";
+import { parseToolArguments, readsContent, toolCallTarget } from "../facts/toolCallTargets.js";
 
 /** Argument names that identify what a tool call did, in order of preference. */
 export const KEY_ARGUMENT_NAMES = ["command", "cmd", "path", "file_path", "filename", "query", "url"] as const;
@@ -16,14 +16,8 @@ const KEPT_ERROR_LINE_CHARS = 120;
 /** The key argument of a call (`command`, `path`, …) from its JSON arguments, as one short line. */
 export function keyArgument(argumentsJson: string | undefined): { name: string; value: string } | undefined {
   if (argumentsJson === undefined || argumentsJson === "") return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(argumentsJson);
-  } catch {
-    return undefined;
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined;
-  const record = parsed as Record<string, unknown>;
+  const record = parseToolArguments(argumentsJson);
+  if (record === undefined) return undefined;
   for (const name of KEY_ARGUMENT_NAMES) {
     const value = record[name];
     if (typeof value === "string" && value.trim() !== "") return { name, value: oneLine(value, MAX_ARGUMENT_CHARS) };
@@ -49,9 +43,11 @@ function targetArgument(name: string, argumentsJson: string | undefined): { name
  * that read content (a file, a search, `cat`), whose error-looking lines are content.
  */
 export function keptErrorLines(toolName: string | undefined, argumentsJson: string | undefined, output: string, flagged: boolean): string[] {
+  // an output that reports success has none; the call was just read to describe it (toolCallTarget
+  // remembers it), so a read's output is not scanned for errors it would not keep
+  if (!flagged && reportedExit(output) === 0) return [];
+  if (toolName !== undefined && readsContent(toolName, argumentsJson ?? "")) return [];
   const { signatures } = toolResultErrors(output, flagged);
-  // most outputs have none: the call's arguments are read only when there is something to keep
-  if (signatures.length === 0 || (toolName !== undefined && readsContent(toolName, argumentsJson ?? ""))) return [];
   return signatures.map((line) => oneLine(line, KEPT_ERROR_LINE_CHARS));
 }
 

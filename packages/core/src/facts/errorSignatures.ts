@@ -68,6 +68,38 @@ export function hasErrorHint(text: string): boolean {
   return ERROR_WORD_HINT.test(text) || ERROR_PLACE_HINT.test(text) || ERROR_MARK_HINT.test(text) || text.includes("×");
 }
 
+/** The hints of {@link hasErrorHint} as global searches (none matches across a line break). */
+const HINT_SEARCHES: readonly RegExp[] = [ERROR_WORD_HINT, ERROR_PLACE_HINT, ERROR_MARK_HINT].map((hint) => new RegExp(hint.source, "g"));
+
+/**
+ * The lines of `text` (split at "\n") for which {@link hasErrorHint} holds, in order: each hint is
+ * searched through the whole text once, skipping to the next line after a hit, so lines without a
+ * hint are never cut out or tested one by one.
+ */
+export function hintedLines(text: string): string[] {
+  const starts: number[] = [];
+  const lineOf = (at: number): number => {
+    starts.push(text.lastIndexOf("\n", at - 1) + 1);
+    const end = text.indexOf("\n", at);
+    return end === -1 ? text.length : end + 1;
+  };
+  for (const search of HINT_SEARCHES) {
+    search.lastIndex = 0;
+    for (let match = search.exec(text); match !== null; match = search.exec(text)) search.lastIndex = lineOf(match.index);
+  }
+  for (let at = text.indexOf("×"); at !== -1; at = text.indexOf("×", lineOf(at)));
+  if (starts.length === 0) return [];
+  starts.sort((a, b) => a - b);
+  const lines: string[] = [];
+  for (let k = 0; k < starts.length; k++) {
+    const start = starts[k]!;
+    if (k > 0 && start === starts[k - 1]) continue;
+    const end = text.indexOf("\n", start);
+    lines.push(text.slice(start, end === -1 ? text.length : end));
+  }
+  return lines;
+}
+
 /** Lines that look like errors but report success or are headers of a listing. */
 const NOT_AN_ERROR = /^(?:0 errors?\b|no errors?\b|FAIL(?:ED)?:?\s*0\b)|\b0 failed\b/i;
 
@@ -122,12 +154,8 @@ function tracebackFinals(lines: readonly string[]): string[] {
 export function errorSignatures(text: string, max = MAX_SIGNATURES_PER_TEXT): string[] {
   if (text === "") return [];
   const found = text.includes("<tool_use_error>") ? toolUseErrors(text) : [];
-  const tracebacks = text.includes("Traceback (most recent call last)");
-  if (tracebacks || hasErrorHint(text)) {
-    const lines = text.split("\n");
-    if (tracebacks) found.push(...tracebackFinals(lines));
-    for (const line of lines) if (hasErrorHint(line) && !line.includes("tool_use_error>") && isErrorLine(line)) found.push(line);
-  }
+  if (text.includes("Traceback (most recent call last)")) found.push(...tracebackFinals(text.split("\n")));
+  for (const line of hintedLines(text)) if (!line.includes("tool_use_error>") && isErrorLine(line)) found.push(line);
   const seen = new Set<string>();
   const out: string[] = [];
   for (const line of found) {

@@ -32,13 +32,24 @@ export interface ToolCallTarget {
 
 type Args = Record<string, unknown>;
 
-function parseArgs(raw: string): Args | undefined {
+/** The last arguments parsed and what they parsed to: describing one call reads its arguments up to three times. */
+let lastParsed: { raw: string; args: Readonly<Args> | undefined } = { raw: "", args: undefined };
+
+/**
+ * A tool call's JSON arguments as an object (undefined when they are not a JSON object), remembered for
+ * the last text asked about. The object is shared: read it, never change it.
+ */
+export function parseToolArguments(raw: string): Readonly<Args> | undefined {
+  if (raw === lastParsed.raw) return lastParsed.args;
+  let args: Args | undefined;
   try {
     const parsed: unknown = JSON.parse(raw);
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Args) : undefined;
+    args = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Args) : undefined;
   } catch {
-    return undefined;
+    args = undefined;
   }
+  lastParsed = { raw, args };
+  return args;
 }
 
 function stringArg(args: Args | undefined, keys: readonly string[]): string | undefined {
@@ -142,12 +153,19 @@ function targetOfArgs(name: string, args: Args | undefined): ToolCallTarget {
   return { paths: [], action: fileAction(name, args) };
 }
 
+/** The last call read by {@link toolCallTarget} and its target (describing a pruned output reads its call twice). */
+let lastTarget: { name: string; argumentsJson: string; target: ToolCallTarget } | undefined;
+
 /** The files and command of a tool call named `name` with JSON `argumentsJson` (anything unparsable names nothing). */
 export function toolCallTarget(name: string, argumentsJson: string): ToolCallTarget {
-  const args = parseArgs(argumentsJson);
-  const keys = args ? Object.keys(args) : [];
-  if (args && keys.length === 1 && typeof args.input === "string") return targetOfInput(name, args.input);
-  return targetOfArgs(name, args);
+  // the last call's target is remembered; callers get their own copy, free to change
+  if (lastTarget === undefined || lastTarget.name !== name || lastTarget.argumentsJson !== argumentsJson) {
+    const args = parseToolArguments(argumentsJson);
+    const keys = args ? Object.keys(args) : [];
+    const target = args && keys.length === 1 && typeof args.input === "string" ? targetOfInput(name, args.input) : targetOfArgs(name, args);
+    lastTarget = { name, argumentsJson, target };
+  }
+  return { ...lastTarget.target, paths: [...lastTarget.target.paths] };
 }
 
 /** Tool names whose output is file content, a listing or a web page. */

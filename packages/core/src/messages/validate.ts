@@ -1,5 +1,5 @@
 /** Provider rules (Anthropic and OpenAI) checked in code: every compressed output must pass them. */
-import type { ChatMessage } from "./schema.js";
+import type { ChatMessage, ToolCall } from "./schema.js";
 import { isEmptyAssistant, pendingToolCallsStart, toolCallKey, toolRunOwners } from "./toolPairs.js";
 
 /** Kinds of rule violations {@link validateConversation} reports. */
@@ -48,13 +48,31 @@ export function describeMessageAt(messages: ChatMessage[], index: number): strin
 /** Where each call key is issued: assistant indices in order (a key repeated in one message counts once). */
 function issuersByKey(messages: ChatMessage[]): Map<string, number[]> {
   const issuers = new Map<string, number[]>();
-  messages.forEach((message, index) => {
-    if (message.role !== "assistant") return;
-    for (const key of new Set((message.tool_calls ?? []).map(toolCallKey))) {
-      issuers.set(key, [...(issuers.get(key) ?? []), index]);
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]!;
+    if (message.role !== "assistant" || message.tool_calls === undefined) continue;
+    for (const call of message.tool_calls) {
+      const key = toolCallKey(call);
+      const list = issuers.get(key);
+      if (list === undefined) issuers.set(key, [index]);
+      else if (list[list.length - 1] !== index) list.push(index); // a key the message repeats is listed once
     }
-  });
+  }
   return issuers;
+}
+
+/** True when one of `calls` has the result key `key` (no set built: a message has few calls). */
+function callsInclude(calls: readonly ToolCall[] | undefined, key: string): boolean {
+  if (calls === undefined) return false;
+  for (const call of calls) if (toolCallKey(call) === key) return true;
+  return false;
+}
+
+/** The latest of the ascending `indices` before `index`, or -1. */
+function latestBefore(indices: readonly number[] | undefined, index: number): number {
+  if (indices === undefined) return -1;
+  for (let p = indices.length - 1; p >= 0; p--) if (indices[p]! < index) return indices[p]!;
+  return -1;
 }
 
 function orderProblems(messages: ChatMessage[], strictAlternation: boolean): ConversationProblem[] {
@@ -118,11 +136,10 @@ function pairingProblems(messages: ChatMessage[]): ConversationProblem[] {
       return;
     }
     const owner = owners[index] ?? -1;
-    const ownerCalls = owner >= 0 ? new Set((messages[owner]?.tool_calls ?? []).map(toolCallKey)) : new Set<string>();
-    const keyIssuers = issuers.get(key) ?? [];
-    const home = ownerCalls.has(key) ? owner : (keyIssuers.filter((a) => a < index).pop() ?? -1);
+    const keyIssuers = issuers.get(key);
+    const home = owner >= 0 && callsInclude(messages[owner]?.tool_calls, key) ? owner : latestBefore(keyIssuers, index);
     if (home === -1) {
-      const later = keyIssuers.find((a) => a > index);
+      const later = keyIssuers?.find((a) => a > index);
       problems.push(
         later === undefined
           ? { code: "orphan_tool_result", index, message: `${at(index)}: result has no matching tool call` }
@@ -143,8 +160,8 @@ function pairingProblems(messages: ChatMessage[]): ConversationProblem[] {
   });
 
   messages.forEach((message, index) => {
-    if (message.role !== "assistant") return;
-    for (const key of new Set((message.tool_calls ?? []).map(toolCallKey))) {
+    if (message.role !== "assistant" || message.tool_calls === undefined || message.tool_calls.length === 0) return;
+    for (const key of new Set(message.tool_calls.map(toolCallKey))) {
       if (answered.has(`${index}:${key}`)) continue;
       problems.push({ code: "missing_tool_result", index, message: `${at(index)}: tool call ${JSON.stringify(key)} has no result after it` });
     }

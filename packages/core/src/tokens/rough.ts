@@ -62,8 +62,12 @@ export interface MessageTokenParts {
   images: number;
 }
 
-/** Any character from Thai up (CJK, Hangul, kana, surrogates): only such text needs the per-char pass. */
-const BEYOND_LATIN = /[\u0e00-\uffff]/;
+/**
+ * The characters that weigh more than a quarter token in {@link roughQuarters} (Thai, Hangul jamo, CJK,
+ * kana, Hangul, surrogate halves, compatibility ideographs, full-width forms): only text holding one
+ * needs the per-char pass, from the first of them on (curly quotes, dashes and arrows weigh a quarter).
+ */
+const HEAVY_CHAR = /[\u0e00-\u0e7f\u1100-\u11ff\u3000-\u9fff\uac00-\udfff\uf900-\ufaff\uff00-\uffef]/;
 
 /**
  * Quarter-tokens of `text` in one pass over its char codes: 1 per char (so Latin text is chars/4),
@@ -73,8 +77,9 @@ const BEYOND_LATIN = /[\u0e00-\uffff]/;
  */
 export function roughQuarters(text: string): number {
   let quarters = text.length;
-  if (!BEYOND_LATIN.test(text)) return quarters; // a native scan: Latin text costs no JS loop
-  for (let i = 0; i < text.length; i++) {
+  const first = text.search(HEAVY_CHAR); // a native scan: text without heavy chars costs no JS loop
+  if (first === -1) return quarters;
+  for (let i = first; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x0e00) continue;
     if (c >= 0x3000 ? c <= 0x9fff || (c >= 0xac00 && c <= 0xdfff) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xff00 && c <= 0xffef) : c >= 0x1100 && c <= 0x11ff) {

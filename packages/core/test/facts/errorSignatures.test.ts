@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { errorSignatures, hasErrorHint, isErrorLine, ownErrorSignatures, toolResultErrors } from "../../src/facts/errorSignatures.js";
+import { errorSignatures, hasErrorHint, hintedLines, isErrorLine, ownErrorSignatures, toolResultErrors } from "../../src/facts/errorSignatures.js";
 import { nonZeroExit } from "../../src/facts/exitStatus.js";
 
 /** Error output as the tools print it (the Go, traceback, shell and tool_use_error lines are from the team corpus). */
@@ -156,5 +156,18 @@ describe("ownErrorSignatures", () => {
     const output = "Error: a line of the file\ngrep: src/missing.ts: No such file or directory\n/bin/bash: line 1: cd: /nowhere: No such file or directory";
     expect(ownErrorSignatures(output, "grep")).toEqual(["grep: src/missing.ts: No such file or directory", "/bin/bash: line 1: cd: /nowhere: No such file or directory"]);
     expect(ownErrorSignatures("Error: a line of the file\nTypeError: x is undefined", "cat")).toEqual([]);
+  });
+});
+
+describe("hintedLines", () => {
+  it("finds exactly the lines a line-by-line hint test finds, in order", () => {
+    const pieces = ["error", "ERROR", "FAIL", "npm", "make", "a.go:1", "x:1:2", "(3,4)", "✕", "×", "●", "Errno ", "failed: ", "ok", " ", "\n", "\n", "\r\n", "漢", "plain text"];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), (parts) => {
+        const text = parts.join("");
+        expect(hintedLines(text)).toEqual(text.split("\n").filter(hasErrorHint));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isReadingCommand, readsContent, toolCallTarget } from "../../src/facts/toolCallTargets.js";
+import { isReadingCommand, parseToolArguments, readsContent, toolCallTarget } from "../../src/facts/toolCallTargets.js";
 
 const json = (args: unknown) => JSON.stringify(args);
 
@@ -38,5 +38,28 @@ describe("readsContent", () => {
     expect(readsContent("Bash", json({ command: "pytest -q" }))).toBe(false);
     expect(isReadingCommand("git diff HEAD~1")).toBe(true);
     expect(isReadingCommand("npm test")).toBe(false);
+  });
+});
+
+describe("toolCallTarget remembering the last call", () => {
+  it("answers a repeated call the same and a changed call afresh", () => {
+    const first = toolCallTarget("read_file", '{"path":"src/a.ts"}');
+    expect(toolCallTarget("read_file", '{"path":"src/a.ts"}')).toEqual(first);
+    expect(toolCallTarget("read_file", '{"path":"src/b.ts"}').paths).toEqual(["src/b.ts"]);
+    expect(toolCallTarget("terminal", '{"path":"src/b.ts"}').paths).toEqual(["src/b.ts"]);
+    expect(toolCallTarget("terminal", '{"command":"ls"}').command).toBe("ls");
+    expect(parseToolArguments("[1]")).toBeUndefined();
+    expect(parseToolArguments('{"a":1}')).toEqual({ a: 1 });
+    expect(parseToolArguments("not json")).toBeUndefined();
+  });
+});
+
+describe("toolCallTarget's copies", () => {
+  it("gives each caller a target it may change without changing the next caller's", () => {
+    const first = toolCallTarget("edit_file", '{"path":"src/c.ts"}');
+    first.paths.push("changed.ts");
+    first.action = "changed";
+    expect(toolCallTarget("edit_file", '{"path":"src/c.ts"}').paths).toEqual(["src/c.ts"]);
+    expect(toolCallTarget("edit_file", '{"path":"src/c.ts"}').action).not.toBe("changed");
   });
 });

@@ -163,3 +163,27 @@ describe("the rough estimate of tool-call envelopes", () => {
     );
   });
 });
+
+describe("roughQuarters on mixed scripts", () => {
+  /** The weights char by char: 3 extra quarters for CJK, kana, Hangul, full-width forms and surrogate halves, 1 for Thai. */
+  const charByChar = (text: string): number => {
+    let quarters = 0;
+    for (const unit of text.split("")) {
+      const c = unit.charCodeAt(0);
+      const heavy = (c >= 0x1100 && c <= 0x11ff) || (c >= 0x3000 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xdfff) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xff00 && c <= 0xffef);
+      quarters += heavy ? 3 : c >= 0x0e00 && c <= 0x0e7f ? 2 : 1;
+    }
+    return quarters;
+  };
+
+  it("weighs every char as its script says, whatever lighter non-Latin chars come first", () => {
+    const pieces = ["a", " ", "“", "→", "…", "é", "ก", "ᄀ", "漢", "か", "한", "😀", "Ａ", "\u0dff", "\u0e80", "\u2fff", "\ufff0"];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 30 }), (parts) => {
+        const text = parts.join("");
+        expect(roughQuarters(text)).toBe(charByChar(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
