@@ -106,9 +106,14 @@ async function coldCompressMs(json: string, runs = COLD_RUNS): Promise<number> {
   return median(await coldCompressTimes(json, runs));
 }
 
-/** `messages` with every non-empty text content ending in "\n#<salt>", as the anchor salts its runs: fresh data, no cache hits. */
+/**
+ * `messages` with every non-empty text content ending in "\n#<salt>", as the anchor salts its runs: fresh
+ * data, no cache hits. Like the anchor (a JSON round trip, then the suffix) and like a gateway that parses
+ * a request, the texts are new flat strings: parsed from JSON, not concatenations left for compress() to flatten.
+ */
 function salted(messages: ChatMessage[], salt: string): ChatMessage[] {
-  return messages.map((m) => (typeof m.content === "string" && m.content !== "" ? { ...m, content: `${m.content}\n#${salt}` } : { ...m }));
+  const copy = messages.map((m) => (typeof m.content === "string" && m.content !== "" ? { ...m, content: `${m.content}\n#${salt}` } : m));
+  return JSON.parse(JSON.stringify(copy)) as ChatMessage[];
 }
 
 /**
@@ -121,7 +126,8 @@ async function freshDataMs(messages: ChatMessage[]): Promise<{ ms: number; out: 
   for (let i = 0; i < FRESH_WARMUP + FRESH_RUNS; i++) {
     const fresh = salted(messages, `r${i}`);
     const engine = freshEngine();
-    await collectGarbage();
+    // no forced full GC before the run: the anchor forces none, and a full GC right before costs the next
+    // compress() 3–4× on cold caches; the median over the runs takes in whatever collection falls in them
     const start = performance.now();
     out = (await engine.compress(fresh, { force: true })).length;
     if (i >= FRESH_WARMUP) times.push(performance.now() - start);
