@@ -49,10 +49,26 @@ const ERROR_LINE_PATTERNS: readonly RegExp[] = [
   /^[A-Za-z][\w -]{0,40} failed: \S/,
   // SWE-agent's linter refusing an edit
   /^Your proposed edit has introduced new syntax error/,
+  // javac, gcc without a column: "Foo.java:12: error: cannot find symbol", "x.c:3: fatal error: y.h: No such file"
+  /^[\w@~./\\-]+\.[A-Za-z]\w{0,9}:\d+: (?:fatal )?error:\s*\S/,
+  /^(?:\S+: )?fatal error: \S/,
+  // the JVM: an uncaught exception and its cause; Maven's test summary; Gradle and Ant
+  /^Exception in thread "[^"]*" \S/,
+  /^Caused by: [\w.$]+(?:Error|Exception)\b/,
+  /^Tests run: \d+, Failures: (?:[1-9]\d*, Errors: \d+|\d+, Errors: [1-9])/,
+  /^(?:BUILD FAILED\b|FAILURE: Build failed\b)/,
+  // MSVC and C#: "error C2065: …", "error CS0103: …", "error LNK2019: …"
+  /\berror (?:CS|C|LNK)\d{4}:/,
+  // linkers
+  /\bundefined reference to [`'"]/,
+  // Python's unittest summary; Node's coded errors; a bundler that cannot resolve a module
+  /^FAILED \((?:failures|errors)=\d+/,
+  /^(?:[A-Z]\w*)?Error \[[A-Z][A-Z_]+\]: \S/,
+  /^Module not found: \S/,
 ];
 
 /** Words, in the cases {@link ERROR_LINE_PATTERNS} accept them, of which every error line holds one. */
-const ERROR_WORD_HINT = /rror|RROR|Exception|FAIL|make|npm|fatal|panic|Segmentation|core dumped|command not found|o such file|ermission denied|failed: |Errno /;
+const ERROR_WORD_HINT = /rror|RROR|Exception|FAIL|make|npm|fatal|panic|Segmentation|core dumped|command not found|o such file|ermission denied|failed: |Errno |Failures: [1-9]|undefined reference|Module not found/;
 /** Positions (`file:12:5`, `(12,5)`, `x_test.go:88`), of which an error line without a hint word holds one. */
 const ERROR_PLACE_HINT = /\d:\d|\(\d+,\d+\)|\.go:\d/;
 /** The test runners' failure marks (`×` is apart: it alone fits in one-byte strings, which a search for the rest skips). */

@@ -69,6 +69,25 @@ const SAMPLES: Record<string, { output: string; expected: string[] }> = {
       "Your proposed edit has introduced new syntax error(s). Please read this error message carefully",
     ],
   },
+  "javac and gcc without a column": {
+    output: "src/Main.java:12: error: cannot find symbol\n  symbol: variable foo\nx.c:3: fatal error: y.h: No such file or directory",
+    expected: ["src/Main.java:12: error: cannot find symbol", "x.c:3: fatal error: y.h: No such file or directory"],
+  },
+  "the JVM, Maven's surefire and Gradle": {
+    output: 'Exception in thread "main" java.lang.IllegalStateException: closed\n\tat app.Main.run(Main.java:8)\nCaused by: java.io.IOException: broken pipe\nTests run: 12, Failures: 2, Errors: 0, Skipped: 0\nTests run: 3, Failures: 0, Errors: 0, Skipped: 0\nFAILURE: Build failed with an exception.',
+    expected: ['Exception in thread "main" java.lang.IllegalStateException: closed', "Caused by: java.io.IOException: broken pipe", "Tests run: 12, Failures: 2, Errors: 0, Skipped: 0", "FAILURE: Build failed with an exception."],
+  },
+  "MSVC, C#, a linker, unittest, Node and a bundler": {
+    output: "main.cpp(4): error C2065: 'x': undeclared identifier\nProgram.cs(3,5): error CS0103: The name 'y' does not exist\nmain.o: in function `main': undefined reference to `foo'\nFAILED (failures=1)\nError [ERR_MODULE_NOT_FOUND]: Cannot find package 'zod'\nModule not found: Error: Can't resolve './a' in '/app/src'",
+    expected: [
+      "main.cpp(4): error C2065: 'x': undeclared identifier",
+      "Program.cs(3,5): error CS0103: The name 'y' does not exist",
+      "main.o: in function `main': undefined reference to `foo'",
+      "FAILED (failures=1)",
+      "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'zod'",
+      "Module not found: Error: Can't resolve './a' in '/app/src'",
+    ],
+  },
   "shell and panic": {
     output: "(eval):1: command not found: python3.12\npanic: SQL logic error: no such column: src.sessions_fts (1) [recovered, repanicked]",
     expected: ["(eval):1: command not found: python3.12", "panic: SQL logic error: no such column: src.sessions_fts (1) [recovered, repanicked]"],
