@@ -12,6 +12,6 @@ export { engineGatewayHygiene, engineHygieneSettings } from "../gateway/engineHy
 export type { EngineHygieneSettings, HygieneUsage } from "../gateway/engineHygiene.js";
 export { prepareEngineCompression } from "../gateway/enginePreparation.js";
 // the host's side of the agent's compact_context: take its request, write the notice after a compaction
-export { takeCompactionRequest, COMPACT_CONTEXT_TOOL_NAME } from "../engine/compactContextTool.js";
+export { takeCompactionRequest } from "../engine/compactContextTool.js";
 export { compactionNoticeText } from "../engine/lastCompaction.js";
 export type { PreparationUsage } from "../gateway/enginePreparation.js";
