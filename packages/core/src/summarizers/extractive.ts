@@ -202,23 +202,25 @@ function itemAges(previous: SectionItems, current: SectionItems, start: SectionI
   const rank = new Map<SummaryHeading, Map<string, number>>();
   for (const heading of SUMMARY_SECTIONS) {
     fresh.set(heading, new Set((current[heading] ?? []).map((item) => itemKey(heading, item))));
-    const before = previous[heading] ?? [];
+    const before = (previous[heading] ?? []).map((item) => itemKey(heading, item));
     const setup = start === undefined ? undefined : new Set((start[heading] ?? []).map((item) => itemKey(heading, item)));
-    const isFoundation = (item: string, i: number) => (setup === undefined ? i < before.length * FOUNDATION_SHARE : setup.has(itemKey(heading, item)));
-    rank.set(heading, new Map(before.map((item, i) => [itemKey(heading, item), isFoundation(item, i) ? FOUNDATION : i / before.length] as const)));
+    const isFoundation = (key: string, i: number) => (setup === undefined ? i < before.length * FOUNDATION_SHARE : setup.has(key));
+    rank.set(heading, new Map(before.map((key, i) => [key, isFoundation(key, i) ? FOUNDATION : i / before.length] as const)));
   }
-  const bonus = (heading: SummaryHeading, item: string): number => {
-    const key = itemKey(heading, item);
-    if (fresh.get(heading)?.has(key)) return AGE_BONUS;
-    const place = rank.get(heading)?.get(key);
-    if (place === FOUNDATION) return AGE_BONUS + FOUNDATION_BONUS;
-    return place === undefined ? 0 : Math.round(AGE_BONUS * (OLDEST_FLOOR + (1 - OLDEST_FLOOR) * place));
+  // the fit asks for every item in each of its rounds: each item's age is worked out once
+  const ages = new Map<string, { bonus: number; carried: boolean }>();
+  const ageOf = (heading: SummaryHeading, item: string) => {
+    const id = `${heading}\u0000${item}`;
+    let age = ages.get(id);
+    if (age === undefined) {
+      const key = itemKey(heading, item);
+      const place = fresh.get(heading)?.has(key) ? undefined : rank.get(heading)?.get(key);
+      const bonus = fresh.get(heading)?.has(key) ? AGE_BONUS : place === FOUNDATION ? AGE_BONUS + FOUNDATION_BONUS : place === undefined ? 0 : Math.round(AGE_BONUS * (OLDEST_FLOOR + (1 - OLDEST_FLOOR) * place));
+      ages.set(id, (age = { bonus, carried: place !== undefined }));
+    }
+    return age;
   };
-  const carried = (heading: SummaryHeading, item: string): boolean => {
-    const key = itemKey(heading, item);
-    return !fresh.get(heading)?.has(key) && rank.get(heading)?.has(key) === true;
-  };
-  return { bonus, carried };
+  return { bonus: (heading, item) => ageOf(heading, item).bonus, carried: (heading, item) => ageOf(heading, item).carried };
 }
 
 /**

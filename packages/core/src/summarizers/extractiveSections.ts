@@ -50,22 +50,24 @@ function commandLine(command: string): string {
   return commandLabel(command, COMMAND_CHARS);
 }
 
-/** The errors and outcome of a result, read from the original output or from phase 1's cleared form. */
-function resultFacts(call: ToolCall, result: CallResult): { errors: string[]; exit: number | undefined; outcome: string } {
+/**
+ * The errors and outcome of a result, read from the original output or from phase 1's cleared form. The
+ * output of a call that `reads` content is content: only the program's own complaints (its `command`'s
+ * first word, or the shell) are errors there, unless the read failed outright.
+ */
+function resultFacts(result: CallResult, reads: boolean, command: string | undefined): { errors: string[]; exit: number | undefined; outcome: string } {
   if (result.output.startsWith(PRUNED_TOOL_PLACEHOLDER)) {
     const [descriptor = "", ...kept] = result.output.split("\n");
     const exit = visibleExitCode(descriptor);
     const failed = exit !== undefined && exit !== 0 ? exit : undefined;
     return { errors: kept.map((line) => line.trim()).filter((line) => line !== ""), exit: failed, outcome: exit !== undefined ? `exit ${exit}` : "" };
   }
-  const outcome = describeOutcome(result.output);
-  if (readsContent(call.function.name, call.function.arguments) && !failedRead(result)) {
-    // content, not the result of running something: only the program's own complaints are errors
-    const program = /^\s*(?:sudo\s+)?(\S+)/.exec(normalizeCommand(toolCallTarget(call.function.name, call.function.arguments).command ?? ""))?.[1];
+  if (reads && !failedRead(result)) {
+    const program = /^\s*(?:sudo\s+)?(\S+)/.exec(normalizeCommand(command ?? ""))?.[1];
     return { errors: program === undefined ? [] : ownErrorSignatures(result.output, program), exit: undefined, outcome: "" };
   }
   const errors = toolResultErrors(result.output, result.flagged);
-  return { errors: errors.signatures, exit: errors.failedExit, outcome };
+  return { errors: errors.signatures, exit: errors.failedExit, outcome: describeOutcome(result.output) };
 }
 
 /** True when a call that reads content failed: flagged `is_error`, or a non-zero exit reported. */
@@ -160,7 +162,8 @@ class Collector {
     }
     const updated = FILE_UPDATED.exec(result.output.trimStart());
     if (updated) this.noteFile(updated[1]!, updated[2] === "created" ? "created" : "edited");
-    const { errors, exit, outcome } = resultFacts(call, result);
+    const reads = readsContent(call.function.name, call.function.arguments);
+    const { errors, exit, outcome } = resultFacts(result, reads, command);
     this.noteErrors(errors);
     const failure = exit !== undefined ? `exit ${exit}` : errors[0];
     if (failure !== undefined) for (const path of target.paths) this.noteFile(path, "error");
@@ -176,7 +179,7 @@ class Collector {
       const paths = said === undefined ? [] : dedupe([...target.paths, ...errors.flatMap((e) => findPaths(e))]);
       this.latestByAction.set(command ?? `${call.function.name}:${target.paths.join(",")}`, { label, failure: said, at: this.step, paths });
     }
-    if (!readsContent(call.function.name, call.function.arguments)) this.noteValues(result.output);
+    if (!reads) this.noteValues(result.output);
     // a subagent's report is another agent's account of its work: the files it names count as mentioned
     if (SUBAGENT_TOOL.test(call.function.name)) this.noteNamed(result.output, "mentioned");
   }
