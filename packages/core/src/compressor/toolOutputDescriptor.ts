@@ -3,7 +3,7 @@
  * "[terminal] ran `pytest` -> exit 1, 40 lines output": which tool, its key argument, and what came back;
  * the error signatures of the output follow on their own lines, so the summary can still name them.
  */
-import { toolResultErrors } from "../facts/errorSignatures.js";
+import { failedRead, stackTracedErrors, toolResultErrors } from "../facts/errorSignatures.js";
 import { reportedExit, visibleExitCode } from "../facts/exitStatus.js";
 import { parseToolArguments, readsContent, toolCallTarget } from "../facts/toolCallTargets.js";
 
@@ -40,15 +40,17 @@ function targetArgument(name: string, argumentsJson: string | undefined): { name
 /**
  * The error lines a cleared output keeps below its descriptor: its error signatures (see
  * facts/errorSignatures.ts; for a result flagged `is_error` without any, its first line). None for calls
- * that read content (a file, a search, `cat`), whose error-looking lines are content.
+ * that read content (a file, a search, `cat`), whose error-looking lines are content, unless the read
+ * itself failed.
  */
 export function keptErrorLines(toolName: string | undefined, argumentsJson: string | undefined, output: string, flagged: boolean): string[] {
-  // an output that reports success has none; the call was just read to describe it (toolCallTarget
-  // remembers it), so a read's output is not scanned for errors it would not keep
-  if (!flagged && reportedExit(output) === 0) return [];
-  if (toolName !== undefined && readsContent(toolName, argumentsJson ?? "")) return [];
+  // the call was just read to describe it (toolCallTarget remembers it), so asking whether it reads is cheap
+  const reads = toolName !== undefined && readsContent(toolName, argumentsJson ?? "");
+  // an output that reports success has none but what it printed with a stack trace (a read: none)
+  if (!flagged && reportedExit(output) === 0) return reads ? [] : stackTracedErrors(output).map(keptLine);
+  if (reads && !failedRead(output, flagged)) return [];
   const { signatures } = toolResultErrors(output, flagged);
-  return signatures.map((line) => oneLine(line, KEPT_ERROR_LINE_CHARS));
+  return signatures.map(keptLine);
 }
 
 /** Number of lines of `text` (a trailing newline does not start a new line). */
@@ -69,6 +71,12 @@ function formatSize(chars: number): string {
 
 /** Whitespace other than single inner spaces, or a backtick: the text needs flattening. */
 const NEEDS_FLATTENING = /[^\S ]|`| {2}|^ | $/;
+
+/** An error line as kept below a descriptor: on a line of its own, so written as it was (backticks too), cut to {@link KEPT_ERROR_LINE_CHARS}. */
+function keptLine(line: string): string {
+  const flat = line.replace(/\s+/g, " ").trim();
+  return flat.length <= KEPT_ERROR_LINE_CHARS ? flat : `${flat.slice(0, KEPT_ERROR_LINE_CHARS - 1)}…`;
+}
 
 function oneLine(text: string, max: number): string {
   if (text.length <= max && !NEEDS_FLATTENING.test(text)) return text;

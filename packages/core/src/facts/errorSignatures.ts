@@ -162,16 +162,32 @@ function tracebackFinals(lines: readonly string[]): string[] {
   return out;
 }
 
+/** A line that only heads an error, its message on the next line (OpenHands' file editor: "ERROR:\nInvalid `path` parameter: …"). */
+const BARE_ERROR_HEADER = /^[ \t]*(ERROR|Error):?[ \t]*\r?\n\s*(\S[^\n]*)/gm;
+
+/** Each bare error header of `text` joined to the message under it ("ERROR: Invalid `path` parameter: …"). */
+function headedErrors(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(BARE_ERROR_HEADER)) out.push(`${match[1]}: ${match[2]!.trim()}`);
+  return out;
+}
+
+/** True for a line that is only an error header ("ERROR:", "Error"), whose message is the next line. */
+function isBareHeader(line: string): boolean {
+  return /^\s*(?:ERROR|Error):?\s*$/.test(line);
+}
+
 /**
  * The error signatures of `text` in order of appearance, one line each, whitespace collapsed, at most
- * {@link MAX_SIGNATURES_PER_TEXT} distinct ones: `<tool_use_error>` texts, traceback final lines, then
- * every line matching a real-error pattern.
+ * {@link MAX_SIGNATURES_PER_TEXT} distinct ones: `<tool_use_error>` texts, bare error headers with the
+ * message under them, traceback final lines, then every line matching a real-error pattern.
  */
 export function errorSignatures(text: string, max = MAX_SIGNATURES_PER_TEXT): string[] {
   if (text === "") return [];
   const found = text.includes("<tool_use_error>") ? toolUseErrors(text) : [];
+  if (text.includes("ERROR") || text.includes("Error")) found.push(...headedErrors(text));
   if (text.includes("Traceback (most recent call last)")) found.push(...tracebackFinals(text.split("\n")));
-  for (const line of hintedLines(text)) if (!line.includes("tool_use_error>") && isErrorLine(line)) found.push(line);
+  for (const line of hintedLines(text)) if (!line.includes("tool_use_error>") && !isBareHeader(line) && isErrorLine(line)) found.push(line);
   const seen = new Set<string>();
   const out: string[] = [];
   for (const line of found) {
@@ -211,16 +227,50 @@ export interface ToolResultErrors {
 /**
  * The errors of a tool result (`output`, whether the result was `flagged` with `is_error`): its error
  * signatures; else a non-zero exit; else, when flagged, its first line. A result that reports exit
- * status 0 (and is not flagged) succeeded: its error-looking lines are not errors, and it is not
- * scanned. Outputs of calls that read content (see readsContent) should not be passed here.
+ * status 0 (and is not flagged) succeeded: its error-looking lines are not errors, except an exception
+ * printed with its stack trace (see {@link stackTracedErrors}). Outputs of calls that read content (see
+ * readsContent) should not be passed here.
  */
 export function toolResultErrors(output: string, flagged: boolean): ToolResultErrors {
   const exit = reportedExit(output);
-  if (exit === 0 && !flagged) return { signatures: [] };
+  if (exit === 0 && !flagged) return { signatures: stackTracedErrors(output) };
   const signatures = errorSignatures(output);
   if (signatures.length > 0) return { signatures };
   if (exit !== undefined && exit !== 0) return { signatures: [], failedExit: exit };
   if (!flagged) return { signatures: [] };
   const first = output.split("\n").find((line) => line.trim() !== "");
   return { signatures: first === undefined ? [] : [signatureOf(first)] };
+}
+
+/** A stack frame line: JavaScript's and the JVM's "at …", or a Python traceback's header. */
+const STACK_FRAME = /^\s+at [\w$.<[]/;
+
+/**
+ * The errors a program printed with their stack trace although it exited 0 (a script that catches an
+ * exception and logs it, a reproduction that shows the bug): exception lines right above a stack frame
+ * ("Error: …" then "    at f (file.js:3:9)"), and Python tracebacks' final lines. What else an output
+ * that reports success prints is not an error. Only outputs holding a frame or a traceback are split.
+ */
+export function stackTracedErrors(output: string): string[] {
+  const traceback = output.includes("Traceback (most recent call last)");
+  if (!traceback && !output.includes("    at ") && !output.includes("\tat ")) return [];
+  const lines = output.split("\n");
+  const found = traceback ? tracebackFinals(lines) : [];
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (STACK_FRAME.test(lines[i + 1]!) && !STACK_FRAME.test(lines[i]!) && isErrorLine(lines[i]!)) found.push(lines[i]!);
+  }
+  return found.length === 0 ? [] : errorSignatures(found.join("\n"));
+}
+
+/**
+ * True when a call that reads content failed outright: flagged `is_error`, a non-zero exit reported, or
+ * the tool answering with an error instead of content (its first line an error header: "ERROR:",
+ * "Error: …"). The output of such a read is its failure, not content.
+ */
+export function failedRead(output: string, flagged: boolean): boolean {
+  if (flagged) return true;
+  const exit = reportedExit(output);
+  if (exit !== undefined) return exit !== 0;
+  const first = output.trimStart().slice(0, 200).split("\n", 1)[0]!;
+  return /^(?:ERROR|Error)(?::.*)?$/.test(first.trimEnd());
 }

@@ -1,7 +1,7 @@
 /** Reads template sections straight out of conversation turns (the ExtractiveSummarizer's extraction step). Pure. */
 import { PRUNED_TOOL_PLACEHOLDER } from "../messages/prunedOutput.js";
-import { reportedExit, visibleExitCode } from "../facts/exitStatus.js";
-import { ownErrorSignatures, toolResultErrors } from "../facts/errorSignatures.js";
+import { visibleExitCode } from "../facts/exitStatus.js";
+import { failedRead, ownErrorSignatures, toolResultErrors } from "../facts/errorSignatures.js";
 import { readsContent, toolCallTarget, type ToolCallTarget } from "../facts/toolCallTargets.js";
 import { observationIndexes, textActionOf, userAskOf, userWords } from "../facts/userAsks.js";
 import type { ChatMessage, ToolCall } from "../messages/schema.js";
@@ -62,19 +62,12 @@ function resultFacts(result: CallResult, reads: boolean, command: string | undef
     const failed = exit !== undefined && exit !== 0 ? exit : undefined;
     return { errors: kept.map((line) => line.trim()).filter((line) => line !== ""), exit: failed, outcome: exit !== undefined ? `exit ${exit}` : "" };
   }
-  if (reads && !failedRead(result)) {
+  if (reads && !failedRead(result.output, result.flagged)) {
     const program = /^\s*(?:sudo\s+)?(\S+)/.exec(normalizeCommand(command ?? ""))?.[1];
     return { errors: program === undefined ? [] : ownErrorSignatures(result.output, program), exit: undefined, outcome: "" };
   }
   const errors = toolResultErrors(result.output, result.flagged);
   return { errors: errors.signatures, exit: errors.failedExit, outcome: describeOutcome(result.output) };
-}
-
-/** True when a call that reads content failed: flagged `is_error`, or a non-zero exit reported. */
-function failedRead(result: CallResult): boolean {
-  if (result.flagged) return true;
-  const exit = reportedExit(result.output);
-  return exit !== undefined && exit !== 0;
 }
 
 /** The latest result of one command or file action. */

@@ -26,6 +26,17 @@ describe("phase 1: pruning old tool results", () => {
     expect(out[3]!.tool_call_id).toBe(r.tool_call_id);
   });
 
+  it("keeps below the descriptor why a read failed and what a passing run printed with a stack trace, not a read's content", () => {
+    const view = (output: string) => toolTurn("str_replace_editor", { command: "view", path: "/w/src/Menu.test.ts" }, output);
+    const [va, vr] = view( `ERROR:\nInvalid \`path\` parameter: /w/src/Menu.test.ts. The path does not exist.\n${longOutput("hint", 8)}`);
+    const [ca, cr] = view( `Here's the result of running \`cat -n\`:\nError: only content\n${longOutput("line", 20)}`);
+    const [ra, rr] = toolTurn("execute_bash", { command: "node repro.mjs" }, `${longOutput("log", 10)}\nError: compilation is not supported\n    at ssrCompile (file:///w/server.js:5:1)\n[The command completed with exit code 0.]`);
+    const { messages: out } = pruneOldToolResults([system("s"), user("go"), va, vr, ca, cr, ra, rr, user("next")], { protectedFrom: 8 });
+    expect(String(out[3]!.content)).toContain("\nERROR: Invalid `path` parameter: /w/src/Menu.test.ts. The path does not exist.");
+    expect(String(out[5]!.content)).not.toContain("only content");
+    expect(String(out[7]!.content)).toContain("\nError: compilation is not supported");
+  });
+
   it("names the key argument of file tools and the size of the output", () => {
     const text = describeToolOutput("read_file", JSON.stringify({ path: "tests/test_api.py" }), longOutput("x", 80, 40));
     expect(text).toBe("[read_file] `tests/test_api.py` -> 80 lines output (3.2 KB)");

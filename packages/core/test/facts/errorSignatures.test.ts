@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { errorSignatures, hasErrorHint, hintedLines, isErrorLine, ownErrorSignatures, toolResultErrors } from "../../src/facts/errorSignatures.js";
+import { errorSignatures, failedRead, hasErrorHint, hintedLines, isErrorLine, ownErrorSignatures, stackTracedErrors, toolResultErrors } from "../../src/facts/errorSignatures.js";
 import { nonZeroExit } from "../../src/facts/exitStatus.js";
 
 /** Error output as the tools print it (the Go, traceback, shell and tool_use_error lines are from the team corpus). */
@@ -88,6 +88,10 @@ const SAMPLES: Record<string, { output: string; expected: string[] }> = {
       "Module not found: Error: Can't resolve './a' in '/app/src'",
     ],
   },
+  "a file editor's error under a bare header": {
+    output: "ERROR:\nInvalid `path` parameter: /workspace/app/repro.mjs. File already exists at: /workspace/app/repro.mjs.\n\nError\n  No replacement was performed.",
+    expected: ["ERROR: Invalid `path` parameter: /workspace/app/repro.mjs. File already exists at: /workspace/app/repro.mjs.", "Error: No replacement was performed."],
+  },
   "shell and panic": {
     output: "(eval):1: command not found: python3.12\npanic: SQL logic error: no such column: src.sessions_fts (1) [recovered, repanicked]",
     expected: ["(eval):1: command not found: python3.12", "panic: SQL logic error: no such column: src.sessions_fts (1) [recovered, repanicked]"],
@@ -167,6 +171,39 @@ describe("toolResultErrors", () => {
     expect(toolResultErrors("Exit code 137\nKilled", false)).toEqual({ signatures: [], failedExit: 137 });
     expect(toolResultErrors("String to replace not found in file.\nString: foo", true)).toEqual({ signatures: ["String to replace not found in file."] });
     expect(toolResultErrors("String to replace not found in file.", false)).toEqual({ signatures: [] });
+  });
+});
+
+describe("stackTracedErrors", () => {
+  it("keeps an exception a program printed with its stack trace although it exited 0", () => {
+    const output = "(node:15) Warning: Module type not specified\nError: Error: On-the-fly template compilation is not supported\n    at ssrCompile (file:///app/dist/server.js:559:11)\n    at render (file:///app/repro.mjs:24:24)\n[The command completed with exit code 0.]";
+    expect(stackTracedErrors(output)).toEqual(["Error: Error: On-the-fly template compilation is not supported"]);
+    expect(toolResultErrors(output, false)).toEqual({ signatures: ["Error: Error: On-the-fly template compilation is not supported"] });
+  });
+
+  it("keeps a caught Python traceback's last line and a JVM exception above its frames", () => {
+    const python = 'Traceback (most recent call last):\n  File "x.py", line 2, in <module>\nKeyError: \'id\'\nExit code: 0';
+    expect(stackTracedErrors(python)).toEqual(["KeyError: 'id'"]);
+    const java = "java.lang.IllegalStateException: closed\n\tat com.acme.Pool.get(Pool.java:41)\nexit code: 0";
+    expect(stackTracedErrors(java)).toEqual(["java.lang.IllegalStateException: closed"]);
+  });
+
+  it("finds nothing in a successful output without a stack trace, whatever it mentions", () => {
+    const output = "ERROR: this line is part of the expected log\nTypeError: logged on purpose\n3 passed\nExit code: 0";
+    expect(stackTracedErrors(output)).toEqual([]);
+    expect(toolResultErrors(output, false)).toEqual({ signatures: [] });
+  });
+});
+
+describe("failedRead", () => {
+  it("tells a read the tool refused from content that only contains error words", () => {
+    expect(failedRead("ERROR:\nInvalid `path` parameter: /w/a.ts. The path /w/a.ts does not exist.", false)).toBe(true);
+    expect(failedRead("Error: file not found: a.ts", false)).toBe(true);
+    expect(failedRead("x", true)).toBe(true);
+    expect(failedRead("cat: a.ts: No such file or directory\nExit code 1", false)).toBe(true);
+    expect(failedRead("Here's the result of running `cat -n`:\n     1\tERROR: not a failure", false)).toBe(false);
+    expect(failedRead("Errors are listed below\nExit code 0", false)).toBe(false);
+    expect(failedRead("Error: in a log line\nExit code 0", false)).toBe(false);
   });
 });
 

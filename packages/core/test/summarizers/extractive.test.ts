@@ -231,4 +231,28 @@ describe("ExtractiveSummarizer on what a session names", () => {
     expect(summary).toContain("head: cannot open '/home/jim/.claude/b.jsonl' for reading: No such file or directory");
     expect(summary).not.toContain("this line is the file's content");
   });
+
+  it("records a file editor's refusal, the message under its bare ERROR header, for views and edits alike", async () => {
+    const edit = (id: string, args: Record<string, string>): ChatMessage => ({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "str_replace_editor", arguments: JSON.stringify(args) } }] });
+    const messages: ChatMessage[] = [
+      { role: "user", content: "Fix the menu scroll bug." },
+      edit("e1", { command: "view", path: "/workspace/app/src/Menu.test.ts" }),
+      { role: "tool", tool_call_id: "e1", content: "ERROR:\nInvalid `path` parameter: /workspace/app/src/Menu.test.ts. The path /workspace/app/src/Menu.test.ts does not exist." },
+      edit("e2", { command: "str_replace", path: "/workspace/app/src/Menu.ts" }),
+      { role: "tool", tool_call_id: "e2", content: "ERROR:\nParameter `old_str` is required for command: str_replace." },
+    ];
+    const summary = await summarizer.summarize({ messages, maxTokens: 2_000 });
+    expect(summary).toContain("Invalid `path` parameter: /workspace/app/src/Menu.test.ts. The path");
+    expect(summary).toContain("Parameter `old_str` is required for command: str_replace.");
+    expect(summary).not.toMatch(/Error seen: ERROR:\s*$/m);
+  });
+
+  it("records an exception a script printed with its stack trace even though it exited 0", async () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "Reproduce the SSR bug." },
+      { role: "assistant", content: null, tool_calls: [{ id: "r1", type: "function", function: { name: "execute_bash", arguments: JSON.stringify({ command: "node repro.mjs" }) } }] },
+      { role: "tool", tool_call_id: "r1", content: "Error: On-the-fly template compilation is not supported in the ESM build\n    at ssrCompile (file:///app/server.js:559:11)\n[The command completed with exit code 0.]" },
+    ];
+    expect(await summarizer.summarize({ messages, maxTokens: 2_000 })).toContain("Error: On-the-fly template compilation is not supported in the ESM build");
+  });
 });
