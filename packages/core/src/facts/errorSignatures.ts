@@ -249,9 +249,11 @@ const STACK_FRAME = /^\s+at [\w$.<[]/;
  * The errors a program printed with their stack trace although it exited 0 (a script that catches an
  * exception and logs it, a reproduction that shows the bug): exception lines right above a stack frame
  * ("Error: …" then "    at f (file.js:3:9)"), and Python tracebacks' final lines. What else an output
- * that reports success prints is not an error. Only outputs holding a frame or a traceback are split.
+ * that reports success prints is not an error. Only outputs naming an error or exception and holding a
+ * frame or a traceback are split (most successful outputs are passed over by two native searches).
  */
 export function stackTracedErrors(output: string): string[] {
+  if (!output.includes("rror") && !output.includes("xception")) return [];
   const traceback = output.includes("Traceback (most recent call last)");
   if (!traceback && !output.includes("    at ") && !output.includes("\tat ")) return [];
   const lines = output.split("\n");
