@@ -10,12 +10,17 @@ const DOTFILE_TOKEN = /(?<![\w./-])(?:~|\.{1,2})?\/?(?:[\w@.+-]+\/)*\.(?:gitigno
 /** A URL (`scheme://…`), so paths inside it are not taken for file paths. */
 export const URL_PATTERN = /\b[a-z][a-z0-9+.-]*:\/\/[^\s)>\]"'`]+/gi;
 
+/** `text` with each URL replaced by a space (the pattern, which tries a scheme at every word, runs only when a "://" is there). */
+function withoutUrlsOf(text: string): string {
+  return text.includes("://") ? text.replace(URL_PATTERN, " ") : text;
+}
+
 /**
  * Path-like tokens with a file extension in `text` (URLs excluded, a leading `@` mention sign dropped),
  * in order of appearance, each once (compared case-insensitively).
  */
 export function findPaths(text: string): string[] {
-  const withoutUrls = text.replace(URL_PATTERN, " ");
+  const withoutUrls = withoutUrlsOf(text);
   const seen = new Set<string>();
   const out: string[] = [];
   const matches = [...withoutUrls.matchAll(PATH_TOKEN), ...withoutUrls.matchAll(DOTFILE_TOKEN)].sort((a, b) => a.index - b.index);
@@ -52,7 +57,8 @@ const WELL_KNOWN_ROOTS = /^\/(?:tmp|etc|usr|var|opt|home|mnt|srv|root|private|Us
  * `input/output`) and files ({@link findPaths}) are not folders.
  */
 export function findFolders(text: string): string[] {
-  const withoutUrls = text.replace(URL_PATTERN, " ");
+  if (!text.includes("/")) return [];
+  const withoutUrls = withoutUrlsOf(text);
   const seen = new Set<string>();
   const out: string[] = [];
   const matches = [...withoutUrls.matchAll(FOLDER_TOKEN), ...withoutUrls.matchAll(SHORT_ROOTED_TOKEN)].sort((a, b) => a.index - b.index);

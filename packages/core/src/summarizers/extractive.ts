@@ -43,6 +43,11 @@ function samePathForm(path: string): string {
   return path.replace(/^\.\//, "");
 }
 
+/** What follows a path's last "/" (the whole path when it has none). */
+function lastSegment(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
 /**
  * Merges "path — notes" items by path, notes in order of first appearance. A path that another listed
  * path ends with (`./pkg/a.go`, `a.go` next to `/repo/pkg/a.go`) is the same file named shorter: its notes
@@ -59,12 +64,21 @@ function mergeFiles(previous: string[], current: string[]): string[] {
   }
   const order = [...notes.keys()];
   const place = new Map(order.map((key, i) => [key, i] as const));
+  // a path can only end with another when both end in the same last segment: compare within those
+  const form = new Map(order.map((key) => [key, samePathForm(key)] as const));
+  const byLastSegment = new Map<string, string[]>();
   for (const key of order) {
-    const short = samePathForm(key);
+    const last = lastSegment(form.get(key)!);
+    const group = byLastSegment.get(last);
+    if (group === undefined) byLastSegment.set(last, [key]);
+    else group.push(key);
+  }
+  for (const key of order) {
+    const short = form.get(key)!;
     let longest: string | undefined;
-    for (const other of order) {
+    for (const other of byLastSegment.get(lastSegment(short))!) {
       if (other === key || !notes.has(other)) continue;
-      const long = samePathForm(other);
+      const long = form.get(other)!;
       if ((long === short && other.length > key.length) || long.endsWith(`/${short}`)) {
         if (longest === undefined || other.length > longest.length) longest = other;
       }

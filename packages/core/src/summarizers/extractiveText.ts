@@ -58,16 +58,23 @@ const PORT = /\b(?:port\s*[:=]?\s*|(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\]
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 const NAMED_ID = /\b((?:[a-z]+[_-])?id)["']?\s*[:=]\s*["']?([A-Za-z0-9][\w.-]{2,})/gi;
 const REFERENCE = /\b((?:PR|issue|ticket|commit)\s+#?[0-9a-f]{2,40})\b/gi;
+/** What every match of {@link PORT}, {@link NAMED_ID} and {@link REFERENCE} holds. */
+const PORT_HINT = /port|localhost|127\.0\.0\.1|0\.0\.0\.0|\[::/i;
+const NAMED_ID_HINT = /id["']?\s*[:=]/i;
+const REFERENCE_HINT = /PR|issue|ticket|commit/i;
 
 /** Versions (x.y.z), ports, URLs and ids found in `text`. */
 export function findValues(text: string): FoundValues {
-  const urls = [...text.matchAll(URL)].map((m) => m[0].replace(/[.,;:]+$/, ""));
-  const ports = [...text.matchAll(PORT)].map((m) => m[1] ?? "");
-  const versions = [...text.replace(URL, " ").matchAll(VERSION)].map((m) => m[0]);
+  // Each pattern runs only on text holding what every match of it holds (a cheap search first): most
+  // texts have no URL, port or named id, and these patterns try a match at every word.
+  const hasUrl = text.includes("://");
+  const urls = hasUrl ? [...text.matchAll(URL)].map((m) => m[0].replace(/[.,;:]+$/, "")) : [];
+  const ports = PORT_HINT.test(text) ? [...text.matchAll(PORT)].map((m) => m[1] ?? "") : [];
+  const versions = [...(hasUrl ? text.replace(URL, " ") : text).matchAll(VERSION)].map((m) => m[0]);
   const ids = [
     ...[...text.matchAll(UUID)].map((m) => m[0]),
-    ...[...text.matchAll(NAMED_ID)].map((m) => `${m[1]}=${m[2]}`),
-    ...[...text.matchAll(REFERENCE)].map((m) => m[1] ?? ""),
+    ...(NAMED_ID_HINT.test(text) ? [...text.matchAll(NAMED_ID)].map((m) => `${m[1]}=${m[2]}`) : []),
+    ...(REFERENCE_HINT.test(text) ? [...text.matchAll(REFERENCE)].map((m) => m[1] ?? "") : []),
   ];
   return { versions: dedupe(versions), ports: dedupe(ports), urls: dedupe(urls), ids: dedupe(ids) };
 }
