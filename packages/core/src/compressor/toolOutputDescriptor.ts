@@ -85,6 +85,17 @@ function oneLine(text: string, max: number): string {
 }
 
 /**
+ * What a call's `command` argument did: ` ran \`pytest\`` for a shell command; for a file tool whose
+ * `command` is its sub-command (OpenHands' editor: `{"command": "view", "path": …}`), the sub-command and
+ * the file: ` view \`src/a.ts\``.
+ */
+function commandAction(toolName: string, argumentsJson: string | undefined, command: string): string {
+  const target = toolCallTarget(toolName, argumentsJson ?? "");
+  const path = target.command === undefined ? target.paths[0] : undefined;
+  return path === undefined ? ` ran \`${command}\`` : ` ${command} \`${oneLine(path, MAX_ARGUMENT_CHARS)}\``;
+}
+
+/**
  * The descriptor of a cleared output: `[tool] ran \`cmd\` -> exit 1, 40 lines output` for commands,
  * `[tool] path/or/query -> 80 lines output (3.0 KB)` otherwise.
  */
@@ -92,7 +103,7 @@ export function describeToolOutput(toolName: string | undefined, argumentsJson: 
   const name = oneLine(toolName ?? "tool", 40) || "tool";
   const key = keyArgument(argumentsJson) ?? targetArgument(name, argumentsJson);
   let action = "";
-  if (key) action = key.name === "command" || key.name === "cmd" ? ` ran \`${key.value}\`` : ` \`${key.value}\``;
+  if (key) action = key.name === "command" || key.name === "cmd" ? commandAction(name, argumentsJson, key.value) : ` \`${key.value}\``;
   const exit = visibleExitCode(output);
   const lines = countLines(output);
   const amount = lines > 1 ? `${lines} lines output` : `${formatSize(outputChars)} output`;

@@ -40,6 +40,10 @@ describe("phase 1: pruning old tool results", () => {
   it("names the key argument of file tools and the size of the output", () => {
     const text = describeToolOutput("read_file", JSON.stringify({ path: "tests/test_api.py" }), longOutput("x", 80, 40));
     expect(text).toBe("[read_file] `tests/test_api.py` -> 80 lines output (3.2 KB)");
+    // a file tool whose `command` is its sub-command names the file it acted on
+    const view = describeToolOutput("str_replace_editor", JSON.stringify({ command: "view", path: "/w/src/Menu.ts" }), longOutput("x", 30));
+    expect(view).toBe("[str_replace_editor] view `/w/src/Menu.ts` -> 30 lines output (2.4 KB)");
+    expect(describeToolOutput("execute_bash", JSON.stringify({ command: "cat /w/src/Menu.ts" }), "ok")).toBe("[execute_bash] ran `cat /w/src/Menu.ts` -> 2 chars output");
   });
 
   it("reads exit codes written in the common shapes", () => {
