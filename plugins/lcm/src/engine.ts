@@ -3,6 +3,8 @@
  * `LcmStoreAsync`, e.g. PostgreSQL); older turns are condensed into a DAG of summaries that point back to
  * their sources; the fresh tail stays raw. The model sees the system prompt, the summaries and the tail,
  * and can search and expand the rest with tools. Work on one session runs in order within an engine.
+ * The class is the stateful shell: compress()'s compaction is compressSession.ts, the tool calls
+ * engineTools.ts, what the host holds heldConversations.ts, the options engineOptions.ts.
  */
 import {
   AWAITING_REAL_USAGE,
@@ -10,7 +12,6 @@ import {
   ContextEngine,
   effectiveThresholdPercent,
   ExtractiveSummarizer,
-  InvalidMessagesError,
   matchModelThreshold,
   parseMessages,
   RoughTokenCounter,
@@ -23,12 +24,9 @@ import {
   type Summarizer,
   type TokenCounter,
   type ToolSchema,
-  type CacheTimingOptions,
   AgentCompactionRequests,
-  COMPACT_CONTEXT_TOOL_NAME,
   compactContextToolSchema,
   type AgentCompactionRequest,
-  type CompactToolSettings,
   type EngineStatus,
   type LastCompaction,
   type UsageReport,
@@ -36,16 +34,16 @@ import {
   type PrepareCompressionOptions,
   type PreparationStatus,
 } from "./core.js";
-import { lcmLastCompaction, LCM_RECOVERY_TOOL, nothingToCompactInSession } from "./compactTool.js";
 import { assembleContext, splitSystemPrompt, type AssembleOptions } from "./assemble.js";
-import { loadContext, runCompaction, type CompactionInput, type CompactionOutcome } from "./compaction.js";
+import { loadContext, runCompaction, type CompactionOutcome } from "./compaction.js";
+import { compactionInputOf, ingestAndCompact, type LcmCompactionParts } from "./compressSession.js";
+import { isExtractive, type LcmEngineOptions } from "./engineOptions.js";
+export type { LcmEngineOptions } from "./engineOptions.js";
 import { PreparedSummaries } from "./prepared.js";
 import { parseLcmConfig, type LcmSettings } from "./config.js";
 import { checkLcmStore, type DoctorReport } from "./doctor.js";
-import type { HeldSequence } from "./held.js";
-import { assembleHeldContext } from "./heldContext.js";
+import { HeldConversations } from "./heldConversations.js";
 import { carrySummaries, nextSessionId } from "./rollover.js";
-import { ingestConversation, type IngestResult } from "./ingest.js";
 import { sessionMatcher } from "./sessionPatterns.js";
 import { SessionOrder } from "./sessionOrder.js";
 import { skipBlocksPattern } from "./skipTags.js";
@@ -53,47 +51,9 @@ import { LcmStore, type StoredMessage } from "./store/LcmStore.js";
 import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 import { StoreHandle } from "./storeHandle.js";
 import { OpenScopes } from "./toolScope.js";
-import { CompactionAbortedError } from "./summarize.js";
-import { dispatchLcmTool } from "./tools/index.js";
-import { toolErrorResult } from "./tools/result.js";
+import { runLcmToolCall, toolContextOf, type LcmToolParts } from "./engineTools.js";
 import { lcmToolSchemas } from "./tools/schemas.js";
 import type { ToolContext } from "./tools/types.js";
-
-/** Options of a standalone {@link LcmEngine}. */
-export interface LcmEngineOptions<S extends LcmStoreAsync = LcmStore> {
-  /** SQLite file (or ":memory:"); overrides `config.db_path`. One of dbPath, config.db_path or store is required. */
-  dbPath?: string;
-  /**
-   * An already open store, which may be shared between engines: lcm's SQLite `LcmStore`, or any
-   * `LcmStoreAsync` (`openPostgresLcmStore` of `@context-engine/postgres`). The engine leaves it open.
-   */
-  store?: S;
-  /** True when the engine owns `store`: `close()` closes it too. */
-  ownsStore?: boolean;
-  /** The `lcm:` settings, raw (validated here) or already parsed. */
-  config?: unknown;
-  /** Core's Summarizer; default the offline ExtractiveSummarizer. */
-  summarizer?: Summarizer;
-  /** True when `summarizer` is an LLM (enables lcm_expand_query). Default: any summarizer that is not extractive. */
-  llmSummarizer?: boolean;
-  tokenCounter?: TokenCounter;
-  model?: ModelInfo;
-  /** The host's `compression.model_thresholds`: per-model trigger shares that override `threshold`. */
-  modelThresholds?: Record<string, number> | undefined;
-  /** The host's `compression.compact_tool`: offer the agent `compact_context` (default off). */
-  compactTool?: CompactToolSettings | undefined;
-  /** The host's `compression.prepare_at`: from this share of the trigger on the compaction is prepared in the background (off when unset). */
-  prepareAt?: number | null | undefined;
-  warn?: (message: string) => void;
-  /** Clock for created_at (tests pin it). */
-  now?: () => number;
-  /** `compression.timing: cache_aware` with the cache TTL and prices it decides with (the plugin passes them from the host config); absent: the threshold. */
-  cacheTiming?: CacheTimingOptions | undefined;
-}
-
-function isExtractive(summarizer: Summarizer): boolean {
-  return summarizer instanceof ExtractiveSummarizer || summarizer.name === "extractive";
-}
 
 /** The lossless context engine ("lcm") over a store of type `S` (lcm's SQLite store unless given another). */
 export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine {
@@ -116,8 +76,8 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   private readonly order = new SessionOrder();
   /** Set by onSessionReset until the fresh session's id is known (calls without a session id wait for it). */
   private sessionPending: Promise<void> | undefined;
-  /** Per session: identities of the conversation the host was last known to hold. */
-  private readonly held = new Map<string, HeldSequence>();
+  /** Per session: what the host was last known to hold, and the ingest and assembly that change it. */
+  private readonly held: HeldConversations;
   /** True for the sessions `ignore_sessions` names: nothing of them is stored. */
   readonly isIgnoredSession: (session: string) => boolean;
   /** The summarizer is not called before this time (epoch ms): it refused its credentials. */
@@ -138,6 +98,10 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   /** `compression.prepare_at`, and the dry runs it started (prepared.ts). */
   private readonly prepareAt: number | null | undefined;
   private readonly prepared: PreparedSummaries;
+  /** What compress() hands each compaction (compressSession.ts). */
+  private readonly compaction: LcmCompactionParts<S>;
+  /** What each tool call is handed (engineTools.ts). */
+  private readonly tools: LcmToolParts;
 
   constructor(options: LcmEngineOptions<S> = {}) {
     super(options.model ? { model: options.model } : {});
@@ -152,6 +116,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     this.llm = llm ? this.summarizer : undefined;
     this.warn = options.warn ?? (() => {});
     this.now = options.now ?? Date.now;
+    this.held = new HeldConversations(this.tokenCounter, this.now, () => this.assembleOptions);
     this.cacheTiming = options.cacheTiming ? new CacheTimingTracker(options.cacheTiming, this.now) : undefined;
     this.sessionId = this.settings.session;
     this.modelThresholds = options.modelThresholds;
@@ -162,6 +127,17 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     this.prepared = new PreparedSummaries((session, status) => {
       if (status.state === "failed") this.warn(`lcm: the compaction prepared in the background failed (session '${session}'): ${status.reason}; nothing was changed, the trigger compacts as usual`);
     });
+    this.compaction = {
+      ...{ engine: this, now: this.now, warn: this.warn, summarySkip: this.summarySkip, prepared: this.prepared, carriedUnseen: this.carriedUnseen },
+      ingest: (store, messages, session, source) => this.held.ingest(store, messages, session, source),
+      assembleAndHold: (store, system, session) => this.held.assembleAndHold(store, system, session),
+      compacted: (last) => void (this.lastCompacted = last),
+    };
+    this.tools = {
+      ...{ engine: this, llm: this.llm, now: this.now, handle: this.handle, scopes: this.scopes },
+      currentSession: () => this.currentSession(),
+      toolContext: (session, scope) => this.toolContext(session, scope),
+    };
     this.updateModel(this.model);
   }
 
@@ -230,29 +206,8 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
         parseMessages(messages, "LcmEngine.ingest"); // nothing is stored, but bad input is still refused
         return [];
       }
-      return (await this.order.run(target, () => this.ingestChecked(store, messages, target, "LcmEngine.ingest"))).stored;
+      return (await this.order.run(target, () => this.held.ingest(store, messages, target, "LcmEngine.ingest"))).stored;
     });
-  }
-
-  /**
-   * Validates and stores what is new in `messages` (run in the session's order). The store is
-   * append-only, so a malformed message is refused before anything is stored; only the messages not
-   * equal to ones the engine already had are checked (those were checked when they came). A list too
-   * malformed to compare gets the full check's error, naming each bad message of `source`'s list.
-   */
-  private async ingestChecked(store: S, messages: ChatMessage[], session: string, source: string): Promise<IngestResult> {
-    const { system, conversation } = splitSystemPrompt(messages);
-    const offset = system.length;
-    const validate = (trusted: readonly boolean[]) => void parseMessages(messages, source, (i) => i >= offset && trusted[i - offset] === true);
-    let result: IngestResult;
-    try {
-      result = await ingestConversation(store, session, conversation, this.tokenCounter, () => this.heldBy(store, session), this.now(), this.held.get(session), validate);
-    } catch (error) {
-      if (!(error instanceof InvalidMessagesError)) parseMessages(messages, source);
-      throw error;
-    }
-    this.held.set(session, result.held);
-    return result;
   }
 
   /**
@@ -272,59 +227,8 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
         parseMessages(messages, "LcmEngine.compress");
         return messages;
       }
-      return this.order.run(session, () => this.ingestAndCompact(store, session, messages, options));
+      return this.order.run(session, () => ingestAndCompact(this.compaction, store, session, messages, options));
     });
-  }
-
-  /** The body of {@link compress}, in the session's order. */
-  private async ingestAndCompact(store: S, session: string, messages: ChatMessage[], options: CompressOptions): Promise<ChatMessage[]> {
-    const ingested = await this.ingestChecked(store, messages, session, "LcmEngine.compress");
-    // stored and held messages are not counted again: only the system prompt and lcm's own artifacts are
-    const unstored = () => [...messages.filter((m) => m.role === "system"), ...ingested.artifacts.filter((m) => m.role !== "system")];
-    const tokens = options.currentTokens ?? ingested.tokens + this.tokenCounter.countMessages(unstored());
-    const { system } = splitSystemPrompt(messages);
-    if (!options.force && tokens < this.thresholdTokens) {
-      // a session /new started shows the summaries it carried over from its first call on
-      return this.carriedUnseen.delete(session) ? this.assembleAndHold(store, system, session) : messages;
-    }
-    const release = await store.leaseCompaction?.(session);
-    if (release === undefined && store.leaseCompaction !== undefined) return this.assembleAndHold(store, system, session);
-    let outcome: CompactionOutcome;
-    // summaries a dry run prepared below the trigger are taken as they are (prepared.ts)
-    const prepared = this.prepared.summarizerFor(session, this.summarizer);
-    try {
-      const committed = await this.prepared.commitPrepared(session, store);
-      // the prepared passes applied, the turns appended since stay after them; more passes only while still at the trigger
-      const input = this.compactionInput(store, session, system, options, prepared.summarizer);
-      outcome = await runCompaction(committed.length === 0 ? input : { ...input, targetTokens: Math.max(input.targetTokens, this.thresholdTokens - 1) });
-      if (committed.length > 0) Object.assign(outcome, { passes: outcome.passes + committed.length, created: [...committed, ...outcome.created], tokensBefore: tokens });
-      if (committed.length + prepared.hits() > 0) outcome.preparedSummaries = committed.length + prepared.hits();
-    } catch (error) {
-      if (error instanceof CompactionAbortedError) return messages;
-      throw error;
-    } finally {
-      this.prepared.drop(session);
-      await release?.();
-    }
-    this.lastCompaction = outcome;
-    this.reportSummarizerFailure(outcome);
-    if (outcome.passes > 0) {
-      this.agentRequests?.noteCompaction(session);
-      this.compressionCount += 1;
-      this.lastPromptTokens = AWAITING_REAL_USAGE;
-      await store.logCompaction({
-        session,
-        at: this.now(),
-        passes: outcome.passes,
-        tokensBefore: outcome.tokensBefore,
-        tokensAfter: outcome.tokensAfter,
-        summariesCreated: outcome.created.length,
-        fallbackSummaries: outcome.fallbacks,
-      });
-    }
-    const output = await this.assembleAndHold(store, system, session);
-    if (outcome.passes > 0) this.lastCompacted = lcmLastCompaction(outcome, this.now(), messages.length, output.length, options.focusTopic);
-    return output;
   }
 
   /** The base counters and the last compaction (when, tokens before and after, whether fallback summaries were used). */
@@ -335,19 +239,6 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   /** The pending `compact_context` request of `sessionId` (default the current session), taken: the host compacts with its focus. */
   takeCompactionRequest(sessionId?: string): AgentCompactionRequest | undefined {
     return this.agentRequests?.take(sessionId ?? this.sessionId);
-  }
-
-  /** What a compaction of `session` runs with, asking `summarizer`. */
-  private compactionInput(store: LcmStoreAsync, session: string, system: ChatMessage[], options: CompressOptions, summarizer: Summarizer): CompactionInput {
-    const settings = this.settings;
-    return {
-      ...{ store, session, system, summarizer, counter: this.tokenCounter, targetTokens: this.targetTokens, now: this.now, signal: options.signal, focusTopic: options.focusTopic },
-      ...{ freshTail: settings.fresh_tail, leafChunkTokens: settings.leaf_chunk_tokens, leafTargetTokens: settings.leaf_target_tokens, condensedTargetTokens: settings.condensed_target_tokens },
-      ...{ condenseFanin: settings.condense_fanin, maxDepth: settings.max_depth, maxPasses: settings.max_passes, summaryTimeoutMs: settings.summary_timeout_ms },
-      summarizerPaused: this.now() < this.summarizerPausedUntil,
-      externalizeAboveTokens: settings.externalize_tool_output_tokens,
-      summarySkip: this.summarySkip,
-    };
   }
 
   /**
@@ -369,10 +260,10 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     return this.prepared.start(session, this.summarizer, (recording, dryRun, begun) =>
       this.handle.use(async (store) => {
         await this.order.run(session, async () => {
-          await this.ingestChecked(store, messages, session, "LcmEngine.prepareCompression");
+          await this.held.ingest(store, messages, session, "LcmEngine.prepareCompression");
           begun();
         });
-        return runCompaction(this.compactionInput(dryRun(store), session, system, {}, recording));
+        return runCompaction(compactionInputOf(this.compaction, dryRun(store), session, system, {}, recording));
       }),
     );
   }
@@ -380,28 +271,6 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   /** Where the background compaction of `session` (default the current one) stands, without starting one. */
   preparationStatus(session?: string): PreparationStatus {
     return this.prepareAt == null ? { state: "off" } : this.prepared.status(session ?? this.sessionId);
-  }
-
-  /** The assembled context of `session`, which the host holds from now on. */
-  private async assembleAndHold(store: S, system: ChatMessage[], session: string): Promise<ChatMessage[]> {
-    const { output, held } = await assembleHeldContext(store, system, session, this.tokenCounter, this.assembleOptions);
-    this.held.set(session, held);
-    return output;
-  }
-
-  /**
-   * Warns about a summarizer failure. A refused credential (401/403) opens the circuit breaker: the
-   * summarizer is not called for `auth_cooldown_ms` and fallback summaries are used, reported once here.
-   */
-  private reportSummarizerFailure(outcome: CompactionOutcome): void {
-    if (outcome.authFailure !== undefined) {
-      const ms = this.settings.auth_cooldown_ms;
-      this.summarizerPausedUntil = this.now() + ms;
-      const span = ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.ceil(ms / 1_000)} s`;
-      this.warn(`lcm: ${outcome.authFailure}; the summarizer is not called for the next ${span} (lcm.auth_cooldown_ms), deterministic fallback summaries are used`);
-    } else if (outcome.summarizerError !== undefined) {
-      this.warn(`lcm: summarizer failed (${outcome.summarizerError}); deterministic fallback summaries were used`);
-    }
   }
 
   /** The context of `session` as the model would see it after `system`. Pure function of the stored state. */
@@ -424,24 +293,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
    * scope only; on a store that enforces scopes itself (PostgreSQL), inside a read limited to it. Never throws.
    */
   override async handleToolCall(name: string, args: unknown, context?: ToolCallContext): Promise<string> {
-    let result: string | undefined;
-    try {
-      result = await this.handle.use(async (store) => {
-        const caller = await this.scopes.caller(store, name, context, () => this.currentSession());
-        if ("refused" in caller) return caller.refused;
-        if (name === COMPACT_CONTEXT_TOOL_NAME && this.agentRequests) {
-          const limits = { freshTail: this.settings.fresh_tail, promptTokens: this.agentRequests.promptTokens(caller.session), targetTokens: this.targetTokens };
-          const nothingToCompact = await nothingToCompactInSession(store, caller.session, limits);
-          return this.agentRequests.handle(caller.session, args, { nothingToCompact, recoveryTool: LCM_RECOVERY_TOOL });
-        }
-        const run = (reader: LcmStoreAsync) => dispatchLcmTool({ ...this.toolContext(caller.session, caller.scope), store: reader }, name, args);
-        return store.readInScope ? store.readInScope(caller.scope, run) : run(store);
-      });
-    } catch (error) {
-      // the store could not be reopened after onSessionEnd closed it
-      return toolErrorResult("internal", `${name} failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    return result ?? super.handleToolCall(name, args, context);
+    return (await runLcmToolCall(this.tools, name, args, context)) ?? super.handleToolCall(name, args, context);
   }
 
   /**
@@ -449,19 +301,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
    * to the one `session` was opened in, else the default scope.
    */
   toolContext(session: string = this.sessionId, scope: string = this.scopes.openScope(session) ?? DEFAULT_SESSION_SCOPE): ToolContext {
-    return {
-      store: this.store,
-      session,
-      scope,
-      counter: this.tokenCounter,
-      regexBudgetMs: this.settings.regex_time_budget_ms,
-      allSessions: this.settings.search_all_sessions,
-      summaryTimeoutMs: this.settings.summary_timeout_ms,
-      maxExpandTokens: this.settings.max_expand_tokens,
-      llmSummarizer: this.llm,
-      summarizerPausedUntil: this.summarizerPausedUntil,
-      now: this.now,
-    };
+    return toolContextOf(this.tools, session, scope);
   }
 
   /**
@@ -482,7 +322,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
    */
   override async onSessionEnd(sessionId: string, messages: ChatMessage[]): Promise<void> {
     await this.ingest(messages, sessionId);
-    this.held.delete(sessionId);
+    this.held.forget(sessionId);
     this.agentRequests?.forget(sessionId);
     this.prepared.drop(sessionId);
     this.scopes.end(sessionId);
@@ -539,10 +379,5 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   /** Closes the store if this engine opened or owns it, for good (unlike onSessionEnd, nothing reopens it). */
   close(): Promise<void> {
     return this.handle.close();
-  }
-
-  /** What the host holds for `session`, when unknown: the identities of the current assembled context. */
-  private async heldBy(store: S, session: string): Promise<HeldSequence> {
-    return this.held.get(session) ?? (await assembleHeldContext(store, [], session, this.tokenCounter, this.assembleOptions)).held;
   }
 }

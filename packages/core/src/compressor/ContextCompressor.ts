@@ -2,96 +2,42 @@
  * The built-in engine (`context.engine: compressor`): a thin stateful shell around the pure steps, which
  * compress() runs in this order: scan (conversationIndex.ts), plan boundaries (planCompaction.ts,
  * planBoundaries.ts) and prune (pruneToolOutputs.ts) — the two together are prepareCompaction.ts —,
- * summarize (summarize.ts: summaryRequest.ts, summaryLadder.ts), assemble (assemble.ts). The shell owns
- * the counters, cooldowns and pauses.
+ * summarize (summarize.ts: summaryRequest.ts, summaryLadder.ts), assemble (assemble.ts); one compaction
+ * runs them in compactionRun.ts, and the options are compressorOptions.ts. The shell owns the counters,
+ * cooldowns and pauses.
  */
-import { z } from "zod";
-import { AWAITING_REAL_USAGE, ContextEngine, DEFAULT_MODEL, sameModelInfo } from "../engine/ContextEngine.js";
+import { ContextEngine, DEFAULT_MODEL, sameModelInfo } from "../engine/ContextEngine.js";
 import { DEFAULT_SESSION_SCOPE, type CompressOptions, type EngineStatus, type ModelInfo, type NormalizedUsage, type SessionInfo, type ToolCallContext, type ToolSchema, type UsageReport } from "../engine/types.js";
 import { ambiguousScopeResult, resolveToolScope } from "../engine/toolScope.js";
 import { AgentCompactionRequests, COMPACT_CONTEXT_TOOL_NAME, compactContextToolSchema, type AgentCompactionRequest } from "../engine/compactContextTool.js";
 import type { LastCompaction } from "../engine/lastCompaction.js";
 import { lastCompactionOf, nothingToCompactReason } from "./agentCompaction.js";
-import { CompressionSectionSchema, type CompressionConfig } from "../config/schema.js";
+import type { CompressionConfig } from "../config/schema.js";
 import type { ChatMessage } from "../messages/schema.js";
-import { sanitizeToolPairs } from "../messages/toolPairs.js";
 import { ExtractiveSummarizer } from "../summarizers/extractive.js";
 import type { Summarizer } from "../summarizers/types.js";
-import type { AwaitableMethods, EngineStateStore } from "../store/types.js";
 import { canSearchSessions, runSessionSearch, scopedSearchSource, SESSION_SEARCH_TOOL_NAME, sessionSearchToolSchema, type SessionSearchSource } from "../tools/sessionSearch.js";
 import { defaultTokenCounter } from "../tokens/counter.js";
 import type { TokenCounter } from "../tokens/types.js";
-import { assembleCompressed } from "./assemble.js";
-import { repairedToolPairs, validOutput, withRepairedToolPairs } from "./validOutput.js";
-import { countedMessageTokens, tokensBeforeForComparison } from "./messageTokens.js";
+import { countedMessageTokens } from "./messageTokens.js";
 import { awaitsRealUsage, triggerDecision, type ShouldCompressInfo, type TriggerLimits } from "./trigger.js";
 export type { ShouldCompressInfo, ShouldCompressReason } from "./trigger.js";
 import { prepareCompaction } from "./prepareCompaction.js";
-import { indexConversation, scanConversation, type ConversationIndex } from "./conversationIndex.js";
-import { emptyReport, fillCompactionReport, includeInFlightGroup, markUnchanged, type CompressionReport } from "./report.js";
-import { summarizePrepared, type SummarizeOptions } from "./summarize.js";
+import { indexConversation, scanConversation } from "./conversationIndex.js";
+import { includeInFlightGroup, type CompressionReport } from "./report.js";
+import { summarizePrepared } from "./summarize.js";
 import { BackgroundSummaries } from "./backgroundSummaries.js";
-import { onlyNewTurns } from "./preparedRange.js";
 import { preparationDue, type PrepareCompressionOptions, type PreparationStatus } from "../engine/preparation.js";
-import type { PreparedCompaction } from "./prepareCompaction.js";
-import {
-  CompressorSessions,
-  countIneffective,
-  liftPause,
-  recordCompactionInSession,
-  recordModelUpdate,
-  recordRealUsage,
-  recordSummaryFailure,
-  recordSummaryOutcome,
-  type CompressorSessionState,
-  type ResolvedSession,
-} from "./sessionState.js";
+import { CompressorSessions, recordModelUpdate, recordRealUsage, type CompressorSessionState } from "./sessionState.js";
 export { PAUSE_AFTER_STREAK } from "./sessionState.js";
 import { computeThresholds } from "../engine/thresholds.js";
-import { CacheTimingTracker, type CacheTimingOptions } from "./cacheTimingTracker.js";
+import { CacheTimingTracker } from "./cacheTimingTracker.js";
 import { timedTriggerDecision } from "./timedTrigger.js";
 import type { RouteHooks } from "../host/hooks.js";
 import { builtinRouteHooks } from "../routes/builtin.js";
-
-/** Options of the built-in compressor. */
-export interface ContextCompressorOptions {
-  /** The `compression:` config section (defaults filled in by its schema). */
-  compression?: Partial<CompressionConfig>;
-  /** Writes the summary (default: the offline ExtractiveSummarizer). */
-  summarizer?: Summarizer;
-  /** Used when the summarizer fails with a non-abort failure (default: ExtractiveSummarizer). */
-  fallbackSummarizer?: Summarizer;
-  tokenCounter?: TokenCounter;
-  model?: ModelInfo;
-  /** Clock in ms since the epoch (cooldowns); default `Date.now`. */
-  now?: () => number;
-  /**
-   * Keeps each session's cooldown, streaks and last summary across restarts (a session store such as
-   * `openSqliteStore`; one without the engine-state methods keeps nothing), and gives the agent the
-   * `session_search` tool over it. The host passes its store.
-   */
-  store?: (Partial<AwaitableMethods<EngineStateStore>> & Partial<SessionSearchSource>) | undefined;
-  /**
-   * Told about problems that do not stop the engine, such as a session state a store that answers with
-   * promises could not write (default `console.warn`). The host passes its `warn` (`host.warnings`).
-   */
-  warn?: (message: string) => void;
-  /** The routes that may adjust the threshold plan (the host passes its own; default: the built-in routes, set from `compression`). */
-  routes?: RouteHooks;
-  /** The cache TTL and prices `compression.timing: cache_aware` decides with (the host passes `prompt_caching.cache_ttl` and `prices`). */
-  cacheTiming?: CacheTimingOptions;
-  /**
-   * Told when a background summary (`compression.prepare_at`) starts and when it settles, `ready` or
-   * `failed` (a failure is also passed to `warn`); the conversation is never changed by it.
-   */
-  onPreparation?: (sessionId: string, status: PreparationStatus) => void;
-}
-
-function parseCompression(input: Partial<CompressionConfig> | undefined): CompressionConfig {
-  const parsed = CompressionSectionSchema.safeParse(input ?? {});
-  if (!parsed.success) throw new Error(`Invalid compression options:\n${z.prettifyError(parsed.error)}`);
-  return parsed.data;
-}
+import { parseCompression, type ContextCompressorOptions } from "./compressorOptions.js";
+export type { ContextCompressorOptions } from "./compressorOptions.js";
+import { compactInSession, summaryOptionsOf, type CompactionParts } from "./compactionRun.js";
 
 /** The built-in, lossy, summarizing context engine (docs/BEHAVIOUR.md, "The compression algorithm"). */
 export class ContextCompressor extends ContextEngine {
@@ -119,6 +65,8 @@ export class ContextCompressor extends ContextEngine {
   readonly cacheTiming: CacheTimingTracker | undefined;
   /** Summaries prepared in the background, per session (`compression.prepare_at`). */
   private readonly background: BackgroundSummaries;
+  /** What compress() hands each compaction (compactionRun.ts). */
+  private readonly compaction: CompactionParts;
 
   constructor(options: ContextCompressorOptions = {}) {
     const compression = parseCompression(options.compression);
@@ -146,6 +94,7 @@ export class ContextCompressor extends ContextEngine {
       options.onPreparation?.(sessionId, status);
     });
     this.searchStore = canSearchSessions(options.store) ? options.store : undefined;
+    this.compaction = { engine: this, now: this.now, background: this.background, sessions: this.sessions, prepare: (...args) => this.prepare(...args) };
     // Field initializers ran after the base constructor's updateModel(); size the budgets again.
     this.updateModel(options.model ?? DEFAULT_MODEL);
   }
@@ -382,7 +331,7 @@ export class ContextCompressor extends ContextEngine {
     // planned like compress() would, but the prune memo is kept only once the summary is applied
     const prepared = prepareCompaction(settled, countedMessageTokens(this.tokenCounter, settled, options.currentTokens), this.prepareSettings(session.id), index);
     if (!prepared.hasContent) return { state: "not_due", reason: "nothing between the protected head and tail to summarize yet" };
-    const summaryOptions = this.summaryOptions(session, state, {}, undefined);
+    const summaryOptions = summaryOptionsOf(this, session, state, {}, undefined);
     // in the background every failure is reported, never replaced by the offline fallback
     return this.background.start(session.id, settled, prepared, this.maxSummaryTokens, (signal) => summarizePrepared(prepared, { ...summaryOptions, signal, abortOnFailure: true }));
   }
@@ -391,23 +340,6 @@ export class ContextCompressor extends ContextEngine {
   preparationStatus(sessionId?: string): PreparationStatus {
     if (this.compression.prepare_at === null) return { state: "off" };
     return this.background.status(this.sessions.resolve(sessionId).id);
-  }
-
-  /** How compress() asks for a summary in `session` (whose state is `state`), under `options`, skipping the primary for `skipPrimary`. */
-  private summaryOptions(session: ResolvedSession, state: CompressorSessionState, options: CompressOptions, skipPrimary: SummarizeOptions["skipPrimary"]): SummarizeOptions {
-    return {
-      primary: this.summarizer,
-      fallback: this.fallbackSummarizer,
-      sessionSummary: session.identified ? state.previousSummary : undefined,
-      // only ranks what the previous summary holds (the extractive summarizer checks it is this task's)
-      sessionStart: state.firstSummary,
-      focusTopic: options.focusTopic,
-      maxSummaryTokens: this.maxSummaryTokens,
-      signal: options.signal,
-      abortOnFailure: this.compression.abort_on_summary_failure,
-      skipPrimary,
-      countTokens: (text) => this.tokenCounter.count(text),
-    };
   }
 
   /** Pruning alone: old tool outputs cleared outside the tail compress() would protect; nothing summarized. */
@@ -432,7 +364,7 @@ export class ContextCompressor extends ContextEngine {
     const session = this.sessions.resolve(options.sessionId);
     let compressed: ChatMessage[];
     try {
-      compressed = await this.compressInSession(settled, index, options, session, this.sessions.state(session.id));
+      compressed = await compactInSession(this.compaction, settled, index, options, session, this.sessions.state(session.id));
     } finally {
       this.sessions.save(session.id);
     }
@@ -448,114 +380,6 @@ export class ContextCompressor extends ContextEngine {
     if (report === undefined || report.aborted) return;
     this.lastCompacted = lastCompactionOf(report, this.now(), focus, this.searchStore ? SESSION_SEARCH_TOOL_NAME : undefined);
     this.agentRequests.noteCompaction(sessionId);
-  }
-
-  /**
-   * Compacts the settled conversation (no calls in flight) with the session's state. The state's own
-   * summary is handed over only for an identified session: a list without a summary in the default
-   * session may be another conversation.
-   */
-  private async compressInSession(
-    messages: ChatMessage[],
-    index: ConversationIndex,
-    options: CompressOptions,
-    session: ResolvedSession,
-    state: CompressorSessionState,
-  ): Promise<ChatMessage[]> {
-    const startedMs = performance.now();
-    const startedAt = this.now();
-    const force = options.force === true;
-    if (force) {
-      liftPause(state);
-      state.cooldownUntil = 0;
-    }
-    const tokens = countedMessageTokens(this.tokenCounter, messages, options.currentTokens);
-    const inCooldown = !force && state.cooldownUntil > this.now();
-    const lastFailure = state.lastFailure;
-    const summaryOptions = this.summaryOptions(session, state, options, inCooldown && lastFailure ? { ...lastFailure, reason: `cooldown after: ${lastFailure.reason}` } : undefined);
-    const summarize = (prepared: PreparedCompaction) => summarizePrepared(prepared, summaryOptions);
-    // a summary prepared in the background for this range is applied at once (docs/BEHAVIOUR.md, "Background compaction")
-    const taken = options.focusTopic !== undefined || options.signal?.aborted ? undefined : await this.background.take({
-      ...{ sessionId: session.id, messages, tokens, maxSummaryTokens: this.maxSummaryTokens, thresholdTokens: this.thresholdTokens, signal: options.signal, summarize },
-      countTokens: (text) => this.tokenCounter.count(text),
-      narrow: (prepared, summary) => onlyNewTurns(this.prepare(messages, index, tokens, session.id), index, prepared, summary),
-    });
-    const background = taken?.used;
-    if (background) this.sessions.rememberPruning(session.id, background.pruneMemo);
-    const prepared = background?.prepared ?? this.prepare(messages, index, tokens, session.id);
-    // Reported usage when the caller has it; else exact where counted (planning counted head and tail), the calibrated estimate elsewhere.
-    const tokensBefore = options.currentTokens ?? tokens.estimateSum(0, messages.length);
-    const report = emptyReport(startedAt, force, messages.length, tokensBefore, this.compressionCount);
-    if (taken?.note) report.preparation = taken.note;
-    const finish = (result: ChatMessage[]): ChatMessage[] => {
-      if (result !== messages) report.repairedToolPairs = repairedToolPairs(messages, result);
-      report.durationMs = performance.now() - startedMs;
-      this.lastCompression = report;
-      return result;
-    };
-    // Nothing compacted: the input as it is, but never with an orphan tool call or result.
-    const unchanged = (kind: NonNullable<CompressionReport["failureKind"]>, reason: string): ChatMessage[] => {
-      markUnchanged(report, kind, reason);
-      const repaired = withRepairedToolPairs(messages);
-      if (repaired !== messages) Object.assign(report, { messagesAfter: repaired.length, tokensAfter: this.tokenCounter.countMessages(repaired) });
-      return finish(repaired);
-    };
-
-    if (options.signal?.aborted) return unchanged("aborted", "compaction cancelled before it started");
-    const { plan } = prepared;
-    report.headMessages = plan.headEnd;
-    report.tailMessages = messages.length - plan.tailStart;
-    if (!prepared.hasContent) {
-      if (prepared.tailToolOutputsCleared > 0) {
-        // Nothing to summarize, but the tail alone was too big: clearing its old outputs is the progress.
-        const output = validOutput(messages, sanitizeToolPairs(prepared.pruned));
-        if (output !== undefined) {
-          const tokensAfter = this.tokenCounter.countMessages(output);
-          this.recordCompaction(session.id, state, undefined, tokensAfter);
-          fillCompactionReport(report, { output, tokensAfter, prepared, compressionNumber: this.compressionCount, thresholdTokens: this.thresholdTokens });
-          return finish(output);
-        }
-      }
-      countIneffective(state);
-      return unchanged("nothing_to_compress", "nothing between the protected head and tail to compress");
-    }
-
-    if (background === undefined && inCooldown && lastFailure?.action === "abort") {
-      report.cooldownSeconds = Math.ceil((state.cooldownUntil - this.now()) / 1000);
-      return unchanged("cooldown", `summarizer cooling down after: ${lastFailure.reason}`);
-    }
-    const outcome = background?.outcome ?? (await summarize(prepared));
-    report.summarizer = outcome.summarizer;
-    if (!outcome.ok) {
-      report.cooldownSeconds = recordSummaryFailure(state, outcome.failure, this.now());
-      return unchanged(outcome.failure.kind, outcome.failure.reason);
-    }
-
-    const assembled = assembleCompressed({ head: prepared.head, summary: outcome.summary, tail: prepared.tail, isFirstCompaction: prepared.isFirstCompaction });
-    const output = validOutput(messages, assembled.messages);
-    if (output === undefined) return unchanged("invalid_output", "the compacted conversation broke provider rules; kept the original");
-    const tokensAfter = this.tokenCounter.countMessages(output);
-    if (tokensAfter >= tokensBeforeForComparison(tokens, tokensAfter)) {
-      countIneffective(state);
-      return unchanged("nothing_to_compress", "the summary would not make the conversation smaller; kept the original");
-    }
-
-    const cooldownSeconds = recordSummaryOutcome(state, outcome, inCooldown, this.now());
-    if (cooldownSeconds !== undefined) report.cooldownSeconds = cooldownSeconds;
-    this.recordCompaction(session.id, state, outcome.summary, tokensAfter);
-    const summary = { summaryTokens: this.tokenCounter.count(outcome.summary), cappedFromTokens: outcome.cappedFromTokens, fallbackUsed: outcome.fallbackUsed, verbatim: outcome.verbatim, ...assembled };
-    if (outcome.fallbackUsed && outcome.failure) report.fallbackReason = outcome.failure.reason;
-    fillCompactionReport(report, { output, tokensAfter, prepared, compressionNumber: this.compressionCount, thresholdTokens: this.thresholdTokens, summary });
-    return finish(output);
-  }
-
-  /** Counters after a compaction that changed the conversation: the engine's count and "awaiting real usage", then the session's (see recordCompactionInSession). */
-  private recordCompaction(sessionId: string, state: CompressorSessionState, summary: string | undefined, tokensAfter: number): void {
-    this.compressionCount++;
-    this.lastPromptTokens = AWAITING_REAL_USAGE;
-    // the conversation changed: a summary still prepared for its old range is of no use
-    this.background.drop(sessionId);
-    recordCompactionInSession(state, summary, tokensAfter >= this.thresholdTokens);
   }
 }
 
