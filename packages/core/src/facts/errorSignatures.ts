@@ -242,7 +242,7 @@ export function toolResultErrors(output: string, flagged: boolean): ToolResultEr
   return { signatures: first === undefined ? [] : [signatureOf(first)] };
 }
 
-/** A stack frame line: JavaScript's and the JVM's "at …", or a Python traceback's header. */
+/** A stack frame line, JavaScript's and the JVM's: "    at f (file.js:3:9)", "\tat com.acme.Pool.get(Pool.java:41)". */
 const STACK_FRAME = /^\s+at [\w$.<[]/;
 
 /**
