@@ -2,7 +2,7 @@
  * `pnpm build` (and `prepare`): every published package to its dist/. tsc writes the declarations (.d.ts
  * and their maps, which the API reports read); esbuild writes the JavaScript, one ES module per entry the
  * package.json `exports` names (and per file a `bin` script imports), with code shared by entries in
- * chunks and dependencies left as imports. A fresh process then reads a few files instead of one per
+ * chunks and dependencies left as imports (but those scripts/bundledDependencies.ts bundles). A fresh process then reads a few files instead of one per
  * source module, which halves the import of `@context-engine/core`. Next to each package's bundles,
  * dist/bundle-meta.json maps every output file to the source modules in it (test/lazy-imports.test.ts reads it).
  * Bundles newer than their package's sources are left as they are.
@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
+import { BUNDLED_DEPENDENCIES, trimBundledDependencies } from "./bundledDependencies.js";
 import { PUBLISHED_PACKAGES } from "./packAll.js";
 
 /** The map of a package's bundles written beside them: output file (relative to dist/) → source files (relative to the package). */
@@ -73,7 +74,7 @@ function newestChange(path: string): number {
 function bundlesUpToDate(packageDir: string): boolean {
   const meta = join(packageDir, "dist", BUNDLE_META_FILE);
   if (!existsSync(meta)) return false;
-  const inputs = [join(packageDir, "src"), join(packageDir, "bin"), join(packageDir, "package.json"), fileURLToPath(import.meta.url)];
+  const inputs = [join(packageDir, "src"), join(packageDir, "bin"), join(packageDir, "package.json"), fileURLToPath(import.meta.url), fileURLToPath(new URL("./bundledDependencies.ts", import.meta.url))];
   return Math.max(...inputs.map(newestChange)) < statSync(meta).mtimeMs;
 }
 
@@ -85,10 +86,21 @@ function removeStaleJavaScript(dir: string, written: Set<string>): void {
   }
 }
 
+/**
+ * What esbuild leaves as imports in a package's bundles: every dependency (and its subpaths) but those
+ * {@link BUNDLED_DEPENDENCIES} names for the package.
+ */
+function externalDependencies(packageDir: string, bundled: readonly string[]): string[] {
+  const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
+  const names = new Set(["dependencies", "peerDependencies", "optionalDependencies", "devDependencies"].flatMap((field) => Object.keys(manifest[field] ?? {})));
+  return [...names].filter((name) => !bundled.includes(name)).flatMap((name) => [name, `${name}/*`]);
+}
+
 /** Bundles one package's entries into its dist/ (unless they are up to date) and writes its {@link BUNDLE_META_FILE}. */
-export async function bundlePackage(packageDir: string): Promise<void> {
+export async function bundlePackage(packageDir: string, bundled: readonly string[] = []): Promise<void> {
   if (bundlesUpToDate(packageDir)) return;
   const dist = join(packageDir, "dist");
+  const dependencies = bundled.length === 0 ? { packages: "external" as const } : { external: externalDependencies(packageDir, bundled), plugins: [trimBundledDependencies(packageDir)] };
   const result = await build({
     absWorkingDir: packageDir,
     entryPoints: bundleEntries(packageDir),
@@ -98,7 +110,7 @@ export async function bundlePackage(packageDir: string): Promise<void> {
     format: "esm",
     platform: "node",
     target: "node20",
-    packages: "external",
+    ...dependencies,
     chunkNames: "chunks/[name]-[hash]",
     sourcemap: "linked",
     sourcesContent: true,
@@ -124,7 +136,7 @@ function bundleMeta(metafile: Metafile): Record<string, string[]> {
 export async function buildPackages(repoRoot: string): Promise<void> {
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   execFileSync(process.execPath, [tsc, "-b", "tsconfig.build.json"], { cwd: repoRoot, stdio: "inherit" });
-  await Promise.all(Object.values(PUBLISHED_PACKAGES).map((folder) => bundlePackage(join(repoRoot, folder))));
+  await Promise.all(Object.values(PUBLISHED_PACKAGES).map((folder) => bundlePackage(join(repoRoot, folder), BUNDLED_DEPENDENCIES[folder])));
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -8,4 +8,4 @@ export type SqliteDatabase = BetterSqlite3.Database;
 /** A prepared better-sqlite3 statement. */
 export type SqliteStatement<P extends unknown[] = unknown[], R = unknown> = BetterSqlite3.Statement<P, R>;
 
-export { z } from "zod";
+export { z } from "@context-engine/core/internal/zod";

@@ -1,0 +1,86 @@
+/**
+ * The core's dist carries zod and tapable inside its bundles (scripts/bundledDependencies.ts): a fresh
+ * process reads neither from node_modules, the sibling packages share that one zod, and what the bundle
+ * leaves out of zod is used by no package and says so when called.
+ */
+import { execFile } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot, userEnv } from "./support/cli.js";
+import { loadedModules } from "./support/loadedModules.js";
+
+/** Runs an ES module script with the built packages (no source condition) in `cwd`; returns its stdout. */
+function runBuilt(script: string, cwd = repoRoot): Promise<string> {
+  return new Promise((done, fail) => {
+    execFile(process.execPath, ["--input-type=module", "-e", script], { cwd, env: userEnv(), timeout: 60_000 }, (error, stdout, stderr) => (error ? fail(new Error(stderr)) : done(stdout)));
+  });
+}
+
+/** Every .ts file under `dir`, as paths relative to the repository. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(repoRoot, dir), { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".ts"))
+    .map((file) => relative(repoRoot, join(repoRoot, dir, file)));
+}
+
+const PACKAGE_SOURCES = ["packages/core/src", "packages/cli/src", "packages/postgres/src", "packages/ai-sdk/src", "packages/langchain/src", "plugins/lcm/src"];
+
+describe("zod and tapable bundled into the core", () => {
+  it("leaves no import of zod or tapable in the core's built JavaScript", () => {
+    const dist = join(repoRoot, "packages/core/dist");
+    const importing = readdirSync(dist, { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".js"))
+      .filter((file) => /from\s*"(zod|tapable)(\/[^"]*)?"|import\("(zod|tapable)/.test(readFileSync(join(dist, file), "utf8")));
+    expect(importing).toEqual([]);
+  });
+
+  it("compresses in a fresh process without reading a file of zod or tapable from node_modules", async () => {
+    const script = `const core = await import("@context-engine/core");
+const summarizer = { name: "stub", summarize: async () => core.SUMMARY_SECTIONS.map((h) => h + "\\n- x").join("\\n") };
+const host = await core.createContextHost({ config: {}, rootDir: process.cwd(), summarizer, model: { model: "m", contextLength: 4000 } });
+const messages = [{ role: "system", content: "s" }];
+for (let i = 0; i < 40; i++) messages.push({ role: "user", content: "ask " + i + " ".repeat(200) }, { role: "assistant", content: "answer " + i });
+if ((await host.engine.compress(messages, { force: true })).length >= messages.length) throw new Error("nothing compressed");`;
+    const urls = await loadedModules(["--input-type=module", "-e", script], repoRoot);
+    expect(urls.some((url) => url.includes("/packages/core/dist/"))).toBe(true);
+    expect(urls.filter((url) => /\/node_modules\/(\.pnpm\/)?(zod|tapable)[@/]/.test(url))).toEqual([]);
+  });
+
+  it("gives the sibling packages the core's zod: its schemas parse and print English messages", async () => {
+    const out = await runBuilt(`const { z } = await import("@context-engine/core/internal/zod");
+const result = z.object({ limit: z.number().int() }).safeParse({ limit: "ten" });
+console.log(JSON.stringify({ ok: result.success, message: z.prettifyError(result.error), locales: Object.keys(z.locales) }));`);
+    const printed = JSON.parse(out) as { ok: boolean; message: string; locales: string[] };
+    expect(printed.ok).toBe(false);
+    expect(printed.message).toContain("Invalid input: expected number, received string");
+    expect(printed.message).toContain("→ at limit");
+    expect(printed.locales).toEqual(["en"]);
+  });
+
+  it("turns a schema made with the zod package itself into a tool schema (a plugin author's own zod; run where zod is installed)", async () => {
+    const out = await runBuilt(`const { z } = await import("zod");
+const { zodToolSchema } = await import("@context-engine/core/internal");
+console.log(JSON.stringify(zodToolSchema("find", "Finds.", z.object({ query: z.string().min(1), limit: z.number().optional() })).function.parameters));`, join(repoRoot, "packages/ai-sdk"));
+    expect(JSON.parse(out)).toMatchObject({ type: "object", properties: { query: { type: "string", minLength: 1 }, limit: { type: "number" } }, required: ["query"] });
+  });
+
+  it("says which package to import when a left-out zod function is called", async () => {
+    const out = await runBuilt(`const { z } = await import("@context-engine/core/internal/zod");
+for (const call of [() => z.fromJSONSchema({ type: "string" }), () => z.compile(z.string())]) { try { call(); console.log("no error"); } catch (error) { console.log(error.message); } }`);
+    expect(out.trim().split("\n")).toEqual([
+      "z.fromJSONSchema is not bundled into @context-engine/core: import it from the zod package itself",
+      "z.compile is not bundled into @context-engine/core: import it from the zod package itself",
+    ]);
+  });
+
+  it("finds no package source that uses what the bundle leaves out of zod, or imports zod other than through the core", () => {
+    const offending: string[] = [];
+    for (const file of PACKAGE_SOURCES.flatMap(sourceFiles)) {
+      const text = readFileSync(join(repoRoot, file), "utf8");
+      if (/\bz\.(compile|withParser|fromJSONSchema|locales)\b/.test(text)) offending.push(`${file}: uses a left-out zod function`);
+      if (!file.startsWith("packages/core/") && /from "zod(\/[^"]*)?"/.test(text)) offending.push(`${file}: imports zod, not @context-engine/core/internal/zod`);
+    }
+    expect(offending).toEqual([]);
+  });
+});
