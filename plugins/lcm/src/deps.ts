@@ -1,4 +1,4 @@
-/** Third-party modules lcm uses, imported in one place (zod, better-sqlite3). */
+/** Third-party modules lcm uses, imported in one place: better-sqlite3, and zod as the core bundles it (one copy per process). */
 import BetterSqlite3 from "better-sqlite3";
 
 /** The better-sqlite3 `Database` constructor. */
