@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Metafile } from "esbuild";
-import { BUNDLED_DEPENDENCIES, trimBundledDependencies } from "./bundledDependencies.js";
+import { BUNDLED_DEPENDENCIES, THIRD_PARTY_NOTICE_FILE, thirdPartyNotice, trimBundledDependencies } from "./bundledDependencies.js";
 import { PUBLISHED_PACKAGES } from "./packAll.js";
 
 /** The map of a package's bundles written beside them: output file (relative to dist/) → source files (relative to the package). */
@@ -120,6 +120,7 @@ export async function bundlePackage(packageDir: string, bundled: readonly string
   });
   removeStaleJavaScript(dist, new Set(Object.keys(result.metafile.outputs).map((output) => join(packageDir, output))));
   writeFileSync(join(dist, BUNDLE_META_FILE), `${JSON.stringify(bundleMeta(result.metafile), null, 1)}\n`);
+  if (bundled.length > 0) writeFileSync(join(dist, THIRD_PARTY_NOTICE_FILE), thirdPartyNotice(packageDir, bundled));
 }
 
 /** Output file (relative to dist/) → the package's source files bundled into it. */

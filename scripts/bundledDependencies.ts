@@ -1,21 +1,25 @@
 /**
- * The dependencies `pnpm build` bundles into a package's dist instead of leaving them as imports, and the
- * esbuild plugin that trims them. A fresh process that imports `@context-engine/core` otherwise reads zod's
- * ~110 files (64 of them error-message locales) and tapable's CommonJS files one by one; bundled, they are a
- * part of the chunks the core already reads (README, "Performance").
+ * The dependencies `pnpm build` bundles into a package's dist instead of leaving them as imports, the
+ * esbuild plugin that trims them, and the licence notices the bundles then carry. A fresh process that
+ * imports `@context-engine/core` otherwise reads zod's ~110 files (64 of them error-message locales) and
+ * tapable's CommonJS files one by one; bundled, they are a part of the chunks the core already reads
+ * (README, "Performance"). Of gpt-tokenizer the core uses only the o200k split pattern (its vocabulary is
+ * data/o200k_base.ranks): bundled, that constant costs no CommonJS load on the first count, and a
+ * published core installs no gpt-tokenizer (28 MB).
  *
  * What the bundle leaves out of zod: every locale but English (`z.locales` holds only `en`, the locale zod
  * configures itself with), `z.compile` / `z.withParser` (an ahead-of-time compiler, 92 kB) and
  * `z.fromJSONSchema`; the stubs throw and name the package to import instead. test/bundled-dependencies.test.ts
  * fails when a package's source uses any of them.
  */
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Plugin } from "esbuild";
 
 /** Package folder (relative to the repo) → the dependencies bundled into its dist. */
 export const BUNDLED_DEPENDENCIES: Readonly<Record<string, readonly string[]>> = {
-  "packages/core": ["zod", "tapable"],
+  "packages/core": ["zod", "tapable", "gpt-tokenizer"],
 };
 
 /** What a left-out zod function says when called through the bundled copy. */
@@ -63,4 +67,24 @@ export function trimBundledDependencies(packageDir: string): Plugin {
       build.onLoad({ filter: /.*/, namespace: "node-util" }, () => ({ contents: `export { deprecate } from "node:util";\n`, loader: "js" }));
     },
   };
+}
+
+/** The notice file written beside a package's bundles when they carry dependencies' code. */
+export const THIRD_PARTY_NOTICE_FILE = "THIRD-PARTY-LICENSES.md";
+
+/**
+ * The licence notice of the dependencies bundled into a package: each one's name, version, licence and
+ * its own licence file, word for word (the MIT licence asks that copies carry it).
+ */
+export function thirdPartyNotice(packageDir: string, bundled: readonly string[]): string {
+  const require = createRequire(join(packageDir, "package.json"));
+  const parts = ["# Third-party code in this package's dist/", "", "The build bundles these packages' code into dist/ (scripts/bundledDependencies.ts in the repository)."];
+  for (const name of bundled) {
+    const root = dirname(require.resolve(`${name}/package.json`));
+    const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; license?: string };
+    const licenceFile = readdirSync(root).find((file) => /^licen[cs]e(\.(md|txt))?$/i.test(file));
+    if (licenceFile === undefined) throw new Error(`${root}: no licence file to carry into the bundle's notice`);
+    parts.push("", `## ${name} ${manifest.version} (${manifest.license ?? "see below"})`, "", "```", readFileSync(join(root, licenceFile), "utf8").trim(), "```");
+  }
+  return `${parts.join("\n")}\n`;
 }

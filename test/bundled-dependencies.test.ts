@@ -1,7 +1,8 @@
 /**
- * The core's dist carries zod and tapable inside its bundles (scripts/bundledDependencies.ts): a fresh
- * process reads neither from node_modules, the sibling packages share that one zod, and what the bundle
- * leaves out of zod is used by no package and says so when called.
+ * The core's dist carries zod, tapable and gpt-tokenizer's split pattern inside its bundles
+ * (scripts/bundledDependencies.ts), with their licences: a fresh process reads none of them from
+ * node_modules, the sibling packages share that one zod, and what the bundle leaves out of zod is used
+ * by no package and says so when called.
  */
 import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -9,6 +10,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot, userEnv } from "./support/cli.js";
 import { loadedModules } from "./support/loadedModules.js";
+import { BUNDLED_DEPENDENCIES, THIRD_PARTY_NOTICE_FILE } from "../scripts/bundledDependencies.js";
 
 /** Runs an ES module script with the built packages (no source condition) in `cwd`; returns its stdout. */
 function runBuilt(script: string, cwd = repoRoot): Promise<string> {
@@ -26,25 +28,45 @@ function sourceFiles(dir: string): string[] {
 
 const PACKAGE_SOURCES = ["packages/core/src", "packages/cli/src", "packages/postgres/src", "packages/ai-sdk/src", "packages/langchain/src", "plugins/lcm/src"];
 
-describe("zod and tapable bundled into the core", () => {
-  it("leaves no import of zod or tapable in the core's built JavaScript", () => {
+describe("zod, tapable and gpt-tokenizer's split pattern bundled into the core", () => {
+  it("leaves no import of zod, tapable or gpt-tokenizer in the core's built JavaScript", () => {
     const dist = join(repoRoot, "packages/core/dist");
     const importing = readdirSync(dist, { recursive: true, encoding: "utf8" })
       .filter((file) => file.endsWith(".js"))
-      .filter((file) => /from\s*"(zod|tapable)(\/[^"]*)?"|import\("(zod|tapable)/.test(readFileSync(join(dist, file), "utf8")));
+      .filter((file) => /from\s*"(zod|tapable|gpt-tokenizer)(\/[^"]*)?"|(import|require)\("(zod|tapable|gpt-tokenizer)/.test(readFileSync(join(dist, file), "utf8")));
     expect(importing).toEqual([]);
   });
 
-  it("compresses in a fresh process without reading a file of zod or tapable from node_modules", async () => {
+  it("ships each bundled package's licence, word for word, beside the bundles", () => {
+    const notice = readFileSync(join(repoRoot, "packages/core/dist", THIRD_PARTY_NOTICE_FILE), "utf8");
+    for (const name of BUNDLED_DEPENDENCIES["packages/core"]!) {
+      const licence = readFileSync(join(repoRoot, "packages/core/node_modules", name, readdirSync(join(repoRoot, "packages/core/node_modules", name)).find((file) => /^licen[cs]e/i.test(file))!), "utf8");
+      expect(notice, name).toContain(`## ${name} `);
+      expect(notice, name).toContain(licence.trim());
+    }
+  });
+
+  it("publishes a core that needs no gpt-tokenizer: only its tests do", () => {
+    const manifest = JSON.parse(readFileSync(join(repoRoot, "packages/core/package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    expect(Object.keys(manifest.dependencies)).not.toContain("gpt-tokenizer");
+    expect(Object.keys(manifest.devDependencies)).toContain("gpt-tokenizer");
+  });
+
+  it("compresses in a fresh process without reading a file of zod, tapable or gpt-tokenizer from node_modules", async () => {
     const script = `const core = await import("@context-engine/core");
 const summarizer = { name: "stub", summarize: async () => core.SUMMARY_SECTIONS.map((h) => h + "\\n- x").join("\\n") };
 const host = await core.createContextHost({ config: {}, rootDir: process.cwd(), summarizer, model: { model: "m", contextLength: 4000 } });
 const messages = [{ role: "system", content: "s" }];
 for (let i = 0; i < 40; i++) messages.push({ role: "user", content: "ask " + i + " ".repeat(200) }, { role: "assistant", content: "answer " + i });
-if ((await host.engine.compress(messages, { force: true })).length >= messages.length) throw new Error("nothing compressed");`;
+if ((await host.engine.compress(messages, { force: true })).length >= messages.length) throw new Error("nothing compressed");
+if (!(new core.TiktokenCounter().countMessage({ role: "user", content: "an exact count loads the split pattern" }) > 0)) throw new Error("no count");
+// CommonJS modules loaded with require() pass no ESM load hook: they are checked in require's cache
+const { createRequire } = await import("node:module");
+const required = Object.keys(createRequire(process.cwd() + "/").cache).filter((path) => /[\\/]node_modules[\\/](zod|tapable|gpt-tokenizer)[\\/]/.test(path));
+if (required.length > 0) throw new Error("required: " + required.join(", "));`;
     const urls = await loadedModules(["--input-type=module", "-e", script], repoRoot);
     expect(urls.some((url) => url.includes("/packages/core/dist/"))).toBe(true);
-    expect(urls.filter((url) => /\/node_modules\/(\.pnpm\/)?(zod|tapable)[@/]/.test(url))).toEqual([]);
+    expect(urls.filter((url) => /\/node_modules\/(\.pnpm\/)?(zod|tapable|gpt-tokenizer)[@/]/.test(url))).toEqual([]);
   });
 
   it("gives the sibling packages the core's zod: its schemas parse and print English messages", async () => {

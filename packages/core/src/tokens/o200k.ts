@@ -1,11 +1,12 @@
 /**
  * Exact o200k_base token counts (identical to tiktoken), from the vocabulary's compact form (see
- * o200kRanks.ts, made from gpt-tokenizer's) and gpt-tokenizer's split pattern, loaded lazily on first use. The byte-pair merge is our own: gpt-tokenizer's (like
+ * o200kRanks.ts, made from gpt-tokenizer's, read on first use) and gpt-tokenizer's split pattern (its small
+ * constants module, which the build bundles: a published core needs no gpt-tokenizer). The byte-pair merge is our own: gpt-tokenizer's (like
  * js-tiktoken's) rescans the whole piece after every merge, which is quadratic in a piece's length
  * (100,000 repeated letters take seconds), while {@link countPieceTokens} uses a heap and is
  * O(n log n) with the same merge order, so no input needs cutting and every count stays exact.
  */
-import { createRequire } from "node:module";
+import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
 import { asciiPieceEnd } from "./o200kScan.js";
 import { o200kRanks, type O200kRanks } from "./o200kRanks.js";
 import { SHORT_PIECE_MAX_CHARS, ShortPieceTable } from "./shortPieceTable.js";
@@ -23,7 +24,6 @@ let tables: O200kTables | undefined;
 /** The o200k tables, loaded on first use from their compact form (a few ms) and shared by the process. */
 export function o200kTables(): O200kTables {
   if (tables === undefined) {
-    const { O200K_TOKEN_SPLIT_REGEX } = createRequire(import.meta.url)("gpt-tokenizer/encodingParams/constants") as { O200K_TOKEN_SPLIT_REGEX: RegExp };
     tables = { ranks: o200kRanks(), split: new RegExp(O200K_TOKEN_SPLIT_REGEX.source, "gu") };
   }
   return tables;
