@@ -2,10 +2,11 @@
  * `pnpm build` (and `prepare`): every published package to its dist/. tsc writes the declarations (.d.ts
  * and their maps, which the API reports read); esbuild writes the JavaScript, one ES module per entry the
  * package.json `exports` names (and per file a `bin` script imports), with code shared by entries in
- * chunks and dependencies left as imports (but those scripts/bundledDependencies.ts bundles). A fresh process then reads a few files instead of one per
+ * chunks and dependencies left as imports (but those scripts/bundledDependencies.ts bundles, with their
+ * licences in dist/THIRD-PARTY-LICENSES.md). A fresh process then reads a few files instead of one per
  * source module, which halves the import of `@context-engine/core`. Next to each package's bundles,
- * dist/bundle-meta.json maps every output file to the source modules in it (test/lazy-imports.test.ts reads it).
- * Bundles newer than their package's sources are left as they are.
+ * dist/bundle-meta.json maps every output file to the source modules in it (test/lazy-imports.test.ts
+ * reads it). Bundles newer than their package's sources are left as they are.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";

@@ -1,10 +1,11 @@
 /**
  * Exact o200k_base token counts (identical to tiktoken), from the vocabulary's compact form (see
- * o200kRanks.ts, made from gpt-tokenizer's, read on first use) and gpt-tokenizer's split pattern (its small
- * constants module, which the build bundles: a published core needs no gpt-tokenizer). The byte-pair merge is our own: gpt-tokenizer's (like
- * js-tiktoken's) rescans the whole piece after every merge, which is quadratic in a piece's length
- * (100,000 repeated letters take seconds), while {@link countPieceTokens} uses a heap and is
- * O(n log n) with the same merge order, so no input needs cutting and every count stays exact.
+ * o200kRanks.ts, made from gpt-tokenizer's, read on first use) and gpt-tokenizer's split pattern (its
+ * small constants module, which the build bundles: a published core needs no gpt-tokenizer). The
+ * byte-pair merge is our own: gpt-tokenizer's (like js-tiktoken's) rescans the whole piece after every
+ * merge, which is quadratic in a piece's length (100,000 repeated letters take seconds), while
+ * {@link countPieceTokens} uses a heap and is O(n log n) with the same merge order, so no input needs
+ * cutting and every count stays exact.
  */
 import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
 import { asciiPieceEnd } from "./o200kScan.js";
