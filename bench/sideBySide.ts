@@ -15,6 +15,11 @@ export interface SideBySideRow {
   data: string;
   oursMs: number;
   upstreamMs: number | undefined | null;
+  /**
+   * Upstream/ours of each round when the two were measured in paired rounds (ours, then upstream, back to
+   * back): the ratio shown is their median, with their range, instead of the ratio of the two medians.
+   */
+  pairedRatios?: readonly number[];
 }
 
 const rows: SideBySideRow[] = [];
@@ -34,12 +39,25 @@ export function formatMs(ms: number): string {
   return ms < 10 ? ms.toFixed(2) : ms.toFixed(1);
 }
 
-/** "12.3x faster" / "0.5x (slower)", or "–" without an upstream figure. */
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * "12.3x" / "0.5x (slower)", or "–" without an upstream figure; for paired rounds the median ratio and
+ * the rounds' range: "4.0x (3.6–4.4x over 3 rounds)".
+ */
 export function ratioCell(row: SideBySideRow): string {
   if (row.upstreamMs === null) return "– (no upstream counterpart)";
   if (row.upstreamMs === undefined) return "– (anchor unavailable)";
-  const ratio = row.upstreamMs / row.oursMs;
-  return `${ratio.toFixed(1)}x${ratio < 1 ? " (slower)" : ""}`;
+  const paired = row.pairedRatios !== undefined && row.pairedRatios.length > 1 ? row.pairedRatios : undefined;
+  const ratio = paired ? median(paired) : row.upstreamMs / row.oursMs;
+  const slower = ratio < 1 ? " (slower)" : "";
+  if (!paired) return `${ratio.toFixed(1)}x${slower}`;
+  return `${ratio.toFixed(1)}x${slower} (${Math.min(...paired).toFixed(1)}–${Math.max(...paired).toFixed(1)}x over ${paired.length} rounds)`;
 }
 
 /** The machine the figures were taken on: CPU model, cores, memory, load average, Node and Python versions. */

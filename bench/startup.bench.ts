@@ -15,7 +15,7 @@ import { buildPackages } from "../scripts/build.js";
 import { anchorUnavailable, repoRoot, runAnchor, unavailableLine } from "./anchor.js";
 import { benchTranscript } from "./compress.bench.js";
 import { corpusSessions, sessionLabel } from "./corpusSessions.js";
-import { formatMs, ratioCell, recordSideBySide } from "./sideBySide.js";
+import { formatMs, median, ratioCell, recordSideBySide } from "./sideBySide.js";
 
 /** The command as installed: the workspace's node_modules/.bin shim of @context-engine/cli. */
 const cli = join(repoRoot, "node_modules/.bin/context-engine");
@@ -46,11 +46,6 @@ if (out.length >= messages.length) throw new Error("nothing compressed");
 process.stdout.write(JSON.stringify({ import_ms: importMs, first_ms: performance.now() - t1 }));
 `;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 /** Wall time of `command args` in ms (stdout returned), run in `cwd`. */
 function timeCommand(command: string, args: string[], cwd: string): { ms: number; stdout: string } {
   const started = performance.now();
@@ -66,34 +61,39 @@ async function thousandMessageSession(): Promise<{ label: string; messages: Chat
   return { label: `synthetic ${messages.length} msgs (corpus unavailable)`, messages };
 }
 
-/** Cold process figures, ours and upstream's, each the median of {@link PROCESS_RUNS} fresh processes. */
+/**
+ * Cold process figures, ours and upstream's, each the median of {@link PROCESS_RUNS} fresh processes run
+ * in pairs (ours, then upstream's): the ratio is the median of the pairs' ratios.
+ */
 async function coldProcesses(work: string): Promise<string> {
   const session = await thousandMessageSession();
   const file = join(work, "session.json");
   writeFileSync(file, JSON.stringify(session.messages));
-  const ours = Array.from({ length: PROCESS_RUNS }, () => {
+  const unavailable = anchorUnavailable();
+  const ours: Array<{ wall: number; inProcess: number; import_ms: number; first_ms: number }> = [];
+  const theirs: Array<{ wall: number; inProcess: number; import_ms: number; first_ms: number }> = [];
+  for (let pair = 0; pair < PROCESS_RUNS; pair++) {
     const { ms, stdout } = timeCommand(process.execPath, ["--input-type=module", "-e", COLD_SCRIPT, file, work], repoRoot);
     const inner = JSON.parse(stdout) as { import_ms: number; first_ms: number };
-    return { wall: ms, inProcess: inner.import_ms + inner.first_ms, ...inner };
-  });
+    ours.push({ wall: ms, inProcess: inner.import_ms + inner.first_ms, ...inner });
+    if (unavailable !== undefined) continue;
+    const started = performance.now();
+    const figures = runAnchor(session.messages, { runs: 1 })!;
+    theirs.push({ wall: performance.now() - started, inProcess: figures.import_ms + figures.first_ms, import_ms: figures.import_ms, first_ms: figures.first_ms });
+  }
   const oursWall = median(ours.map((r) => r.wall));
   const oursInProcess = median(ours.map((r) => r.inProcess));
-  console.log(`cold process on ${session.label} (median of ${PROCESS_RUNS} fresh processes):`);
+  console.log(`cold process on ${session.label} (median of ${PROCESS_RUNS} fresh processes, ours and upstream's in turn):`);
   console.log(`  ours: node -e import + createContextHost + compress: ${oursWall.toFixed(0)} ms wall (target ≤ ${COLD_PROCESS_TARGET_MS} ms: ${oursWall <= COLD_PROCESS_TARGET_MS ? "met" : "missed"}); in process import ${median(ours.map((r) => r.import_ms)).toFixed(0)} ms + host and first compress ${median(ours.map((r) => r.first_ms)).toFixed(0)} ms`);
-  const unavailable = anchorUnavailable();
   let upstreamInProcess: number | undefined;
   if (unavailable === undefined) {
-    const theirs = Array.from({ length: PROCESS_RUNS }, () => {
-      const started = performance.now();
-      const figures = runAnchor(session.messages, { runs: 1 })!;
-      return { wall: performance.now() - started, inProcess: figures.import_ms + figures.first_ms, ...figures };
-    });
     upstreamInProcess = median(theirs.map((r) => r.inProcess));
     console.log(`  upstream: python3 import + first compress: in process import ${median(theirs.map((r) => r.import_ms)).toFixed(0)} ms + first compress ${median(theirs.map((r) => r.first_ms)).toFixed(0)} ms = ${upstreamInProcess.toFixed(0)} ms (its wall time also runs one more compress and writes the file: ${median(theirs.map((r) => r.wall)).toFixed(0)} ms)`);
   } else {
     console.log(`  upstream: ${unavailableLine(unavailable)}`);
   }
-  const row = { kind: "cold" as const, measure: "fresh process: import + first compress (in process)", data: session.label, oursMs: oursInProcess, upstreamMs: upstreamInProcess };
+  const pairedRatios = unavailable === undefined ? theirs.map((t, i) => t.inProcess / ours[i]!.inProcess) : undefined;
+  const row = { kind: "cold" as const, measure: "fresh process: import + first compress (in process)", data: session.label, oursMs: oursInProcess, upstreamMs: upstreamInProcess, ...(pairedRatios ? { pairedRatios } : {}) };
   recordSideBySide(row);
   recordSideBySide({ kind: "cold", measure: "fresh process: node -e end to end (wall)", data: session.label, oursMs: oursWall, upstreamMs: null });
   console.log(`  in process, ours ${formatMs(oursInProcess)} ms vs upstream ${upstreamInProcess === undefined ? "–" : `${formatMs(upstreamInProcess)} ms`}: ${ratioCell(row)} (target ≥ 2x)`);
