@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChatMessage, TokenCounter } from "../plugins/lcm/src/core.js";
 import { LcmEngine } from "../plugins/lcm/src/engine.js";
+import { median } from "./sideBySide.js";
 
 /** The engine a scenario runs: its window, counter and lcm settings; `force` compacts every turn. */
 export interface ColdPathOptions {
@@ -24,11 +25,6 @@ export interface ColdPathFigures {
 }
 
 const copy = (messages: ChatMessage[]): ChatMessage[] => JSON.parse(JSON.stringify(messages)) as ChatMessage[];
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 /**
  * Per-turn time of `compress()` over a session of `total` messages made by `make`, `turns` turns of four

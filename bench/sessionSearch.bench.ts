@@ -9,15 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChatMessage } from "@context-engine/core";
 import { openSqliteStore } from "../packages/core/src/store/sqliteStore.js";
+import { median } from "./sideBySide.js";
 
 const TURNS = 1500;
 const RUNS = 5;
 const TARGET_MS = 50;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 /** Prints the figures. */
 export async function run(): Promise<void> {
