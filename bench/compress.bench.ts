@@ -136,25 +136,23 @@ async function freshDataMs(messages: ChatMessage[]): Promise<{ ms: number; out: 
 }
 
 /**
- * Ours and the anchor on fresh data for one transcript in {@link PAIRED_ROUNDS} paired rounds (one round
- * without the anchor), printed and recorded for the summary table: the medians of the rounds' medians and
- * the median of the rounds' ratios.
+ * Ours and the anchor on fresh data for one transcript in {@link PAIRED_ROUNDS} paired rounds (ours alone,
+ * once, without the anchor), printed and recorded for the summary table: the medians of the rounds'
+ * medians and the median of the rounds' ratios.
  */
 async function sideBySideFresh(label: string, messages: ChatMessage[], unavailable: string | undefined): Promise<void> {
-  const rounds: Array<{ ours: { ms: number; out: number }; upstream: AnchorFigures | undefined }> = [];
+  const ours: Array<{ ms: number; out: number }> = [];
+  const upstream: AnchorFigures[] = [];
   for (let round = 0; round < (unavailable === undefined ? PAIRED_ROUNDS : 1); round++) {
-    const ours = await freshDataMs(messages);
-    rounds.push({ ours, upstream: unavailable === undefined ? runAnchor(messages, { runs: FRESH_RUNS }) : undefined });
+    ours.push(await freshDataMs(messages));
+    if (unavailable === undefined) upstream.push(runAnchor(messages, { runs: FRESH_RUNS })!);
   }
-  const oursMs = median(rounds.map((r) => r.ours.ms));
-  const upstreams = rounds.flatMap((r) => (r.upstream === undefined ? [] : [r.upstream]));
-  const upstreamMs = upstreams.length === rounds.length ? median(upstreams.map((u) => u.median_ms)) : undefined;
-  const pairedRatios = upstreamMs === undefined ? undefined : rounds.map((r) => r.upstream!.median_ms / r.ours.ms);
-  const row = { kind: "warm" as const, measure: "compress(), fresh data", data: label, oursMs, upstreamMs, ...(pairedRatios ? { pairedRatios } : {}) };
+  const oursMs = median(ours.map((r) => r.ms));
+  const pairedRatios = upstream.map((u, i) => u.median_ms / ours[i]!.ms);
+  const row = { kind: "warm" as const, measure: "compress(), fresh data", data: label, oursMs, upstreamMs: upstream.length > 0 ? median(upstream.map((u) => u.median_ms)) : undefined, pairedRatios };
   recordSideBySide(row);
-  const first = upstreams[0];
-  const theirs = upstreamMs === undefined || first === undefined ? unavailableLine(unavailable ?? "no figure") : `upstream ${formatMs(upstreamMs)} ms (${first.in} -> ${first.out} messages): upstream/ours ${ratioCell(row)}; target ≥ ${FRESH_TARGET_RATIO}x: ${median(pairedRatios!) >= FRESH_TARGET_RATIO ? "met" : "missed"}`;
-  console.log(`  ${label}: ours ${formatMs(oursMs)} ms (${messages.length} -> ${rounds[0]!.ours.out} messages), ${theirs}`);
+  const theirs = row.upstreamMs === undefined ? unavailableLine(unavailable ?? "no figure") : `upstream ${formatMs(row.upstreamMs)} ms (${upstream[0]!.in} -> ${upstream[0]!.out} messages): upstream/ours ${ratioCell(row)}; target ≥ ${FRESH_TARGET_RATIO}x: ${median(pairedRatios) >= FRESH_TARGET_RATIO ? "met" : "missed"}`;
+  console.log(`  ${label}: ours ${formatMs(oursMs)} ms (${messages.length} -> ${ours[0]!.out} messages), ${theirs}`);
 }
 
 /** A 1 MB tool output without whitespace (base64-like), followed by 40 short turns. */

@@ -124,12 +124,15 @@ export async function bundlePackage(packageDir: string, bundled: readonly string
   if (bundled.length > 0) writeFileSync(join(dist, THIRD_PARTY_NOTICE_FILE), thirdPartyNotice(packageDir, bundled));
 }
 
-/** Output file (relative to dist/) → the package's source files bundled into it. */
+/**
+ * Output file (relative to dist/) → the package's source files bundled into it (a bundled dependency's
+ * files, outside the package or in a plugin's namespace, are not the package's).
+ */
 function bundleMeta(metafile: Metafile): Record<string, string[]> {
   const meta: Record<string, string[]> = {};
   for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
     if (output.endsWith(".map")) continue;
-    meta[output.replace(/^dist\//, "")] = Object.keys(inputs).sort();
+    meta[output.replace(/^dist\//, "")] = Object.keys(inputs).filter((input) => !input.startsWith("../") && !input.includes(":")).sort();
   }
   return meta;
 }
