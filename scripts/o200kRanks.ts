@@ -1,7 +1,8 @@
 /**
  * `tsx scripts/o200kRanks.ts`: writes packages/core/data/o200k_base.ranks, the compact form of the
  * o200k_base vocabulary that the exact token counter loads (see packages/core/src/tokens/o200kRanks.ts
- * for the layout), from gpt-tokenizer's data. `--check` only compares the file with what it would write
+ * for the layout), from gpt-tokenizer's data (OpenAI's tiktoken vocabulary; the licences ship beside it in
+ * data/o200k_base.LICENSE.md). `--check` only compares the file with what it would write
  * (exit 1 when they differ).
  */
 import { readFileSync, writeFileSync } from "node:fs";

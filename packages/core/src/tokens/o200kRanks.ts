@@ -1,12 +1,12 @@
 /**
  * The o200k_base vocabulary in a compact precomputed form, loaded in a few milliseconds: the file
- * `data/o200k_base.ranks` (written by `scripts/o200kRanks.ts` from gpt-tokenizer's vocabulary) holds a
- * header ("O2KR", then the token count N as a little-endian u32), the open-addressing hash table
- * (2^19 little-endian i32 slots: rank + 1, 0 when empty, FNV-1a of the token's bytes, linear probing),
- * N + 1 little-endian u32 offsets (token r's bytes start at offset r and end at offset r + 1), then the
- * tokens' bytes back to back, in rank order. Loading reads the file and views it in place, nothing
- * rebuilt; a lookup hashes a range of a string's char codes (bytes, one char per byte), so the merge loop
- * allocates no substring.
+ * `data/o200k_base.ranks` (written by `scripts/o200kRanks.ts` from gpt-tokenizer's copy of OpenAI's
+ * vocabulary; its licences: `data/o200k_base.LICENSE.md`) holds a header ("O2KR", then the token count N
+ * as a little-endian u32), the open-addressing hash table (2^19 little-endian i32 slots: rank + 1, 0 when
+ * empty, FNV-1a of the token's bytes, linear probing), N + 1 little-endian u32 offsets (token r's bytes
+ * start at offset r and end at offset r + 1), then the tokens' bytes back to back, in rank order. Loading
+ * reads the file and views it in place, nothing rebuilt; a lookup hashes a range of a string's char codes
+ * (bytes, one char per byte), so the merge loop allocates no substring.
  */
 import { readFileSync } from "node:fs";
 import { endianness } from "node:os";
