@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { apiDifferences, generateApiFiles, UPDATE_COMMAND } from "../scripts/api/api.js";
-import { changelogProblems, movedNamesBlock } from "../scripts/api/changelog.js";
+import { changelogProblems, listedNames, movedNamesBlock } from "../scripts/api/changelog.js";
 import { oneLine } from "../scripts/api/docs.js";
 import { manifestEntries } from "../scripts/api/entries.js";
 import { repoRoot } from "./support/cli.js";
@@ -49,6 +49,14 @@ describe("the changelog's moved names", () => {
     expect(block).toContain("- `moved` moved from `@context-engine/core` to `@context-engine/core/lab`");
     expect(block).not.toContain("`kept`");
     expect(() => movedNamesBlock(["gone"], homes)).toThrow(/no entry exports gone/);
+  });
+
+  it("keeps the names an earlier move listed when a later move fills the block again", () => {
+    const earlier = movedNamesBlock(["moved"], homes);
+    const later = new Map([...homes, ["adapter", ["@context-engine/core/providers"]]]);
+    const block = movedNamesBlock(["kept", "adapter", ...listedNames(earlier)], later);
+    expect(listedNames(block).sort()).toEqual(["adapter", "moved"]);
+    expect(block).toContain("#### To `@context-engine/core/providers`");
   });
 
   it("flags a line whose entry does not export the name, or whose name is back at the root", () => {

@@ -1,7 +1,8 @@
 /**
  * The "moved names" part of CHANGELOG.md, generated: every name the `@context-engine/core` root exported
  * at a past commit and no longer exports, listed under the entry that exports it now. Run once when names
- * leave the root: `pnpm build && tsx scripts/api/changelog.ts <git ref of the old root>`.
+ * leave the root: `pnpm build && tsx scripts/api/changelog.ts <git ref of the old root>`; names the block
+ * already lists (from earlier moves) stay listed.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -57,6 +58,11 @@ export function movedNamesBlock(oldRootNames: readonly string[], homes: Readonly
   return [MOVED_START, ...byEntry.flatMap((to) => ["", `#### To \`${to}\``, "", ...lines.filter((l) => l.endsWith(`to \`${to}\``))]), "", MOVED_END].join("\n");
 }
 
+/** The names a moved-names block lists. */
+export function listedNames(block: string): string[] {
+  return block.split("\n").flatMap((line) => LINE.exec(line)?.[1] ?? []);
+}
+
 /** Lines of the changelog's moved-names block that the entries contradict (the name is not where it says, or is back at the root). */
 export function changelogProblems(changelog: string, homes: ReadonlyMap<string, string[]>): string[] {
   const problems: string[] = [];
@@ -77,12 +83,12 @@ function main(): void {
   if (ref === undefined) throw new Error("usage: tsx scripts/api/changelog.ts <git ref whose packages/core/src/index.ts is the old root>");
   const oldRoot = execFileSync("git", ["show", `${ref}:packages/core/src/index.ts`], { cwd: repoRoot, encoding: "utf8" });
   const reports = extractPackage(repoRoot, publishedEntries(repoRoot).filter((e) => e.packageName === ROOT));
-  const block = movedNamesBlock(barrelNames(oldRoot), namesByEntry(reports));
   const path = join(repoRoot, CHANGELOG);
   const text = readFileSync(path, "utf8");
   const start = text.indexOf(MOVED_START);
   const end = text.indexOf(MOVED_END);
   if (start < 0 || end < start) throw new Error(`${CHANGELOG} has no ${MOVED_START} … ${MOVED_END} block to fill`);
+  const block = movedNamesBlock([...barrelNames(oldRoot), ...listedNames(text.slice(start, end))], namesByEntry(reports));
   writeFileSync(path, text.slice(0, start) + block + text.slice(end + MOVED_END.length));
   console.log(`${CHANGELOG}: ${block.split("\n").filter((l) => LINE.test(l)).length} moved names listed.`);
 }

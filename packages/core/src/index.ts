@@ -2,7 +2,7 @@
  * @context-engine/core — the contract: what an engine author and a host need (the engine base class and
  * its types, messages and their validation, config, the host, token counters, the store and summarizer
  * interfaces, prompt caching). Every other area has its own entry: `/compressor`, `/store`, `/session`,
- * `/codex`, `/lab`, `/formats`, `/conformance` (and `/internal` for the sibling packages).
+ * `/codex`, `/providers`, `/lab`, `/formats`, `/conformance` (and `/internal` for the sibling packages).
  */
 // Messages
 export { parseMessages, InvalidMessagesError, ChatMessageSchema, ToolCallSchema, ContentPartSchema } from "./messages/schema.js";
@@ -62,15 +62,12 @@ export { createSummarizer } from "./summarizers/resolve.js";
 export type { MainModelEndpoint, ResolvedSummarizer } from "./summarizers/resolve.js";
 export { EmptySummaryError, InvalidSummaryResponseError } from "./summarizers/failures.js";
 
-// Prompt caching and provider wire formats
+// Prompt caching (the provider wire formats: `@context-engine/core/providers`)
 export { applyAnthropicCacheControl, stripCacheControl } from "./caching/anthropicCacheControl.js";
 export type { AnthropicCacheControlOptions } from "./caching/anthropicCacheControl.js";
 export { promptCachingStatus, isClaudeModel } from "./caching/status.js";
 export type { PromptCachingStatus } from "./caching/status.js";
 export type { CacheTtl } from "./providers/anthropicFacts.js";
-export { toAnthropicMessages, AnthropicAdapterError } from "./providers/anthropicAdapter.js";
-export type { AnthropicRequestOptions } from "./providers/anthropicAdapter.js";
-export { toOpenAIChatMessages } from "./providers/openaiChat.js";
 
 // Gateway session hygiene (its settings and thresholds: `@context-engine/core/session`)
 export { gatewayHygiene } from "./gateway/hygiene.js";

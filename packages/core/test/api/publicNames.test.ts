@@ -70,6 +70,7 @@ import {
   type StoredCount,
   type StoredTokenCounting,
 } from "@context-engine/core/store";
+import { AnthropicAdapterError, toAnthropicMessages, toOpenAIChatMessages, type AnthropicRequestOptions } from "@context-engine/core/providers";
 
 /** Every documented runtime name of the core package root. */
 const CORE_VALUES = [
@@ -188,6 +189,7 @@ describe("the subpath entries", () => {
       "@context-engine/core/store",
       "@context-engine/core/session",
       "@context-engine/core/codex",
+      "@context-engine/core/providers",
       "@context-engine/core/lab",
       "@context-engine/core/formats",
       "@context-engine/core/conformance",
@@ -212,8 +214,16 @@ describe("the subpath entries", () => {
     expect(storedCount(storedTokenCounting(undefined)).tokens).toBeGreaterThan(0);
   });
 
-  it("leaves the built-in compressor's parts, the Codex routes, the lab and the internals out of the root", () => {
-    const moved = ["planBoundaries", "CODEX_PROVIDER", "replayConversation", "importTranscript", "CompactionSession", "SqliteSessionStore", "canonicalJson"];
+  it("converts messages to a provider's wire format from @context-engine/core/providers", () => {
+    const options: AnthropicRequestOptions = { model: "claude-sonnet-4-5", maxTokens: 64 };
+    const messages: ChatMessage[] = [{ role: "system", content: "be brief" }, { role: "user", content: "hi", timestamp: 1 }];
+    expect(toAnthropicMessages(messages, options)).toMatchObject({ system: [{ type: "text", text: "be brief" }], messages: [{ role: "user" }] });
+    expect(toOpenAIChatMessages(messages)).toEqual([{ role: "system", content: "be brief" }, { role: "user", content: "hi" }]);
+    expect(new AnthropicAdapterError("x")).toBeInstanceOf(Error);
+  });
+
+  it("leaves the built-in compressor's parts, the Codex routes, the provider wire formats, the lab and the internals out of the root", () => {
+    const moved = ["planBoundaries", "CODEX_PROVIDER", "toAnthropicMessages", "toOpenAIChatMessages", "replayConversation", "importTranscript", "CompactionSession", "SqliteSessionStore", "canonicalJson"];
     expect(moved.filter((name) => name in core)).toEqual([]);
   });
 });
