@@ -1,5 +1,6 @@
 /** What `simulate` and `eval` replay with: the model, provider and window, and the replay options the host's config sets. */
-import { isClaudeModel, knownContextLength, type ContextHost } from "@context-engine/core";
+import { knownContextLength, type ContextHost } from "@context-engine/core";
+import { isClaudeModel } from "@context-engine/core/providers";
 import { parsePriceTable, type ReplayOptions } from "@context-engine/core/lab";
 
 /** The model replayed when neither `--model` nor the config names one: a Claude model, so prompt caching is on. */

@@ -35,7 +35,7 @@ export type { HostConfig, CompressionConfig, AuxiliaryCompressionConfig } from "
 export { createContextHost } from "./host/createContextHost.js";
 export type { ContextHost, ContextHostOptions } from "./host/createContextHost.js";
 export { BUILTIN_ENGINE } from "./host/builtin.js";
-export { createHostHooks, createRouteHooks } from "./host/hooks.js";
+export { createHostHooks } from "./host/hooks.js";
 export type { HostHooks, SessionCompressEvent, EngineContext, EngineSource, StoreDriverRequest } from "./host/hooks.js";
 // Route extensions: what a route taps (the built-in Codex route: `@context-engine/core/codex`)
 export type { RouteHooks, RouteExtension, RouteConfig, RouteNotice, RoutedThresholdPlan, RouteNoticeContext, RouteCompaction, RouteSessionQuery, ServerThread, ServerCompactionBoundary, CompactionTrigger } from "./host/hooks.js";
@@ -65,7 +65,7 @@ export { EmptySummaryError, InvalidSummaryResponseError } from "./summarizers/fa
 // Prompt caching (the provider wire formats: `@context-engine/core/providers`)
 export { applyAnthropicCacheControl, stripCacheControl } from "./caching/anthropicCacheControl.js";
 export type { AnthropicCacheControlOptions } from "./caching/anthropicCacheControl.js";
-export { promptCachingStatus, isClaudeModel } from "./caching/status.js";
+export { promptCachingStatus } from "./caching/status.js";
 export type { PromptCachingStatus } from "./caching/status.js";
 export type { CacheTtl } from "./providers/anthropicFacts.js";
 

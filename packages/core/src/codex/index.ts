@@ -1,8 +1,9 @@
 /** `@context-engine/core/codex` — the Codex routes: model windows and `-900k` aliases, the threshold autoraise and its one-time notice, Responses-API native compaction, and compaction delegated to the Codex app-server. */
 
-// The route extension and its settings (the `codex:` config section)
+// The route extension, its settings (the `codex:` config section), and route hooks to install routes into
 export { CODEX_ROUTE, codexRoute, installCodexRoute } from "./route.js";
 export { BUILTIN_ROUTES, installBuiltinRoutes, builtinRouteHooks, defaultRouteHooks } from "../routes/builtin.js";
+export { createRouteHooks } from "../host/hooks.js";
 export { CODEX_SECTION, CodexSectionSchema, codexConfigOf } from "../config/codexSection.js";
 export type { CodexConfig, LegacyCodexKeys } from "../config/codexSection.js";
 

@@ -70,7 +70,7 @@ import {
   type StoredCount,
   type StoredTokenCounting,
 } from "@context-engine/core/store";
-import { AnthropicAdapterError, toAnthropicMessages, toOpenAIChatMessages, type AnthropicRequestOptions } from "@context-engine/core/providers";
+import { AnthropicAdapterError, isClaudeModel, toAnthropicMessages, toOpenAIChatMessages, type AnthropicRequestOptions } from "@context-engine/core/providers";
 
 /** Every documented runtime name of the core package root. */
 const CORE_VALUES = [
@@ -220,10 +220,11 @@ describe("the subpath entries", () => {
     expect(toAnthropicMessages(messages, options)).toMatchObject({ system: [{ type: "text", text: "be brief" }], messages: [{ role: "user" }] });
     expect(toOpenAIChatMessages(messages)).toEqual([{ role: "system", content: "be brief" }, { role: "user", content: "hi" }]);
     expect(new AnthropicAdapterError("x")).toBeInstanceOf(Error);
+    expect([isClaudeModel("anthropic/claude-sonnet-4.5"), isClaudeModel("gpt-5.5")]).toEqual([true, false]);
   });
 
   it("leaves the built-in compressor's parts, the Codex routes, the provider wire formats, the lab and the internals out of the root", () => {
-    const moved = ["planBoundaries", "CODEX_PROVIDER", "toAnthropicMessages", "toOpenAIChatMessages", "replayConversation", "importTranscript", "CompactionSession", "SqliteSessionStore", "canonicalJson"];
+    const moved = ["planBoundaries", "CODEX_PROVIDER", "createRouteHooks", "toAnthropicMessages", "toOpenAIChatMessages", "isClaudeModel", "replayConversation", "importTranscript", "CompactionSession", "SqliteSessionStore", "canonicalJson"];
     expect(moved.filter((name) => name in core)).toEqual([]);
   });
 });
