@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createContextHost, ExtractiveSummarizer, OpenAICompatibleSummarizer, validateConversation, type ChatMessage, type Summarizer } from "@context-engine/core";
 import { LcmEngine, type LcmStoreAsync } from "@context-engine/lcm";
@@ -140,6 +141,33 @@ describe("the lcm engine on PostgreSQL", () => {
     const answer = await tool(engine, "lcm_expand_query", { prompt: "What holds for zeta3?", query: "zeta3" });
     expect(answer.answer).toMatch(/keep every zeta invariant/);
     expect(answer.sources).toBeGreaterThan(0);
+  });
+
+  it("asks the model for lcm_expand_query's answer only after its scoped read has ended: no connection idles in a transaction meanwhile", async () => {
+    const extractive = new ExtractiveSummarizer();
+    const idleInTransaction: number[] = [];
+    const probing: Summarizer = {
+      name: "probing",
+      summarize: async (request, signal) => {
+        const last = request.messages.at(-1)?.content;
+        if (typeof last !== "string" || !last.startsWith("Answer from the conversation above")) return extractive.summarize(request, signal);
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        try {
+          const { rows } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'");
+          idleInTransaction.push(rows[0]!.n);
+        } finally {
+          await client.end();
+        }
+        return "zeta3 holds";
+      },
+    };
+    const engine = engineOn(store, { summarizer: probing });
+    await engine.compress(conversation(40));
+    const answer = await tool(engine, "lcm_expand_query", { prompt: "What holds for zeta3?", query: "zeta3" });
+    expect(answer.answer).toBe("zeta3 holds");
+    expect(answer.sources).toBeGreaterThan(0);
+    expect(idleInTransaction).toEqual([0]);
   });
 
   it("lets one of two engines compacting one session at once do it, leaving one valid DAG", async () => {

@@ -8,7 +8,7 @@ import { LCM_RECOVERY_TOOL, nothingToCompactInSession } from "./compactTool.js";
 import type { LcmSettings } from "./config.js";
 import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 import type { StoreHandle } from "./storeHandle.js";
-import { dispatchLcmTool } from "./tools/index.js";
+import { dispatchLcmTool, type ToolReader } from "./tools/index.js";
 import { toolErrorResult } from "./tools/result.js";
 import type { ToolContext } from "./tools/types.js";
 import type { OpenScopes } from "./toolScope.js";
@@ -58,8 +58,9 @@ export function toolContextOf(parts: Pick<LcmToolParts, "engine" | "llm" | "now"
 
 /**
  * Runs tool `name` for the calling session (`context`, else the current one) over the sessions of its
- * scope only; on a store that enforces scopes itself (PostgreSQL), inside a read limited to it. Never
- * throws; undefined for a name that is none of lcm's tools.
+ * scope only; on a store that enforces scopes itself (PostgreSQL), its reads inside a read transaction
+ * limited to it (ended before lcm_expand_query asks the model). Never throws; undefined for a name that
+ * is none of lcm's tools.
  */
 export async function runLcmToolCall(parts: LcmToolParts, name: string, args: unknown, context: ToolCallContext | undefined): Promise<string | undefined> {
   const { engine } = parts;
@@ -72,8 +73,9 @@ export async function runLcmToolCall(parts: LcmToolParts, name: string, args: un
         const nothingToCompact = await nothingToCompactInSession(store, caller.session, limits);
         return engine.agentRequests.handle(caller.session, args, { nothingToCompact, recoveryTool: LCM_RECOVERY_TOOL });
       }
-      const run = (reader: LcmStoreAsync) => dispatchLcmTool({ ...parts.toolContext(caller.session, caller.scope), store: reader }, name, args);
-      return store.readInScope ? store.readInScope(caller.scope, run) : run(store);
+      const inScope = store.readInScope?.bind(store);
+      const read: ToolReader = inScope ? (body) => inScope(caller.scope, body) : (body) => body(store);
+      return dispatchLcmTool({ ...parts.toolContext(caller.session, caller.scope), store }, name, args, read);
     });
   } catch (error) {
     // the store could not be reopened after onSessionEnd closed it

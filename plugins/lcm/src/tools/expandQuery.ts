@@ -25,8 +25,15 @@ export async function originalMessagesUnder(ctx: ToolContext, id: string): Promi
   return ctx.store.getMessagesBySeq(ctx.session, summary.seqStart, summary.seqEnd);
 }
 
-/** Runs `lcm_expand_query`. */
-export async function runExpandQuery(ctx: ToolContext, args: z.output<typeof ExpandQueryArgsSchema>): Promise<Record<string, unknown>> {
+/** Runs `body` against a tool context whose store reads within one read (see `ToolReader`). */
+export type ReadWith = <T>(body: (ctx: ToolContext) => Promise<T>) => Promise<T>;
+
+/**
+ * Runs `lcm_expand_query`: the history it answers from is read within `read` (on PostgreSQL one
+ * transaction limited to the caller's scope), and the summarizer is asked only after that read has
+ * ended, so no connection or transaction is held while the model answers.
+ */
+export async function runExpandQuery(ctx: ToolContext, args: z.output<typeof ExpandQueryArgsSchema>, read: ReadWith = (body) => body(ctx)): Promise<Record<string, unknown>> {
   const summarizer = ctx.llmSummarizer;
   if (!summarizer) throw new ToolError("unavailable", "lcm_expand_query needs an LLM summarizer to be configured");
   const pausedUntil = ctx.summarizerPausedUntil ?? 0;
@@ -36,12 +43,20 @@ export async function runExpandQuery(ctx: ToolContext, args: z.output<typeof Exp
       `lcm_expand_query is paused until ${new Date(pausedUntil).toISOString()}: the summarizer refused its credentials (lcm.auth_cooldown_ms); read the history with lcm_grep and lcm_expand meanwhile`,
     );
   }
+  const sources = await read((reading) => expandQuerySources(reading, args));
+  if (sources.ids.length === 0) return { prompt: args.prompt, ids: [], answer: null, sources: 0, note: "nothing matched the query" };
+  const messages: ChatMessage[] = [...sources.picked.map((m) => m.message), { role: "user", content: `Answer from the conversation above: ${args.prompt}` }];
+  const answer = await withTimeout((signal) => summarizer.summarize({ messages, maxTokens: 2_000, focusTopic: args.prompt }, signal), ctx.summaryTimeoutMs);
+  return { prompt: args.prompt, ids: sources.ids, answer, sources: sources.picked.length, truncated: sources.truncated };
+}
+
+/** The ids `args` selects (found by its query, or given) and their original messages in order, within its token budget. */
+async function expandQuerySources(ctx: ToolContext, args: z.output<typeof ExpandQueryArgsSchema>): Promise<{ ids: string[]; picked: StoredMessage[]; truncated: boolean }> {
   let ids = args.ids ?? [];
   if (args.query !== undefined) {
     const found = (await runGrep(ctx, { pattern: args.query, mode: "full_text", scope: "both", sessions: "current", sort: "relevance", limit: 20 })).matches as { id: string; coveredBy: string | null }[];
     ids = [...new Set([...ids, ...found.map((m) => m.coveredBy ?? m.id)])].slice(0, 20);
   }
-  if (ids.length === 0) return { prompt: args.prompt, ids: [], answer: null, sources: 0, note: "nothing matched the query" };
   const seen = new Set<string>();
   const picked: StoredMessage[] = [];
   let used = 0;
@@ -59,7 +74,5 @@ export async function runExpandQuery(ctx: ToolContext, args: z.output<typeof Exp
     }
   }
   picked.sort((a, b) => a.seq - b.seq);
-  const messages: ChatMessage[] = [...picked.map((m) => m.message), { role: "user", content: `Answer from the conversation above: ${args.prompt}` }];
-  const answer = await withTimeout((signal) => summarizer.summarize({ messages, maxTokens: 2_000, focusTopic: args.prompt }, signal), ctx.summaryTimeoutMs);
-  return { prompt: args.prompt, ids, answer, sources: picked.length, truncated };
+  return { ids, picked, truncated };
 }

@@ -3,11 +3,12 @@ import { z } from "../deps.js";
 import { SearchError } from "../store/search.js";
 import { runDescribe } from "./describe.js";
 import { runExpand } from "./expand.js";
-import { runExpandQuery } from "./expandQuery.js";
+import { runExpandQuery, type ReadWith } from "./expandQuery.js";
 import { runGrep } from "./grep.js";
 import { ToolError, toolErrorResult, toolResult } from "./result.js";
 import { DescribeArgsSchema, ExpandArgsSchema, ExpandQueryArgsSchema, GrepArgsSchema } from "./schemas.js";
 import type { ToolContext } from "./types.js";
+import type { LcmStoreAsync } from "../store/LcmStoreAsync.js";
 
 /** Names of the tools lcm offers. */
 export const LCM_TOOL_NAMES = ["lcm_grep", "lcm_describe", "lcm_expand", "lcm_expand_query"] as const;
@@ -26,19 +27,36 @@ function parseArgs<S extends z.ZodType>(schema: S, tool: string, args: unknown):
   return parsed.data;
 }
 
-/** Runs one lcm tool; the result is a JSON string, failures are `{error, code}`. Unknown names return undefined. */
-export async function dispatchLcmTool(ctx: ToolContext, name: string, args: unknown): Promise<string | undefined> {
+/**
+ * Runs `body` with the store a tool reads through: on a store that enforces scopes itself (PostgreSQL),
+ * one read transaction limited to the caller's scope, held only while `body` runs.
+ */
+export type ToolReader = <T>(body: (store: LcmStoreAsync) => Promise<T>) => Promise<T>;
+
+/**
+ * Runs one lcm tool; the result is a JSON string, failures are `{error, code}`. Unknown names return
+ * undefined. Arguments are checked before `read` opens; every store read of a call happens within it,
+ * and a model call (lcm_expand_query's answer) after it.
+ */
+export async function dispatchLcmTool(ctx: ToolContext, name: string, args: unknown, read: ToolReader = (body) => body(ctx.store)): Promise<string | undefined> {
+  const within: ReadWith = (body) => read((store) => body({ ...ctx, store }));
   try {
     switch (name) {
-      case "lcm_grep":
-        return toolResult(await runGrep(ctx, parseArgs(GrepArgsSchema, name, args)));
-      case "lcm_describe":
-        return toolResult(await runDescribe(ctx, parseArgs(DescribeArgsSchema, name, args)));
-      case "lcm_expand":
-        return toolResult(await runExpand(ctx, parseArgs(ExpandArgsSchema, name, args)));
+      case "lcm_grep": {
+        const parsed = parseArgs(GrepArgsSchema, name, args);
+        return toolResult(await within((reading) => runGrep(reading, parsed)));
+      }
+      case "lcm_describe": {
+        const parsed = parseArgs(DescribeArgsSchema, name, args);
+        return toolResult(await within((reading) => runDescribe(reading, parsed)));
+      }
+      case "lcm_expand": {
+        const parsed = parseArgs(ExpandArgsSchema, name, args);
+        return toolResult(await within((reading) => runExpand(reading, parsed)));
+      }
       case "lcm_expand_query":
         if (!ctx.llmSummarizer) return undefined;
-        return toolResult(await runExpandQuery(ctx, parseArgs(ExpandQueryArgsSchema, name, args)));
+        return toolResult(await runExpandQuery(ctx, parseArgs(ExpandQueryArgsSchema, name, args), within));
       default:
         return undefined;
     }
