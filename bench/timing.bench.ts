@@ -4,17 +4,16 @@
  * absent), each replayed with the built-in compressor and the offline summarizer under both policies in
  * two settings: the eval's 64,000-token window, and Claude's 200,000-token window less a 32,000-token
  * output reserve. Per transcript and in total, with denominators: the cost of the requests, the same plus
- * an estimate of the summarizer calls (each compaction reads what it removed plus its summary at the
- * model's input price and writes the summary at its output price: the replay does not price them),
- * compactions, the largest request against the window, requests over it, the facts the compactions kept
+ * the summarizer calls as the replay prices them (a MeteredSummarizer around the offline summarizer: the
+ * prompt an LLM summarizer is sent and the summary, at the model's input and output price), compactions, the largest request against the window, requests over it, the facts the compactions kept
  * (paths, errors, commands, asks), the tail references kept and the first chunk's retention. Then the
  * issue #22 goal (≥ 15 % cheaper at the same fidelity, no request over the window), met or not. Figures
  * only; nothing is asserted.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { ContextCompressor, type ChatMessage } from "@context-engine/core";
-import { evaluateFidelity, firstChunkRetention, importTranscriptFile, lookupModelPrice, type FidelityReport } from "@context-engine/core/lab";
+import { ContextCompressor, ExtractiveSummarizer, defaultTokenCounter, type ChatMessage } from "@context-engine/core";
+import { evaluateFidelity, firstChunkRetention, importTranscriptFile, MeteredSummarizer, type FidelityReport } from "@context-engine/core/lab";
 import { repoRoot } from "./anchor.js";
 import { corpusSessions } from "./corpusSessions.js";
 import { HELD_OUT } from "./fidelity.bench.js";
@@ -48,12 +47,8 @@ interface Sums {
 const empty = (): Sums => ({ cost: 0, summarizer: 0, compactions: 0, over: 0, requests: 0, kept: 0, facts: 0, refsKept: 0, refs: 0, retention: [] });
 
 function add(s: Sums, r: FidelityReport): void {
-  const price = lookupModelPrice(MODEL)!;
   s.cost += r.replay.totals.costUsd;
-  r.replay.compactions.forEach((c, i) => {
-    const summary = r.compactions[i]?.summaryTokens ?? 0;
-    s.summarizer += ((c.tokensBefore - c.tokensAfter + summary) * price.input + summary * price.output) / 1e6;
-  });
+  s.summarizer += r.replay.totals.summaries?.costUsd ?? 0;
   s.compactions += r.replay.totals.compactions;
   s.over += r.overWindow.failed;
   s.requests += r.overWindow.requests;
@@ -109,8 +104,9 @@ export async function run(): Promise<void> {
     for (const { name, messages } of list) {
       const reports = {} as Record<Policy, FidelityReport>;
       for (const timing of POLICIES) {
-        const engine = new ContextCompressor({ compression: { timing }, model: { model: MODEL, contextLength: setting.contextLength, maxTokens: setting.maxTokens } });
-        reports[timing] = await evaluateFidelity(messages, { engine, model: MODEL, provider: "anthropic" });
+        const summarizer = new MeteredSummarizer(new ExtractiveSummarizer(), defaultTokenCounter());
+        const engine = new ContextCompressor({ compression: { timing }, summarizer, model: { model: MODEL, contextLength: setting.contextLength, maxTokens: setting.maxTokens } });
+        reports[timing] = await evaluateFidelity(messages, { engine, model: MODEL, provider: "anthropic", summaries: { calls: summarizer.calls, model: MODEL } });
       }
       const [t, c] = [reports.threshold, reports.cache_aware];
       if (t.replay.timing !== "transcript") continue;

@@ -24,7 +24,7 @@ describe("context-engine eval", () => {
     expect(first).toMatch(/\nretention per compaction +100 → 100 → 100 % +0 %\n/);
     expect(first).toMatch(/\nfirst compacted ask +kept through compaction 3 +lost at compaction 1 \(of 1\)\n/);
     expect(first).toMatch(/\nsummary tokens +\d+ mean, \d+ max +0 mean, 0 max\n/);
-    expect(first).toMatch(/\ncost +\$0\.\d+ +\$0\.\d+\ncache reads +\d+\.\d % +\d+\.\d %\n/);
+    expect(first).toMatch(/\ncost \(summaries included\) +\$0\.\d+ +\$0\.\d+\ncache reads +\d+\.\d % +\d+\.\d %\n/);
     // an engine that never compacts is not cheaper: the requests it sends over the window fail
     expect(first).toMatch(/\nsliding_window failed 17 of 39 requests: they sent more than the 8,000-token window \(first: request 17, largest [\d,]+ tokens\), which the API rejects/);
     expect(first).not.toMatch(/^compressor failed/m);
@@ -45,7 +45,7 @@ describe("context-engine eval", () => {
     const out = JSON.parse(run.stdout) as {
       window: number;
       model: string;
-      runs: Array<{ engine: string; overWindow: { failed: number; requests: number; firstRequest: number | null }; survival: Record<string, { total: number; kept: number }>; firstChunk: { retention: { after: number; share: number } | null }; compactions: Array<{ number: number; lost: Array<{ kind: string; text: string }> }> }>;
+      runs: Array<{ engine: string; costUsd: number; costWithSummariesUsd: number; summaries: { calls: number; inputTokens: number; costUsd: number | null; model: string } | null; overWindow: { failed: number; requests: number; firstRequest: number | null }; survival: Record<string, { total: number; kept: number }>; firstChunk: { retention: { after: number; share: number } | null }; compactions: Array<{ number: number; lost: Array<{ kind: string; text: string }> }> }>;
       totals: Array<{ engine: string; compactions: number; overWindow: { failed: number; requests: number } }>;
     };
     expect([out.window, out.model]).toEqual([8000, "claude-sonnet-4"]);
@@ -54,6 +54,13 @@ describe("context-engine eval", () => {
     expect(compressor!.survival.path).toEqual({ total: 6, kept: 6 });
     expect(compressor!.firstChunk.retention).toEqual({ after: 3, share: 1 });
     expect(compressor!.compactions.map((c) => c.number)).toEqual([1, 2, 3]);
+    // the compressor's summaries (one per compaction that summarized) are priced with its requests; the sliding window writes none
+    expect(compressor!.summaries).toMatchObject({ model: "claude-sonnet-4" });
+    expect(compressor!.summaries!.calls).toBeGreaterThan(0);
+    expect(compressor!.summaries!.calls).toBeLessThanOrEqual(compressor!.compactions.length);
+    expect(compressor!.summaries!.inputTokens).toBeGreaterThan(0);
+    expect(compressor!.costWithSummariesUsd).toBeCloseTo(compressor!.costUsd + compressor!.summaries!.costUsd!, 12);
+    expect(window!.summaries).toMatchObject({ calls: 0, costUsd: 0 });
     expect(window!.compactions[0]!.lost).toEqual(expect.arrayContaining([{ kind: "command", text: "cargo init --lib --name python_utils", key: "cargo init --lib --name python_utils" }]));
     expect(out.totals.map((t) => [t.engine, t.compactions])).toEqual([["compressor", 3], ["sliding_window", 1]]);
     expect(out.runs.map((r) => [r.overWindow.failed, r.overWindow.firstRequest])).toEqual([[0, null], [17, 17]]);

@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { ConfigError, ENGINE_NAME_PATTERN, createContextHost, loadConfig, validateConfigObject, type ContextHost, type HostConfig } from "@context-engine/core";
+import { ConfigError, ENGINE_NAME_PATTERN, createContextHost, loadConfig, validateConfigObject, type ContextHost, type HostConfig, type Summarizer } from "@context-engine/core";
 import { hostRootDir } from "@context-engine/core/internal";
 import { UsageError } from "./errors.js";
 import type { CompressionTiming } from "./timingFlag.js";
@@ -38,16 +38,17 @@ export function rootDirFromFlags(cwd: string, flags: Pick<HostFlags, "root">, co
 
 /**
  * Builds the host the flags describe; `--engine` overrides `context.engine`, `--strict` turns fallbacks into
- * errors. With `scratch`, engines keep no state beyond the host (simulations use scratch stores).
+ * errors. With `scratch`, engines keep no state beyond the host (simulations use scratch stores);
+ * `wrapSummarizer` wraps the summarizer before the engine gets it (a replay meters it).
  */
-export async function hostFromFlags(cwd: string, flags: HostFlags, announce?: (line: string) => void, options: { scratch?: boolean; timing?: CompressionTiming | undefined } = {}): Promise<ContextHost> {
+export async function hostFromFlags(cwd: string, flags: HostFlags, announce?: (line: string) => void, options: { scratch?: boolean; timing?: CompressionTiming | undefined; wrapSummarizer?: (summarizer: Summarizer) => Summarizer } = {}): Promise<ContextHost> {
   if (flags.engine !== undefined && flags.engine.trim() !== "" && !ENGINE_NAME_PATTERN.test(flags.engine.trim())) {
     throw new UsageError(`--engine must be an engine name matching ${ENGINE_NAME_PATTERN.source}, got '${flags.engine}'`);
   }
   const config = await configFromFlags(cwd, flags);
   if (flags.engine !== undefined) config.context = { ...config.context, engine: flags.engine };
   if (options.timing !== undefined) config.compression = { ...config.compression, timing: options.timing };
-  const host = await createContextHost({ config, rootDir: rootDirFromFlags(cwd, flags, config), ...(flags.strict ? { strict: true } : {}), ...(options.scratch ? { scratch: true } : {}) }).catch((error: unknown) => {
+  const host = await createContextHost({ config, rootDir: rootDirFromFlags(cwd, flags, config), ...(flags.strict ? { strict: true } : {}), ...(options.scratch ? { scratch: true } : {}), ...(options.wrapSummarizer ? { wrapSummarizer: options.wrapSummarizer } : {}) }).catch((error: unknown) => {
     throw flags.engine !== undefined ? blameEngineFlag(error, flags.engine) : error;
   });
   for (const notice of host.notices) announce?.(notice);

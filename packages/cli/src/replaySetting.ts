@@ -1,7 +1,7 @@
 /** What `simulate` and `eval` replay with: the model, provider and window, and the replay options the host's config sets. */
-import { knownContextLength, type ContextHost } from "@context-engine/core";
+import { defaultTokenCounter, knownContextLength, type ContextHost, type Summarizer } from "@context-engine/core";
 import { isClaudeModel } from "@context-engine/core/providers";
-import { parsePriceTable, type ReplayOptions } from "@context-engine/core/lab";
+import { MeteredSummarizer, parsePriceTable, type ReplayOptions } from "@context-engine/core/lab";
 
 /** The model replayed when neither `--model` nor the config names one: a Claude model, so prompt caching is on. */
 export const DEFAULT_SIMULATE_MODEL = "claude-sonnet-4";
@@ -19,13 +19,23 @@ export function replayModel(host: ContextHost, flags: { model?: string | undefin
   return { model, provider, window };
 }
 
-/** The replay options the host's config sets: cache TTL, prices, minimum cacheable lengths, gateway hygiene. */
-export function hostReplayOptions(host: ContextHost): Pick<ReplayOptions, "ttl" | "prices" | "minimumCacheableTokens" | "hygiene"> {
+/** Wraps a replayed host's summarizer so that the replay prices the summaries its engine writes (hostFromFlags' `wrapSummarizer`). */
+export function meterSummaries(summarizer: Summarizer): Summarizer {
+  return new MeteredSummarizer(summarizer, defaultTokenCounter());
+}
+
+/**
+ * The replay options the host's config sets: cache TTL, prices, minimum cacheable lengths, gateway
+ * hygiene, and the summaries when its summarizer is metered ({@link meterSummaries}), priced at
+ * `auxiliary.compression.model`, else at the replayed `model`.
+ */
+export function hostReplayOptions(host: ContextHost, model: string): Pick<ReplayOptions, "ttl" | "prices" | "minimumCacheableTokens" | "hygiene" | "summaries"> {
   return {
     ttl: host.config.prompt_caching.cache_ttl,
     prices: parsePriceTable(host.config.prices),
     minimumCacheableTokens: host.config.prompt_caching.minimum_cacheable_tokens,
     hygiene: { enabled: host.config.compression.enabled, hardMessageLimit: host.config.compression.hygiene_hard_message_limit },
+    ...(host.summarizer instanceof MeteredSummarizer ? { summaries: { calls: host.summarizer.calls, model: host.config.auxiliary.compression.model ?? model } } : {}),
   };
 }
 

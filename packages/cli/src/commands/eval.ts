@@ -20,7 +20,7 @@ import { renderEvalHtml } from "../report/evalHtml.js";
 import { byTranscript, engineTotals, evalRows, totalRows, type EvalRun, type EvalSetting } from "../report/evalRows.js";
 import { loadTranscript, type LoadedTranscript } from "../transcript.js";
 import { progressBar } from "./simulate.js";
-import { hostReplayOptions, replayModel } from "../replaySetting.js";
+import { hostReplayOptions, meterSummaries, replayModel } from "../replaySetting.js";
 import { parseTimingFlag, type CompressionTiming } from "../timingFlag.js";
 
 /** The engines of the first argument: "compressor" or "compressor,lcm". */
@@ -61,13 +61,13 @@ export async function runEval(io: CommandIO): Promise<number> {
   for (const { file, loaded } of transcripts) {
     for (const warning of loaded.warnings) warn(`${file}: ${warning}`);
     for (const { engine, timing, label } of evalEngines(engines, policies)) {
-      const host = await hostFromFlags(io.cwd, { config: values.config, root: values.root, engine, strict: true }, io.stderr, { scratch: true, timing }); // an eval never writes into the configured stores
+      const host = await hostFromFlags(io.cwd, { config: values.config, root: values.root, engine, strict: true }, io.stderr, { scratch: true, timing, wrapSummarizer: meterSummaries }); // an eval never writes into the configured stores
       for (const warning of host.warnings) warn(warning);
       const { model, provider } = replayModel(host, values, window);
       setting = { window, model, provider, ttl: host.config.prompt_caching.cache_ttl };
       if (showProgress) io.stderr(`${label} on ${file}:`);
       const bar = showProgress ? progressBar((text) => void process.stderr.write(text), values.progress === true) : undefined;
-      const report = await evaluateFidelity(loaded.messages, { engine: host.engine, model, provider, ...hostReplayOptions(host), ...(bar ? { onProgress: bar } : {}) });
+      const report = await evaluateFidelity(loaded.messages, { engine: host.engine, model, provider, ...hostReplayOptions(host, model), ...(bar ? { onProgress: bar } : {}) });
       runs.push({ transcript: file, format: loaded.format, messages: loaded.messages.length, engine: label, report });
     }
   }
@@ -118,6 +118,8 @@ export function evalJson(runs: readonly EvalRun[], setting: EvalSetting): unknow
       firstChunk: { ...run.report.firstChunk, retention: firstChunkRetention(run.report) ?? null },
       summaryTokens: run.report.summaryTokens,
       costUsd: run.report.replay.totals.costUsd,
+      summaries: run.report.replay.totals.summaries ?? null,
+      costWithSummariesUsd: run.report.replay.totals.costWithSummariesUsd,
       cacheReadShare: run.report.replay.totals.cacheReadShare,
       requests: run.report.replay.totals.requests,
       overWindow: run.report.overWindow,

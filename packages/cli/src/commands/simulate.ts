@@ -7,7 +7,7 @@ import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { promptCachingStatus } from "@context-engine/core";
 import { replayConversation, type ReplayProgress, type ReplayReport } from "@context-engine/core/lab";
-import { hostReplayOptions, replayModel } from "../replaySetting.js";
+import { hostReplayOptions, meterSummaries, replayModel } from "../replaySetting.js";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { EXIT_OK, UsageError } from "../errors.js";
 import { table } from "../format.js";
@@ -39,7 +39,7 @@ export async function runSimulate(io: CommandIO): Promise<number> {
     return runTimingComparison(io, { file, transcript, flags: values, contextLength, policies });
   }
   // a replay must not write into the configured stores (lcm's database): engines get scratch ones
-  const host = await hostFromFlags(io.cwd, values, io.stderr, { scratch: true, timing: policies?.[0] });
+  const host = await hostFromFlags(io.cwd, values, io.stderr, { scratch: true, timing: policies?.[0], wrapSummarizer: meterSummaries });
 
   const { model, provider } = replayModel(host, values, contextLength);
   const ttl = host.config.prompt_caching.cache_ttl;
@@ -49,7 +49,7 @@ export async function runSimulate(io: CommandIO): Promise<number> {
   for (const warning of [...transcript.warnings, ...host.warnings]) io.stderr(`warning: ${warning}`);
   const showProgress = values.progress === true || process.stderr.isTTY === true;
   const bar = showProgress ? progressBar((text) => void process.stderr.write(text), values.progress === true) : undefined;
-  const report = await replayConversation(transcript.messages, { engine: host.engine, model, provider, ...hostReplayOptions(host), ...(bar ? { onProgress: bar } : {}) });
+  const report = await replayConversation(transcript.messages, { engine: host.engine, model, provider, ...hostReplayOptions(host, model), ...(bar ? { onProgress: bar } : {}) });
 
   const engineLabel = `${host.engine.name} — ${host.engineSource} (${host.engineOrigin})`;
   const info = { transcript: `${file} (${transcript.format}, ${transcript.messages.length} messages)`, engineLabel, banner: status.banner };

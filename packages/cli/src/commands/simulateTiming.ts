@@ -9,7 +9,7 @@ import { EXIT_OK } from "../errors.js";
 import { grid } from "../format.js";
 import { hostFromFlags, type HostFlags } from "../hostFlags.js";
 import type { CommandIO } from "../commandIO.js";
-import { hostReplayOptions, replayModel } from "../replaySetting.js";
+import { hostReplayOptions, meterSummaries, replayModel } from "../replaySetting.js";
 import { timingRows, type TimingRun } from "../report/timingRows.js";
 import type { CompressionTiming } from "../timingFlag.js";
 import type { LoadedTranscript } from "../transcript.js";
@@ -30,14 +30,14 @@ export async function runTimingComparison(io: CommandIO, { file, transcript, fla
   let setting: { model: string; provider: string; window: number; ttl: "5m" | "1h"; engine: string } | undefined;
   for (const [i, policy] of policies.entries()) {
     // each policy on its own scratch host; the host's notices are shown once
-    const host = await hostFromFlags(io.cwd, flags, i === 0 ? io.stderr : undefined, { scratch: true, timing: policy });
+    const host = await hostFromFlags(io.cwd, flags, i === 0 ? io.stderr : undefined, { scratch: true, timing: policy, wrapSummarizer: meterSummaries });
     if (i === 0) for (const warning of [...transcript.warnings, ...host.warnings]) io.stderr(`warning: ${warning}`);
     const { model, provider, window } = replayModel(host, flags, contextLength);
     setting = { model, provider, window, ttl: host.config.prompt_caching.cache_ttl, engine: host.engine.name };
     if (policy === "cache_aware" && (host.engine as { cacheTiming?: unknown }).cacheTiming === undefined) {
       notes.push(`engine ${host.engine.name} has no cache-aware timing: its cache_aware column is its own trigger`);
     }
-    const report = await evaluateFidelity(transcript.messages, { engine: host.engine, model, provider, ...hostReplayOptions(host) });
+    const report = await evaluateFidelity(transcript.messages, { engine: host.engine, model, provider, ...hostReplayOptions(host, model) });
     if (i === 0 && report.replay.timing === "cadence") notes.push("the transcript has no timestamps: requests are 20 s apart, so the cache never expires between them");
     runs.push({ policy, report });
   }

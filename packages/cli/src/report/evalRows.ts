@@ -98,7 +98,7 @@ export function evalRows(runs: readonly EvalRun[]): string[][] {
     ["first compacted ask", ...cell((r) => firstAskCell(r.report))],
     ["invented paths and identifiers", ...cell((r) => inventedCell(r.report.invented))],
     ["summary tokens", ...cell((r) => (r.report.compactions.length === 0 ? "—" : `${formatTokens(r.report.summaryTokens.mean)} mean, ${formatTokens(r.report.summaryTokens.max)} max`))],
-    ["cost", ...cell((r) => formatUsd(r.report.replay.totals.costUsd))],
+    ["cost (summaries included)", ...cell((r) => formatUsd(r.report.replay.totals.costWithSummariesUsd))],
     ["cache reads", ...cell((r) => formatPercent(r.report.replay.totals.cacheReadShare))],
     ["largest request", ...cell((r) => `${formatTokens(r.report.overWindow.peakTokens)} tokens`)],
   ];
@@ -117,7 +117,8 @@ export interface EngineTotals {
   firstChunkRetained: number | undefined;
   /** Paths and identifiers the engine stated, and how many of them its input never held. */
   invented: { stated: number; invented: number };
-  costUsd: number;
+  /** The requests' cost and the summaries' (when priced), over every transcript. */
+  costWithSummariesUsd: number;
 }
 
 /** Sums per engine over `runs`, in the order engines first appear. */
@@ -135,7 +136,7 @@ export function engineTotals(runs: readonly EvalRun[]): EngineTotals[] {
       references: list.reduce((acc, r) => ({ total: acc.total + r.report.references.total, kept: acc.kept + r.report.references.kept }), { total: 0, kept: 0 }),
       firstChunkRetained: retained.length === 0 ? undefined : retained.reduce((a, b) => a + b, 0) / retained.length,
       invented: { stated: list.reduce((s, r) => s + r.report.invented.stated, 0), invented: list.reduce((s, r) => s + r.report.invented.invented, 0) },
-      costUsd: list.reduce((s, r) => s + r.report.replay.totals.costUsd, 0),
+      costWithSummariesUsd: list.reduce((s, r) => s + r.report.replay.totals.costWithSummariesUsd, 0),
     };
   });
 }
@@ -152,6 +153,6 @@ export function totalRows(totals: readonly EngineTotals[]): string[][] {
     ["tail references kept", ...cell((t) => keptCell(t.references))],
     ["first chunk retained (mean)", ...cell((t) => (t.firstChunkRetained === undefined ? "—" : formatPercent(t.firstChunkRetained)))],
     ["invented paths and identifiers", ...cell((t) => inventedCell(t.invented))],
-    ["cost", ...cell((t) => formatUsd(t.costUsd))],
+    ["cost (summaries included)", ...cell((t) => formatUsd(t.costWithSummariesUsd))],
   ];
 }

@@ -106,7 +106,7 @@ export function renderReportHtml(report: ReplayReport, info: ReportPageInfo): st
   const reads = `${formatPercent(t.cacheReadShare)} of input tokens were cache reads`;
   const lead = unpriced?.all
     ? `${reads}; the costs are unknown: ${escapeHtml(unpriced.text)}.`
-    : `${reads}; the replay cost ${formatUsd(t.costUsd)} against ${formatUsd(t.noCachingCostUsd)} without prompt caching and ${formatUsd(t.noCompactionCostUsd)} without compaction.`;
+    : `${reads}; the requests cost ${formatUsd(t.costUsd)} against ${formatUsd(t.noCachingCostUsd)} without prompt caching, and the replay${t.summaries?.calls ? " with its summaries" : ""} ${formatUsd(t.costWithSummariesUsd)} against ${formatUsd(t.noCompactionCostUsd)} without compaction.`;
   return `${pageStart(title, { inlineScript: true })}
 <h1>${escapeHtml(title)}</h1>
 <p class="banner">${escapeHtml(info.banner)}</p>

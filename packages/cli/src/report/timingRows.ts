@@ -26,8 +26,8 @@ export function largestRequest(report: FidelityReport): number {
 
 /** "$1.23 (−18.0 % vs threshold)": a cost, and after the first column its change against the first. */
 function costCell(run: TimingRun, first: TimingRun): string {
-  const cost = run.report.replay.totals.costUsd;
-  const base = first.report.replay.totals.costUsd;
+  const cost = run.report.replay.totals.costWithSummariesUsd;
+  const base = first.report.replay.totals.costWithSummariesUsd;
   if (run === first || base <= 0) return formatUsd(cost);
   const change = cost / base - 1;
   return `${formatUsd(cost)} (${change < 0 ? "−" : "+"}${formatPercent(Math.abs(change))} vs ${first.policy})`;

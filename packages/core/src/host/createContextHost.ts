@@ -46,6 +46,12 @@ export interface ContextHostOptions {
    */
   pluginLoadTimeoutMs?: number;
   summarizer?: Summarizer;
+  /**
+   * Wraps the summarizer the host settled on (`summarizer`, else the one `auxiliary.compression`
+   * picks) before any engine gets it: to meter, log or trace summaries (`MeteredSummarizer` from
+   * `@context-engine/core/lab` prices them in a replay).
+   */
+  wrapSummarizer?: (summarizer: Summarizer) => Summarizer;
   tokenCounter?: TokenCounter;
   /**
    * The session store: the built-in compressor keeps its per-session state there and offers the agent
@@ -112,7 +118,8 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
   // the built-in routes first, so plugins' taps come after them
   installBuiltinRoutes(hooks.routes, config);
   const model = options.model ?? modelInfoFromConfig(config, hooks.routes);
-  const summarizer = options.summarizer ?? createSummarizer(config.auxiliary.compression, mainEndpoint(config, hooks.routes)).summarizer;
+  const settled = options.summarizer ?? createSummarizer(config.auxiliary.compression, mainEndpoint(config, hooks.routes)).summarizer;
+  const summarizer = options.wrapSummarizer ? options.wrapSummarizer(settled) : settled;
   const engineContext: EngineContext = { config, rootDir, summarizer, tokenCounter: options.tokenCounter, store: options.store, warn, ...(options.scratch ? { scratch: true } : {}) };
   const registry = new EngineRegistry(hooks, engineContext);
   const requested = config.context.engine.trim() || BUILTIN_ENGINE;

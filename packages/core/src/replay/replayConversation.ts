@@ -5,8 +5,8 @@
  * since the last request, then the agent layer (`engine.shouldCompress` with the last real prompt
  * tokens); a compaction replaces the context, and later transcript messages are appended to the
  * compacted list. Each request gets its cache breakpoints, its usage is fed back to the engine in the
- * provider's shape, and the prefix-cache model prices it. The same requests without compaction are
- * priced too, for comparison.
+ * provider's shape, and the prefix-cache model prices it, with the summaries written for it when they
+ * were metered. The same requests without compaction are priced too, for comparison.
  */
 import type { ChatMessage } from "../messages/schema.js";
 import type { ContextEngine } from "../engine/ContextEngine.js";
@@ -17,6 +17,7 @@ import type { CacheRequest, PrefixCacheOptions, RequestCacheAccounting } from ".
 import { cachingProvider, isClaudeModel, promptCachingStatus } from "../caching/status.js";
 import type { PromptCachingStatus } from "../caching/status.js";
 import { CACHE_LOOKBACK_BLOCKS, MAX_CACHE_BREAKPOINTS } from "../providers/anthropicFacts.js";
+import { lookupModelPrice } from "../providers/prices.js";
 import { gatewayHygiene, hygieneAfterMessage, hygieneCalibration, hygieneThresholdTokens } from "../gateway/hygiene.js";
 import { engineHygieneSettings } from "../gateway/engineHygiene.js";
 import { defaultTokenCounter } from "../tokens/counter.js";
@@ -151,6 +152,8 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
   const tokensOf = (messages: readonly ChatMessage[]): number => messages.reduce((s, m) => s + countOne(m), 0);
   const cacheRequests: CacheRequest[] = [];
   const records: LoopRecord[] = [];
+  /** Summarizer calls already attributed to a request. */
+  let summariesSeen = 0;
 
   for (let k = 0; k < responses.length; k += 1) {
     const responseAt = responses[k] as number;
@@ -227,6 +230,12 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
     };
     cacheRequests.push(request);
     record.messages = context.length;
+    const calls = options.summaries?.calls ?? [];
+    if (calls.length > summariesSeen) {
+      const fresh = calls.slice(summariesSeen);
+      summariesSeen = calls.length;
+      record.summaries = { calls: fresh.length, inputTokens: fresh.reduce((sum, c) => sum + c.inputTokens, 0), outputTokens: fresh.reduce((sum, c) => sum + c.outputTokens, 0) };
+    }
     records.push(record);
     const online = simulatePrefixCache(cacheRequests.slice(-ONLINE_CACHE_WINDOW), cacheOptions).requests.at(-1) as RequestCacheAccounting;
     engine.updateFromResponse(providerUsage(key.model, online, provider));
@@ -260,5 +269,6 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
     noCompaction,
     finalContextTokens: tokensOf(context),
     noCompactionFinalContextTokens: tokensOf(transcript),
+    ...(options.summaries ? { summaryModel: { model: options.summaries.model, price: lookupModelPrice(options.summaries.model, options.prices) } } : {}),
   });
 }

@@ -3,7 +3,8 @@
  * no-compaction variant into the {@link ReplayReport} (rows, compaction cache effects, totals, notes).
  */
 import type { PrefixCacheReport, RequestCacheAccounting } from "../caching/prefixCacheModel.js";
-import type { CompactionEffect, CompactionLayer, FullMissNote, ReplayReport, ReplayRequest, RequestCompaction } from "./types.js";
+import { requestCostUsd, type ModelPrice } from "../providers/prices.js";
+import type { CompactionEffect, CompactionLayer, FullMissNote, ReplayReport, ReplayRequest, RequestCompaction, SummaryCosts } from "./types.js";
 
 /** A request's read share at or above which the cache counts as recovered after a compaction. */
 export const RECOVERED_READ_SHARE = 0.8;
@@ -16,6 +17,8 @@ export interface LoopRecord {
   compacted?: RequestCompaction;
   compactionAborted?: { layer: CompactionLayer; reason: string };
   notices?: string[];
+  /** Summaries written since the request before: their prompt and summary tokens. */
+  summaries?: { calls: number; inputTokens: number; outputTokens: number };
 }
 
 /** Everything {@link buildReplayReport} needs. */
@@ -26,6 +29,26 @@ export interface ReplayParts extends Pick<ReplayReport, "engine" | "model" | "pr
   finalContextTokens: number;
   /** Tokens of the whole transcript: the final context had nothing been compacted. */
   noCompactionFinalContextTokens: number;
+  /** The summary model and its price when the summaries were metered (price undefined: unknown). */
+  summaryModel?: { model: string; price: ModelPrice | undefined };
+}
+
+/** `tokens` of summaries priced at `price` (every prompt new: no cache reads or writes). */
+function summaryCosts(tokens: { calls: number; inputTokens: number; outputTokens: number }, price: ModelPrice | undefined): SummaryCosts {
+  const costUsd = price === undefined ? null : requestCostUsd({ uncachedInputTokens: tokens.inputTokens, cacheReadTokens: 0, cacheWriteTokens: { "5m": 0, "1h": 0 }, outputTokens: tokens.outputTokens }, price);
+  return { ...tokens, costUsd };
+}
+
+/** The summaries of every request, summed. */
+function sumSummaries(records: readonly LoopRecord[]): { calls: number; inputTokens: number; outputTokens: number } {
+  const sum = { calls: 0, inputTokens: 0, outputTokens: 0 };
+  for (const { summaries } of records) {
+    if (!summaries) continue;
+    sum.calls += summaries.calls;
+    sum.inputTokens += summaries.inputTokens;
+    sum.outputTokens += summaries.outputTokens;
+  }
+  return sum;
 }
 
 function formatTokens(n: number): string {
@@ -88,6 +111,7 @@ export function buildReplayReport(parts: ReplayParts): ReplayReport {
     if (record.compactionAborted) row.compactionAborted = record.compactionAborted;
     if (a.fullMissReason) row.fullMiss = a.fullMissReason;
     if (record.notices && record.notices.length > 0) row.notices = record.notices;
+    if (record.summaries && record.summaries.calls > 0) row.summaries = summaryCosts(record.summaries, parts.summaryModel?.price);
     return row;
   });
 
@@ -129,6 +153,14 @@ export function buildReplayReport(parts: ReplayParts): ReplayReport {
   }
   for (const miss of fullMisses) notes.push(miss.note);
   if (t.unpricedModels.length > 0) notes.push(`no price for ${t.unpricedModels.join(", ")}: their requests are left out of the costs`);
+  const summaries = parts.summaryModel === undefined ? undefined : { model: parts.summaryModel.model, ...summaryCosts(sumSummaries(parts.records), parts.summaryModel.price) };
+  if (summaries && summaries.calls > 0) {
+    notes.push(
+      summaries.costUsd === null
+        ? `no price for the summary model ${summaries.model}: the ${summaries.calls} summar${summaries.calls === 1 ? "y is" : "ies are"} left out of the costs`
+        : `${summaries.calls} summar${summaries.calls === 1 ? "y" : "ies"} priced as calls to ${summaries.model} (the prompt an LLM summarizer sends, uncached): ${formatTokens(summaries.inputTokens)} tokens in, ${formatTokens(summaries.outputTokens)} out`,
+    );
+  }
   const aborted = requests.filter((r) => r.compactionAborted).length;
   if (aborted > 0) notes.push(`${aborted} compaction attempt${aborted === 1 ? "" : "s"} returned the conversation unchanged`);
 
@@ -173,6 +205,8 @@ export function buildReplayReport(parts: ReplayParts): ReplayReport {
       idealCostUsd: t.idealCostUsd,
       fullMisses: t.fullMisses,
       unpricedModels: t.unpricedModels,
+      ...(summaries ? { summaries } : {}),
+      costWithSummariesUsd: t.costUsd + (summaries?.costUsd ?? 0),
     },
   };
 }

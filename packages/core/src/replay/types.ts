@@ -6,6 +6,7 @@ import type { PromptCachingStatus } from "../caching/status.js";
 import type { CacheTtl } from "../providers/anthropicFacts.js";
 import type { PriceTable } from "../providers/prices.js";
 import type { TokenCounter } from "../tokens/types.js";
+import type { SummarizerCall } from "./summarizerMeter.js";
 import type { ThresholdRule } from "../engine/thresholds.js";
 
 /** A model or credential change from one request on (the model is part of the cache key: the next request misses entirely; docs/BEHAVIOUR.md, "Prompt caching"). */
@@ -48,6 +49,12 @@ export interface ReplayOptions {
   tokenCounter?: TokenCounter;
   /** User minimum cacheable lengths by model substring. */
   minimumCacheableTokens?: Readonly<Record<string, number>>;
+  /**
+   * The summaries the engine had written, to price with the requests: the `calls` of the
+   * `MeteredSummarizer` the engine was built with (read as they grow), priced at `model`'s input and
+   * output price (the summary model: `auxiliary.compression.model`, else the main model).
+   */
+  summaries?: { calls: readonly SummarizerCall[]; model: string };
   /** Called after each request. */
   onProgress?: (progress: ReplayProgress) => void;
   /** Called after each compaction that changed the context (awaited before the request is sent). */
@@ -106,10 +113,21 @@ export interface ReplayRequest {
   compacted?: RequestCompaction;
   /** A compaction that was tried before this request and returned the conversation unchanged. */
   compactionAborted?: { layer: CompactionLayer; reason: string };
+  /** Summaries written since the request before (with the compaction before this one, or prepared in the background). */
+  summaries?: SummaryCosts;
   /** Set when a model or account change made this request miss the cache entirely. */
   fullMiss?: FullMissReason;
   /** Lines gateway hygiene would show the user before this request. */
   notices?: string[];
+}
+
+/** Summarizer calls and what they cost at the summary model's price (no caching: each prompt is new). */
+export interface SummaryCosts {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** null when the summary model has no price. */
+  costUsd: number | null;
 }
 
 /** The cache effect of one compaction. */
@@ -168,6 +186,10 @@ export interface ReplayTotals {
   idealCostUsd: number;
   fullMisses: number;
   unpricedModels: string[];
+  /** The summaries the engine wrote, when the replay was given them ({@link ReplayOptions.summaries}). */
+  summaries?: SummaryCosts & { model: string };
+  /** `costUsd` plus the summaries' cost: what the session cost with this engine. */
+  costWithSummariesUsd: number;
 }
 
 /** What {@link replayConversation} returns. */

@@ -29,6 +29,19 @@ describe("engine resolution", () => {
     expect(host.warnings).toEqual([]);
   });
 
+  it("hands engines the summarizer wrapSummarizer made of the one it settled on", async () => {
+    const seen: string[] = [];
+    const host = await createContextHost({
+      rootDir: project({}),
+      summarizer: { name: "inner", summarize: async () => "## Goal\n- keep going" },
+      wrapSummarizer: (inner) => ({ name: `metered ${inner.name}`, summarize: (request, signal) => (seen.push(`${request.messages.length} turns`), inner.summarize(request, signal)) }),
+    });
+    expect(host.summarizer.name).toBe("metered inner");
+    const turns = Array.from({ length: 30 }, (_, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: `turn ${i}: ${"words ".repeat(40)}` }) as const);
+    await host.engine.compress([...turns], { force: true });
+    expect(seen.length).toBe(1);
+  });
+
   it("loads a TypeScript engine from plugins/context_engine/<name>/ through jiti (step 1)", async () => {
     const root = project({
       "plugins/context_engine/tiny/index.ts": engineSource("tiny") + "export default Engine;\n",

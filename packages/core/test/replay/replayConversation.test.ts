@@ -6,6 +6,12 @@ import { HYGIENE_ABORT_NOTICE } from "../../src/gateway/hygiene.js";
 import { providerUsage, replayConversation, responseIndexes } from "../../src/replay/replayConversation.js";
 import type { CompressionConfig } from "../../src/config/schema.js";
 import type { Summarizer } from "../../src/summarizers/types.js";
+import { ExtractiveSummarizer } from "../../src/summarizers/extractive.js";
+import { buildSummaryPrompt } from "../../src/summarizers/prompt.js";
+import { serializeTurns } from "../../src/summarizers/serialize.js";
+import { MeteredSummarizer } from "../../src/replay/summarizerMeter.js";
+import { lookupModelPrice } from "../../src/providers/prices.js";
+import { TiktokenCounter } from "../../src/tokens/counter.js";
 
 const SYSTEM_PROMPT = [
   "You are a careful coding agent working in a Python repository.",
@@ -89,6 +95,40 @@ describe("replayConversation", () => {
       // Re-writing the compacted context costs more on that request than reading the uncompacted one.
       expect(c.nextRequestCostUsd!).toBeGreaterThan(c.noCompactionCostUsd!);
     }
+  });
+
+  it("prices the summaries a metered summarizer wrote with the request they were written for, at the summary model's price", async () => {
+    const meter = new MeteredSummarizer(new ExtractiveSummarizer(), new TiktokenCounter());
+    const e = engine(16_000, { threshold_tokens: 10_000 }, meter);
+    const report = await replayConversation(transcript, { engine: e, model: "claude-sonnet-4", provider: "anthropic", summaries: { calls: meter.calls, model: "gpt-4o-mini" } });
+    const t = report.totals;
+    expect(meter.calls.length).toBeGreaterThanOrEqual(2);
+    expect(t.summaries!.calls).toBe(meter.calls.length);
+    expect(t.summaries!.inputTokens).toBe(meter.calls.reduce((sum, c) => sum + c.inputTokens, 0));
+    // every summary was written by the compaction before a request, and is billed on that request's row
+    const rows = report.requests.filter((r) => r.summaries);
+    expect(rows.map((r) => r.index)).toEqual(report.compactions.map((c) => c.request));
+    const price = lookupModelPrice("gpt-4o-mini")!;
+    const expected = (t.summaries!.inputTokens * price.input + t.summaries!.outputTokens * price.output) / 1_000_000;
+    expect(t.summaries!.costUsd).toBeCloseTo(expected, 12);
+    expect(rows.reduce((sum, r) => sum + r.summaries!.costUsd!, 0)).toBeCloseTo(expected, 12);
+    expect(t.costWithSummariesUsd).toBeCloseTo(t.costUsd + expected, 12);
+    expect(report.notes.some((n) => n.includes("priced as calls to gpt-4o-mini"))).toBe(true);
+  });
+
+  it("leaves summaries of a model without a price out of the costs, and says so", async () => {
+    const meter = new MeteredSummarizer(new ExtractiveSummarizer(), new TiktokenCounter());
+    const report = await replayConversation(transcript, { engine: engine(16_000, { threshold_tokens: 10_000 }, meter), model: "claude-sonnet-4", provider: "anthropic", summaries: { calls: meter.calls, model: "house-model-7" } });
+    expect(report.totals.summaries).toMatchObject({ costUsd: null, model: "house-model-7" });
+    expect(report.totals.costWithSummariesUsd).toBe(report.totals.costUsd);
+    expect(report.notes).toContain(`no price for the summary model house-model-7: the ${meter.calls.length} summaries are left out of the costs`);
+  });
+
+  it("reports no summaries when the replay was given none to price", async () => {
+    const report = await replayConversation(transcript, { engine: engine(16_000, { threshold_tokens: 10_000 }), model: "claude-sonnet-4", provider: "anthropic" });
+    expect(report.totals.summaries).toBeUndefined();
+    expect(report.requests.some((r) => r.summaries)).toBe(false);
+    expect(report.totals.costWithSummariesUsd).toBe(report.totals.costUsd);
   });
 
   it("costs less than never compacting on a long session, and the totals add up", async () => {
@@ -274,5 +314,23 @@ describe("replayConversation on a context that outgrows the window within one st
     const report = await replayConversation(messages, { engine: engine(16_000), model: "claude-sonnet-4", provider: "anthropic" });
     expect(report.requests[1]!.promptTokens).toBeGreaterThan(16_000);
     expect(report.notes.some((n) => n.startsWith("1 request sent more than the 16,000-token window (first: request 1,"))).toBe(true);
+  });
+});
+
+describe("MeteredSummarizer", () => {
+  it("records the tokens of the prompt an LLM summarizer sends and of the summary, and keeps the inner summarizer's name", async () => {
+    const counter = new TiktokenCounter();
+    const meter = new MeteredSummarizer(new ExtractiveSummarizer(), counter);
+    const request = { messages: transcript.slice(1, 9), maxTokens: 800 };
+    const summary = await meter.summarize(request);
+    expect(meter.name).toBe("extractive");
+    expect(meter.calls).toEqual([{ inputTokens: counter.count(buildSummaryPrompt(request, serializeTurns(request.messages))), outputTokens: counter.count(summary) }]);
+  });
+
+  it("records nothing for a summary that failed", async () => {
+    const failing: Summarizer = { name: "down", summarize: async () => Promise.reject(new Error("503")) };
+    const meter = new MeteredSummarizer(failing, new TiktokenCounter());
+    await expect(meter.summarize({ messages: transcript.slice(1, 3), maxTokens: 100 })).rejects.toThrow("503");
+    expect(meter.calls).toEqual([]);
   });
 });
