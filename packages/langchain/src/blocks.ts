@@ -1,7 +1,9 @@
 /**
  * LangChain content blocks ⇄ OpenAI content parts: text blocks, `image_url` blocks and the standard
- * `image` / `file` / `audio` blocks (by `url` or base64 `data`) are shown as parts; anything else
- * (reasoning, tool_use, provider blocks) is kept whole in the marker.
+ * `image` / `file` / `audio` blocks (by `url` or base64 `data`) are shown as parts, and those by a
+ * provider's file id (`fileId`, or v0's `source_type: "id"`) as a `file` part with that `file_id`, so an
+ * engine sees that the turn carries them; anything else (reasoning, tool_use, provider blocks) is kept
+ * whole in the marker.
  */
 import type { ContentPart } from "@context-engine/core";
 import type { BlockSlot } from "./marker.js";
@@ -50,15 +52,20 @@ export function showBlock(raw: unknown): { part?: ContentPart; slot: BlockSlot }
       const url = `data:${mimeOf(block, kind === "image" ? "image/png" : "application/octet-stream")};base64,${block.data}`;
       return { part: mediaPart(kind, url, block), slot: { slot: "media", block: without(block, "data"), field: "data", wrapped: true } };
     }
+    const idField = typeof block.fileId === "string" ? "fileId" : block.source_type === "id" && typeof block.id === "string" ? "id" : undefined;
+    if (idField !== undefined) return { part: { type: "file", file: { file_id: block[idField] as string } }, slot: { slot: "media", block: without(block, idField), field: idField, wrapped: false } };
   }
   return { slot: { slot: "hidden", block } };
 }
 
-/** The URL an OpenAI media part shows. */
-function partUrl(part: ContentPart): string | undefined {
+type MediaSlot = Extract<BlockSlot, { slot: "media" }>;
+
+/** What an OpenAI media part shows for a block's `field`: its URL (or data URL), or its provider file id. */
+function partValue(part: ContentPart, field: MediaSlot["field"]): string | undefined {
   const p = part as Block;
-  const url = part.type === "image_url" ? (p.image_url as Block | undefined)?.url : part.type === "file" ? (p.file as Block | undefined)?.file_data : undefined;
-  return typeof url === "string" ? url : undefined;
+  const file = part.type === "file" ? (p.file as Block | undefined) : undefined;
+  const value = field === "fileId" || field === "id" ? file?.file_id : part.type === "image_url" ? (p.image_url as Block | undefined)?.url : file?.file_data;
+  return typeof value === "string" ? value : undefined;
 }
 
 /** Is `part` the OpenAI part `slot` was shown as? */
@@ -66,15 +73,16 @@ export function fitsSlot(slot: BlockSlot, part: ContentPart): boolean {
   if (slot.slot === "text") return part.type === "text" && typeof (part as Block).text === "string";
   if (slot.slot !== "media") return false;
   const block = slot.block as Block;
-  const expected = block.type === "file" || block.type === "audio" ? "file" : "image_url";
-  return part.type === expected && partUrl(part) !== undefined;
+  const byId = slot.field === "fileId" || slot.field === "id";
+  const expected = byId || block.type === "file" || block.type === "audio" ? "file" : "image_url";
+  return part.type === expected && partValue(part, slot.field) !== undefined;
 }
 
 /** The block of `slot` filled from the part it is shown as now ({@link fitsSlot} holds). */
 export function fillSlot(slot: Extract<BlockSlot, { slot: "text" | "media" }>, part: ContentPart): Block {
   if (slot.slot === "text") return { ...slot.block, text: (part as Block).text };
-  const url = partUrl(part)!;
-  const value = slot.wrapped ? url.replace(DATA_URL, "") : url;
+  const shown = partValue(part, slot.field)!;
+  const value = slot.wrapped ? shown.replace(DATA_URL, "") : shown;
   if (slot.field === "image_url.url") return { ...slot.block, image_url: { ...(slot.block.image_url as Block), url: value } };
   return { ...slot.block, [slot.field]: value };
 }

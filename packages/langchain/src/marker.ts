@@ -15,8 +15,8 @@ const Json = z.record(z.string(), z.unknown());
 const BlockSlotSchema = z.discriminatedUnion("slot", [
   /** A text block shown as text; `text` kept only when several blocks share one string (AI messages). */
   z.strictObject({ slot: z.literal("text"), block: Json, text: z.string().optional() }),
-  /** A media block shown as an image_url or file part; `field` (its URL or base64 data) left out. */
-  z.strictObject({ slot: z.literal("media"), block: Json, field: z.enum(["url", "data", "image_url", "image_url.url"]), wrapped: z.boolean() }),
+  /** A media block shown as an image_url or file part; `field` (its URL, base64 data or provider file id) left out. */
+  z.strictObject({ slot: z.literal("media"), block: Json, field: z.enum(["url", "data", "image_url", "image_url.url", "fileId", "id"]), wrapped: z.boolean() }),
   /** A block no OpenAI field shows (reasoning, tool_use, provider blocks), kept whole. */
   z.strictObject({ slot: z.literal("hidden"), block: z.unknown() }),
 ]);

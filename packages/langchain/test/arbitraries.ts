@@ -21,6 +21,8 @@ export function baseMessages(faithful: boolean): fc.Arbitrary<BaseMessage[]> {
     url.map((u) => ({ type: "image", url: u })),
     fc.tuple(b64, maybe("filename", fc.constantFrom("a.pdf"))).map(([data, f]) => ({ type: "file", data, mimeType: "application/pdf", ...f })),
     fc.tuple(b64).map(([data]) => ({ type: "audio", data, mimeType: "audio/wav" })),
+    fc.tuple(fc.constantFrom("image", "file"), fc.stringMatching(/^file-[a-z0-9]{1,6}$/)).map(([type, fileId]) => ({ type, fileId })),
+    fc.stringMatching(/^file-[a-z0-9]{1,6}$/).map((id) => ({ type: "image", source_type: "id", id })),
     text.map((t) => ({ type: "reasoning", reasoning: t })),
     fc.tuple(text, b64).map(([t, signature]) => ({ type: "thinking", thinking: t, signature })),
     fc.tuple(fc.uuid(), record).map(([id, input]) => ({ type: "tool_use", id, name: "lcm_grep", input })),

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { AIMessage, HumanMessage, RemoveMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { PRUNED_TOOL_PLACEHOLDER, validateConversation, type ChatMessage } from "@context-engine/core";
+import { contentText, PRUNED_TOOL_PLACEHOLDER, validateConversation, type ChatMessage, type ContentPart } from "@context-engine/core";
 import { LANGCHAIN_MARKER, toBaseMessages, toChatMessages } from "../src/index.js";
 import { baseMessages } from "./arbitraries.js";
 
@@ -46,6 +46,17 @@ describe("LangChain BaseMessage ⇄ chat messages", () => {
       { role: "tool", content: "found 2", tool_call_id: "c1", name: "lcm_grep" },
     ]);
     expect(validateConversation(chat as ChatMessage[])).toEqual([]);
+  });
+
+  it("shows a block by a provider's file id as a file part with that id, and gives the block back unchanged", () => {
+    const blocks = [{ type: "text", text: "what is in these?" }, { type: "image", fileId: "file-abc", mimeType: "image/png" }, { type: "file", source_type: "id", id: "file-def" }];
+    const chat = toChatMessages([new HumanMessage({ content: blocks, id: "h1" })]);
+    expect(chat[0]!.content).toEqual([{ type: "text", text: "what is in these?" }, { type: "file", file: { file_id: "file-abc" } }, { type: "file", file: { file_id: "file-def" } }]);
+    expect(contentText(chat[0]!.content)).toBe("what is in these?\n[file]\n[file]");
+    expect(toBaseMessages(chat)[0]!.content).toEqual(blocks);
+    // an engine that points the part at another file changes the block's id
+    const changed = { ...chat[0]!, content: [(chat[0]!.content as ContentPart[])[0]!, { type: "file", file: { file_id: "file-xyz" } }, (chat[0]!.content as ContentPart[])[2]!] };
+    expect(toBaseMessages([changed])[0]!.content).toEqual([blocks[0], { ...blocks[1], fileId: "file-xyz" }, blocks[2]]);
   });
 
   it("lets an engine's changes win and builds its own messages from the OpenAI fields", () => {
