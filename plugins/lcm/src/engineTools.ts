@@ -8,9 +8,9 @@ import { LCM_RECOVERY_TOOL, nothingToCompactInSession } from "./compactTool.js";
 import type { LcmSettings } from "./config.js";
 import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 import type { StoreHandle } from "./storeHandle.js";
-import { dispatchLcmTool, type ToolReader } from "./tools/index.js";
+import { dispatchLcmTool } from "./tools/index.js";
 import { toolErrorResult } from "./tools/result.js";
-import type { ToolContext } from "./tools/types.js";
+import type { ToolContext, ToolReader } from "./tools/types.js";
 import type { OpenScopes } from "./toolScope.js";
 
 /** What of the engine (an LcmEngine) its tools read. */

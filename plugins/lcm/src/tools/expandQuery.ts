@@ -11,7 +11,7 @@ import { withTimeout } from "../summarize.js";
 import { runGrep } from "./grep.js";
 import { ToolError } from "./result.js";
 import type { ExpandQueryArgsSchema } from "./schemas.js";
-import type { ToolContext } from "./types.js";
+import type { ReadWith, ToolContext } from "./types.js";
 
 /** The original messages under `id` (a summary, walked down its lineage, or a message), in order. */
 export async function originalMessagesUnder(ctx: ToolContext, id: string): Promise<StoredMessage[]> {
@@ -24,9 +24,6 @@ export async function originalMessagesUnder(ctx: ToolContext, id: string): Promi
   if (!summary || summary.session !== ctx.session) throw new ToolError("not_found", `no summary ${id} in this session`);
   return ctx.store.getMessagesBySeq(ctx.session, summary.seqStart, summary.seqEnd);
 }
-
-/** Runs `body` against a tool context whose store reads within one read (see `ToolReader`). */
-export type ReadWith = <T>(body: (ctx: ToolContext) => Promise<T>) => Promise<T>;
 
 /**
  * Runs `lcm_expand_query`: the history it answers from is read within `read` (on PostgreSQL one

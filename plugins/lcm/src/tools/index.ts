@@ -3,12 +3,11 @@ import { z } from "../deps.js";
 import { SearchError } from "../store/search.js";
 import { runDescribe } from "./describe.js";
 import { runExpand } from "./expand.js";
-import { runExpandQuery, type ReadWith } from "./expandQuery.js";
+import { runExpandQuery } from "./expandQuery.js";
 import { runGrep } from "./grep.js";
 import { ToolError, toolErrorResult, toolResult } from "./result.js";
 import { DescribeArgsSchema, ExpandArgsSchema, ExpandQueryArgsSchema, GrepArgsSchema } from "./schemas.js";
-import type { ToolContext } from "./types.js";
-import type { LcmStoreAsync } from "../store/LcmStoreAsync.js";
+import type { ReadWith, ToolContext, ToolReader } from "./types.js";
 
 /** Names of the tools lcm offers. */
 export const LCM_TOOL_NAMES = ["lcm_grep", "lcm_describe", "lcm_expand", "lcm_expand_query"] as const;
@@ -26,12 +25,6 @@ function parseArgs<S extends z.ZodType>(schema: S, tool: string, args: unknown):
   if (!parsed.success) throw new ToolError("invalid_arguments", `${tool}: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
-
-/**
- * Runs `body` with the store a tool reads through: on a store that enforces scopes itself (PostgreSQL),
- * one read transaction limited to the caller's scope, held only while `body` runs.
- */
-export type ToolReader = <T>(body: (store: LcmStoreAsync) => Promise<T>) => Promise<T>;
 
 /**
  * Runs one lcm tool; the result is a JSON string, failures are `{error, code}`. Unknown names return

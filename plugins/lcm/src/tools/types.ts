@@ -22,3 +22,12 @@ export interface ToolContext {
   /** The engine's clock. */
   now?: (() => number) | undefined;
 }
+
+/**
+ * Runs `body` with the store a tool reads through: on a store that enforces scopes itself (PostgreSQL),
+ * one read transaction limited to the caller's scope, held only while `body` runs.
+ */
+export type ToolReader = <T>(body: (store: LcmStoreAsync) => Promise<T>) => Promise<T>;
+
+/** {@link ToolReader} for a tool: runs `body` against the tool context with the store read through. */
+export type ReadWith = <T>(body: (ctx: ToolContext) => Promise<T>) => Promise<T>;
