@@ -31,6 +31,23 @@ function lastUserText(messages: ChatMessage[]): string | undefined {
   return typeof last?.content === "string" ? last.content : undefined;
 }
 
+/** The URLs of the latest user message's image parts. */
+function lastUserImages(messages: ChatMessage[]): string[] {
+  const last = [...messages].reverse().find((m) => m.role === "user");
+  if (!Array.isArray(last?.content)) return [];
+  return last.content.flatMap((part) => {
+    const url = (part as { image_url?: { url?: unknown } }).image_url?.url;
+    return typeof url === "string" ? [url] : [];
+  });
+}
+
+/** The tool results after the last assistant message (the step the agent is in), by call id and content. */
+function newestToolResults(messages: ChatMessage[]): ChatMessage[] {
+  const results: ChatMessage[] = [];
+  for (let i = messages.length - 1; i >= 0 && messages[i]!.role === "tool"; i--) results.unshift(messages[i]!);
+  return results;
+}
+
 /** Runs every check against fresh engines from `factory`; never throws for a failing engine. */
 export async function runConformance(factory: Factory): Promise<ConformanceReport> {
   const checks: ConformanceCheck[] = [];
@@ -107,7 +124,7 @@ export async function runConformance(factory: Factory): Promise<ConformanceRepor
     }
   });
   for (const scenario of conformanceScenarios()) {
-    await check(`compress keeps "${scenario.name}" valid, unmutated, with the system prompt and latest ask`, async () => {
+    await check(`compress keeps "${scenario.name}" valid, unmutated, with the system prompt, the latest ask and the newest tool results`, async () => {
       const engine = await fresh();
       engine.updateModel({ model: "conformance-model", contextLength: 32_000 });
       const input = scenario.messages;
@@ -120,6 +137,12 @@ export async function runConformance(factory: Factory): Promise<ConformanceRepor
       if (output[0]!.role !== "system" || output[0]!.content === null) return "the system prompt is not first";
       const ask = lastUserText(input);
       if (ask && !JSON.stringify(output).includes(JSON.stringify(ask).slice(1, -1))) return "the latest user message is gone";
+      const shown = JSON.stringify(output);
+      if (lastUserImages(input).some((url) => !shown.includes(url))) return "the image of the latest user message is gone";
+      for (const result of newestToolResults(input)) {
+        const kept = output.find((m) => m.role === "tool" && m.tool_call_id === result.tool_call_id);
+        if (kept === undefined || JSON.stringify(kept.content) !== JSON.stringify(result.content)) return `the newest tool result ${result.tool_call_id} (the step the agent is in) is gone or changed`;
+      }
     });
   }
   await check("prepareCompression, when offered, answers at once with a status and leaves its input as it is", async () => {

@@ -27,6 +27,24 @@ export function agentSession(turns: number, outputChars: number, parallelCalls =
   return messages;
 }
 
+/** A small PNG as a data URL: the image of an ask that is only an image. */
+const IMAGE_URL = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==";
+
+/**
+ * Mid-turn, as an agent loop sends its next request: the user's ask, the assistant's tool calls and
+ * their results, and no reply yet.
+ */
+function midTurn(): ChatMessage[] {
+  const calls = [0, 1].map((c) => ({ id: `call_now_${c}`, type: "function" as const, function: { name: "read_file", arguments: JSON.stringify({ path: `src/now_${c}.py` }) } }));
+  return [
+    ...agentSession(40, 3_000),
+    { role: "assistant", content: "Done." },
+    { role: "user", content: "Read src/now_0.py and src/now_1.py and tell me which one raises." },
+    { role: "assistant", content: null, tool_calls: calls },
+    ...calls.map((call) => ({ role: "tool" as const, tool_call_id: call.id, content: `contents of ${JSON.parse(call.function.arguments).path}\nraise ValueError("bad")\n` })),
+  ];
+}
+
 /** The scenarios every engine must handle. */
 export function conformanceScenarios(): Scenario[] {
   return [
@@ -35,5 +53,7 @@ export function conformanceScenarios(): Scenario[] {
     { name: "parallel tool calls", messages: agentSession(25, 2_000, 3) },
     { name: "many small turns", messages: agentSession(200, 200) },
     { name: "a latest ask that starts like a compaction summary", messages: [...agentSession(40, 3_000), { role: "assistant", content: "Done." }, { role: "user", content: "[CONTEXT COMPACTION] what does this header mean? Explain it." }] },
+    { name: "mid-turn: the newest tool results, no reply yet", messages: midTurn() },
+    { name: "a latest ask that is only an image", messages: [...agentSession(40, 3_000), { role: "assistant", content: "Done." }, { role: "user", content: [{ type: "image_url", image_url: { url: IMAGE_URL } }] }] },
   ];
 }

@@ -32,6 +32,20 @@ describe("runConformance", () => {
     expect(report.checks.find((c) => c.name.includes("long agent session"))?.detail).toBe("the input messages were mutated");
   });
 
+  it("names an engine that keeps the ask's words but drops its image, or the results of the step the agent is in", async () => {
+    class ForgetfulEngine extends ContextCompressor {
+      override async compress(messages: ChatMessage[]): Promise<ChatMessage[]> {
+        const ask = messages.findLast((m) => m.role === "user")!;
+        return [messages[0]!, { role: "user", content: typeof ask.content === "string" ? ask.content : "[image]" }];
+      }
+    }
+    const report = await runConformance(() => new ForgetfulEngine());
+    const detail = (scenario: string) => report.checks.find((c) => c.name.includes(scenario))?.detail;
+    expect(detail("a latest ask that is only an image")).toBe("the image of the latest user message is gone");
+    expect(detail("mid-turn")).toBe("the newest tool result call_now_0 (the step the agent is in) is gone or changed");
+    expect(detail("long agent session")).toBeUndefined();
+  });
+
   it("refuses a prepareCompression that makes the caller wait, and passes the built-in one with prepare_at set", async () => {
     class WaitingEngine extends ContextCompressor {
       override prepareCompression(): never {
