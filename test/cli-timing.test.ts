@@ -29,7 +29,7 @@ describe("compression.timing side by side in simulate and eval", () => {
     expect(run.stdout.split("\n")[0]).toBe("💾 Prompt caching: ENABLED (Claude via Anthropic, 5m TTL)");
     expect(run.stdout).toMatch(/engine compressor, claude-sonnet-4 via anthropic, 16,000-token window, 5m cache TTL/);
     expect(row(run.stdout, "compression.timing")).toEqual(["threshold", "cache_aware"]);
-    expect(row(run.stdout, "cost")[1]).toMatch(/^\$0\.\d+ \([−+]\d+\.\d % vs threshold\)$/);
+    expect(row(run.stdout, "cost (summaries included)")[1]).toMatch(/^\$0\.\d+ \([−+]\d+\.\d % vs threshold\)$/);
     for (const cell of row(run.stdout, "largest request")) expect(cell).toMatch(/^[\d,]+ of the 16,000-token window$/);
     expect(row(run.stdout, "requests over the window")).toEqual(["0 of 39", "0 of 39"]);
     expect(row(run.stdout, "compactions")).toHaveLength(2);
@@ -41,7 +41,7 @@ describe("compression.timing side by side in simulate and eval", () => {
     expect(run.code).toBe(0);
     expect(row(run.stdout, "compactions")).toEqual(["0", "1"]);
     expect(row(run.stdout, "requests over the window")).toEqual(["0 of 39", "0 of 39"]);
-    const [threshold, cacheAware] = row(run.stdout, "cost");
+    const [threshold, cacheAware] = row(run.stdout, "cost (summaries included)");
     expect(cacheAware).toMatch(/\(−\d+\.\d % vs threshold\)$/);
     expect(Number(cacheAware!.match(/^\$([\d.]+)/)![1])).toBeLessThan(Number(threshold!.slice(1)));
   });
@@ -49,7 +49,7 @@ describe("compression.timing side by side in simulate and eval", () => {
   it("cache_aware changes nothing while the cache stays warm and the context stays under the trigger", async () => {
     const run = await cli(["simulate", fixture, "--context-length", "20000", "--timing", "both"]);
     expect(run.code).toBe(0);
-    const [threshold, cacheAware] = row(run.stdout, "cost");
+    const [threshold, cacheAware] = row(run.stdout, "cost (summaries included)");
     expect(cacheAware).toBe(`${threshold} (+0.0 % vs threshold)`);
     expect(row(run.stdout, "compactions")).toEqual(["0", "0"]);
   });

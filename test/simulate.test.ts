@@ -39,6 +39,10 @@ describe("context-engine simulate", () => {
     for (const series of ["context", "no-compaction", "cost", "no-caching", "no-compaction-cost"]) expect(page).toContain(`data-series="${series}"`);
     expect(page).toContain('data-rule="agent-threshold"');
     expect(page).toMatch(/class="marker compaction-marker m-agent"/);
+    // the cost line and the requests' running sum include the summaries, which each request's event names
+    expect(page).toContain("cost as replayed, summaries included");
+    expect(page).toContain("<th>cumulative, summaries included</th>");
+    expect(page).toMatch(/[1-9] summar(y|ies) \$0\.\d+/);
   });
 
   it("shows a progress bar on stderr with --progress", async () => {

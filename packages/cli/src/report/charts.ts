@@ -71,7 +71,7 @@ export function costChart(report: ReplayReport): RenderedChart {
     height: HEIGHT,
     count: report.requests.length,
     series: [
-      { id: "cost", label: "cost as replayed", values: report.requests.map((r) => r.cumulativeCostUsd), className: "s-context" },
+      { id: "cost", label: report.totals.summaries?.calls ? "cost as replayed, summaries included" : "cost as replayed", values: report.requests.map((r) => r.cumulativeCostWithSummariesUsd), className: "s-context" },
       { id: "no-caching", label: "without prompt caching", values: report.requests.map((r) => r.cumulativeUncachedCostUsd), className: "s-nocache" },
       { id: "no-compaction-cost", label: "without compaction", values: report.requests.map((r) => r.cumulativeNoCompactionCostUsd), className: "s-nocompact" },
     ],

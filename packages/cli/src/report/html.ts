@@ -54,6 +54,7 @@ function requestEvent(r: ReplayRequest): string {
   const events: string[] = [];
   if (r.compacted) events.push(`${r.compacted.layer} compaction ${formatTokens(r.compacted.before)} → ${formatTokens(r.compacted.after)}`);
   if (r.compactionAborted) events.push(`${r.compactionAborted.layer} compaction aborted: ${r.compactionAborted.reason}`);
+  if (r.summaries) events.push(`${r.summaries.calls} summar${r.summaries.calls === 1 ? "y" : "ies"} ${usdOrDash(r.summaries.costUsd)}`);
   if (r.fullMiss) events.push(`full cache miss (${r.fullMiss.replace("_", " ")})`);
   for (const n of r.notices ?? []) events.push(n);
   return escapeHtml(events.join("; "));
@@ -68,10 +69,11 @@ function requestsSection(report: ReplayReport): string {
     formatTokens(r.cacheWrite),
     formatTokens(r.uncached),
     usdOrDash(r.costUsd),
-    formatUsd(r.cumulativeCostUsd),
+    formatUsd(r.cumulativeCostWithSummariesUsd),
     requestEvent(r),
   ]);
-  return tableHtml(["request", "messages", "prompt tokens", "cache read", "cache write", "uncached", "cost", "cumulative", "event"], rows, "requests");
+  const cumulative = report.totals.summaries?.calls ? "cumulative, summaries included" : "cumulative";
+  return tableHtml(["request", "messages", "prompt tokens", "cache read", "cache write", "uncached", "cost", cumulative, "event"], rows, "requests");
 }
 
 /** The data the page's script reads for the hover read-out (one compact row per request). */
@@ -85,7 +87,7 @@ function scriptData(report: ReplayReport): unknown {
       write: r.cacheWrite,
       uncached: r.uncached,
       cost: r.costUsd ?? 0,
-      cum: r.cumulativeCostUsd,
+      cum: r.cumulativeCostWithSummariesUsd,
       cumNoCache: r.cumulativeUncachedCostUsd,
       cumPlain: r.cumulativeNoCompactionCostUsd,
       event: r.compacted ? `${r.compacted.layer} compaction` : r.fullMiss ? "full cache miss" : "",

@@ -39,7 +39,7 @@ export function timingRows(runs: readonly TimingRun[], window: number): string[]
   const cell = (f: (run: TimingRun) => string) => runs.map(f);
   return [
     ["compression.timing", ...runs.map((r) => r.policy)],
-    ["cost", ...cell((r) => costCell(r, first))],
+    ["cost (summaries included)", ...cell((r) => costCell(r, first))],
     ["compactions", ...cell((r) => String(r.report.compactions.length))],
     ["largest request", ...cell((r) => `${formatTokens(largestRequest(r.report))} of the ${formatTokens(window)}-token window`)],
     ["requests over the window", ...cell((r) => overWindowCell(r.report.overWindow))],

@@ -82,12 +82,15 @@ export function buildReplayReport(parts: ReplayParts): ReplayReport {
   let cumulative = 0;
   let cumulativeUncached = 0;
   let cumulativeNoCompaction = 0;
+  let cumulativeWithSummaries = 0;
   const requests = parts.records.map((record, index): ReplayRequest => {
     const a = main[index] as RequestCacheAccounting;
     const p = plain[index] as RequestCacheAccounting;
+    const summaries = record.summaries && record.summaries.calls > 0 ? summaryCosts(record.summaries, parts.summaryModel?.price) : undefined;
     cumulative += a.costUsd ?? 0;
     cumulativeUncached += a.uncachedCostUsd ?? 0;
     cumulativeNoCompaction += p.costUsd ?? 0;
+    cumulativeWithSummaries += (a.costUsd ?? 0) + (summaries?.costUsd ?? 0);
     const row: ReplayRequest = {
       index,
       responseMessage: record.responseMessage,
@@ -103,6 +106,7 @@ export function buildReplayReport(parts: ReplayParts): ReplayReport {
       uncachedCostUsd: a.uncachedCostUsd,
       cumulativeCostUsd: cumulative,
       cumulativeUncachedCostUsd: cumulativeUncached,
+      cumulativeCostWithSummariesUsd: cumulativeWithSummaries,
       noCompactionPromptTokens: p.inputTokens,
       noCompactionCostUsd: p.costUsd,
       cumulativeNoCompactionCostUsd: cumulativeNoCompaction,
@@ -111,7 +115,7 @@ export function buildReplayReport(parts: ReplayParts): ReplayReport {
     if (record.compactionAborted) row.compactionAborted = record.compactionAborted;
     if (a.fullMissReason) row.fullMiss = a.fullMissReason;
     if (record.notices && record.notices.length > 0) row.notices = record.notices;
-    if (record.summaries && record.summaries.calls > 0) row.summaries = summaryCosts(record.summaries, parts.summaryModel?.price);
+    if (summaries) row.summaries = summaries;
     return row;
   });
 

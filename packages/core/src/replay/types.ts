@@ -106,6 +106,8 @@ export interface ReplayRequest {
   /** Running sums over requests 0..index. */
   cumulativeCostUsd: number;
   cumulativeUncachedCostUsd: number;
+  /** `cumulativeCostUsd` plus the priced summaries written up to this request. */
+  cumulativeCostWithSummariesUsd: number;
   /** The same request in the no-compaction replay. */
   noCompactionPromptTokens: number;
   noCompactionCostUsd: number | null;

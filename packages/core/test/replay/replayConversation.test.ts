@@ -113,6 +113,9 @@ describe("replayConversation", () => {
     expect(t.summaries!.costUsd).toBeCloseTo(expected, 12);
     expect(rows.reduce((sum, r) => sum + r.summaries!.costUsd!, 0)).toBeCloseTo(expected, 12);
     expect(t.costWithSummariesUsd).toBeCloseTo(t.costUsd + expected, 12);
+    expect(report.requests.at(-1)!.cumulativeCostWithSummariesUsd).toBeCloseTo(t.costWithSummariesUsd, 12);
+    const first = rows[0]!;
+    expect(first.cumulativeCostWithSummariesUsd - first.cumulativeCostUsd).toBeCloseTo(first.summaries!.costUsd!, 12);
     expect(report.notes.some((n) => n.includes("priced as calls to gpt-4o-mini"))).toBe(true);
   });
 
@@ -129,6 +132,7 @@ describe("replayConversation", () => {
     expect(report.totals.summaries).toBeUndefined();
     expect(report.requests.some((r) => r.summaries)).toBe(false);
     expect(report.totals.costWithSummariesUsd).toBe(report.totals.costUsd);
+    for (const r of report.requests) expect(r.cumulativeCostWithSummariesUsd).toBe(r.cumulativeCostUsd);
   });
 
   it("costs less than never compacting on a long session, and the totals add up", async () => {
