@@ -3,8 +3,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bundledTranscript as fixture, repoRoot, runCli as cli, tempDir } from "./support/cli.js";
 import { expectSelfContainedPage } from "./support/page.js";
+import { useOpenAIFixtureServer } from "./support/useOpenAIFixtureServer.js";
 
 describe("context-engine simulate", () => {
+  const openai = useOpenAIFixtureServer();
+
   it("prints the caching banner first, then the summary table of the replay", async () => {
     const run = await cli(["simulate", fixture, "--context-length", "8000"]);
     expect(run.stderr).toBe("");
@@ -25,6 +28,17 @@ describe("context-engine simulate", () => {
     expect(run.stdout).toMatch(/\d+ summar(y|ies) priced as calls to claude-sonnet-4 \(the prompt an LLM summarizer sends, uncached\): [\d,]+ tokens in, [\d,]+ out/);
     expect(run.stdout).toMatch(/request +\d+ +agent +[\d,]+ → [\d,]+ tokens; [\d,]+ re-written to the cache; that request cost \$/);
     expect(run.stdout).toContain("without compaction the context would reach 16,");
+  });
+
+  it("prices the summaries at the model the LLM summarizer calls (here the endpoint's default, not the replayed model)", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "config.yaml"), `auxiliary:\n  compression:\n    base_url: ${openai.current.baseUrl}\n    api_key: sk-test\n`);
+    const run = await cli(["simulate", fixture, "--context-length", "8000"], dir);
+    expect(run.code).toBe(0);
+    const calls = openai.current.requests.length;
+    expect(calls).toBeGreaterThan(0);
+    expect(new Set(openai.current.requests.map((r) => (r.body as { model?: string }).model))).toEqual(new Set(["gpt-4o-mini"]));
+    expect(run.stdout).toMatch(new RegExp(`total cost\\s+\\$0\\.\\d+: requests \\$0\\.\\d+ \\(ideal cache \\$0\\.\\d+\\), ${calls} summar(y|ies) \\$0\\.\\d+ \\(gpt-4o-mini\\)`));
   });
 
   it("writes one self-contained HTML page with the charts", async () => {

@@ -1,5 +1,5 @@
 /** What `simulate` and `eval` replay with: the model, provider and window, and the replay options the host's config sets. */
-import { defaultTokenCounter, knownContextLength, type ContextHost, type Summarizer } from "@context-engine/core";
+import { defaultTokenCounter, knownContextLength, OpenAICompatibleSummarizer, type ContextHost, type Summarizer } from "@context-engine/core";
 import { isClaudeModel } from "@context-engine/core/providers";
 import { MeteredSummarizer, parsePriceTable, type ReplayOptions } from "@context-engine/core/lab";
 
@@ -26,8 +26,8 @@ export function meterSummaries(summarizer: Summarizer): Summarizer {
 
 /**
  * The replay options the host's config sets: cache TTL, prices, minimum cacheable lengths, gateway
- * hygiene, and the summaries when its summarizer is metered ({@link meterSummaries}), priced at
- * `auxiliary.compression.model`, else at the replayed `model`.
+ * hygiene, and the summaries when its summarizer is metered ({@link meterSummaries}), priced at the model
+ * an LLM summarizer calls, else at `auxiliary.compression.model`, else at the replayed `model`.
  */
 export function hostReplayOptions(host: ContextHost, model: string): Pick<ReplayOptions, "ttl" | "prices" | "minimumCacheableTokens" | "hygiene" | "summaries"> {
   return {
@@ -35,7 +35,11 @@ export function hostReplayOptions(host: ContextHost, model: string): Pick<Replay
     prices: parsePriceTable(host.config.prices),
     minimumCacheableTokens: host.config.prompt_caching.minimum_cacheable_tokens,
     hygiene: { enabled: host.config.compression.enabled, hardMessageLimit: host.config.compression.hygiene_hard_message_limit },
-    ...(host.summarizer instanceof MeteredSummarizer ? { summaries: { calls: host.summarizer.calls, model: host.config.auxiliary.compression.model ?? model } } : {}),
+    ...(host.summarizer instanceof MeteredSummarizer ? { summaries: { calls: host.summarizer.calls, model: summaryModel(host.summarizer, host.config.auxiliary.compression.model ?? model) } } : {}),
   };
 }
 
+/** The model `metered`'s summaries go to: an LLM summarizer's own model, else `otherwise`. */
+function summaryModel(metered: MeteredSummarizer, otherwise: string): string {
+  return metered.inner instanceof OpenAICompatibleSummarizer ? metered.inner.model : otherwise;
+}

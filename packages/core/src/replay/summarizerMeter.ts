@@ -25,22 +25,23 @@ export interface SummarizerCall {
 export class MeteredSummarizer implements Summarizer {
   /** Every summary returned so far, oldest first. */
   readonly calls: SummarizerCall[] = [];
-  readonly #inner: Summarizer;
+  /** The summarizer it wraps. */
+  readonly inner: Summarizer;
   readonly #counter: TokenCounter;
 
   constructor(inner: Summarizer, counter: TokenCounter) {
-    this.#inner = inner;
+    this.inner = inner;
     this.#counter = counter;
   }
 
   /** The wrapped summarizer's name. */
   get name(): string | undefined {
-    return this.#inner.name;
+    return this.inner.name;
   }
 
   /** The inner summarizer's summary, recorded with its prompt's and its own token counts. */
   async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<string> {
-    const summary = await this.#inner.summarize(request, signal);
+    const summary = await this.inner.summarize(request, signal);
     const prompt = buildSummaryPrompt(request, serializeTurns(request.messages));
     this.calls.push({ inputTokens: this.#counter.count(prompt), outputTokens: this.#counter.count(summary) });
     return summary;
