@@ -5,10 +5,11 @@
  * two settings: the eval's 64,000-token window, and Claude's 200,000-token window less a 32,000-token
  * output reserve. Per transcript and in total, with denominators: the cost of the requests, the same plus
  * the summarizer calls as the replay prices them (a MeteredSummarizer around the offline summarizer: the
- * prompt an LLM summarizer is sent and the summary, at the model's input and output price), compactions, the largest request against the window, requests over it, the facts the compactions kept
- * (paths, errors, commands, asks), the tail references kept and the first chunk's retention. Then the
- * issue #22 goal (≥ 15 % cheaper at the same fidelity, no request over the window), met or not. Figures
- * only; nothing is asserted.
+ * prompt an LLM summarizer is sent and the summary, at the model's input and output price), compactions,
+ * the largest request against the window, requests over it, the facts the compactions kept (paths, errors,
+ * commands, asks), the tail references kept and the first chunk's retention. Then the issue #22 goal
+ * (≥ 15 % cheaper at the same fidelity, no request over the window), met or not. Figures only; nothing is
+ * asserted.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";

@@ -9,7 +9,7 @@ import { escapeHtml, jsonForScript } from "./escape.js";
 import { formatPercent, formatTokens, formatUsd } from "./numbers.js";
 import { REPORT_SCRIPT } from "./script.js";
 import { pageStart } from "./page.js";
-import { summaryRows, unpricedNote } from "./summary.js";
+import { summariesLabel, summaryRows, unpricedNote } from "./summary.js";
 
 /** What the page says about where the report came from. */
 export interface ReportPageInfo {
@@ -54,7 +54,7 @@ function requestEvent(r: ReplayRequest): string {
   const events: string[] = [];
   if (r.compacted) events.push(`${r.compacted.layer} compaction ${formatTokens(r.compacted.before)} → ${formatTokens(r.compacted.after)}`);
   if (r.compactionAborted) events.push(`${r.compactionAborted.layer} compaction aborted: ${r.compactionAborted.reason}`);
-  if (r.summaries) events.push(`${r.summaries.calls} summar${r.summaries.calls === 1 ? "y" : "ies"} ${usdOrDash(r.summaries.costUsd)}`);
+  if (r.summaries) events.push(`${summariesLabel(r.summaries.calls)} ${usdOrDash(r.summaries.costUsd)}`);
   if (r.fullMiss) events.push(`full cache miss (${r.fullMiss.replace("_", " ")})`);
   for (const n of r.notices ?? []) events.push(n);
   return escapeHtml(events.join("; "));

@@ -15,11 +15,16 @@ export function unpricedNote(report: ReplayReport): { all: boolean; text: string
   return { all, text };
 }
 
+/** "1 summary", "3 summaries". */
+export function summariesLabel(count: number): string {
+  return `${count} summar${count === 1 ? "y" : "ies"}`;
+}
+
 /** "3 summaries $0.12 (gpt-4o-mini)": what the engine's summaries cost, when the replay metered any. */
 export function summaryCostText(report: ReplayReport): string | undefined {
   const s = report.totals.summaries;
   if (s === undefined || s.calls === 0) return undefined;
-  const count = `${s.calls} summar${s.calls === 1 ? "y" : "ies"}`;
+  const count = summariesLabel(s.calls);
   return s.costUsd === null ? `${count} unpriced (no price for ${s.model}: add it under prices: in the config)` : `${count} ${formatUsd(s.costUsd)} (${s.model})`;
 }
 
@@ -28,14 +33,15 @@ export function summaryRows(report: ReplayReport, info: { transcript: string; en
   const t = report.totals;
   const unpriced = unpricedNote(report);
   const summaries = summaryCostText(report);
+  const requests = `${formatUsd(t.costUsd)} (ideal cache ${formatUsd(t.idealCostUsd)})`;
+  const total = summaries ? `${formatUsd(t.costWithSummariesUsd)}: requests ${requests}, ${summaries}` : requests;
   const costRows: [string, string][] = unpriced?.all
     ? [["total cost", `— (${unpriced.text})`]]
     : [
-        ["total cost", summaries ? `${formatUsd(t.costWithSummariesUsd)}: requests ${formatUsd(t.costUsd)} (ideal cache ${formatUsd(t.idealCostUsd)}), ${summaries}` : `${formatUsd(t.costUsd)} (ideal cache ${formatUsd(t.idealCostUsd)})${unpriced ? `; ${unpriced.text}` : ""}`],
+        ["total cost", `${total}${unpriced ? `; ${unpriced.text}` : ""}`],
         ["vs no caching", `${formatUsd(t.noCachingCostUsd)} — the requests cost ${formatPercent(shareOf(t.costUsd, t.noCachingCostUsd))} of it`],
         ["vs no compaction", `${formatUsd(t.noCompactionCostUsd)} — the replay costs ${formatPercent(shareOf(t.costWithSummariesUsd, t.noCompactionCostUsd))} of it${summaries ? ", its summaries included" : ""}`],
       ];
-  if (summaries && unpriced) costRows[0]![1] += `; ${unpriced.text}`;
   const aborted = t.abortedCompactions > 0 ? `; ${t.abortedCompactions} attempt${t.abortedCompactions === 1 ? "" : "s"} left the conversation unchanged` : "";
   return [
     ["transcript", info.transcript],

@@ -27,13 +27,13 @@ export interface ConformanceReport {
 type Factory = () => ContextEngine | Promise<ContextEngine>;
 
 function lastUserText(messages: ChatMessage[]): string | undefined {
-  const last = [...messages].reverse().find((m) => m.role === "user");
+  const last = messages.findLast((m) => m.role === "user");
   return typeof last?.content === "string" ? last.content : undefined;
 }
 
 /** The URLs of the latest user message's image parts. */
 function lastUserImages(messages: ChatMessage[]): string[] {
-  const last = [...messages].reverse().find((m) => m.role === "user");
+  const last = messages.findLast((m) => m.role === "user");
   if (!Array.isArray(last?.content)) return [];
   return last.content.flatMap((part) => {
     const url = (part as { image_url?: { url?: unknown } }).image_url?.url;
