@@ -14,7 +14,7 @@ export { sanitizeToolPairs } from "./messages/toolPairs.js";
 export { PRUNED_TOOL_PLACEHOLDER } from "./messages/prunedOutput.js";
 
 // Engine contract
-export { ContextEngine, AWAITING_REAL_USAGE, DEFAULT_MODEL, isContextEngine, thresholdSettingsFromConfig } from "./engine/ContextEngine.js";
+export { ContextEngine, AWAITING_REAL_USAGE, DEFAULT_MODEL, isContextEngine } from "./engine/ContextEngine.js";
 export type { ContextEngineOptions } from "./engine/ContextEngine.js";
 export type { CompressOptions, ModelInfo, EngineStatus, SessionInfo, ToolCallContext, ToolSchema, UsageReport, NormalizedUsage } from "./engine/types.js";
 export { DEFAULT_SESSION_SCOPE } from "./engine/types.js";
@@ -22,7 +22,7 @@ export type { PrepareCompressionOptions, PreparationState, PreparationStatus } f
 export { normalizeUsage, InvalidUsageError } from "./engine/usage.js";
 // what getStatus() reports of the last compaction (compact_context's kit is in /compressor, the host's side in /session)
 export type { LastCompaction } from "./engine/lastCompaction.js";
-export { resolveModelThreshold, matchModelThreshold, effectiveThresholdPercent, computeThresholds } from "./engine/thresholds.js";
+export { resolveModelThreshold, effectiveThresholdPercent } from "./engine/thresholds.js";
 export type { ThresholdSettings, ThresholdPlan, ThresholdRule } from "./engine/thresholds.js";
 
 // Config
@@ -58,8 +58,6 @@ export { SUMMARY_SECTIONS } from "./summarizers/types.js";
 export { ExtractiveSummarizer } from "./summarizers/extractive.js";
 export { OpenAICompatibleSummarizer } from "./summarizers/openaiCompatible.js";
 export type { OpenAICompatibleSummarizerOptions } from "./summarizers/openaiCompatible.js";
-export { createSummarizer } from "./summarizers/resolve.js";
-export type { MainModelEndpoint, ResolvedSummarizer } from "./summarizers/resolve.js";
 export { EmptySummaryError, InvalidSummaryResponseError } from "./summarizers/failures.js";
 
 // Prompt caching (the provider wire formats: `@context-engine/core/providers`)

@@ -1,5 +1,6 @@
 /** Everything lcm uses from `@context-engine/core`, re-exported from one place. */
-export { ContextEngine, AWAITING_REAL_USAGE, matchModelThreshold, effectiveThresholdPercent } from "@context-engine/core";
+export { ContextEngine, AWAITING_REAL_USAGE, effectiveThresholdPercent } from "@context-engine/core";
+export { matchModelThreshold } from "@context-engine/core/compressor";
 export { DEFAULT_SESSION_SCOPE } from "@context-engine/core";
 export { AgentCompactionRequests, COMPACT_CONTEXT_TOOL_NAME, compactContextToolSchema, preparationDue } from "@context-engine/core/compressor";
 export type { AgentCompactionRequest, CompactToolSettings } from "@context-engine/core/compressor";

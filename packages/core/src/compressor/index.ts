@@ -1,7 +1,10 @@
 /** `@context-engine/core/compressor` — the built-in compressor's parts, for engines that build on them: its phases, the summary format it writes and recognizes, tool-pair alignment, and the summarizer prompt and failure handling. */
 export { PAUSE_AFTER_STREAK } from "./ContextCompressor.js";
 export type { ShouldCompressInfo, ShouldCompressReason, CompressionReport } from "./ContextCompressor.js";
-export { summaryTokenBudget, clampTargetRatio } from "../engine/thresholds.js";
+
+// Thresholds: the trigger plan a compression config and a model describe (its rule names are the root's)
+export { summaryTokenBudget, clampTargetRatio, computeThresholds, matchModelThreshold } from "../engine/thresholds.js";
+export { thresholdSettingsFromConfig } from "../engine/ContextEngine.js";
 
 // The phases
 export { pruneOldToolResults } from "./pruneToolOutputs.js";
@@ -29,7 +32,9 @@ export { COMPACTION_TAG, COMPACTION_SIGNATURE, SIGNED_COMPACTION_TAG, hasCompact
 // Tool calls and their results stay together across a cut
 export { alignBoundaryBackward, alignBoundaryForward, toolCallKey, pendingToolCallsStart, STUB_TOOL_RESULT } from "../messages/toolPairs.js";
 
-// Asking a model for a summary
+// Asking a model for a summary, and which summarizer `auxiliary.compression` picks
+export { createSummarizer } from "../summarizers/resolve.js";
+export type { MainModelEndpoint, ResolvedSummarizer } from "../summarizers/resolve.js";
 export { buildSummaryPrompt, normalizeSummary } from "../summarizers/prompt.js";
 export { serializeTurns } from "../summarizers/serialize.js";
 export { redactSecrets } from "../summarizers/redact.js";

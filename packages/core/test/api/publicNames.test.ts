@@ -224,7 +224,7 @@ describe("the subpath entries", () => {
   });
 
   it("leaves the built-in compressor's parts, the Codex routes, the provider wire formats, the lab and the internals out of the root", () => {
-    const moved = ["planBoundaries", "CODEX_PROVIDER", "createRouteHooks", "toAnthropicMessages", "toOpenAIChatMessages", "isClaudeModel", "replayConversation", "importTranscript", "CompactionSession", "SqliteSessionStore", "canonicalJson"];
+    const moved = ["planBoundaries", "CODEX_PROVIDER", "createRouteHooks", "toAnthropicMessages", "toOpenAIChatMessages", "isClaudeModel", "computeThresholds", "createSummarizer", "replayConversation", "importTranscript", "CompactionSession", "SqliteSessionStore", "canonicalJson"];
     expect(moved.filter((name) => name in core)).toEqual([]);
   });
 });
