@@ -35,6 +35,13 @@ export interface CompactionFidelity {
   summaryTokens: number;
   /** Per kind: facts of the removed messages, and how many appear in what the engine wrote. */
   survival: SurvivalByKind;
+  /**
+   * Per kind: facts of the removed messages, and how many appear in what the summary model was shown for
+   * this compaction (the prompts an LLM summarizer sends, {@link PromptSource}); undefined when no prompts were recorded.
+   */
+  promptRecall?: SurvivalByKind | undefined;
+  /** Up to {@link MAX_LOST_LISTED} facts the summary model was not shown (identifiers aside), with `promptRecall`. */
+  promptLost?: Fact[] | undefined;
   /** Identifiers of the removed messages that the kept later messages mention, and how many the engine's text keeps. */
   references: KindSurvival;
   /** Share of the first chunk's facts (identifiers aside) still in the engine's text after this compaction; null before the first chunk. */
@@ -62,6 +69,8 @@ export interface FidelityReport {
   compactions: CompactionFidelity[];
   /** Survival per kind over every compaction. */
   survival: SurvivalByKind;
+  /** Prompt recall per kind over every compaction, when the prompts were recorded ({@link FidelityOptions.prompts}). */
+  promptRecall?: SurvivalByKind | undefined;
   references: KindSurvival;
   /**
    * The first chunk: the facts (identifiers aside) of the first compaction that removed any, which
@@ -207,8 +216,26 @@ function push(map: Map<string, string[]>, key: string, value: string): void {
   else list.push(value);
 }
 
+/**
+ * Where the eval reads what a summary model was shown: the prompts an LLM summarizer sends, per summary
+ * written, oldest first (`MeteredSummarizer` with `keepPrompts`, from `/lab`).
+ */
+export interface PromptSource {
+  readonly prompts: readonly (readonly string[])[];
+}
+
+/** Options of {@link evaluateFidelity}: the replay's, and where the summary prompts are recorded. */
+export interface FidelityOptions extends Omit<ReplayOptions, "onCompaction"> {
+  /**
+   * The engine's summarizer, metered with its prompts kept: each compaction's removed facts are then
+   * also checked against the prompts written since the compaction before (`promptRecall`).
+   */
+  prompts?: PromptSource | undefined;
+}
+
 /** Measures compactions of one transcript one after another, following the first chunk's facts. */
-function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCounter) {
+function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCounter, prompts?: PromptSource) {
+  let promptsSeen = 0;
   const index = new TranscriptIndex(transcript);
   const countOne = messageCounter(counter);
   /** Tokens a created message adds: its text without the transcript texts it carries (none for a plain rewrite). */
@@ -247,6 +274,13 @@ function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCount
     const invented = inventedFacts(parts.map((p) => p.added), before);
     const lost: Fact[] = [];
     const survival = survivalByKind(facts, written, lost);
+    let promptRecall: SurvivalByKind | undefined;
+    const promptLost: Fact[] = [];
+    if (prompts !== undefined) {
+      const shown = prompts.prompts.slice(promptsSeen).flat();
+      promptsSeen = prompts.prompts.length;
+      promptRecall = survivalByKind(facts, survivalText(shown.join("\n\n")), promptLost);
+    }
 
     const lastRemoved = removed.reduce((max, r) => Math.max(max, r.at), -1);
     const laterText = after.filter((m) => (index.indexOf(m) ?? -1) > lastRemoved).map(messageText).join("\n");
@@ -271,6 +305,7 @@ function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCount
       removedMessages: removed.length,
       summaryTokens: created.reduce((sum, m) => sum + addedTokens(m), 0),
       survival,
+      ...(promptRecall !== undefined ? { promptRecall, promptLost: promptLost.filter((f) => f.kind !== "identifier").slice(0, MAX_LOST_LISTED) } : {}),
       references,
       firstChunkRetained: retained,
       lost: lost.filter((f) => f.kind !== "identifier").slice(0, MAX_LOST_LISTED),
@@ -288,10 +323,20 @@ function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCount
 }
 
 /** Replays `transcript` through `options.engine` and measures what each compaction kept. The engine is used. */
-export async function evaluateFidelity(transcript: readonly ChatMessage[], options: Omit<ReplayOptions, "onCompaction">): Promise<FidelityReport> {
-  const { onCompaction, compactions, firstChunk } = compactionMeter(transcript, options.tokenCounter ?? defaultTokenCounter());
-  const replay = await replayConversation(transcript, { ...options, onCompaction });
+export async function evaluateFidelity(transcript: readonly ChatMessage[], options: FidelityOptions): Promise<FidelityReport> {
+  const { prompts, ...replayOptions } = options;
+  const { onCompaction, compactions, firstChunk } = compactionMeter(transcript, options.tokenCounter ?? defaultTokenCounter(), prompts);
+  const replay = await replayConversation(transcript, { ...replayOptions, onCompaction });
   const survival = compactions.reduce((acc, c) => addSurvival(acc, c.survival), emptySurvival());
+  // an engine that never called its summarizer (a sliding window) showed a summary model nothing: no recall to report
+  const prompted = prompts !== undefined && prompts.prompts.length > 0;
+  if (!prompted) {
+    for (const c of compactions) {
+      delete c.promptRecall;
+      delete c.promptLost;
+    }
+  }
+  const promptRecall = prompted ? compactions.reduce((acc, c) => addSurvival(acc, c.promptRecall ?? emptySurvival()), emptySurvival()) : undefined;
   const references = compactions.reduce((acc, c) => ({ total: acc.total + c.references.total, kept: acc.kept + c.references.kept }), { total: 0, kept: 0 });
   const tokens = compactions.map((c) => c.summaryTokens);
   const total = tokens.reduce((s, t) => s + t, 0);
@@ -300,6 +345,7 @@ export async function evaluateFidelity(transcript: readonly ChatMessage[], optio
     transcriptMessages: transcript.length,
     compactions,
     survival,
+    ...(promptRecall !== undefined ? { promptRecall } : {}),
     references,
     firstChunk: firstChunk(),
     summaryTokens: { total, mean: tokens.length === 0 ? 0 : total / tokens.length, max: tokens.length === 0 ? 0 : Math.max(...tokens) },
@@ -324,10 +370,11 @@ export function inventedFacts(written: readonly string[], source: readonly ChatM
  * One compaction forced on the whole of `transcript` (`compress(…, {force: true})`, as `/compress` runs
  * it), measured like a compaction of the replay: what the engine kept of the facts it removed. For
  * transcripts too short to compact in the window on their own. Undefined when the engine removed nothing.
+ * With `prompts` (the engine's summarizer, metered with its prompts kept), also what the summary model was shown.
  * The engine is used.
  */
-export async function evaluateForcedCompaction(transcript: readonly ChatMessage[], engine: ContextEngine, tokenCounter?: TokenCounter): Promise<CompactionFidelity | undefined> {
-  const { onCompaction, compactions } = compactionMeter(transcript, tokenCounter ?? defaultTokenCounter());
+export async function evaluateForcedCompaction(transcript: readonly ChatMessage[], engine: ContextEngine, tokenCounter?: TokenCounter, prompts?: PromptSource): Promise<CompactionFidelity | undefined> {
+  const { onCompaction, compactions } = compactionMeter(transcript, tokenCounter ?? defaultTokenCounter(), prompts);
   const after = await engine.compress([...transcript], { force: true });
   onCompaction({ request: 0, layer: "agent", before: transcript, after });
   const [compaction] = compactions;
