@@ -1,14 +1,16 @@
 /**
  * What the built-in compressor's summaries keep, measured by the eval's own detectors (eval/detectors/,
  * which share no code with the summarizers): every real transcript of ../shared/corpus (the synthetic
- * format fixtures left out) is replayed with the offline summarizer at 32k, 64k and 128k-token windows,
- * and each compaction's removed facts are checked against what the engine wrote. A transcript that never
+ * format fixtures left out) is replayed with the offline summarizer at 32k, 64k, 128k and 200k-token
+ * windows, and each compaction's removed facts are checked against what the engine wrote, and against
+ * what an LLM summarizer's prompts would have shown the summary model (promptRecall.ts; no model is
+ * called), also for one forced compaction of each whole transcript, the longest range. A transcript that never
  * compacts in a window on its own gets one forced compaction of its whole length (as `/compress` runs it;
  * "F" in the compactions column), so every transcript counts at every window. One row per transcript and
  * window with denominators (kept/total), then the totals of each split:
  *
  * - **held-out**: the transcripts listed in {@link HELD_OUT}, never looked at while tuning a summarizer;
- *   the issue #18 goals are printed beside these figures;
+ *   the goals of issues #18 and #32 are printed beside these figures;
  * - **tune**: every other real transcript (those in {@link TUNE}, and any file added to the corpus later);
  *   after the totals, a long session stitched from four of them ({@link STITCHED_TUNE}) with its own row
  *   and long-horizon line, kept out of the totals.
@@ -186,6 +188,14 @@ function printLongHorizon(rows: Row[]): void {
     const lastLabel = `${last === undefined ? "—" : (last * 100).toFixed(0)}% after the last (${report.compactions.length})`;
     const goal = split === "held-out" && last !== undefined ? ` (goal ≥ ${HORIZON_GOAL * 100} % after 15: ${last >= HORIZON_GOAL ? "met" : "MISSED"})` : "";
     console.log(`    ${split} ${shortName(name)}: first chunk (${report.firstChunk.facts} facts) ${[...points, lastLabel].join(", ")}${goal}`);
+    const { asks } = report.firstChunk;
+    if (asks.total > 0 && asks.retained.length > 0) {
+      const keptAfterLast = asks.retained.at(-1)!;
+      const lowest = Math.min(...asks.retained);
+      const others = asks.othersRetained.at(-1)!;
+      const met = split === "held-out" ? ` (goal: every ask, and ≥ ${HORIZON_GOAL * 100} % of the rest: ${lowest === asks.total && others >= HORIZON_GOAL ? "met" : "MISSED"})` : "";
+      console.log(`      the first chunk's asks: ${keptAfterLast}/${asks.total} after the last compaction (fewest at any: ${lowest}); its other facts ${(others * 100).toFixed(0)} %${met}`);
+    }
     if (firstAsk !== undefined) {
       const lost = firstAsk.retained.indexOf(false);
       const through = firstAsk.fromCompaction + firstAsk.retained.length - 1;
@@ -276,7 +286,7 @@ export async function run(corpus: string = CORPUS): Promise<void> {
           }
           const tokens = compaction.summaryTokens;
           const one = { survival: compaction.survival, references: compaction.references, compactions: [compaction], summaryTokens: { total: tokens, mean: tokens, max: tokens } };
-          row = { name, split, window, messages: messages.length, forced: true, report: { ...one, firstChunk: { facts: 0, fromCompaction: 0, retained: [], firstAsk: undefined } }, prompt: promptFigures(forced.meter, compaction.promptRecall) };
+          row = { name, split, window, messages: messages.length, forced: true, report: { ...one, firstChunk: { facts: 0, fromCompaction: 0, retained: [], firstAsk: undefined, asks: { total: 0, retained: [], othersRetained: [] } } }, prompt: promptFigures(forced.meter, compaction.promptRecall) };
         }
         rows.push(row);
         printRow(row);

@@ -75,9 +75,10 @@ export interface FidelityReport {
   /**
    * The first chunk: the facts (identifiers aside) of the first compaction that removed any, which
    * compaction that was (1-based; 0 when none did), and the share of them retained after it and after
-   * each later compaction (index 0: right after it).
+   * each later compaction (index 0: right after it); of its asks, how many are retained after each, and
+   * the share of its other facts.
    */
-  firstChunk: { facts: number; fromCompaction: number; retained: number[]; firstAsk: FirstAsk | undefined };
+  firstChunk: { facts: number; fromCompaction: number; retained: number[]; firstAsk: FirstAsk | undefined; asks: FirstChunkAsks };
   summaryTokens: { total: number; mean: number; max: number };
   /** Invented facts over every compaction. */
   invented: { stated: number; invented: number };
@@ -94,6 +95,16 @@ export interface FirstAsk {
   fromCompaction: number;
   /** Index 0: right after that compaction. */
   retained: boolean[];
+}
+
+/** The first chunk's asks and its other facts over the compactions (index 0: right after the first chunk's). */
+export interface FirstChunkAsks {
+  /** The first chunk's asks. */
+  total: number;
+  /** How many of them the engine's text holds after each compaction. */
+  retained: number[];
+  /** Share of the first chunk's other facts (paths, errors, commands, reads) retained after each compaction. */
+  othersRetained: number[];
 }
 
 /** Requests of a replay that exceeded the window (failures: the API rejects them). */
@@ -250,6 +261,7 @@ function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCount
   let firstFrom = 0;
   let firstAsk: { fact: Fact; from: number } | undefined;
   const askRetained: boolean[] = [];
+  const firstAsks: FirstChunkAsks = { total: 0, retained: [], othersRetained: [] };
 
   const onCompaction = ({ request, layer, before, after }: ReplayCompaction): void => {
     const kept = new Set(after.map((m) => index.print(m)));
@@ -294,6 +306,13 @@ function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCount
       firstFrom = compactions.length + 1;
     }
     const retained = firstFacts === undefined ? null : firstFacts.filter((f) => factSurvives(f, written)).length / firstFacts.length;
+    if (firstFacts !== undefined) {
+      const asks = firstFacts.filter((f) => f.kind === "ask");
+      const others = firstFacts.filter((f) => f.kind !== "ask");
+      firstAsks.retained.push(asks.filter((f) => factSurvives(f, written)).length);
+      firstAsks.othersRetained.push(others.length === 0 ? 1 : others.filter((f) => factSurvives(f, written)).length / others.length);
+      firstAsks.total = asks.length;
+    }
     const ask = facts.find((f) => f.kind === "ask");
     if (firstAsk === undefined && ask !== undefined) firstAsk = { fact: ask, from: compactions.length + 1 };
     if (firstAsk !== undefined) askRetained.push(factSurvives(firstAsk.fact, written));
@@ -318,6 +337,7 @@ function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCount
     fromCompaction: firstFrom,
     retained: compactions.flatMap((c) => (c.firstChunkRetained === null ? [] : [c.firstChunkRetained])),
     firstAsk: firstAsk === undefined ? undefined : { text: firstAsk.fact.text, fromCompaction: firstAsk.from, retained: [...askRetained] },
+    asks: { total: firstAsks.total, retained: [...firstAsks.retained], othersRetained: [...firstAsks.othersRetained] },
   });
   return { onCompaction, compactions, firstChunk };
 }

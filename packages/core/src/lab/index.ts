@@ -23,7 +23,7 @@ export type { ModelPrice, PriceTable, BilledTokens } from "../providers/prices.j
 
 // Fidelity eval: what survives compaction
 export { evaluateFidelity, evaluateForcedCompaction, firstChunkRetention, overWindow, inventedFacts, MAX_LOST_LISTED, RETENTION_AT_COMPACTIONS } from "../eval/evaluateFidelity.js";
-export type { FidelityReport, FidelityOptions, PromptSource, CompactionFidelity, OverWindow, InventedFacts, FirstAsk } from "../eval/evaluateFidelity.js";
+export type { FidelityReport, FidelityOptions, PromptSource, CompactionFidelity, OverWindow, InventedFacts, FirstAsk, FirstChunkAsks } from "../eval/evaluateFidelity.js";
 export { extractFacts, FACT_KINDS, askWords, commandKey, errorKey } from "../eval/facts.js";
 export type { Fact, FactKind } from "../eval/facts.js";
 export { factSurvives, survivalByKind, survivalText, survivalShare, addSurvival, emptySurvival, ASK_SURVIVAL_SHARE } from "../eval/survival.js";
