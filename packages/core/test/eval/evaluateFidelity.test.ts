@@ -106,6 +106,8 @@ describe("evaluateFidelity", () => {
     // the removed turns name two paths: the one the summary states survives; the kept turn's own path is not summary text
     expect(compaction!.survival.path).toEqual({ total: 1, kept: 1 });
     expect(report.firstChunk.firstAsk).toEqual({ text: "Also keep the timestamps of every message.", fromCompaction: 1, retained: [false] });
+    // every ask of the first chunk is followed, with the share of its other facts (one of its three other facts survives)
+    expect(report.firstChunk.asks).toEqual({ total: 1, retained: [0], othersRetained: [1 / 3] });
     // the same when the kept message had no text of its own: only the summary counts, not its tool calls' arguments
     const bigCall = { id: "b", type: "function" as const, function: { name: "Write", arguments: JSON.stringify({ file_path: "notes.md", content: "word ".repeat(2_000) }) } };
     const silent = TRANSCRIPT.map((m, i) => (i === 5 ? { role: "assistant" as const, content: null, tool_calls: [bigCall] } : m));
