@@ -35,8 +35,14 @@ function parseArgs(raw: string): Record<string, unknown> {
   }
 }
 
-/** The code of a SpecStory `input`: the body of its first fenced block, else of its first backticked span. */
+/**
+ * The code of a SpecStory `input`: a backticked span on its first line (Codex CLI's `exec_command`
+ * writes its command there and may follow it with its output in a fence), else the body of its first
+ * fenced block (Claude Code's description line, then the script), else its first backticked span.
+ */
 export function codeOfInput(input: string): string | undefined {
+  const firstLine = /^\s*`([^`\n]+)`/.exec(input);
+  if (firstLine) return firstLine[1]!;
   const fenced = /```[\w-]*\n([\s\S]*?)(?:\n```|$)/.exec(input);
   if (fenced) return fenced[1]!;
   const inline = /`([^`\n]+)`/.exec(input);

@@ -47,6 +47,9 @@ describe("the eval's tool-call reader", () => {
     const reading = readToolCall("exec_command", JSON.stringify({ input: "`sed -n '1,240p' docs/git-provenance/systems/cnotes.md`" }));
     expect(reading.script).toBe("sed -n '1,240p' docs/git-provenance/systems/cnotes.md");
     expect(reading.showsContent).toBe(true);
+    // its output may follow in a fence: the command is still the span on the first line
+    const withOutput = readToolCall("exec_command", JSON.stringify({ input: "`go build ./...`\n```\nChunk ID: 20d020\nProcess exited with code 0\n```" }));
+    expect(withOutput.script).toBe("go build ./...");
   });
 
   it("takes the file a Read, an apply_patch or a str_replace_editor names, and no command from the editor", () => {
