@@ -46,7 +46,10 @@ export const REPORTED_EXIT: HintedPatterns = {
   hint: /xit|eturncode|failed with/,
   lookback: 30,
   patterns: [
-    /^(?:Exit code|exit code|Exit status|exit status)[: ]\s*(-?\d{1,3})\b/gm,
+    // mini-swe-agent's observation: "<returncode>1</returncode>\n<output>…"
+    /<returncode>\s*(-?\d{1,3})\s*<\/returncode>/g,
+    // Claude Code "Exit code 1", Codex CLI "Exit code: 1", Gemini CLI "Exit Code: 1"
+    /^(?:Exit [Cc]ode|exit code|Exit status|exit status)[: ]\s*(-?\d{1,3})\b/gm,
     // OpenHands' trailer: "[The command completed with exit code 1.]", "[Command finished with exit code 0]"
     /^\[(?:The command|Command) (?:completed|finished) with exit code (-?\d{1,3})\.?\]/gm,
     /["']?(?:exit_code|exitCode|returncode)["']?\s*[:=]\s*(-?\d{1,3})\b/g,
@@ -55,7 +58,7 @@ export const REPORTED_EXIT: HintedPatterns = {
   ],
 };
 
-/** The exit status an output reports ("Exit code 1" first or last, `"exit_code": 2`, "exited with code 127", OpenHands' "[The command completed with exit code 1.]"), 0 included, or undefined. */
+/** The exit status an output reports ("Exit code 1" first or last, mini-swe-agent's `<returncode>1</returncode>`, `"exit_code": 2`, "exited with code 127", OpenHands' "[The command completed with exit code 1.]"), 0 included, or undefined. */
 export function reportedExit(output: string): number | undefined {
   for (const text of ends(output, REPORTED_SCAN_CHARS, false)) {
     const code = hintedNumber(text, REPORTED_EXIT);
@@ -78,6 +81,7 @@ export const VISIBLE_EXIT: HintedPatterns = {
   // a quote may open `"exit_code"`
   lookback: 1,
   patterns: [
+    /<returncode>\s*(-?\d{1,3})\s*<\/returncode>/g,
     /["']?(?:exit_code|exitCode|exit code|exit status|returncode|return code)["']?\s*[:=]?\s*(-?\d{1,3})\b/gi,
     /\bexit(?:ed)?(?: with)?(?: code| status)?\s*[:=]?\s*(-?\d{1,3})\b/gi,
   ],
