@@ -7,7 +7,8 @@
  */
 import { errorSignatures, failedRead, stackTracedErrors } from "../facts/errorSignatures.js";
 import { reportedExit } from "../facts/exitStatus.js";
-import { readsContent } from "../facts/toolCallTargets.js";
+import { readsContent, toolCallTarget } from "../facts/toolCallTargets.js";
+import { answerOfExit } from "../facts/commandKinds.js";
 
 /** Characters of evidence one cleared output keeps, all its lines together. */
 export const KEPT_EVIDENCE_CHARS = 300;
@@ -78,7 +79,8 @@ export function boundedEvidence(lines: readonly string[], max = KEPT_EVIDENCE_CH
 
 /**
  * The evidence lines a cleared output keeps (see the module comment): for an output that reports success,
- * only what it printed with a stack trace (a read: nothing); for a read that did not fail, nothing (its
+ * only what it printed with a stack trace (a read: nothing); for a comparison whose exit 1 says its files
+ * differ, nothing (what it printed is the difference); for a read that did not fail, nothing (its
  * error-looking lines are content); else its error signatures (facts/errorSignatures.ts), and for a
  * failure (a non-zero exit, or `flagged` with `is_error`) that has none, the program's complaint. Bounded
  * by {@link boundedEvidence}.
@@ -87,7 +89,10 @@ export function keptEvidence(toolName: string | undefined, argumentsJson: string
   // the call was just read to describe it (toolCallTarget remembers it), so asking whether it reads is cheap
   const reads = toolName !== undefined && readsContent(toolName, argumentsJson ?? "");
   const exit = reportedExit(output);
-  if (!flagged && exit === 0) return reads ? [] : boundedEvidence(stackTracedErrors(output));
+  // files that differ (`diff`, `git diff --exit-code`: exit 1) printed their difference, not a failure
+  const command = toolName === undefined ? undefined : toolCallTarget(toolName, argumentsJson ?? "").command;
+  const answered = !flagged && command !== undefined && answerOfExit(command, exit) === "differ";
+  if (!flagged && (exit === 0 || answered)) return reads || answered ? [] : boundedEvidence(stackTracedErrors(output));
   if (reads && !failedRead(output, flagged)) return [];
   const signatures = errorSignatures(output, MAX_CANDIDATES);
   const failed = flagged || (exit !== undefined && exit !== 0);

@@ -1,7 +1,7 @@
 /** Reads template sections straight out of conversation turns (the ExtractiveSummarizer's extraction step). Pure. */
 import { PRUNED_TOOL_PLACEHOLDER } from "../messages/prunedOutput.js";
 import { answerOfExit, isReadOnlyCommand } from "../facts/commandKinds.js";
-import { visibleExitCode } from "../facts/exitStatus.js";
+import { reportedExit, visibleExitCode } from "../facts/exitStatus.js";
 import { failedRead, ownErrorSignatures, toolResultErrors } from "../facts/errorSignatures.js";
 import { readsContent, toolCallTarget, type ToolCallTarget } from "../facts/toolCallTargets.js";
 import { observationIndexes, textActionOf, userAskOf, userWords } from "../facts/userAsks.js";
@@ -78,10 +78,13 @@ function resultFacts(result: CallResult, reads: boolean, command: string | undef
  * false, files that differ: facts/commandKinds.ts) as that answer: no failure, no error, the answer as
  * its outcome. Any other result's facts as they are.
  */
-function answeredFacts(facts: ReturnType<typeof resultFacts>, command: string | undefined): ReturnType<typeof resultFacts> {
-  if (command === undefined || facts.errors.length > 0) return facts;
-  const answer = answerOfExit(command, facts.exit);
-  return answer === undefined ? facts : { errors: [], exit: undefined, outcome: answerOutcome(answer) };
+function answeredFacts(facts: ReturnType<typeof resultFacts>, result: CallResult, command: string | undefined): ReturnType<typeof resultFacts> {
+  if (command === undefined) return facts;
+  // the exit an output reports, also when its error lines explained it (a difference that looks like one)
+  const answer = answerOfExit(command, facts.exit ?? (result.output.startsWith(PRUNED_TOOL_PLACEHOLDER) ? undefined : reportedExit(result.output)));
+  // a search or test that complained (`find: 'x': No such file or directory`) failed; a comparison prints content
+  if (answer === undefined || (facts.errors.length > 0 && answer !== "differ")) return facts;
+  return { errors: [], exit: undefined, outcome: answerOutcome(answer) };
 }
 
 /** The latest result of one command or file action. */
@@ -172,7 +175,7 @@ class Collector {
     const updated = FILE_UPDATED.exec(result.output.trimStart());
     if (updated) this.noteFile(updated[1]!, updated[2] === "created" ? "created" : "edited");
     const reads = readsContent(call.function.name, call.function.arguments);
-    const { errors, exit, outcome } = answeredFacts(resultFacts(result, reads, command), command);
+    const { errors, exit, outcome } = answeredFacts(resultFacts(result, reads, command), result, command);
     this.noteErrors(errors);
     const failure = exit !== undefined ? `exit ${exit}` : errors[0];
     if (failure !== undefined) for (const path of target.paths) this.noteFile(path, "error");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pruneOldToolResults } from "../../src/compressor/pruneToolOutputs.js";
+import { importMiniSweAgent } from "../../src/importers/miniSweAgent.js";
 import { boundedEvidence, KEPT_EVIDENCE_CHARS } from "../../src/compressor/clearedEvidence.js";
 import { PRUNED_TOOL_PLACEHOLDER } from "../../src/messages/prunedOutput.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
@@ -45,6 +46,34 @@ describe("a pruned tool output keeps its evidence", () => {
     const text = cleared("bash", { command: "python repro.py" }, output);
     expect(text.split("\n")[0]).toContain("ran `python repro.py` -> exit 1,");
     expect(text).toContain("\nValueError: field 'when' must be a datetime");
+  });
+
+  it("a mini-swe-agent run imported from its trajectory keeps each pruned observation's exit status and error", () => {
+    const observation = (code: number, body: string) => ({ role: "user", content: `<returncode>${code}</returncode>\n<output>\n${body}\n</output>` });
+    const trajectory = {
+      trajectory_format: "mini-swe-agent-1.1",
+      messages: [
+        { role: "system", content: "You are a helpful assistant that can interact with a computer." },
+        { role: "user", content: "Fix the date parsing bug in src/dates.py." },
+        { role: "assistant", content: "Run the tests.\n```bash\npytest -q tests/test_dates.py\n```", extra: { actions: [{ command: "pytest -q tests/test_dates.py" }] } },
+        observation(1, `${longOutput("tests/test_dates.py::test_case", 5)}\nFAILED tests/test_dates.py::test_iso_week - ValueError: week 53 out of range\n1 failed, 5 passed in 0.12s`),
+        { role: "assistant", content: "Look at the file.\n```bash\ncat src/dates.py\n```", extra: { actions: [{ command: "cat src/dates.py" }] } },
+        observation(0, longOutput("def parse", 8)),
+        { role: "user", content: "Also keep the old API." },
+      ],
+    };
+    const { messages } = importMiniSweAgent(JSON.stringify(trajectory));
+    const { messages: out, cleared: count } = pruneOldToolResults(messages, { protectedFrom: messages.length - 1 });
+    expect(count).toBe(2);
+    const texts = out.filter((m) => m.role === "tool").map((m) => String(m.content));
+    expect(texts[0]!.split("\n")[0]).toContain("ran `pytest -q tests/test_dates.py` -> exit 1,");
+    expect(texts[0]).toContain("\nFAILED tests/test_dates.py::test_iso_week - ValueError: week 53 out of range");
+    expect(texts[1]).toMatch(/^\[Old tool output cleared to save context space\] \[bash\] ran `cat src\/dates.py` -> exit 0, \d+ lines output$/);
+  });
+
+  it("a comparison whose files differ keeps its exit status and no evidence: what it printed is the difference", () => {
+    const difference = `Exit code 1\ndiff --git a/src/a.ts b/src/a.ts\n${longOutput("+ line", 6)}\n+ERROR: this is content\n+  throw new Error("added");`;
+    expect(cleared("bash", { command: "git diff --exit-code src/a.ts" }, difference)).toMatch(/-> exit 1, \d+ lines output$/);
   });
 
   it("reads the exit status every runner writes", () => {

@@ -49,6 +49,16 @@ describe("the offline summary's room goes to actions", () => {
     expect(done[1]).toContain("ran `cat data/session.jsonl`");
   });
 
+  it("a difference that looks like an error is still only a difference", async () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "Compare the outputs." },
+      ...ran("diff expected.log actual.log", "Exit code: 1\nOutput:\n3c3\n< ok\n---\n> ERROR: connection refused\n"),
+    ];
+    const summary = await summarizer.summarize({ messages, maxTokens: 2_000 });
+    expect(section(summary, "### Blocked")).toBe("- (none)");
+    expect(section(summary, "### Done")).toContain("ran `diff expected.log actual.log` → differ (exit 1)");
+  });
+
   it("ls of a missing path stays a failure", async () => {
     const messages: ChatMessage[] = [
       { role: "user", content: "Check the build output." },
