@@ -25,9 +25,9 @@ const FAILING_TEST = /^(?:(?:FAILED|ERROR)\s+\S+(?:::|\.py\b)|--- FAIL:|FAIL\s+\
 
 /**
  * Lines a runner wraps an output in, not what the program printed: exit trailers and headers (Claude Code,
- * Codex CLI, OpenHands, Gemini CLI), mini-swe-agent's `<returncode>`/`<output>` tags, Codex's timing.
+ * Codex CLI, OpenHands, Gemini CLI, SWE-agent's sentinel), mini-swe-agent's `<returncode>`/`<output>` tags, Codex's timing.
  */
-const RUNNER_LINE = /^(?:<\/?(?:returncode|output|output_head|output_tail|elided_chars|warning)>.*|Exit [Cc]ode:? ?-?\d*.*|exit code:? ?-?\d+.*|Process exited with code \d+.*|\[(?:The command|Command) (?:completed|finished) with exit code.*|Wall time:.*|Output:|Chunk ID:.*|Original token count:.*|Command:.*|Directory:.*|Stdout:.*|Stderr:.*|Signal:.*|Background PIDs:.*|Process Group PGID:.*|Error: \(none\)|\d+ characters elided)$/;
+const RUNNER_LINE = /^(?:<\/?(?:returncode|output|output_head|output_tail|elided_chars|warning)>.*|Exit [Cc]ode:? ?-?\d*.*|exit code:? ?-?\d+.*|Process (?:exited|completed) with (?:exit )?code \d+.*|\/\/\/PROCESS-DONE:-?\d+:PROCESS-DONE\/\/\/|\[(?:The command|Command) (?:completed|finished) with exit code.*|Wall time:.*|Output:|Chunk ID:.*|Original token count:.*|Command:.*|Directory:.*|Stdout:.*|Stderr:.*|Signal:.*|Background PIDs:.*|Process Group PGID:.*|Error: \(none\)|\d+ characters elided)$/;
 
 /** A program printing how it is called because it was called wrongly. */
 const USAGE_LINE = /^(?:usage|Usage|USAGE):\s*\S/;

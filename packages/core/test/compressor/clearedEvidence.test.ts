@@ -85,6 +85,8 @@ describe("a pruned tool output keeps its evidence", () => {
       ["OpenHands", `${body}\n[The command completed with exit code 2.]`],
       ["Gemini CLI", `Command: make\nDirectory: (root)\nStdout: ${body}\nStderr: (empty)\nError: (none)\nExit Code: 2`],
       ["mini-swe-agent", `<returncode>2</returncode>\n<output>\n${body}\n</output>`],
+      ["SWE-agent", `${body}\n///PROCESS-DONE:2:PROCESS-DONE///`],
+      ["GitHub Actions", `${body}\nError: Process completed with exit code 2.`],
       ["JSON metadata", `{"output": "${body.replace(/\n/g, "\\n")}", "metadata": {"exit_code": 2}}`],
     ];
     for (const [runner, output] of shapes) expect(cleared("bash", { command: "make" }, output).split("\n")[0], runner).toContain("-> exit 2,");
