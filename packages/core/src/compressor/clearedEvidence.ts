@@ -1,9 +1,10 @@
 /**
- * The evidence a cleared tool output keeps below its descriptor (docs/BEHAVIOUR.md, "Prune"): the lines
- * that say why a command failed — failing tests first, then compiler diagnostics, a traceback's last
- * line, the program's own complaint (`usage: …`, `fatal: …`) — bounded to {@link KEPT_EVIDENCE_CHARS}
- * characters in all, so the summary model and the agent still see what went wrong. A successful read
- * keeps none: its descriptor is one line. Pure.
+ * The evidence a cleared tool output keeps below its descriptor, step 3 of
+ * (docs/BEHAVIOUR.md, "The compression algorithm"): the lines that say why a command failed — failing
+ * tests first, then compiler diagnostics, a traceback's last line, the program's own complaint
+ * (`usage: …`, `fatal: …`) — bounded to {@link KEPT_EVIDENCE_CHARS} characters in all, so the summary
+ * model and the agent still see what went wrong. A successful read keeps none: its descriptor is one
+ * line. Pure.
  */
 import { errorSignatures, failedRead, stackTracedErrors } from "../facts/errorSignatures.js";
 import { reportedExit } from "../facts/exitStatus.js";

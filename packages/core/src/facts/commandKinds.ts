@@ -85,7 +85,7 @@ const SCENERY = /^(?:cd|pushd|popd|export|source|\.|set|unset|echo|printf|true|f
 /** Programs that only look: at files, listings, the environment, the repository's state. */
 const READER = /^(?:cat|head|tail|less|more|bat|nl|sed|awk|gawk|grep|egrep|fgrep|zgrep|rg|ag|ack|find|fd|locate|ls|ll|tree|wc|jq|yq|xq|file|stat|pwd|which|whereis|type|command|env|printenv|ps|pgrep|top|htop|du|df|free|date|whoami|id|uname|hostname|realpath|readlink|dirname|basename|sort|uniq|cut|tr|column|xxd|hexdump|od|strings|diff|cmp|comm|test|\[|\[\[|history|lsof|curl|wget|man|help|md5sum|sha256sum|shasum|nproc|lscpu|tput)$/;
 /** git sub-commands that only look. */
-const GIT_READER = /^(?:status|diff|show|log|blame|grep|ls-files|ls-tree|rev-parse|describe|shortlog|reflog|cat-file|remote|config|branch|tag|stash list|whatchanged)$/;
+const GIT_READER = /^(?:status|diff|show|log|blame|grep|ls-files|ls-tree|rev-parse|describe|shortlog|reflog|cat-file|whatchanged)$/;
 /** Wrappers whose next word is the real program. */
 const WRAPPER = /^(?:sudo|time|timeout|nice|nohup|env|exec|xargs|builtin)$/;
 
@@ -115,6 +115,7 @@ function readsOnly(segment: Segment): boolean {
   if (program === "git") {
     const sub = args.find((arg) => !arg.startsWith("-"));
     if (sub === "branch" || sub === "tag" || sub === "remote" || sub === "config") return args.filter((arg) => !arg.startsWith("-")).length <= 1 || args.includes("-v") || args.includes("--list");
+    if (sub === "stash") return args.includes("list") || args.includes("show");
     return sub !== undefined && GIT_READER.test(sub);
   }
   if (program === "sed") return !args.some((arg) => /^-[^-]*i/.test(arg) || arg === "--in-place");
