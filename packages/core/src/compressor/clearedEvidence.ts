@@ -98,6 +98,6 @@ export function keptEvidence(toolName: string | undefined, argumentsJson: string
   const signatures = errorSignatures(output, MAX_CANDIDATES);
   const failed = flagged || (exit !== undefined && exit !== 0);
   if (!failed) return boundedEvidence(signatures);
-  const usage = printedLines(output).filter((line) => USAGE_LINE.test(line)).slice(0, 1);
+  const usage = /usage:/i.test(output) ? printedLines(output).filter((line) => USAGE_LINE.test(line)).slice(0, 1) : [];
   return boundedEvidence(signatures.length > 0 ? [...signatures, ...usage] : complaint(output));
 }
