@@ -1,14 +1,16 @@
 /**
  * What the built-in compressor's summaries keep, measured by the eval's own detectors (eval/detectors/,
  * which share no code with the summarizers): every real transcript of ../shared/corpus (the synthetic
- * format fixtures left out) is replayed with the offline summarizer at 32k, 64k and 128k-token windows,
- * and each compaction's removed facts are checked against what the engine wrote. A transcript that never
+ * format fixtures left out) is replayed with the offline summarizer at 32k, 64k, 128k and 200k-token
+ * windows, and each compaction's removed facts are checked against what the engine wrote, and against
+ * what an LLM summarizer's prompts would have shown the summary model (promptRecall.ts; no model is
+ * called), also for one forced compaction of each whole transcript, the longest range. A transcript that never
  * compacts in a window on its own gets one forced compaction of its whole length (as `/compress` runs it;
  * "F" in the compactions column), so every transcript counts at every window. One row per transcript and
  * window with denominators (kept/total), then the totals of each split:
  *
  * - **held-out**: the transcripts listed in {@link HELD_OUT}, never looked at while tuning a summarizer;
- *   the issue #18 goals are printed beside these figures;
+ *   the goals of issues #18 and #32 are printed beside these figures;
  * - **tune**: every other real transcript (those in {@link TUNE}, and any file added to the corpus later);
  *   after the totals, a long session stitched from four of them ({@link STITCHED_TUNE}) with its own row
  *   and long-horizon line, kept out of the totals.
@@ -21,14 +23,17 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ContextCompressor } from "@context-engine/core";
 import { addSurvival, emptySurvival, evaluateFidelity, evaluateForcedCompaction, firstChunkRetention, importTranscriptFile, survivalShare, type FidelityReport, type KindSurvival, type SurvivalByKind } from "@context-engine/core/lab";
+import { addPromptFigures, measureForcedPrompts, meteredCompressor, promptFigures, promptRecallLines, type PromptFigures } from "./promptRecall.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 /** Where the corpus' transcripts are (../shared/corpus from the repository root). */
 export const CORPUS = resolve(root, "../shared/corpus/raw");
 const MODEL = "claude-sonnet-4";
-const WINDOWS = [32_000, 64_000, 128_000];
+const WINDOWS = [32_000, 64_000, 128_000, 200_000];
+/** Windows of the summary's own goals (issue #18, #32 part 2) and of the prompt-recall goal (#32 part 1). */
+const SUMMARY_GOAL_WINDOWS = new Set([32_000, 64_000, 128_000]);
+const PROMPT_GOAL_WINDOWS = new Set([32_000, 64_000, 200_000]);
 /** Hand-written format fixtures of the corpus (SOURCES.md §7): not benchmark data. */
 const SYNTHETIC = /^claude-code-log\/|^claude-code-transcripts\//;
 
@@ -79,12 +84,13 @@ export const STITCHED_TUNE: readonly string[] = [
   "specstory/specstory-cli/.specstory/history/2026-01-28_13-10-29Z-take-a-look-at.md",
 ];
 
-/** Issue #18's goals, shown beside the held-out totals. */
+/** Issues #18 and #32's goals for the summary, shown beside the held-out totals (reads are reported apart, without a goal). */
 const GOALS: Array<[keyof SurvivalByKind, string, number]> = [
   ["path", "paths", 0.9],
   ["error", "real errors", 0.8],
-  ["ask", "user asks", 0.9],
-  ["command", "commands", 0.8],
+  ["ask", "user asks", 0.95],
+  ["command", "acting commands", 0.8],
+  ["read", "reads", 0],
 ];
 const FIRST_CHUNK_GOAL = 0.8;
 
@@ -116,26 +122,38 @@ interface Row {
   /** True when the row is one forced compaction (the transcript never compacted on its own). */
   forced: boolean;
   report: Pick<FidelityReport, "survival" | "references" | "firstChunk" | "compactions" | "summaryTokens">;
+  /** What the summary model was shown (an LLM summarizer's prompts, chunks mode). */
+  prompt: PromptFigures;
 }
 
-const COLUMNS: Array<[string, number]> = [["split", 8], ["transcript", 48], ["msgs", 5], ["comp", 4], ["paths", 13], ["errors", 13], ["commands", 13], ["asks", 13], ["tail refs", 13], ["first chunk", 13], ["sum tok", 7]];
+const COLUMNS: Array<[string, number]> = [["split", 8], ["transcript", 48], ["msgs", 5], ["comp", 4], ["paths", 13], ["errors", 13], ["acting", 13], ["reads", 13], ["asks", 13], ["tail refs", 13], ["first chunk", 13], ["sum tok", 7], ["prompt", 7]];
 
 function line(cells: string[]): string {
   return cells.map((c, i) => (i < 2 ? c.padEnd(COLUMNS[i]![1]) : c.padStart(COLUMNS[i]![1]))).join(" ");
 }
 
-function printRow({ name, split, messages, forced, report }: Row): void {
+/** The share of the checked facts (paths, errors, acting commands, asks) the summary model was shown. */
+function promptShare(recall: SurvivalByKind): string {
+  const kinds = ["path", "error", "command", "ask"] as const;
+  const total = kinds.reduce((n, k) => n + recall[k].total, 0);
+  const kept = kinds.reduce((n, k) => n + recall[k].kept, 0);
+  return total === 0 ? "—" : `${((kept / total) * 100).toFixed(0)}%`;
+}
+
+function printRow(row: Row): void {
+  const { name, split, messages, forced, report } = row;
   const s = report.survival;
   const retention = firstChunkRetention(report);
   const first = retention ? `${(retention.share * 100).toFixed(0)}% @${retention.after}/${report.firstChunk.facts}` : "—";
-  console.log(line([split, shortName(name), String(messages), forced ? "F" : String(report.compactions.length), cell(s.path), cell(s.error), cell(s.command), cell(s.ask), cell(report.references), first, String(Math.round(report.summaryTokens.max))]));
+  const recall = promptShare(row.prompt.recall);
+  console.log(line([split, shortName(name), String(messages), forced ? "F" : String(report.compactions.length), cell(s.path), cell(s.error), cell(s.command), cell(s.read), cell(s.ask), cell(report.references), first, String(Math.round(report.summaryTokens.max)), recall]));
 }
 
-function printTotals(split: Split, rows: Row[], skipped: number): void {
+function printTotals(split: Split, rows: Row[], skipped: number, window: number): void {
   const forced = rows.filter((r) => r.forced).length;
   const all = rows.reduce((acc, r) => addSurvival(acc, r.report.survival), emptySurvival());
   const refs = rows.reduce((acc, r) => ({ total: acc.total + r.report.references.total, kept: acc.kept + r.report.references.kept }), { total: 0, kept: 0 });
-  const goal = (share: number | undefined, target: number): string => (split !== "held-out" || share === undefined ? "" : share >= target ? ` (goal ≥ ${target * 100} %: met)` : ` (goal ≥ ${target * 100} %: MISSED)`);
+  const goal = (share: number | undefined, target: number): string => (split !== "held-out" || !SUMMARY_GOAL_WINDOWS.has(window) || target === 0 || share === undefined ? "" : share >= target ? ` (goal ≥ ${target * 100} %: met)` : ` (goal ≥ ${target * 100} %: MISSED)`);
   console.log(`  ${split}: ${rows.length} transcripts, ${rows.length - forced} compacted on their own, ${forced} by one forced compaction${skipped > 0 ? `; ${skipped} had nothing to compact` : ""}`);
   for (const [kind, label, target] of GOALS) console.log(`    ${label.padEnd(12)} ${cell(all[kind]).padStart(16)}${goal(survivalShare(all[kind]), target)}`);
   console.log(`    ${"tail refs".padEnd(12)} ${cell(refs).padStart(16)}`);
@@ -147,7 +165,8 @@ function printTotals(split: Split, rows: Row[], skipped: number): void {
   }
   const kept = GOALS.reduce((sum, [kind]) => sum + all[kind].kept, 0);
   const tokens = rows.reduce((sum, r) => sum + r.report.compactions.reduce((t, c) => t + c.summaryTokens, 0), 0);
-  if (tokens > 0) console.log(`    density      ${((kept / tokens) * 1000).toFixed(1)} facts kept per 1k summary tokens (${kept} facts: paths, errors, commands, asks; ${tokens.toLocaleString("en-US")} summary tokens)`);
+  if (tokens > 0) console.log(`    density      ${((kept / tokens) * 1000).toFixed(1)} facts kept per 1k summary tokens (${kept} facts: paths, errors, commands, reads, asks; ${tokens.toLocaleString("en-US")} summary tokens)`);
+  for (const text of promptRecallLines("the summary model's prompt (an LLM summarizer's, chunks):", addPromptFigures(rows.map((r) => r.prompt)), split === "held-out" && PROMPT_GOAL_WINDOWS.has(window))) console.log(text);
 }
 
 /** Compactions after which the long-horizon curve is quoted (issue #18). */
@@ -169,6 +188,14 @@ function printLongHorizon(rows: Row[]): void {
     const lastLabel = `${last === undefined ? "—" : (last * 100).toFixed(0)}% after the last (${report.compactions.length})`;
     const goal = split === "held-out" && last !== undefined ? ` (goal ≥ ${HORIZON_GOAL * 100} % after 15: ${last >= HORIZON_GOAL ? "met" : "MISSED"})` : "";
     console.log(`    ${split} ${shortName(name)}: first chunk (${report.firstChunk.facts} facts) ${[...points, lastLabel].join(", ")}${goal}`);
+    const { asks } = report.firstChunk;
+    if (asks.total > 0 && asks.retained.length > 0) {
+      const keptAfterLast = asks.retained.at(-1)!;
+      const lowest = Math.min(...asks.retained);
+      const others = asks.othersRetained.at(-1)!;
+      const met = split === "held-out" ? ` (goal: every ask, and ≥ ${HORIZON_GOAL * 100} % of the rest: ${lowest === asks.total && others >= HORIZON_GOAL ? "met" : "MISSED"})` : "";
+      console.log(`      the first chunk's asks: ${keptAfterLast}/${asks.total} after the last compaction (fewest at any: ${lowest}); its other facts ${(others * 100).toFixed(0)} %${met}`);
+    }
     if (firstAsk !== undefined) {
       const lost = firstAsk.retained.indexOf(false);
       const through = firstAsk.fromCompaction + firstAsk.retained.length - 1;
@@ -183,9 +210,36 @@ async function stitchedRow(transcripts: ReadonlyArray<{ name: string; messages: 
   const parts = STITCHED_TUNE.map((name) => transcripts.find((t) => t.name === name)?.messages);
   if (parts.some((part) => part === undefined)) return undefined;
   const messages = parts.flatMap((part, i) => (i === 0 ? part! : part!.filter((m) => m.role !== "system")));
-  const engine = new ContextCompressor({ model: { model: MODEL, contextLength: window } });
-  const report = await evaluateFidelity(messages, { engine, model: MODEL, provider: "anthropic" });
-  return { name: "stitched: 4 tune transcripts", split: "tune", window, messages: messages.length, forced: false, report };
+  const { engine, meter } = meteredCompressor(MODEL, window);
+  const report = await evaluateFidelity(messages, { engine, model: MODEL, provider: "anthropic", prompts: meter });
+  return { name: "stitched: 4 tune transcripts", split: "tune", window, messages: messages.length, forced: false, report, prompt: promptFigures(meter, report.promptRecall) };
+}
+
+/**
+ * What the summary model is shown of the longest ranges: one forced compaction of each whole transcript
+ * at `window` (as a user's `/compress` of a long session runs it), per split, read in chunks; and where
+ * a range was longer than the model's input (a summary took more than one call), chunks against digest
+ * (auxiliary.compression.oversized_range) on those transcripts: recall, calls and prompt tokens.
+ */
+async function printWholeRanges(transcripts: ReadonlyArray<{ name: string; split: Split; messages: Parameters<typeof measureForcedPrompts>[0] }>, window: number): Promise<void> {
+  console.log("  one forced compaction of each whole transcript (the longest range):");
+  const oversized: Array<{ chunks: PromptFigures; digest: PromptFigures }> = [];
+  for (const split of ["held-out", "tune"] as const) {
+    const figures: PromptFigures[] = [];
+    for (const { messages } of transcripts.filter((t) => t.split === split)) {
+      const chunks = await measureForcedPrompts(messages, MODEL, window, "chunks");
+      if (chunks === undefined) continue;
+      figures.push(chunks);
+      if (chunks.maxCallsPerSummary <= 1) continue;
+      const digest = await measureForcedPrompts(messages, MODEL, window, "digest");
+      if (digest !== undefined) oversized.push({ chunks, digest });
+    }
+    for (const text of promptRecallLines(`${split}, ${figures.length} transcripts (chunks):`, addPromptFigures(figures), split === "held-out" && PROMPT_GOAL_WINDOWS.has(window))) console.log(text);
+  }
+  if (oversized.length === 0) return;
+  console.log(`  ranges longer than the summary model's input (${oversized.length} transcripts, both splits): chunks against digest`);
+  for (const text of promptRecallLines("chunks:", addPromptFigures(oversized.map((o) => o.chunks)), false)) console.log(text);
+  for (const text of promptRecallLines("digest:", addPromptFigures(oversized.map((o) => o.digest)), false)) console.log(text);
 }
 
 /** Runs the benchmark on the transcripts under `corpus` (default ../shared/corpus/raw). */
@@ -219,26 +273,28 @@ export async function run(corpus: string = CORPUS): Promise<void> {
     const skipped: Record<Split, number> = { "held-out": 0, tune: 0 };
     for (const split of ["held-out", "tune"] as const) {
       for (const { name, messages } of transcripts.filter((t) => t.split === split)) {
-        const engine = new ContextCompressor({ model: { model: MODEL, contextLength: window } });
+        const { engine, meter } = meteredCompressor(MODEL, window);
         let row: Row;
-        const report = await evaluateFidelity(messages, { engine, model: MODEL, provider: "anthropic" });
-        if (report.compactions.length > 0) row = { name, split, window, messages: messages.length, forced: false, report };
+        const report = await evaluateFidelity(messages, { engine, model: MODEL, provider: "anthropic", prompts: meter });
+        if (report.compactions.length > 0) row = { name, split, window, messages: messages.length, forced: false, report, prompt: promptFigures(meter, report.promptRecall) };
         else {
-          const compaction = await evaluateForcedCompaction(messages, new ContextCompressor({ model: { model: MODEL, contextLength: window } }));
+          const forced = meteredCompressor(MODEL, window);
+          const compaction = await evaluateForcedCompaction(messages, forced.engine, undefined, forced.meter);
           if (compaction === undefined) {
             skipped[split]++;
             continue;
           }
           const tokens = compaction.summaryTokens;
           const one = { survival: compaction.survival, references: compaction.references, compactions: [compaction], summaryTokens: { total: tokens, mean: tokens, max: tokens } };
-          row = { name, split, window, messages: messages.length, forced: true, report: { ...one, firstChunk: { facts: 0, fromCompaction: 0, retained: [], firstAsk: undefined } } };
+          row = { name, split, window, messages: messages.length, forced: true, report: { ...one, firstChunk: { facts: 0, fromCompaction: 0, retained: [], firstAsk: undefined, asks: { total: 0, retained: [], othersRetained: [] } } }, prompt: promptFigures(forced.meter, compaction.promptRecall) };
         }
         rows.push(row);
         printRow(row);
       }
     }
     console.log("");
-    for (const split of ["held-out", "tune"] as const) printTotals(split, rows.filter((r) => r.split === split), skipped[split]);
+    for (const split of ["held-out", "tune"] as const) printTotals(split, rows.filter((r) => r.split === split), skipped[split], window);
+    await printWholeRanges(transcripts, window);
     const stitched = await stitchedRow(transcripts, window);
     if (stitched !== undefined) {
       console.log("  tune, the stitched long session (not in the totals):");

@@ -16,7 +16,10 @@ describe("context-engine eval", () => {
     expect(first).toMatch(/python-to-rust-port\.json \(openai, 80 messages\)\n +compressor +sliding_window\n/);
     expect(first).toMatch(/\ncompactions +3 +1\nrequests over the window +0 of 39 +17 of 39 FAILED \(first: request 17\)\n/);
     expect(first).toMatch(/\npaths kept +100\.0 % \(6\/6\) +0\.0 % \(0\/24\)\n/);
-    expect(first).toMatch(/\ncommands kept +100\.0 % \(5\/5\) +0\.0 % \(0\/12\)\n/);
+    expect(first).toMatch(/\nacting commands kept +100\.0 % \(5\/5\) +0\.0 % \(0\/11\)\nreads kept +— +0\.0 % \(0\/1\)\n/);
+    // what an LLM summarizer's prompts would have shown the summary model, built without calling one; the sliding window calls none
+    expect(first).toMatch(/\nsummary model shown: paths +100\.0 % \(6\/6\) +—\n/);
+    expect(first).toMatch(/\nsummary model shown: user asks +100\.0 % \(1\/1\) +—\nsummarizer calls +2 +0\n/);
     expect(first).toMatch(/\nerrors kept +— +—\n/);
     // the eval's own detectors find no path or identifier in the compressor's summaries that its input lacked
     expect(first).toMatch(/\ninvented paths and identifiers +0 of \d+ stated +—\n/);

@@ -25,7 +25,7 @@ describe("context-engine simulate", () => {
     expect(run.stdout).toMatch(/total cost\s+\$0\.\d+: requests \$0\.\d+ \(ideal cache \$0\.\d+\), [1-9]\d* summar(y|ies) \$0\.\d+ \(claude-sonnet-4\)/);
     expect(run.stdout).toMatch(/vs no caching\s+\$0\.\d+ — the requests cost \d+\.\d % of it/);
     expect(run.stdout).toMatch(/vs no compaction\s+\$0\.\d+ — the replay costs \d+\.\d % of it, its summaries included/);
-    expect(run.stdout).toMatch(/\d+ summar(y|ies) priced as calls to claude-sonnet-4 \(the prompt an LLM summarizer sends, uncached\): [\d,]+ tokens in, [\d,]+ out/);
+    expect(run.stdout).toMatch(/\d+ summary calls? priced at claude-sonnet-4 \(the prompt an LLM summarizer sends, uncached\): [\d,]+ tokens in, [\d,]+ out/);
     expect(run.stdout).toMatch(/request +\d+ +agent +[\d,]+ → [\d,]+ tokens; [\d,]+ re-written to the cache; that request cost \$/);
     expect(run.stdout).toContain("without compaction the context would reach 16,");
   });

@@ -21,7 +21,7 @@ export function replayModel(host: ContextHost, flags: { model?: string | undefin
 
 /** Wraps a replayed host's summarizer so that the replay prices the summaries its engine writes (hostFromFlags' `wrapSummarizer`). */
 export function meterSummaries(summarizer: Summarizer): Summarizer {
-  return new MeteredSummarizer(summarizer, defaultTokenCounter());
+  return new MeteredSummarizer(summarizer, defaultTokenCounter(), { keepPrompts: true });
 }
 
 /**

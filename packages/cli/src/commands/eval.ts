@@ -1,15 +1,17 @@
 /**
  * `context-engine eval <engine[,engine…]> <transcript…>`: replays each transcript through each engine in
  * a fixed window (64,000 tokens unless `--window`), and reports what survived each compaction — file
- * paths, real errors, commands, the user's asks, identifiers the kept tail refers back to — with the
- * first chunk's retention over later compactions, summary tokens, cost and cache reads. A request that
+ * paths, real errors, acting commands, reads, the user's asks, identifiers the kept tail refers back to —
+ * with the first chunk's retention over later compactions, summary tokens, cost and cache reads; and
+ * what the summary model is shown of the same facts (the prompts an LLM summarizer sends, built without
+ * calling a model: the host's summarizer is metered) and the summarizer calls. A request that
  * sent more than the window counts as a failure of its engine, in each table and in a line per engine. Engines are
  * resolved strictly (a name that does not resolve is an error, not a fallback) and stores are scratch.
  */
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { promptCachingStatus } from "@context-engine/core";
-import { evaluateFidelity, firstChunkRetention } from "@context-engine/core/lab";
+import { evaluateFidelity, firstChunkRetention, MeteredSummarizer } from "@context-engine/core/lab";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { DEFAULT_EVAL_WINDOW, EVAL_FLAGS } from "../commandFlags.js";
 import { EXIT_OK, UsageError } from "../errors.js";
@@ -67,7 +69,8 @@ export async function runEval(io: CommandIO): Promise<number> {
       setting = { window, model, provider, ttl: host.config.prompt_caching.cache_ttl };
       if (showProgress) io.stderr(`${label} on ${file}:`);
       const bar = showProgress ? progressBar((text) => void process.stderr.write(text), values.progress === true) : undefined;
-      const report = await evaluateFidelity(loaded.messages, { engine: host.engine, model, provider, ...hostReplayOptions(host, model), ...(bar ? { onProgress: bar } : {}) });
+      const prompts = host.summarizer instanceof MeteredSummarizer ? { prompts: host.summarizer } : {};
+      const report = await evaluateFidelity(loaded.messages, { engine: host.engine, model, provider, ...hostReplayOptions(host, model), ...prompts, ...(bar ? { onProgress: bar } : {}) });
       runs.push({ transcript: file, format: loaded.format, messages: loaded.messages.length, engine: label, report });
     }
   }
@@ -114,6 +117,7 @@ export function evalJson(runs: readonly EvalRun[], setting: EvalSetting): unknow
       messages: run.messages,
       engine: run.engine,
       survival: run.report.survival,
+      promptRecall: run.report.promptRecall ?? null,
       references: run.report.references,
       firstChunk: { ...run.report.firstChunk, retention: firstChunkRetention(run.report) ?? null },
       summaryTokens: run.report.summaryTokens,

@@ -35,7 +35,8 @@ export function byTranscript(runs: readonly EvalRun[]): EvalRun[][] {
 export const SHOWN_KINDS = [
   ["path", "paths kept"],
   ["error", "errors kept"],
-  ["command", "commands kept"],
+  ["command", "acting commands kept"],
+  ["read", "reads kept"],
   ["ask", "user asks kept"],
 ] as const;
 
@@ -84,6 +85,18 @@ export function inventedCell(invented: { stated: number; invented: number }): st
   return invented.stated === 0 ? "—" : `${invented.invented} of ${invented.stated} stated`;
 }
 
+/**
+ * What the summary model was shown, per kind, for runs whose summarizer was metered (an LLM
+ * summarizer's prompts, built without calling a model), and the calls they take; none when no run was.
+ */
+export function promptRows(recall: ReadonlyArray<SurvivalByKind | undefined>, calls: ReadonlyArray<number | undefined>): string[][] {
+  if (recall.every((r) => r === undefined)) return [];
+  return [
+    ...SHOWN_KINDS.map(([kind, label]) => [`summary model shown: ${label.replace(/ kept$/, "")}`, ...recall.map((r) => (r === undefined ? "—" : keptCell(r[kind])))]),
+    ["summarizer calls", ...calls.map((n) => (n === undefined ? "—" : String(n)))],
+  ];
+}
+
 /** The rows of one transcript's table: a label column, then one column per run (engine). */
 export function evalRows(runs: readonly EvalRun[]): string[][] {
   const cell = (f: (run: EvalRun) => string) => runs.map(f);
@@ -92,6 +105,7 @@ export function evalRows(runs: readonly EvalRun[]): string[][] {
     ["compactions", ...cell((r) => String(r.report.compactions.length))],
     ["requests over the window", ...cell((r) => overWindowCell(r.report.overWindow))],
     ...SHOWN_KINDS.map(([kind, label]) => [label, ...cell((r) => keptCell(r.report.survival[kind]))]),
+    ...promptRows(runs.map((r) => r.report.promptRecall), runs.map((r) => r.report.replay.totals.summaries?.calls)),
     ["tail references kept", ...cell((r) => keptCell(r.report.references))],
     ["first chunk retained", ...cell((r) => retentionCell(r.report))],
     ["retention per compaction", ...cell((r) => curveCell(r.report))],
@@ -112,6 +126,10 @@ export interface EngineTotals {
   /** Requests over the window (failures) and all requests, over every transcript. */
   overWindow: { failed: number; requests: number };
   survival: SurvivalByKind;
+  /** What the summary model was shown (an LLM summarizer's prompts), when the summarizer was metered. */
+  promptRecall: SurvivalByKind | undefined;
+  /** Summarizer calls over every transcript, when metered. */
+  summaryCalls: number | undefined;
   references: KindSurvival;
   /** Mean over the transcripts that compacted of their first chunk's retention (see firstChunkRetention). */
   firstChunkRetained: number | undefined;
@@ -133,6 +151,8 @@ export function engineTotals(runs: readonly EvalRun[]): EngineTotals[] {
       compactions: list.reduce((s, r) => s + r.report.compactions.length, 0),
       overWindow: { failed: list.reduce((s, r) => s + r.report.overWindow.failed, 0), requests: list.reduce((s, r) => s + r.report.overWindow.requests, 0) },
       survival: list.reduce((acc, r) => addSurvival(acc, r.report.survival), emptySurvival()),
+      promptRecall: list.some((r) => r.report.promptRecall !== undefined) ? list.reduce((acc, r) => addSurvival(acc, r.report.promptRecall ?? emptySurvival()), emptySurvival()) : undefined,
+      summaryCalls: list.some((r) => r.report.replay.totals.summaries !== undefined) ? list.reduce((s, r) => s + (r.report.replay.totals.summaries?.calls ?? 0), 0) : undefined,
       references: list.reduce((acc, r) => ({ total: acc.total + r.report.references.total, kept: acc.kept + r.report.references.kept }), { total: 0, kept: 0 }),
       firstChunkRetained: retained.length === 0 ? undefined : retained.reduce((a, b) => a + b, 0) / retained.length,
       invented: { stated: list.reduce((s, r) => s + r.report.invented.stated, 0), invented: list.reduce((s, r) => s + r.report.invented.invented, 0) },
@@ -150,6 +170,7 @@ export function totalRows(totals: readonly EngineTotals[]): string[][] {
     ["compactions", ...cell((t) => String(t.compactions))],
     ["requests over the window", ...cell((t) => overWindowCell(t.overWindow))],
     ...SHOWN_KINDS.map(([kind, label]) => [label, ...cell((t) => keptCell(t.survival[kind]))]),
+    ...promptRows(totals.map((t) => t.promptRecall), totals.map((t) => t.summaryCalls)),
     ["tail references kept", ...cell((t) => keptCell(t.references))],
     ["first chunk retained (mean)", ...cell((t) => (t.firstChunkRetained === undefined ? "—" : formatPercent(t.firstChunkRetained)))],
     ["invented paths and identifiers", ...cell((t) => inventedCell(t.invented))],

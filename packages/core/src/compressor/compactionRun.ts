@@ -176,7 +176,7 @@ export async function compactInSession(
   const cooldownSeconds = recordSummaryOutcome(state, outcome, inCooldown, now());
   if (cooldownSeconds !== undefined) report.cooldownSeconds = cooldownSeconds;
   recordCompaction(parts, session.id, state, outcome.summary, tokensAfter);
-  const summary = { summaryTokens: engine.tokenCounter.count(outcome.summary), cappedFromTokens: outcome.cappedFromTokens, fallbackUsed: outcome.fallbackUsed, verbatim: outcome.verbatim, ...assembled };
+  const summary = { summaryTokens: engine.tokenCounter.count(outcome.summary), cappedFromTokens: outcome.cappedFromTokens, fallbackUsed: outcome.fallbackUsed, verbatim: outcome.verbatim, modelCalls: outcome.modelCalls, ...assembled };
   if (outcome.fallbackUsed && outcome.failure) report.fallbackReason = outcome.failure.reason;
   fillCompactionReport(report, { output, tokensAfter, prepared, compressionNumber: engine.compressionCount, thresholdTokens: engine.thresholdTokens, summary });
   return finish(output);

@@ -37,6 +37,8 @@ export { createSummarizer } from "../summarizers/resolve.js";
 export type { MainModelEndpoint, ResolvedSummarizer } from "../summarizers/resolve.js";
 export { buildSummaryPrompt, normalizeSummary } from "../summarizers/prompt.js";
 export { serializeTurns } from "../summarizers/serialize.js";
+export { chunkTurns, chunkedRequests, digestRequest, summaryPromptFor, summarizeInCalls, DEFAULT_OVERSIZED_RANGE } from "../summarizers/summaryCalls.js";
+export type { OversizedRangeMode, SummaryCallOptions } from "../summarizers/summaryCalls.js";
 export { redactSecrets } from "../summarizers/redact.js";
 export { classifySummaryFailure, cooldownSeconds } from "../summarizers/failures.js";
 export type { SummaryFailure } from "../summarizers/failures.js";

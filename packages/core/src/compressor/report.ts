@@ -1,5 +1,6 @@
 /** The `lastCompression` report: what one `compress()` call did, for status lines, logs and tests. */
 import type { SummaryFailure } from "../summarizers/failures.js";
+import type { SummaryModelCall } from "../summarizers/types.js";
 import type { PreparedCompaction } from "./prepareCompaction.js";
 
 /** What one `compress()` call did. */
@@ -29,6 +30,12 @@ export interface CompressionReport {
   verbatim?: { checked: number; removed: number; flagged: number } | undefined;
   /** The summarizer whose summary was used (or that failed), null when none ran. */
   summarizer: string | null;
+  /**
+   * The model calls the summary took and the tokens their API reported (several when the range was
+   * longer than the summary model's input, `auxiliary.compression.oversized_range`); absent when no
+   * LLM summarizer was called.
+   */
+  summaryCalls?: { calls: number; inputTokens: number; outputTokens: number } | undefined;
   fallbackUsed: boolean;
   /** Why the primary summarizer was not used, when the fallback ran. */
   fallbackReason?: string | undefined;
@@ -124,6 +131,7 @@ export interface CompactionOutcome {
         mergedIntoTail: boolean;
         noteAdded: boolean;
         verbatim?: CompressionReport["verbatim"];
+        modelCalls?: readonly SummaryModelCall[] | undefined;
       }
     | undefined;
 }
@@ -140,6 +148,10 @@ export function fillCompactionReport(report: CompressionReport, outcome: Compact
   if (summary?.cappedFromTokens !== undefined) report.summaryCappedFromTokens = summary.cappedFromTokens;
   report.fallbackUsed = summary?.fallbackUsed ?? false;
   if (summary?.verbatim !== undefined) report.verbatim = { checked: summary.verbatim.checked, removed: summary.verbatim.removed, flagged: summary.verbatim.flagged };
+  const calls = summary?.modelCalls ?? [];
+  if (calls.length > 0) {
+    report.summaryCalls = { calls: calls.length, inputTokens: calls.reduce((n, c) => n + (c.inputTokens ?? 0), 0), outputTokens: calls.reduce((n, c) => n + (c.outputTokens ?? 0), 0) };
+  }
   report.prunedToolResults = prepared.cleared;
   report.deduplicatedToolResults = prepared.dedup;
   report.truncatedToolArguments = prepared.truncatedArguments;

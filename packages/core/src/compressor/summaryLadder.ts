@@ -9,7 +9,7 @@
 import { EmptySummaryError, classifySummaryFailure, type SummaryFailure } from "../summarizers/failures.js";
 import { normalizeSummary } from "../summarizers/prompt.js";
 import { stripReasoningBlocks } from "../summarizers/reasoning.js";
-import type { SummaryRequest, Summarizer } from "../summarizers/types.js";
+import type { SummaryModelCall, SummaryRequest, Summarizer } from "../summarizers/types.js";
 import { estimateTokensRough } from "../tokens/rough.js";
 import { FALLBACK_SUMMARY_MAX_CHARS, cleanSummaryBody, fitSummaryToChars } from "./summaryBody.js";
 import { guardVerbatim, type VerbatimGuardResult } from "./verbatimGuard.js";
@@ -44,6 +44,8 @@ export interface SummaryLadderSuccess {
   cappedFromTokens?: number | undefined;
   /** What the verbatim guard checked, removed and flagged, and the invented facts it found. */
   verbatim: Omit<VerbatimGuardResult, "summary">;
+  /** The model calls an LLM summarizer reported for this summary (none for the offline one). */
+  modelCalls: SummaryModelCall[];
 }
 
 /** No summary: the compaction must return the conversation unchanged. */
@@ -88,12 +90,12 @@ export function capSummaryTokens(summary: string, maxTokens: number, count: (tex
 }
 
 /** A ladder success for `written`, its invented facts removed or flagged, cut down to the request's budget when it is over. */
-function success(input: SummaryLadderInput, written: string, summarizer: string, failure?: SummaryFailure): SummaryLadderSuccess {
+function success(input: SummaryLadderInput, written: string, summarizer: string, modelCalls: SummaryModelCall[], failure?: SummaryFailure): SummaryLadderSuccess {
   const { summary, ...verbatim } = guardVerbatim(written, verbatimSource(() => requestSourceTexts(input.request)));
   const count = input.countTokens ?? estimateTokensRough;
   const capped = capSummaryTokens(summary, input.request.maxTokens, count);
   const cappedFromTokens = capped === summary ? undefined : count(summary);
-  return { ok: true, summary: capped, summarizer, fallbackUsed: failure !== undefined, failure, cappedFromTokens, verbatim };
+  return { ok: true, summary: capped, summarizer, fallbackUsed: failure !== undefined, failure, cappedFromTokens, verbatim, modelCalls };
 }
 
 function abortedFailure(signal: AbortSignal): SummaryFailure {
@@ -101,13 +103,13 @@ function abortedFailure(signal: AbortSignal): SummaryFailure {
   return { action: "abort", kind: "aborted", reason: `compaction cancelled: ${reason}` };
 }
 
-async function runFallback(input: SummaryLadderInput, failure: SummaryFailure): Promise<SummaryLadderOutcome> {
+async function runFallback(input: SummaryLadderInput, failure: SummaryFailure, modelCalls: SummaryModelCall[]): Promise<SummaryLadderOutcome> {
   const name = summarizerName(input.fallback);
   try {
     // Ask for a summary that fits the cap, so the fallback chooses what to keep (the cap stays a safety net).
-    const request = { ...input.request, maxTokens: Math.min(input.request.maxTokens, FALLBACK_SUMMARY_MAX_TOKENS) };
+    const request = { ...input.request, maxTokens: Math.min(input.request.maxTokens, FALLBACK_SUMMARY_MAX_TOKENS), onModelCall: (call: SummaryModelCall) => modelCalls.push(call) };
     const summary = await summarizeOnce(input.fallback, request, input.signal, FALLBACK_SUMMARY_MAX_CHARS);
-    return success(input, summary, name, failure);
+    return success(input, summary, name, modelCalls, failure);
   } catch (error) {
     if (input.signal?.aborted) return { ok: false, failure: abortedFailure(input.signal), summarizer: name };
     const second = classifySummaryFailure(error);
@@ -117,11 +119,14 @@ async function runFallback(input: SummaryLadderInput, failure: SummaryFailure): 
 
 /** Runs the primary summarizer and, where the ladder allows, the fallback. Never throws. */
 export async function runSummaryLadder(input: SummaryLadderInput): Promise<SummaryLadderOutcome> {
-  if (input.skipPrimary) return runFallback(input, input.skipPrimary);
+  // calls a failed primary made before the fallback ran are paid for too
+  const modelCalls: SummaryModelCall[] = [];
+  if (input.skipPrimary) return runFallback(input, input.skipPrimary, modelCalls);
   const name = summarizerName(input.primary);
   try {
-    const summary = await summarizeOnce(input.primary, input.request, input.signal);
-    return success(input, summary, name);
+    const request: SummaryRequest = { ...input.request, onModelCall: (call) => modelCalls.push(call) };
+    const summary = await summarizeOnce(input.primary, request, input.signal);
+    return success(input, summary, name, modelCalls);
   } catch (error) {
     if (input.signal?.aborted) return { ok: false, failure: abortedFailure(input.signal), summarizer: name };
     const failure = classifySummaryFailure(error);
@@ -129,6 +134,6 @@ export async function runSummaryLadder(input: SummaryLadderInput): Promise<Summa
     if (input.abortOnFailure) {
       return { ok: false, summarizer: name, failure: { ...failure, action: "abort", reason: `${failure.reason} (abort_on_summary_failure is set)` } };
     }
-    return runFallback(input, failure);
+    return runFallback(input, failure, modelCalls);
   }
 }

@@ -57,6 +57,7 @@ export const AuxiliaryCompressionSchema = z
     base_url: optionalString,
     api_key: optionalString,
     timeout: z.number({ error: "must be a number of seconds" }).positive({ error: "must be a positive number of seconds" }).default(120),
+    oversized_range: z.enum(["chunks", "digest"], { error: 'must be "chunks" (read a long range in order, one call per chunk) or "digest" (one call, the oldest turns folded into an offline digest)' }).default("chunks"),
   }, { error: sectionError("auxiliary.compression", "provider: auto") })
   .prefault({});
 

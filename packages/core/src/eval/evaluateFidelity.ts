@@ -35,6 +35,13 @@ export interface CompactionFidelity {
   summaryTokens: number;
   /** Per kind: facts of the removed messages, and how many appear in what the engine wrote. */
   survival: SurvivalByKind;
+  /**
+   * Per kind: facts of the removed messages, and how many appear in what the summary model was shown for
+   * this compaction (the prompts an LLM summarizer sends, {@link PromptSource}); undefined when no prompts were recorded.
+   */
+  promptRecall?: SurvivalByKind | undefined;
+  /** Up to {@link MAX_LOST_LISTED} facts the summary model was not shown (identifiers aside), with `promptRecall`. */
+  promptLost?: Fact[] | undefined;
   /** Identifiers of the removed messages that the kept later messages mention, and how many the engine's text keeps. */
   references: KindSurvival;
   /** Share of the first chunk's facts (identifiers aside) still in the engine's text after this compaction; null before the first chunk. */
@@ -62,13 +69,16 @@ export interface FidelityReport {
   compactions: CompactionFidelity[];
   /** Survival per kind over every compaction. */
   survival: SurvivalByKind;
+  /** Prompt recall per kind over every compaction, when the prompts were recorded ({@link FidelityOptions.prompts}). */
+  promptRecall?: SurvivalByKind | undefined;
   references: KindSurvival;
   /**
    * The first chunk: the facts (identifiers aside) of the first compaction that removed any, which
    * compaction that was (1-based; 0 when none did), and the share of them retained after it and after
-   * each later compaction (index 0: right after it).
+   * each later compaction (index 0: right after it); of its asks, how many are retained after each, and
+   * the share of its other facts.
    */
-  firstChunk: { facts: number; fromCompaction: number; retained: number[]; firstAsk: FirstAsk | undefined };
+  firstChunk: { facts: number; fromCompaction: number; retained: number[]; firstAsk: FirstAsk | undefined; asks: FirstChunkAsks };
   summaryTokens: { total: number; mean: number; max: number };
   /** Invented facts over every compaction. */
   invented: { stated: number; invented: number };
@@ -85,6 +95,16 @@ export interface FirstAsk {
   fromCompaction: number;
   /** Index 0: right after that compaction. */
   retained: boolean[];
+}
+
+/** The first chunk's asks and its other facts over the compactions (index 0: right after the first chunk's). */
+export interface FirstChunkAsks {
+  /** The first chunk's asks. */
+  total: number;
+  /** How many of them the engine's text holds after each compaction. */
+  retained: number[];
+  /** Share of the first chunk's other facts (paths, errors, commands, reads) retained after each compaction. */
+  othersRetained: number[];
 }
 
 /** Requests of a replay that exceeded the window (failures: the API rejects them). */
@@ -207,8 +227,26 @@ function push(map: Map<string, string[]>, key: string, value: string): void {
   else list.push(value);
 }
 
+/**
+ * Where the eval reads what a summary model was shown: the prompts an LLM summarizer sends, per summary
+ * written, oldest first (`MeteredSummarizer` with `keepPrompts`, from `/lab`).
+ */
+export interface PromptSource {
+  readonly prompts: readonly (readonly string[])[];
+}
+
+/** Options of {@link evaluateFidelity}: the replay's, and where the summary prompts are recorded. */
+export interface FidelityOptions extends Omit<ReplayOptions, "onCompaction"> {
+  /**
+   * The engine's summarizer, metered with its prompts kept: each compaction's removed facts are then
+   * also checked against the prompts written since the compaction before (`promptRecall`).
+   */
+  prompts?: PromptSource | undefined;
+}
+
 /** Measures compactions of one transcript one after another, following the first chunk's facts. */
-function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCounter) {
+function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCounter, prompts?: PromptSource) {
+  let promptsSeen = 0;
   const index = new TranscriptIndex(transcript);
   const countOne = messageCounter(counter);
   /** Tokens a created message adds: its text without the transcript texts it carries (none for a plain rewrite). */
@@ -223,6 +261,7 @@ function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCount
   let firstFrom = 0;
   let firstAsk: { fact: Fact; from: number } | undefined;
   const askRetained: boolean[] = [];
+  const firstAsks: FirstChunkAsks = { total: 0, retained: [], othersRetained: [] };
 
   const onCompaction = ({ request, layer, before, after }: ReplayCompaction): void => {
     const kept = new Set(after.map((m) => index.print(m)));
@@ -247,6 +286,13 @@ function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCount
     const invented = inventedFacts(parts.map((p) => p.added), before);
     const lost: Fact[] = [];
     const survival = survivalByKind(facts, written, lost);
+    let promptRecall: SurvivalByKind | undefined;
+    const promptLost: Fact[] = [];
+    if (prompts !== undefined) {
+      const shown = prompts.prompts.slice(promptsSeen).flat();
+      promptsSeen = prompts.prompts.length;
+      promptRecall = survivalByKind(facts, survivalText(shown.join("\n\n")), promptLost);
+    }
 
     const lastRemoved = removed.reduce((max, r) => Math.max(max, r.at), -1);
     const laterText = after.filter((m) => (index.indexOf(m) ?? -1) > lastRemoved).map(messageText).join("\n");
@@ -260,6 +306,13 @@ function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCount
       firstFrom = compactions.length + 1;
     }
     const retained = firstFacts === undefined ? null : firstFacts.filter((f) => factSurvives(f, written)).length / firstFacts.length;
+    if (firstFacts !== undefined) {
+      const asks = firstFacts.filter((f) => f.kind === "ask");
+      const others = firstFacts.filter((f) => f.kind !== "ask");
+      firstAsks.retained.push(asks.filter((f) => factSurvives(f, written)).length);
+      firstAsks.othersRetained.push(others.length === 0 ? 1 : others.filter((f) => factSurvives(f, written)).length / others.length);
+      firstAsks.total = asks.length;
+    }
     const ask = facts.find((f) => f.kind === "ask");
     if (firstAsk === undefined && ask !== undefined) firstAsk = { fact: ask, from: compactions.length + 1 };
     if (firstAsk !== undefined) askRetained.push(factSurvives(firstAsk.fact, written));
@@ -271,6 +324,7 @@ function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCount
       removedMessages: removed.length,
       summaryTokens: created.reduce((sum, m) => sum + addedTokens(m), 0),
       survival,
+      ...(promptRecall !== undefined ? { promptRecall, promptLost: promptLost.filter((f) => f.kind !== "identifier").slice(0, MAX_LOST_LISTED) } : {}),
       references,
       firstChunkRetained: retained,
       lost: lost.filter((f) => f.kind !== "identifier").slice(0, MAX_LOST_LISTED),
@@ -283,15 +337,26 @@ function compactionMeter(transcript: readonly ChatMessage[], counter: TokenCount
     fromCompaction: firstFrom,
     retained: compactions.flatMap((c) => (c.firstChunkRetained === null ? [] : [c.firstChunkRetained])),
     firstAsk: firstAsk === undefined ? undefined : { text: firstAsk.fact.text, fromCompaction: firstAsk.from, retained: [...askRetained] },
+    asks: { total: firstAsks.total, retained: [...firstAsks.retained], othersRetained: [...firstAsks.othersRetained] },
   });
   return { onCompaction, compactions, firstChunk };
 }
 
 /** Replays `transcript` through `options.engine` and measures what each compaction kept. The engine is used. */
-export async function evaluateFidelity(transcript: readonly ChatMessage[], options: Omit<ReplayOptions, "onCompaction">): Promise<FidelityReport> {
-  const { onCompaction, compactions, firstChunk } = compactionMeter(transcript, options.tokenCounter ?? defaultTokenCounter());
-  const replay = await replayConversation(transcript, { ...options, onCompaction });
+export async function evaluateFidelity(transcript: readonly ChatMessage[], options: FidelityOptions): Promise<FidelityReport> {
+  const { prompts, ...replayOptions } = options;
+  const { onCompaction, compactions, firstChunk } = compactionMeter(transcript, options.tokenCounter ?? defaultTokenCounter(), prompts);
+  const replay = await replayConversation(transcript, { ...replayOptions, onCompaction });
   const survival = compactions.reduce((acc, c) => addSurvival(acc, c.survival), emptySurvival());
+  // an engine that never called its summarizer (a sliding window) showed a summary model nothing: no recall to report
+  const prompted = prompts !== undefined && prompts.prompts.length > 0;
+  if (!prompted) {
+    for (const c of compactions) {
+      delete c.promptRecall;
+      delete c.promptLost;
+    }
+  }
+  const promptRecall = prompted ? compactions.reduce((acc, c) => addSurvival(acc, c.promptRecall ?? emptySurvival()), emptySurvival()) : undefined;
   const references = compactions.reduce((acc, c) => ({ total: acc.total + c.references.total, kept: acc.kept + c.references.kept }), { total: 0, kept: 0 });
   const tokens = compactions.map((c) => c.summaryTokens);
   const total = tokens.reduce((s, t) => s + t, 0);
@@ -300,6 +365,7 @@ export async function evaluateFidelity(transcript: readonly ChatMessage[], optio
     transcriptMessages: transcript.length,
     compactions,
     survival,
+    ...(promptRecall !== undefined ? { promptRecall } : {}),
     references,
     firstChunk: firstChunk(),
     summaryTokens: { total, mean: tokens.length === 0 ? 0 : total / tokens.length, max: tokens.length === 0 ? 0 : Math.max(...tokens) },
@@ -324,10 +390,11 @@ export function inventedFacts(written: readonly string[], source: readonly ChatM
  * One compaction forced on the whole of `transcript` (`compress(…, {force: true})`, as `/compress` runs
  * it), measured like a compaction of the replay: what the engine kept of the facts it removed. For
  * transcripts too short to compact in the window on their own. Undefined when the engine removed nothing.
+ * With `prompts` (the engine's summarizer, metered with its prompts kept), also what the summary model was shown.
  * The engine is used.
  */
-export async function evaluateForcedCompaction(transcript: readonly ChatMessage[], engine: ContextEngine, tokenCounter?: TokenCounter): Promise<CompactionFidelity | undefined> {
-  const { onCompaction, compactions } = compactionMeter(transcript, tokenCounter ?? defaultTokenCounter());
+export async function evaluateForcedCompaction(transcript: readonly ChatMessage[], engine: ContextEngine, tokenCounter?: TokenCounter, prompts?: PromptSource): Promise<CompactionFidelity | undefined> {
+  const { onCompaction, compactions } = compactionMeter(transcript, tokenCounter ?? defaultTokenCounter(), prompts);
   const after = await engine.compress([...transcript], { force: true });
   onCompaction({ request: 0, layer: "agent", before: transcript, after });
   const [compaction] = compactions;

@@ -10,7 +10,7 @@
 import { isCompactionSummaryText } from "../messages/compactionMarker.js";
 import type { ChatMessage, ToolCall } from "../messages/schema.js";
 import { messageText } from "../messages/text.js";
-import { distinctiveCommand, textAction } from "./detectors/commands.js";
+import { distinctiveCommand, exitAnswersNo, isReadCommand, textAction } from "./detectors/commands.js";
 import { errorLines, failedExit } from "./detectors/errors.js";
 import { identifiersIn } from "./detectors/identifiers.js";
 import { canonicalPath, pathsIn } from "./detectors/paths.js";
@@ -18,7 +18,8 @@ import { readToolCall } from "./detectors/toolCall.js";
 import { userAsk } from "./detectors/userAsks.js";
 
 /** The kinds of fact, in report order. */
-export const FACT_KINDS = ["path", "error", "command", "ask", "identifier"] as const;
+/** `command` is a command that acts (writes, builds, tests, installs, moves, deletes, commits); `read` one that only looks (see detectors/commands.ts). */
+export const FACT_KINDS = ["path", "error", "command", "read", "ask", "identifier"] as const;
 /** One kind of fact. */
 export type FactKind = (typeof FACT_KINDS)[number];
 
@@ -117,14 +118,15 @@ class FactList {
   command(script: string): string | undefined {
     const key = commandKey(script);
     if (key === "") return undefined;
-    this.add({ kind: "command", text: key, key });
+    this.add({ kind: isReadCommand(key) ? "read" : "command", text: key, key });
     for (const path of pathsIn(script)) this.path(path);
     return key;
   }
 
   /**
    * What a command printed: its error lines (unless it printed file content); a non-zero exit with no
-   * error line to say why counts as one error, tied to its command.
+   * error line to say why counts as one error, tied to its command — but for a search, `diff` or `test`
+   * whose exit 1 only answers "no" (see detectors/commands.ts).
    */
   output(text: string, command: string | undefined, showsContent: boolean): void {
     const before = this.facts.length;
@@ -132,7 +134,7 @@ class FactList {
     else for (const match of text.matchAll(/<tool_use_error>[\s\S]*?<\/tool_use_error>/g)) this.errors(match[0]);
     const explained = errorLines(showsContent ? "" : text).length > 0 || this.facts.length > before;
     const code = failedExit(text);
-    if (code !== undefined && command !== undefined && !explained) this.add({ kind: "error", text: `${command} → exit ${code}`, key: `exit ${code}`, anchor: command });
+    if (code !== undefined && command !== undefined && !explained && !exitAnswersNo(command, code)) this.add({ kind: "error", text: `${command} → exit ${code}`, key: `exit ${code}`, anchor: command });
   }
 }
 

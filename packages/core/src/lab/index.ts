@@ -8,7 +8,7 @@ export { replayConversation, responseIndexes, providerUsage } from "../replay/re
 export { requestTimestamps, messageTimestampMs, DEFAULT_REQUEST_CADENCE_MS, DEFAULT_REPLAY_START_MS } from "../replay/timestamps.js";
 export type { ReplayOptions, ReplayReport, ReplayRequest, ReplayTotals, CompactionEffect, RequestCompaction, CompactionLayer, FullMissNote, ReplaySwitch, ReplayProgress, ReplayCompaction, SummaryCosts } from "../replay/types.js";
 export { MeteredSummarizer } from "../replay/summarizerMeter.js";
-export type { SummarizerCall } from "../replay/summarizerMeter.js";
+export type { SummarizerCall, MeteredSummarizerOptions } from "../replay/summarizerMeter.js";
 
 // The prompt-cache model
 export { simulatePrefixCache, totalsOf } from "../caching/prefixCacheModel.js";
@@ -23,7 +23,7 @@ export type { ModelPrice, PriceTable, BilledTokens } from "../providers/prices.j
 
 // Fidelity eval: what survives compaction
 export { evaluateFidelity, evaluateForcedCompaction, firstChunkRetention, overWindow, inventedFacts, MAX_LOST_LISTED, RETENTION_AT_COMPACTIONS } from "../eval/evaluateFidelity.js";
-export type { FidelityReport, CompactionFidelity, OverWindow, InventedFacts, FirstAsk } from "../eval/evaluateFidelity.js";
+export type { FidelityReport, FidelityOptions, PromptSource, CompactionFidelity, OverWindow, InventedFacts, FirstAsk, FirstChunkAsks } from "../eval/evaluateFidelity.js";
 export { extractFacts, FACT_KINDS, askWords, commandKey, errorKey } from "../eval/facts.js";
 export type { Fact, FactKind } from "../eval/facts.js";
 export { factSurvives, survivalByKind, survivalText, survivalShare, addSurvival, emptySurvival, ASK_SURVIVAL_SHARE } from "../eval/survival.js";

@@ -161,8 +161,8 @@ export function buildReplayReport(parts: ReplayParts): ReplayReport {
   if (summaries && summaries.calls > 0) {
     notes.push(
       summaries.costUsd === null
-        ? `no price for the summary model ${summaries.model}: the ${summaries.calls} summar${summaries.calls === 1 ? "y is" : "ies are"} left out of the costs`
-        : `${summaries.calls} summar${summaries.calls === 1 ? "y" : "ies"} priced as calls to ${summaries.model} (the prompt an LLM summarizer sends, uncached): ${formatTokens(summaries.inputTokens)} tokens in, ${formatTokens(summaries.outputTokens)} out`,
+        ? `no price for the summary model ${summaries.model}: the ${summaries.calls} summary call${summaries.calls === 1 ? " is" : "s are"} left out of the costs`
+        : `${summaries.calls} summary call${summaries.calls === 1 ? "" : "s"} priced at ${summaries.model} (the prompt an LLM summarizer sends, uncached): ${formatTokens(summaries.inputTokens)} tokens in, ${formatTokens(summaries.outputTokens)} out`,
     );
   }
   const aborted = requests.filter((r) => r.compactionAborted).length;

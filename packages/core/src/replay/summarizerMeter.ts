@@ -1,37 +1,66 @@
 /**
- * What summaries cost: a summarizer wrapper that records, for every summary it returns, the tokens of
- * the prompt an LLM summarizer sends for that request (the template and the serialized turns, as
- * `OpenAICompatibleSummarizer` builds it) and of the summary. The replay prices these calls at the
- * summary model's price; wrapped around the offline summarizer, they are what an LLM would have been sent.
+ * What summaries cost and what the summary model is shown: a summarizer wrapper that records, for every
+ * summary it returns, the prompts an LLM summarizer sends for that request (the template and the
+ * serialized turns, as `OpenAICompatibleSummarizer` builds them: several for a range longer than the
+ * model's input, summarizers/summaryCalls.ts) and the tokens of each call. The replay prices these calls
+ * at the summary model's price; wrapped around the offline summarizer, they are what an LLM would have
+ * been sent, and the fidelity eval scores the prompts (`promptRecall`) without calling a model.
  */
-import { buildSummaryPrompt } from "../summarizers/prompt.js";
-import { serializeTurns } from "../summarizers/serialize.js";
+import { ExtractiveSummarizer } from "../summarizers/extractive.js";
+import { chunkedRequests, digestRequest, DEFAULT_OVERSIZED_RANGE, summaryPromptFor, type OversizedRangeMode } from "../summarizers/summaryCalls.js";
 import type { Summarizer, SummaryRequest } from "../summarizers/types.js";
 import type { TokenCounter } from "../tokens/types.js";
 
-/** One summary a metered summarizer returned. */
+/** One model call an LLM summarizer makes for a summary. */
 export interface SummarizerCall {
   /** Tokens of the prompt sent for it. */
   inputTokens: number;
-  /** Tokens of the summary. */
+  /** Tokens of the summary it returns. */
   outputTokens: number;
 }
 
+/** Stands in a chunk's prompt for the summary the call before returned, which only a model could write. */
+export const PREVIOUS_CALL_SUMMARY = "[the summary the previous call returned]";
+
+/** Options of {@link MeteredSummarizer}. */
+export interface MeteredSummarizerOptions {
+  /**
+   * How an LLM summarizer reads a range longer than its input (default: the wrapped LLM summarizer's own
+   * setting, else `chunks`, the default of `auxiliary.compression.oversized_range`).
+   */
+  oversizedRange?: OversizedRangeMode;
+  /** The input cap of one call, in characters (default `MAX_SERIALIZED_CHARS`). */
+  maxInputChars?: number;
+  /** Keep the prompts' text in {@link MeteredSummarizer.prompts} (default false: only their tokens). */
+  keepPrompts?: boolean;
+}
+
 /**
- * Wraps `inner` and records one {@link SummarizerCall} per summary it returns (a call that fails is not
- * recorded). Its `name` is the inner summarizer's, so engines that treat the offline summarizer apart
- * (lcm offers `lcm_expand_query` only with an LLM) see the same summarizer.
+ * Wraps `inner` and records one {@link SummarizerCall} per model call an LLM summarizer makes for each
+ * summary `inner` returns (a call that fails is not recorded). Its `name` is the inner summarizer's, so
+ * engines that treat the offline summarizer apart (lcm offers `lcm_expand_query` only with an LLM) see
+ * the same summarizer.
  */
 export class MeteredSummarizer implements Summarizer {
-  /** Every summary returned so far, oldest first. */
+  /** Every model call so far, oldest first. */
   readonly calls: SummarizerCall[] = [];
+  /** With `keepPrompts`: per summary returned, oldest first, the prompts of its calls. */
+  readonly prompts: string[][] = [];
   /** The summarizer it wraps. */
   readonly inner: Summarizer;
+  /** How a range longer than the input cap is read. */
+  readonly oversizedRange: OversizedRangeMode;
   readonly #counter: TokenCounter;
+  readonly #maxInputChars: number | undefined;
+  readonly #keepPrompts: boolean;
 
-  constructor(inner: Summarizer, counter: TokenCounter) {
+  constructor(inner: Summarizer, counter: TokenCounter, options: MeteredSummarizerOptions = {}) {
     this.inner = inner;
     this.#counter = counter;
+    const own = (inner as { oversizedRange?: unknown }).oversizedRange;
+    this.oversizedRange = options.oversizedRange ?? (own === "digest" || own === "chunks" ? own : DEFAULT_OVERSIZED_RANGE);
+    this.#maxInputChars = options.maxInputChars;
+    this.#keepPrompts = options.keepPrompts ?? false;
   }
 
   /** The wrapped summarizer's name. */
@@ -39,11 +68,21 @@ export class MeteredSummarizer implements Summarizer {
     return this.inner.name;
   }
 
-  /** The inner summarizer's summary, recorded with its prompt's and its own token counts. */
+  /** The inner summarizer's summary, recorded with the prompts an LLM summarizer sends for it and their token counts. */
   async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<string> {
     const summary = await this.inner.summarize(request, signal);
-    const prompt = buildSummaryPrompt(request, serializeTurns(request.messages));
-    this.calls.push({ inputTokens: this.#counter.count(prompt), outputTokens: this.#counter.count(summary) });
+    const prompts = await this.promptsFor(request);
+    const outputTokens = this.#counter.count(summary);
+    // a chunk after the first also reads the summary the call before wrote: priced at this summary's size
+    prompts.forEach((prompt, i) => this.calls.push({ inputTokens: this.#counter.count(prompt) + (i > 0 ? outputTokens : 0), outputTokens }));
+    if (this.#keepPrompts) this.prompts.push(prompts);
     return summary;
+  }
+
+  /** The prompts an LLM summarizer sends for `request`, in order. */
+  private async promptsFor(request: SummaryRequest): Promise<string[]> {
+    const maxChars = this.#maxInputChars;
+    if (this.oversizedRange === "digest") return [summaryPromptFor(await digestRequest(request, new ExtractiveSummarizer(), maxChars))];
+    return chunkedRequests(request, maxChars).map((chunk, i) => summaryPromptFor(i === 0 ? chunk : { ...chunk, previousSummary: PREVIOUS_CALL_SUMMARY }));
   }
 }

@@ -3,10 +3,10 @@
  * is imported on the first request (importing the package or building a host does not load it).
  */
 import type OpenAI from "openai";
-import { buildSummaryPrompt, normalizeSummary } from "./prompt.js";
+import { normalizeSummary } from "./prompt.js";
 import { stripReasoningBlocks } from "./reasoning.js";
-import { redactSecrets } from "./redact.js";
-import { serializeTurns } from "./serialize.js";
+import { ExtractiveSummarizer } from "./extractive.js";
+import { DEFAULT_OVERSIZED_RANGE, summarizeInCalls, type OversizedRangeMode } from "./summaryCalls.js";
 import { EmptySummaryError, InvalidSummaryResponseError, classifySummaryFailure, isQuotaExhausted, retryAfterMs } from "./failures.js";
 import type { SummaryRequest, Summarizer } from "./types.js";
 
@@ -43,6 +43,14 @@ export interface OpenAICompatibleSummarizerOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** A custom fetch implementation. */
   fetch?: typeof globalThis.fetch;
+  /**
+   * How a range longer than the model's input cap is read (`auxiliary.compression.oversized_range`):
+   * `chunks` (default), one call per run of turns, each updating the summary before; `digest`, one call,
+   * the oldest turns folded into an offline digest (summaryCalls.ts).
+   */
+  oversizedRange?: OversizedRangeMode;
+  /** The cap of one call's serialized turns, in characters (default `MAX_SERIALIZED_CHARS`, 160,000). */
+  maxInputChars?: number;
 }
 
 /** The `openai` SDK, imported on first use and shared. */
@@ -92,6 +100,9 @@ export class OpenAICompatibleSummarizer implements Summarizer {
   private readonly fallbackOnSameEndpoint: boolean;
   private readonly maxRetryAfterMs: number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** How a range longer than the input cap is read. */
+  readonly oversizedRange: OversizedRangeMode;
+  private readonly maxInputChars: number | undefined;
 
   constructor(options: OpenAICompatibleSummarizerOptions) {
     this.model = options.model;
@@ -116,17 +127,25 @@ export class OpenAICompatibleSummarizer implements Summarizer {
     this.fallbackClient = this.fallbackOnSameEndpoint ? this.client : clientFor(fallbackBaseUrl, fallbackApiKey);
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     this.sleep = options.sleep ?? sleepFor;
+    this.oversizedRange = options.oversizedRange ?? DEFAULT_OVERSIZED_RANGE;
+    this.maxInputChars = options.maxInputChars;
   }
 
-  /** Builds the prompt, asks the model (falling back once to the main model), and normalizes the answer. */
+  /**
+   * Builds the prompt (several, in order, for a range longer than the input cap), asks the model
+   * (falling back once to the main model), and normalizes the answer.
+   */
   async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<string> {
-    const prompt = redactSecrets(buildSummaryPrompt(request, serializeTurns(request.messages)));
-    try {
-      return await this.completeWithRetry(this.client, this.model, prompt, signal);
-    } catch (error) {
-      if (!this.triesFallbackAfter(error, signal)) throw error;
-      return await this.completeWithRetry(this.fallbackClient, this.fallbackModel!, prompt, signal);
-    }
+    const call = async (prompt: string): Promise<string> => {
+      try {
+        return await this.completeWithRetry(this.client, this.model, prompt, signal, request);
+      } catch (error) {
+        if (!this.triesFallbackAfter(error, signal)) throw error;
+        return await this.completeWithRetry(this.fallbackClient, this.fallbackModel!, prompt, signal, request);
+      }
+    };
+    const digester = new ExtractiveSummarizer();
+    return summarizeInCalls(request, call, { mode: this.oversizedRange, digester, signal, ...(this.maxInputChars !== undefined ? { maxChars: this.maxInputChars } : {}) });
   }
 
   /**
@@ -144,14 +163,14 @@ export class OpenAICompatibleSummarizer implements Summarizer {
   }
 
   /** One call, plus one retry of the same model after a 429/503 whose `Retry-After` is within the bound. */
-  private async completeWithRetry(client: () => Promise<OpenAI>, model: string, prompt: string, signal: AbortSignal | undefined): Promise<string> {
+  private async completeWithRetry(client: () => Promise<OpenAI>, model: string, prompt: string, signal: AbortSignal | undefined, request: SummaryRequest): Promise<string> {
     try {
-      return await this.complete(client, model, prompt, signal);
+      return await this.complete(client, model, prompt, signal, request);
     } catch (error) {
       const waitMs = this.retryWaitMs(error);
       if (waitMs === undefined || signal?.aborted) throw error;
       await this.sleep(waitMs, signal);
-      return await this.complete(client, model, prompt, signal);
+      return await this.complete(client, model, prompt, signal, request);
     }
   }
 
@@ -168,7 +187,7 @@ export class OpenAICompatibleSummarizer implements Summarizer {
    * only, so a body that drips in slowly would outlive it; an overall deadline aborts the request, body
    * included, and fails as a timeout (a caller's abort stays an abort).
    */
-  private async complete(clientOf: () => Promise<OpenAI>, model: string, prompt: string, signal: AbortSignal | undefined): Promise<string> {
+  private async complete(clientOf: () => Promise<OpenAI>, model: string, prompt: string, signal: AbortSignal | undefined, request: SummaryRequest): Promise<string> {
     const client = await clientOf();
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
@@ -185,6 +204,7 @@ export class OpenAICompatibleSummarizer implements Summarizer {
     } finally {
       clearTimeout(timer);
     }
+    request.onModelCall?.({ model, ...reportedUsage(response) });
     const choices = typeof response === "object" && response !== null ? (response as { choices?: unknown }).choices : undefined;
     if (!Array.isArray(choices)) {
       throw new InvalidSummaryResponseError(`summary endpoint returned no choices (model ${model})`);
@@ -199,4 +219,12 @@ export class OpenAICompatibleSummarizer implements Summarizer {
     }
     return normalizeSummary(text);
   }
+}
+
+/** The prompt and completion tokens a chat-completions response reports, when it reports them. */
+function reportedUsage(response: unknown): { inputTokens?: number; outputTokens?: number } {
+  const usage = typeof response === "object" && response !== null ? (response as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } }).usage : undefined;
+  const input = usage?.prompt_tokens;
+  const output = usage?.completion_tokens;
+  return { ...(typeof input === "number" ? { inputTokens: input } : {}), ...(typeof output === "number" ? { outputTokens: output } : {}) };
 }

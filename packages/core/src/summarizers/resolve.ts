@@ -145,6 +145,7 @@ export function createSummarizer(
     model,
     ...fallback,
     timeoutMs: Math.round(aux.timeout * 1000),
+    oversizedRange: aux.oversized_range,
   });
   const fallbackWhere = fallback?.fallbackBaseUrl !== undefined && fallback.fallbackBaseUrl !== endpoint.baseUrl ? ` at ${fallback.fallbackBaseUrl}` : "";
   const fallbackNote = fallback ? `, falls back to ${fallback.fallbackModel}${fallbackWhere}` : "";

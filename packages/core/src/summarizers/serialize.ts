@@ -1,10 +1,16 @@
 /**
  * Turns conversation messages into the plain-text transcript a summary model reads:
- * `[USER]: …`, `[ASSISTANT]: …` + `[Tool calls: name(args)]`, `[TOOL RESULT <id>]: …`, `[SYSTEM]: …`.
- * Long bodies are truncated, the whole transcript is capped, secrets are redacted, and an assistant's
- * inline reasoning blocks (`<think>…</think>`) are left out.
+ * `[USER]: …`, `[ASSISTANT]: …` + `[Tool calls: name(key: value, …)]` (arguments as written, not
+ * JSON-escaped, so a command reads as it ran), `[TOOL RESULT <id> — bash \`pytest\` → exit 1]: …` (the
+ * call a result answers and the exit status it reports), `[SYSTEM]: …`. Long bodies are truncated, the
+ * whole transcript is capped, secrets are redacted, and an assistant's inline reasoning blocks
+ * (`<think>…</think>`) are left out.
  */
-import type { ChatMessage } from "../messages/schema.js";
+import type { ChatMessage, ToolCall } from "../messages/schema.js";
+import { toolCallKey } from "../messages/toolPairs.js";
+import { reportedExit } from "../facts/exitStatus.js";
+import { errorSignatures } from "../facts/errorSignatures.js";
+import { parseToolArguments, toolCallTarget } from "../facts/toolCallTargets.js";
 import { redactSecrets } from "./redact.js";
 import { stripReasoningBlocks } from "./reasoning.js";
 
@@ -27,10 +33,31 @@ import { contentText } from "../messages/text.js";
 
 export { contentText };
 
-/** Keeps the first 4,000 and last 1,500 characters of a body over 6,000 characters. */
+/** Characters of error lines a truncated body keeps from the part it cut. */
+export const CUT_ERROR_CHARS = 400;
+
+/** The error lines of `cut` (facts/errorSignatures.ts), at most {@link CUT_ERROR_CHARS} characters in all. */
+function cutErrorLines(cut: string): string[] {
+  const kept: string[] = [];
+  let chars = 0;
+  for (const line of errorSignatures(cut)) {
+    if (chars + line.length > CUT_ERROR_CHARS) break;
+    kept.push(line);
+    chars += line.length;
+  }
+  return kept;
+}
+
+/**
+ * Keeps the first 4,000 and last 1,500 characters of a body over 6,000 characters; error lines in the
+ * part cut out (a failing test in the middle of a long run) are kept in the marker.
+ */
 export function truncateBody(text: string): string {
   if (text.length <= MAX_BODY_CHARS) return text;
-  return text.slice(0, BODY_HEAD_CHARS) + TRUNCATION_MARKER + text.slice(text.length - BODY_TAIL_CHARS);
+  const tailAt = text.length - BODY_TAIL_CHARS;
+  const errors = cutErrorLines(text.slice(BODY_HEAD_CHARS, tailAt));
+  const marker = errors.length === 0 ? TRUNCATION_MARKER : `\n...[truncated; error lines of the cut part:\n${errors.join("\n")}\n]...\n`;
+  return text.slice(0, BODY_HEAD_CHARS) + marker + text.slice(tailAt);
 }
 
 /** Caps a transcript at `maxChars` (marker included), keeping 45 % from its start and 55 % from its end. */
@@ -46,8 +73,42 @@ function clean(text: string): string {
   return truncateBody(redactSecrets(text));
 }
 
-/** One message as transcript text (secrets redacted, long bodies truncated, an assistant's reasoning blocks left out). */
-export function serializeMessage(message: ChatMessage): string {
+/** Characters of a call's command or file shown in the label of its result. */
+const LABEL_TARGET_CHARS = 200;
+
+/** A call's arguments as written: `key: value` pairs, strings unquoted (JSON that is not an object, or no JSON, as it came). */
+export function readableArguments(argumentsJson: string): string {
+  const args = parseToolArguments(argumentsJson);
+  if (args === undefined) return clean(argumentsJson);
+  return Object.entries(args)
+    .map(([key, value]) => `${key}: ${clean(typeof value === "string" ? value : JSON.stringify(value) ?? String(value))}`)
+    .join(", ");
+}
+
+/** What a result answers: the call's name and its command or first file, on one line (`bash \`npm test\``). */
+function callLabel(call: ToolCall): string {
+  const target = toolCallTarget(call.function.name, call.function.arguments);
+  const what = target.command ?? target.paths[0];
+  if (what === undefined) return call.function.name;
+  const flat = what.replace(/\s+/g, " ").trim();
+  return `${call.function.name} \`${flat.length > LABEL_TARGET_CHARS ? `${flat.slice(0, LABEL_TARGET_CHARS - 1)}…` : flat}\``;
+}
+
+/** The header of a tool result: its id, the call it answers (when in `calls`) and the exit status it reports. */
+function resultHeader(message: ChatMessage, text: string, calls: ReadonlyMap<string, ToolCall> | undefined): string {
+  const id = message.tool_call_id ?? "unknown";
+  const call = message.tool_call_id === undefined ? undefined : calls?.get(message.tool_call_id);
+  const exit = reportedExit(text);
+  const flagged = (message as { is_error?: unknown }).is_error === true;
+  const outcome = exit !== undefined ? ` → exit ${exit}` : flagged ? " → error" : "";
+  return `[TOOL RESULT ${id}${call !== undefined ? ` — ${callLabel(call)}` : ""}${outcome}]`;
+}
+
+/**
+ * One message as transcript text (secrets redacted, long bodies truncated, an assistant's reasoning
+ * blocks left out); `calls` (by result key) label a tool result with the call it answers.
+ */
+export function serializeMessage(message: ChatMessage, calls?: ReadonlyMap<string, ToolCall>): string {
   const text = contentText(message.content);
   const body = clean(message.role === "assistant" ? stripReasoningBlocks(text) : text);
   switch (message.role) {
@@ -56,17 +117,35 @@ export function serializeMessage(message: ChatMessage): string {
     case "user":
       return `[USER]: ${body}`;
     case "tool":
-      return `[TOOL RESULT ${message.tool_call_id ?? "unknown"}]: ${body}`;
+      return `${resultHeader(message, text, calls)}: ${body}`;
     case "assistant": {
-      const calls = message.tool_calls ?? [];
-      if (calls.length === 0) return `[ASSISTANT]: ${body}`;
-      const rendered = calls.map((call) => `${call.function.name}(${clean(call.function.arguments)})`).join(", ");
+      const toolCalls = message.tool_calls ?? [];
+      if (toolCalls.length === 0) return `[ASSISTANT]: ${body}`;
+      const rendered = toolCalls.map((call) => `${call.function.name}(${readableArguments(call.function.arguments)})`).join(", ");
       return `[ASSISTANT]: ${body}\n[Tool calls: ${rendered}]`;
     }
   }
 }
 
+/** The tool calls of `messages` by the key their results answer (`call_id ?? id`, and `id`). */
+export function callsByResultKey(messages: readonly ChatMessage[]): Map<string, ToolCall> {
+  const calls = new Map<string, ToolCall>();
+  for (const message of messages) {
+    for (const call of message.tool_calls ?? []) {
+      calls.set(toolCallKey(call), call);
+      if (!calls.has(call.id)) calls.set(call.id, call);
+    }
+  }
+  return calls;
+}
+
+/** Each message of `messages` as transcript text, results labelled with the calls among them. */
+export function serializeEach(messages: readonly ChatMessage[]): string[] {
+  const calls = callsByResultKey(messages);
+  return messages.map((message) => serializeMessage(message, calls));
+}
+
 /** The whole transcript for a summary model, capped at 160,000 characters. */
 export function serializeTurns(messages: ChatMessage[]): string {
-  return capSerializedInput(messages.map(serializeMessage).join("\n\n"));
+  return capSerializedInput(serializeEach(messages).join("\n\n"));
 }

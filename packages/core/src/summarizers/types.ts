@@ -32,6 +32,19 @@ export interface SummaryRequest {
    * holds of it ahead of the middle of the history (the extractive one ranks its items as the foundation).
    */
   sessionStart?: string;
+  /**
+   * Told about every model call an LLM summarizer makes for this request (a range longer than the
+   * model's input is read in several; see summaryCalls.ts), with the tokens the API reported. The
+   * compressor reports them in `lastCompression.summaryCalls`.
+   */
+  onModelCall?: (call: SummaryModelCall) => void;
+}
+
+/** One model call a summarizer made for a summary, with the tokens its API reported (absent when it reported none). */
+export interface SummaryModelCall {
+  model: string;
+  inputTokens?: number;
+  outputTokens?: number;
 }
 
 /** Produces a summary text (the template body, without the compaction prefix). */

@@ -7,6 +7,9 @@ import type { CompressOptions } from "../../src/engine/types.js";
 import { evaluateFidelity, evaluateForcedCompaction, firstChunkRetention } from "../../src/eval/evaluateFidelity.js";
 import { parseMessages, type ChatMessage } from "../../src/messages/schema.js";
 import { FIXTURES_DIR } from "../importers/helpers.js";
+import { MeteredSummarizer } from "../../src/replay/summarizerMeter.js";
+import { ExtractiveSummarizer } from "../../src/summarizers/extractive.js";
+import { RoughTokenCounter } from "../../src/tokens/counter.js";
 
 const MODEL = "claude-sonnet-4";
 
@@ -103,6 +106,8 @@ describe("evaluateFidelity", () => {
     // the removed turns name two paths: the one the summary states survives; the kept turn's own path is not summary text
     expect(compaction!.survival.path).toEqual({ total: 1, kept: 1 });
     expect(report.firstChunk.firstAsk).toEqual({ text: "Also keep the timestamps of every message.", fromCompaction: 1, retained: [false] });
+    // every ask of the first chunk is followed, with the share of its other facts (one of its three other facts survives)
+    expect(report.firstChunk.asks).toEqual({ total: 1, retained: [0], othersRetained: [1 / 3] });
     // the same when the kept message had no text of its own: only the summary counts, not its tool calls' arguments
     const bigCall = { id: "b", type: "function" as const, function: { name: "Write", arguments: JSON.stringify({ file_path: "notes.md", content: "word ".repeat(2_000) }) } };
     const silent = TRANSCRIPT.map((m, i) => (i === 5 ? { role: "assistant" as const, content: null, tool_calls: [bigCall] } : m));
@@ -145,5 +150,42 @@ describe("evaluateFidelity", () => {
     expect(compaction!.survival.error).toEqual({ total: 1, kept: 1 });
     expect(compaction!.survival.command).toEqual({ total: 2, kept: 1 });
     expect(await evaluateForcedCompaction(TRANSCRIPT.slice(0, 5), new OneSummaryEngine(summary))).toBeUndefined();
+  });
+});
+
+describe("what the summary model was shown (prompt recall)", () => {
+  /** 24 asks of ~2,400 characters each, every one naming its own module: ~60,000 characters of turns. */
+  const asks: ChatMessage[] = [
+    { role: "system", content: "You are a coding agent." },
+    ...Array.from({ length: 24 }, (_, i): ChatMessage[] => [
+      { role: "user", content: `Rewrite the ${["lexer", "parser", "printer", "checker"][i % 4]} module number ${i} (src/module_${i}.py) in Rust. ${"Keep its public behaviour identical. ".repeat(64)}` },
+      { role: "assistant", content: `Rewrote src/module_${i}.rs.` },
+    ]).flat(),
+  ];
+
+  it("scores the removed facts against the prompts an LLM summarizer sends, chunk by chunk, so an ask in the middle of a long range is shown", async () => {
+    const meter = new MeteredSummarizer(new ExtractiveSummarizer(), new RoughTokenCounter(), { keepPrompts: true, maxInputChars: 20_000 });
+    const engine = new ContextCompressor({ model: { model: MODEL, contextLength: 200_000 }, summarizer: meter });
+    const compaction = await evaluateForcedCompaction(asks, engine, undefined, meter);
+    expect(meter.prompts[0]!.length).toBeGreaterThan(2);
+    const recall = compaction!.promptRecall!;
+    expect(recall.ask.total).toBeGreaterThan(10);
+    expect(recall.ask.kept).toBe(recall.ask.total);
+    expect(recall.path.kept).toBe(recall.path.total);
+    expect(compaction!.promptLost).toEqual([]);
+  });
+
+  it("lists what the summary model was not shown", async () => {
+    // a summarizer whose prompts hold nothing of the turns
+    const blind = { prompts: [["Summarize nothing."]] };
+    const engine = new ContextCompressor({ model: { model: MODEL, contextLength: 200_000 } });
+    const compaction = await evaluateForcedCompaction(asks, engine, undefined, blind);
+    expect(compaction!.promptRecall!.ask.kept).toBe(0);
+    expect(compaction!.promptLost!.some((f) => f.kind === "ask")).toBe(true);
+  });
+
+  it("reports no prompt recall when no prompts were recorded", async () => {
+    const compaction = await evaluateForcedCompaction(asks, new ContextCompressor({ model: { model: MODEL, contextLength: 200_000 } }));
+    expect(compaction!.promptRecall).toBeUndefined();
   });
 });

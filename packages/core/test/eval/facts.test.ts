@@ -32,6 +32,24 @@ describe("extractFacts", () => {
     expect(byKind(facts, "path")).toEqual(["src/parser.py", "/repo/src/parser.py", "/repo/src/lib.rs"]);
   });
 
+  it("tells commands that act from reads: a build acts, a listing or a search only looks", () => {
+    const facts = extractFacts([
+      { role: "assistant", content: "", tool_calls: [call("a", "Bash", { command: "cd /repo && npm run build" }), call("b", "Bash", { command: "rg -n parse src" }), call("c", "Bash", { command: "git status" }), call("d", "Bash", { command: "git commit -m fix" }), call("e", "Bash", { command: "sed -n '1,40p' src/a.ts" }), call("f", "Bash", { command: "sed -i 's/a/b/' src/a.ts" }), call("g", "Bash", { command: "cat notes.txt > src/out.txt" })] },
+    ]);
+    expect(byKind(facts, "command")).toEqual(["npm run build", "git commit -m fix", "sed -i 's/a/b/' src/a.ts", "cat notes.txt > src/out.txt"]);
+    expect(byKind(facts, "read")).toEqual(["rg -n parse src", "git status", "sed -n '1,40p' src/a.ts"]);
+  });
+
+  it("does not count a search that found nothing as an error, but does count its failure", () => {
+    const facts = extractFacts([
+      { role: "assistant", content: "", tool_calls: [call("a", "Bash", { command: "rg -n missing_name src" }), call("b", "Bash", { command: "test -f dist/index.js" }), call("c", "Bash", { command: "rg -n '(' src" })] },
+      { role: "tool", tool_call_id: "a", content: "Exit code 1" },
+      { role: "tool", tool_call_id: "b", content: "Exit code 1" },
+      { role: "tool", tool_call_id: "c", content: "Exit code 2" },
+    ]);
+    expect(byKind(facts, "error")).toEqual(["rg -n '(' src → exit 2"]);
+  });
+
   it("takes commands by their first line and the real errors of what they printed", () => {
     expect(byKind(facts, "command")).toEqual(["cargo build", "pytest -q"]);
     expect(byKind(facts, "error")).toEqual(["error[E0308]: mismatched types", "pytest -q → exit 1", "File has not been read yet. Read it first before writing to it."]);

@@ -116,7 +116,7 @@ describe("replayConversation", () => {
     expect(report.requests.at(-1)!.cumulativeCostWithSummariesUsd).toBeCloseTo(t.costWithSummariesUsd, 12);
     const first = rows[0]!;
     expect(first.cumulativeCostWithSummariesUsd - first.cumulativeCostUsd).toBeCloseTo(first.summaries!.costUsd!, 12);
-    expect(report.notes.some((n) => n.includes("priced as calls to gpt-4o-mini"))).toBe(true);
+    expect(report.notes.some((n) => n.includes("priced at gpt-4o-mini"))).toBe(true);
   });
 
   it("leaves summaries of a model without a price out of the costs, and says so", async () => {
@@ -124,7 +124,7 @@ describe("replayConversation", () => {
     const report = await replayConversation(transcript, { engine: engine(16_000, { threshold_tokens: 10_000 }, meter), model: "claude-sonnet-4", provider: "anthropic", summaries: { calls: meter.calls, model: "house-model-7" } });
     expect(report.totals.summaries).toMatchObject({ costUsd: null, model: "house-model-7" });
     expect(report.totals.costWithSummariesUsd).toBe(report.totals.costUsd);
-    expect(report.notes).toContain(`no price for the summary model house-model-7: the ${meter.calls.length} summaries are left out of the costs`);
+    expect(report.notes).toContain(`no price for the summary model house-model-7: the ${meter.calls.length} summary calls are left out of the costs`);
   });
 
   it("reports no summaries when the replay was given none to price", async () => {

@@ -5,6 +5,7 @@ import {
   MAX_SERIALIZED_CHARS,
   TRUNCATION_MARKER,
   capSerializedInput,
+  serializeEach,
   serializeMessage,
   serializeTurns,
   truncateBody,
@@ -19,7 +20,7 @@ function numbered(length: number): string {
 }
 
 describe("serializeMessage", () => {
-  it("labels each role and renders tool calls and tool results", () => {
+  it("labels each role, renders tool calls with their arguments as written, and names the call a result answers", () => {
     const messages: ChatMessage[] = [
       { role: "system", content: "be brief" },
       { role: "user", content: "run the tests" },
@@ -27,11 +28,11 @@ describe("serializeMessage", () => {
       { role: "tool", tool_call_id: "c1", content: "3 passed" },
       { role: "assistant", content: [{ type: "text", text: "all green" }, { type: "image_url" }] },
     ];
-    expect(messages.map(serializeMessage)).toEqual([
+    expect(serializeEach(messages)).toEqual([
       "[SYSTEM]: be brief",
       "[USER]: run the tests",
-      '[ASSISTANT]: running\n[Tool calls: terminal({"command":"pytest"})]',
-      "[TOOL RESULT c1]: 3 passed",
+      "[ASSISTANT]: running\n[Tool calls: terminal(command: pytest)]",
+      "[TOOL RESULT c1 — terminal `pytest`]: 3 passed",
       "[ASSISTANT]: all green\n[image]",
     ]);
   });
@@ -45,7 +46,26 @@ describe("serializeMessage", () => {
         { id: "b", type: "function", function: { name: "read_file", arguments: '{"path":"b.py"}' } },
       ],
     });
-    expect(text).toBe('[ASSISTANT]: \n[Tool calls: read_file({"path":"a.py"}), read_file({"path":"b.py"})]');
+    expect(text).toBe("[ASSISTANT]: \n[Tool calls: read_file(path: a.py), read_file(path: b.py)]");
+  });
+
+  it("shows a command with quotes and newlines as it ran, not JSON-escaped", () => {
+    const script = 'sqlite3 ~/.claude/store.db ".tables"\npython3 -c "print(1)"';
+    const text = serializeMessage({ role: "assistant", content: null, tool_calls: [{ id: "a", type: "function", function: { name: "Bash", arguments: JSON.stringify({ command: script, timeout: 5 }) } }] });
+    expect(text).toBe(`[ASSISTANT]: \n[Tool calls: Bash(command: ${script}, timeout: 5)]`);
+  });
+
+  it("heads a result with the exit status it reports, beside the command it answers", () => {
+    const [, result] = serializeEach([
+      { role: "assistant", content: null, tool_calls: [{ id: "t", type: "function", function: { name: "bash", arguments: '{"command":"cd /repo && npm test"}' } }] },
+      { role: "tool", tool_call_id: "t", content: "FAIL src/a.test.ts\nExit code 1" },
+    ]);
+    expect(result!.split("\n")[0]).toBe("[TOOL RESULT t — bash `cd /repo && npm test` → exit 1]: FAIL src/a.test.ts");
+  });
+
+  it("keeps arguments that are not a JSON object as they came", () => {
+    const text = serializeMessage({ role: "assistant", content: null, tool_calls: [{ id: "a", type: "function", function: { name: "apply_patch", arguments: "*** Begin Patch" } }] });
+    expect(text).toBe("[ASSISTANT]: \n[Tool calls: apply_patch(*** Begin Patch)]");
   });
 
   it("truncates a long tool result body", () => {
@@ -91,5 +111,19 @@ describe("capSerializedInput", () => {
     expect(out.length).toBeLessThanOrEqual(MAX_SERIALIZED_CHARS);
     expect(out.startsWith("[USER]: 0:")).toBe(true);
     expect(out).toContain("[ASSISTANT]: 59:");
+  });
+});
+
+describe("a long body's cut part", () => {
+  it("keeps the error lines of the part it cuts out, so a failure in the middle of a long run is still shown", () => {
+    const body = `${"ok line\n".repeat(600)}FAILED tests/test_parser.py::test_unicode - AssertionError\n${"ok line\n".repeat(600)}`;
+    const out = truncateBody(body);
+    expect(out.length).toBeLessThan(body.length);
+    expect(out).toContain("FAILED tests/test_parser.py::test_unicode");
+  });
+
+  it("cuts a long body without errors as before", () => {
+    const body = numbered(10_000);
+    expect(truncateBody(body)).toBe(`${body.slice(0, 4_000)}${TRUNCATION_MARKER}${body.slice(-1_500)}`);
   });
 });

@@ -64,3 +64,42 @@ export function textAction(text: string): string | undefined {
   const last = blocks.at(-1)?.[1]?.trim();
   return last === undefined || last === "" ? undefined : last;
 }
+
+/**
+ * Programs whose run only looks: they print files, search results, listings or the repository's state
+ * and change nothing (git's reading sub-commands, `sed` without `-i`, `find` without `-delete`/`-exec`).
+ * Written from the corpus: Codex CLI reads with `sed -n`, `rg` and `nl`, Claude Code with `ls`, `cat`,
+ * `grep`, `git status`, SWE-agent with `open`, `search_dir` and `find_file`.
+ */
+const READ_PROGRAMS =
+  /^(?:cat|bat|nl|head|tail|less|more|grep|egrep|fgrep|rg|ag|ack|ls|ll|tree|wc|file|stat|du|df|pwd|which|whereis|type|realpath|readlink|basename|dirname|echo|printf|env|printenv|uname|whoami|date|ps|jq|yq|diff|cmp|test|\[|open|goto|scroll_up|scroll_down|search_file|search_dir|find_file|view)$/;
+/** git's sub-commands that only read the repository. */
+const GIT_READS = /^(?:status|show|diff|log|grep|blame|ls-files|ls-tree|rev-parse|describe|shortlog|reflog|remote|branch|tag|config\s+--get)\b/;
+
+/**
+ * True when `command` (a distinctive command, see {@link distinctiveCommand}) only reads: a read
+ * program, `sed -n`/`awk` without a redirect into a file, `find` without `-delete`/`-exec`, a reading
+ * git sub-command, `gh … view|list|diff`. Anything else — a write, build, test, install, move, delete,
+ * commit, push or a program run — acts. A redirect into a file (`> out.txt`, `tee`) always acts.
+ */
+export function isReadCommand(command: string): boolean {
+  const step = command.trim().replace(/^(?:sudo|time|env\s+\w+=\S*)\s+/, "").replace(/^(?:\w+=\S*\s+)+/, "");
+  if (/(?:^|[^\d&>])>{1,2}\s*(?!\/dev\/null|&)\S/.test(step) || /\|\s*tee\b/.test(step)) return false;
+  const [program = "", ...rest] = step.split(" ");
+  const args = rest.join(" ");
+  if (READ_PROGRAMS.test(program)) return true;
+  if (program === "sed") return !/(?:^|\s)-i/.test(args) && !/(?:^|\s)--in-place/.test(args);
+  if (program === "awk") return true;
+  if (program === "find" || program === "fd") return !/\s?-(?:delete|exec|execdir|ok)\b/.test(` ${args}`);
+  if (program === "git") return GIT_READS.test(args.replace(/^(?:-C\s+\S+\s+|--no-pager\s+)+/, "")) && !/^(?:branch|tag|remote)\s+(?:-[dDmM]\b|add|remove|rm|rename|set-url)/.test(args);
+  if (program === "gh") return /^\S+\s+(?:view|list|diff|status|checks)\b/.test(args);
+  return false;
+}
+
+/** Programs whose exit 1 answers "no" (no match, files differ, test false) rather than failing. */
+const ANSWERS_NO_WITH_EXIT_1 = /^(?:grep|egrep|fgrep|rg|ag|ack|diff|cmp|test|\[|find|fd|git diff|git grep)\b/;
+
+/** True when exit `code` of `command` is an answer, not an error: `rg` found nothing, `diff` found a difference, `test -f` was false. */
+export function exitAnswersNo(command: string, code: number): boolean {
+  return code === 1 && ANSWERS_NO_WITH_EXIT_1.test(command.trim().replace(/^(?:sudo|time)\s+/, ""));
+}

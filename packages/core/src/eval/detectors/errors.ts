@@ -5,7 +5,8 @@
  * `E   AssertionError`), `command not found` and `No such file or directory`, Claude Code's
  * `<tool_use_error>`, SWE-agent's "introduced new syntax error(s)" and Codex CLI's "apply_patch verification
  * failed"; and the non-zero exit a runner reports (`Exit code 1`, `Process exited with code 2`,
- * `[Command finished with exit code 1]`, `///PROCESS-DONE:1:PROCESS-DONE///`). The eval's own reading:
+ * `[Command finished with exit code 1]`, `///PROCESS-DONE:1:PROCESS-DONE///`, mini-swe-agent's
+ * `<returncode>1</returncode>`). The eval's own reading:
  * it shares no code with the summarizers. Pure.
  */
 
@@ -77,6 +78,7 @@ const EXIT_REPORTS: RegExp[] = [
   /\[(?:The command completed|Command finished) with exit code (-?\d+)\.?\]/, // OpenHands
   /\/\/\/PROCESS-DONE:(-?\d+):PROCESS-DONE\/\/\//, // SWE-agent
   /Process completed with exit code (-?\d+)/, // GitHub Actions logs
+  /^<returncode>(-?\d+)<\/returncode>/m, // mini-swe-agent's observation template
 ];
 
 /** The non-zero exit code a runner reported in `text`, or undefined. */

@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { distinctiveCommand, textAction } from "../../../src/eval/detectors/commands.js";
 import { errorLines, failedExit } from "../../../src/eval/detectors/errors.js";
+import { exitAnswersNo, isReadCommand } from "../../../src/eval/detectors/commands.js";
 import { identifiersIn } from "../../../src/eval/detectors/identifiers.js";
 import { pathsIn } from "../../../src/eval/detectors/paths.js";
 import { readToolCall } from "../../../src/eval/detectors/toolCall.js";
@@ -82,6 +83,14 @@ describe("the eval's error detector", () => {
     expect(failedExit("[The command completed with exit code 1.]")).toBe(1);
     expect(failedExit("Hello World from Perl!///PROCESS-DONE:127:PROCESS-DONE///")).toBe(127);
     expect(failedExit("[Command finished with exit code 0]")).toBeUndefined();
+    expect(failedExit("<returncode>2</returncode>\n<output>\nusage: slug.py [-h]\n</output>")).toBe(2);
+    expect(failedExit("<returncode>0</returncode>\n<output>\n</output>")).toBeUndefined();
+  });
+
+  it("tells a command that acts from one that only reads, and a search's exit 1 from a failure", () => {
+    expect(["npm test", "git commit -m x", "mv a b", "sed -i s/a/b/ f", "echo x > f", "find . -delete", "git branch -D old"].map(isReadCommand)).toEqual([false, false, false, false, false, false, false]);
+    expect(["rg -n x src", "sed -n 1,20p f", "git status", "git -C repo log --oneline", "find . -name '*.ts'", "ls -la", "gh pr view 12"].map(isReadCommand)).toEqual([true, true, true, true, true, true, true]);
+    expect([exitAnswersNo("rg -n x src", 1), exitAnswersNo("rg -n x src", 2), exitAnswersNo("test -f a", 1), exitAnswersNo("npm test", 1)]).toEqual([true, false, true, false]);
   });
 });
 
