@@ -9,12 +9,16 @@ import { shorten } from "./extractiveText.js";
 
 /** One word or quoted string of a scene-setting step. */
 const WORD = String.raw`(?:"[^"\n]*"|'[^'\n]*'|[^\s;&|<>]+)`;
+/** Silenced stderr or stdout after a step: `2>/dev/null`. */
+const TO_NULL = String.raw`(?:[ \t]*\d?>[ \t]*/dev/null)?`;
+/** A change of directory, silenced, with a fallback: `cd <dir> 2>/dev/null || cd /tmp`, `cd <dir> || exit 1`. */
+const CD_STEP = String.raw`(?:cd|pushd)(?:[ \t]+${WORD})*${TO_NULL}(?:[ \t]*\|\|[ \t]*(?:cd(?:[ \t]+${WORD})*|exit(?:[ \t]+\d+)?|true)${TO_NULL})?`;
 /**
  * A leading comment line, or a step that only sets the scene, then `&&`, `;` or a line end (a `\` line continuation after it):
- * `cd <dir>`, `pushd <dir>`, `export NAME=value…`, `source <file>` / `. <file>`, `set -e…`, or an `echo` /
+ * `cd <dir>` (silenced or with a fallback: `cd <dir> 2>/dev/null || cd /tmp`), `pushd <dir>`, `export NAME=value…`, `source <file>` / `. <file>`, `set -e…`, or an `echo` /
  * `printf` of quoted or plain words with no redirection (a banner such as `echo "=== BUILD ==="`).
  */
-const LEADING_SCENERY = new RegExp(String.raw`^\s*(?:#[^\n]*\n|(?:cd|pushd|export|source|\.|set|echo|printf)(?:[ \t]+${WORD})*[ \t]*(?:&&|;|\n))\s*(?:\\\s*\n\s*)?`);
+const LEADING_SCENERY = new RegExp(String.raw`^\s*(?:#[^\n]*\n|(?:${CD_STEP}|(?:export|source|\.|set|echo|printf)(?:[ \t]+${WORD})*)[ \t]*(?:&&|;|\n))\s*(?:\\\s*\n\s*)?`);
 /** Trailing plumbing that says nothing about what ran: `2>&1`, `| head -N`, `| tail -N`, `; echo "exit $?"`. */
 const TRAILING_NOISE = /(?:\s*(?:2>&1|\|\s*(?:head|tail)(?:\s+-n)?(?:\s+-?\d+)?|;\s*echo\s+["']?(?:exit|EXIT)[^;|&]*))+\s*$/;
 
