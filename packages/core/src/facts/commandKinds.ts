@@ -146,13 +146,16 @@ const SEARCHER = /^(?:grep|egrep|fgrep|zgrep|rg|ag|ack|find|fd|locate|which|wher
  * search (`grep`, `rg`, `ag`, `find`, `which`, `git grep`, `command -v`), `"false"` for a test
  * (`test -f x`, `[ -f x ]`, `[[ … ]]`), `"differ"` for a comparison (`diff`, `cmp`, `git diff
  * --exit-code`/`--quiet`). The last step decides (its pipeline's last segment that is not plumbing such
- * as `| head`); undefined for any other exit or command. `ls` of a missing path is not one: it exits
+ * as `| head`; a trailing `echo` is passed over); undefined for any other exit or command. `ls` of a missing path is not one: it exits
  * non-zero with a complaint naming the path, an error worth keeping.
  */
 export function answerOfExit(command: string, exit: number | undefined): string | undefined {
   if (exit !== 1) return undefined;
   const steps = scriptSteps(command);
-  const last = steps[steps.length - 1];
+  // a step that only prints (`grep -q x f && echo found`) did not run when the exit is 1: the step before decides
+  let at = steps.length - 1;
+  while (at > 0 && steps[at]!.every((segment) => /^(?:echo|printf|true|:)$/.test(programOf(segment.words)?.program ?? ""))) at--;
+  const last = steps[at];
   if (last === undefined) return undefined;
   const deciding = [...last].reverse().find((segment, i, all) => i === all.length - 1 || !PLUMBING.test(programOf(segment.words)?.program ?? ""));
   const found = deciding === undefined ? undefined : programOf(deciding.words);

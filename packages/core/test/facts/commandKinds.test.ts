@@ -46,6 +46,7 @@ describe("what a shell command does", () => {
     expect(answerOfExit("cd /repo && grep -rn 'TODO' src | head -20", 1)).toBe("no match");
     expect(answerOfExit("git grep -n retry_after", 1)).toBe("no match");
     expect(answerOfExit("command -v cargo", 1)).toBe("no match");
+    expect(answerOfExit('grep -q "retry" src/client.py && echo "found"', 1)).toBe("no match");
     expect(answerOfExit("test -f build/out.js", 1)).toBe("false");
     expect(answerOfExit("[ -d node_modules ]", 1)).toBe("false");
     expect(answerOfExit("diff expected.txt actual.txt", 1)).toBe("differ");
