@@ -34,11 +34,13 @@ const PYTEST_FAILURE = [
 ].join("\n");
 
 describe("a pruned tool output keeps its evidence", () => {
-  it("a pruned failing test run keeps its exit status and the failing tests' names", () => {
+  it("a pruned failing test run keeps its exit status, the failing tests' names and the assertion", () => {
     const text = cleared("bash", { command: "pytest tests/" }, `Exit code 1\n${PYTEST_FAILURE}`);
     expect(text.startsWith(`${PRUNED_TOOL_PLACEHOLDER} [bash] ran \`pytest tests/\` -> exit 1,`)).toBe(true);
     expect(text).toContain("\nFAILED tests/test_api.py::test_create_user - assert 422 == 201");
     expect(text).toContain("\nFAILED tests/test_api.py::test_delete_user");
+    // then pytest's assertion detail, whitespace collapsed
+    expect(text).toContain("\nE assert 422 == 201");
   });
 
   it("a pruned mini-swe-agent observation with <returncode>1</returncode> shows exit 1 and the traceback's last line", () => {
