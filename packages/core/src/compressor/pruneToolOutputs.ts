@@ -7,7 +7,8 @@
 import type { ChatMessage, ToolCall } from "../messages/schema.js";
 import { toolCallKey } from "../messages/toolPairs.js";
 import { contentSize, messageText } from "./content.js";
-import { describeToolOutput, keptErrorLines } from "./toolOutputDescriptor.js";
+import { describeToolOutput } from "./toolOutputDescriptor.js";
+import { keptEvidence } from "./clearedEvidence.js";
 import { MAX_TOOL_ARGUMENT_CHARS, truncateToolArguments } from "./toolArguments.js";
 import { PRUNED_TOOL_PLACEHOLDER } from "../messages/prunedOutput.js";
 import { indexConversation, type ConversationIndex } from "./conversationIndex.js";
@@ -117,7 +118,7 @@ function truncateCalls(message: ChatMessage, maxChars: number): ChatMessage | un
 /**
  * Clears large tool outputs before `protectedFrom`: each becomes `PRUNED_TOOL_PLACEHOLDER` followed on the
  * same line by a descriptor (`[terminal] ran \`pytest\` -> exit 1, 40 lines output`) and, on the lines
- * below, the error signatures of the output (facts/errorSignatures.ts). An output whose
+ * below, the evidence of a failure, at most about 300 characters (clearedEvidence.ts). An output whose
  * exact text appears again later keeps only a pointer (the newest copy is the one that stays useful).
  */
 export function pruneOldToolResults(messages: readonly ChatMessage[], options: PruneOptions): PruneResult {
@@ -178,7 +179,7 @@ function clearedEntry(message: ChatMessage, name: string | undefined, args: stri
   const text = messageText(message);
   const descriptor = describeToolOutput(name, args, text, size);
   // The newer copy of a duplicate keeps the errors; a cleared output keeps its error lines below the descriptor.
-  const errors = duplicate ? [] : keptErrorLines(name, args, text, (message as { is_error?: unknown }).is_error === true);
+  const errors = duplicate ? [] : keptEvidence(name, args, text, (message as { is_error?: unknown }).is_error === true);
   const head = duplicate ? `${PRUNED_TOOL_PLACEHOLDER} ${DUPLICATE_TOOL_OUTPUT_POINTER} ${descriptor}` : `${PRUNED_TOOL_PLACEHOLDER} ${descriptor}`;
   const content = errors.length === 0 ? head : [head, ...errors].join("\n");
   return { content: message.content, name, args, duplicate, cleared: { ...message, content } };

@@ -1,18 +1,15 @@
 /**
  * The descriptor pruning leaves in place of a cleared tool output, e.g.
  * "[terminal] ran `pytest` -> exit 1, 40 lines output": which tool, its key argument, and what came back;
- * the error signatures of the output follow on their own lines, so the summary can still name them.
+ * the evidence of a failure follows on its own lines (clearedEvidence.ts), so the summary can still name it.
  */
-import { failedRead, stackTracedErrors, toolResultErrors } from "../facts/errorSignatures.js";
-import { reportedExit, visibleExitCode } from "../facts/exitStatus.js";
-import { parseToolArguments, readsContent, toolCallTarget } from "../facts/toolCallTargets.js";
+import { visibleExitCode } from "../facts/exitStatus.js";
+import { parseToolArguments, toolCallTarget } from "../facts/toolCallTargets.js";
 
 /** Argument names that identify what a tool call did, in order of preference. */
 export const KEY_ARGUMENT_NAMES = ["command", "cmd", "path", "file_path", "filename", "query", "url"] as const;
 
 const MAX_ARGUMENT_CHARS = 80;
-/** Characters of each error line a cleared output keeps. */
-const KEPT_ERROR_LINE_CHARS = 120;
 /** The key argument of a call (`command`, `path`, …) from its JSON arguments, as one short line. */
 export function keyArgument(argumentsJson: string | undefined): { name: string; value: string } | undefined {
   if (argumentsJson === undefined || argumentsJson === "") return undefined;
@@ -37,22 +34,6 @@ function targetArgument(name: string, argumentsJson: string | undefined): { name
   return path === undefined ? undefined : { name: "path", value: oneLine(path, MAX_ARGUMENT_CHARS) };
 }
 
-/**
- * The error lines a cleared output keeps below its descriptor: its error signatures (see
- * facts/errorSignatures.ts; for a result flagged `is_error` without any, its first line). None for calls
- * that read content (a file, a search, `cat`), whose error-looking lines are content, unless the read
- * itself failed.
- */
-export function keptErrorLines(toolName: string | undefined, argumentsJson: string | undefined, output: string, flagged: boolean): string[] {
-  // the call was just read to describe it (toolCallTarget remembers it), so asking whether it reads is cheap
-  const reads = toolName !== undefined && readsContent(toolName, argumentsJson ?? "");
-  // an output that reports success has none but what it printed with a stack trace (a read: none)
-  if (!flagged && reportedExit(output) === 0) return reads ? [] : stackTracedErrors(output).map(keptLine);
-  if (reads && !failedRead(output, flagged)) return [];
-  const { signatures } = toolResultErrors(output, flagged);
-  return signatures.map(keptLine);
-}
-
 /** Number of lines of `text` (a trailing newline does not start a new line). */
 export function countLines(text: string): number {
   if (text === "") return 0;
@@ -71,12 +52,6 @@ function formatSize(chars: number): string {
 
 /** Whitespace other than single inner spaces, or a backtick: the text needs flattening. */
 const NEEDS_FLATTENING = /[^\S ]|`| {2}|^ | $/;
-
-/** An error line as kept below a descriptor: on a line of its own, so written as it was (backticks too), cut to {@link KEPT_ERROR_LINE_CHARS}. */
-function keptLine(line: string): string {
-  const flat = line.replace(/\s+/g, " ").trim();
-  return flat.length <= KEPT_ERROR_LINE_CHARS ? flat : `${flat.slice(0, KEPT_ERROR_LINE_CHARS - 1)}…`;
-}
 
 function oneLine(text: string, max: number): string {
   if (text.length <= max && !NEEDS_FLATTENING.test(text)) return text;

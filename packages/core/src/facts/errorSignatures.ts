@@ -23,6 +23,8 @@ const ERROR_LINE_PATTERNS: readonly RegExp[] = [
   /^error(?:\[E\d{3,5}\])?:\s*\S/,
   // pytest: FAILED tests/x.py::test_y; ERROR collecting / ERROR tests/x.py
   /^(?:FAILED|ERROR)\s+\S+(?:::|\.py\b)/,
+  // pytest's assertion detail: "E       assert 422 == 201", "E   AssertionError: expected 201"
+  /^E {2,}\S/,
   // go test: --- FAIL: TestX (0.00s) / FAIL pkg 0.01s
   /^--- FAIL:\s*\S/,
   // go test: t.Errorf lines (path_test.go:88: got 3, want 1)
@@ -49,6 +51,8 @@ const ERROR_LINE_PATTERNS: readonly RegExp[] = [
   /^[A-Za-z][\w -]{0,40} failed: \S/,
   // SWE-agent's linter refusing an edit
   /^Your proposed edit has introduced new syntax error/,
+  // the flake8 findings listed under it ("- E999 IndentationError: unexpected indent", "- F821 undefined name 'x'")
+  /^- [EF]\d{3} \S/,
   // javac, gcc without a column: "Foo.java:12: error: cannot find symbol", "x.c:3: fatal error: y.h: No such file"
   /^[\w@~./\\-]+\.[A-Za-z]\w{0,9}:\d+: (?:fatal )?error:\s*\S/,
   /^(?:\S+: )?fatal error: \S/,
@@ -68,7 +72,7 @@ const ERROR_LINE_PATTERNS: readonly RegExp[] = [
 ];
 
 /** Words, in the cases {@link ERROR_LINE_PATTERNS} accept them, of which every error line holds one. */
-const ERROR_WORD_HINT = /rror|RROR|Exception|FAIL|make|npm|fatal|panic|Segmentation|core dumped|command not found|o such file|ermission denied|failed: |Errno |Failures: [1-9]|undefined reference|Module not found/;
+const ERROR_WORD_HINT = /rror|RROR|Exception|FAIL|make|npm|fatal|panic|Segmentation|core dumped|command not found|o such file|ermission denied|failed: |Errno |Failures: [1-9]|undefined reference|Module not found|- [EF]\d{3} |(?<![^\n])E {2}/;
 /** Positions (`file:12:5`, `(12,5)`, `x_test.go:88`), of which an error line without a hint word holds one. */
 const ERROR_PLACE_HINT = /\d:\d|\(\d+,\d+\)|\.go:\d/;
 /** The test runners' failure marks (`×` is apart: it alone fits in one-byte strings, which a search for the rest skips). */

@@ -43,19 +43,24 @@ const REPORTED_SCAN_CHARS = 400;
 /** The patterns of {@link reportedExit}. */
 export const REPORTED_EXIT: HintedPatterns = {
   // "Exit code" … "exitCode" … "returncode" … "Command failed with" … "[The command completed with exit code": the hint sits at most 29 characters in
-  hint: /xit|eturncode|failed with/,
+  hint: /xit|eturncode|failed with|PROCESS-DONE/,
   lookback: 30,
   patterns: [
-    /^(?:Exit code|exit code|Exit status|exit status)[: ]\s*(-?\d{1,3})\b/gm,
+    // SWE-agent's sentinel: "///PROCESS-DONE:1:PROCESS-DONE///"
+    /\/\/\/PROCESS-DONE:(-?\d{1,3}):PROCESS-DONE\/\/\//g,
+    // mini-swe-agent's observation: "<returncode>1</returncode>\n<output>…"
+    /<returncode>\s*(-?\d{1,3})\s*<\/returncode>/g,
+    // Claude Code "Exit code 1", Codex CLI "Exit code: 1", Gemini CLI "Exit Code: 1"
+    /^(?:Exit [Cc]ode|exit code|Exit status|exit status)[: ]\s*(-?\d{1,3})\b/gm,
     // OpenHands' trailer: "[The command completed with exit code 1.]", "[Command finished with exit code 0]"
     /^\[(?:The command|Command) (?:completed|finished) with exit code (-?\d{1,3})\.?\]/gm,
     /["']?(?:exit_code|exitCode|returncode)["']?\s*[:=]\s*(-?\d{1,3})\b/g,
-    /\b(?:Process|Command|command|process) (?:exited|failed) with (?:exit )?(?:code|status) (-?\d{1,3})\b/g,
+    /\b(?:Process|Command|command|process) (?:exited|failed|completed) with (?:exit )?(?:code|status) (-?\d{1,3})\b/g,
     /\bexited with (?:exit )?(?:code|status) (-?\d{1,3})\b/g,
   ],
 };
 
-/** The exit status an output reports ("Exit code 1" first or last, `"exit_code": 2`, "exited with code 127", OpenHands' "[The command completed with exit code 1.]"), 0 included, or undefined. */
+/** The exit status an output reports ("Exit code 1" first or last, mini-swe-agent's `<returncode>1</returncode>`, `"exit_code": 2`, "exited with code 127", OpenHands' "[The command completed with exit code 1.]"), 0 included, or undefined. */
 export function reportedExit(output: string): number | undefined {
   for (const text of ends(output, REPORTED_SCAN_CHARS, false)) {
     const code = hintedNumber(text, REPORTED_EXIT);
@@ -74,10 +79,12 @@ export function nonZeroExit(output: string): number | undefined {
 const VISIBLE_SCAN_CHARS = 600;
 /** The patterns of {@link visibleExitCode}. */
 export const VISIBLE_EXIT: HintedPatterns = {
-  hint: /exit|return/i,
-  // a quote may open `"exit_code"`
-  lookback: 1,
+  hint: /exit|return|PROCESS-DONE/i,
+  // a quote may open `"exit_code"`, three slashes SWE-agent's sentinel
+  lookback: 3,
   patterns: [
+    /\/\/\/PROCESS-DONE:(-?\d{1,3}):PROCESS-DONE\/\/\//g,
+    /<returncode>\s*(-?\d{1,3})\s*<\/returncode>/g,
     /["']?(?:exit_code|exitCode|exit code|exit status|returncode|return code)["']?\s*[:=]?\s*(-?\d{1,3})\b/gi,
     /\bexit(?:ed)?(?: with)?(?: code| status)?\s*[:=]?\s*(-?\d{1,3})\b/gi,
   ],

@@ -136,7 +136,9 @@ function targetOfInput(name: string, input: string): ToolCallTarget {
     return { paths: [...new Set(patched.map((m) => m[2]!.trim()))], action: PATCH_ACTION[patched[0]![1]!] ?? "edited" };
   }
   if (COMMAND_TOOL.test(name)) {
-    const command = lastCode(input);
+    // SpecStory's Codex `exec_command`: the command on the first line in backticks, then its output fenced
+    // (whose own fences, or a cut, would otherwise pass for the last code)
+    const command = /^`([^`\n]+)`[ \t]*(?:\n|$)/.exec(input)?.[1]?.trim() || lastCode(input);
     return command ? { paths: [], action: `used by ${name}`, command } : { paths: [], action: `used by ${name}` };
   }
   const action = fileAction(name, undefined);

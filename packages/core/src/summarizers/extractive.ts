@@ -3,7 +3,7 @@ import { LATER_ASK_PREFIX, extractSections } from "./extractiveSections.js";
 import { EMPTY_SECTION_ITEM, normalizeSummary, splitSummarySections } from "./prompt.js";
 import { redactSecrets } from "./redact.js";
 import { dedupe } from "./extractiveText.js";
-import { withoutCount } from "./extractiveCommands.js";
+import { actingFirst, withoutCount } from "./extractiveCommands.js";
 import type { SectionItems, SummaryHeading } from "./summaryLayout.js";
 import { expandPathGroups } from "./summaryPacking.js";
 import { fitByPriority, type FitOptions } from "./summaryPriority.js";
@@ -154,7 +154,7 @@ export class ExtractiveSummarizer implements Summarizer {
    */
   async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<string> {
     signal?.throwIfAborted();
-    const { sections, embeddedSummaries } = extractSections(request.messages);
+    const { sections, embeddedSummaries, actingCommands } = extractSections(request.messages);
     const previousTexts = [...(request.previousSummary?.trim() ? [request.previousSummary] : []), ...embeddedSummaries];
     const previous = previousTexts.map(summaryItems).reduce<SectionItems>((acc, items) => mergeSummaryItems(acc, items), {});
     const goal = sections["## Goal"] ?? [];
@@ -167,10 +167,12 @@ export class ExtractiveSummarizer implements Summarizer {
       ? { ...sections, "## Goal": [...headAsks.map((ask) => (ask.length > 300 ? ask.slice(0, 299) + "…" : ask)), ...goal] }
       : sections;
     const merged = redactSections(mergeSummaryItems(previous, withGoal));
+    // the commands that acted come before those that only read, carried ones included
+    merged["### Done"] = actingFirst(merged["### Done"] ?? [], actingCommands);
     const topic = request.focusTopic?.trim().toLowerCase();
     const start = sameTask(request.sessionStart, previous);
     const ages = itemAges(previous, withGoal, start);
-    const fit: FitOptions = { bonus: ages.bonus, carried: ages.carried, carriedShare: CARRIED_SHARE, groupFiles: this.groupFiles };
+    const fit: FitOptions = { bonus: ages.bonus, carried: ages.carried, carriedShare: CARRIED_SHARE, groupFiles: this.groupFiles, actingCommands };
     if (topic) fit.boost = (item: string) => item.toLowerCase().includes(topic);
     return fitWithinTokens(merged, Math.max(0, request.maxTokens), this.tokenCounter ?? defaultTokenCounter(), fit);
   }

@@ -1,6 +1,7 @@
 /** Reads template sections straight out of conversation turns (the ExtractiveSummarizer's extraction step). Pure. */
 import { PRUNED_TOOL_PLACEHOLDER } from "../messages/prunedOutput.js";
-import { visibleExitCode } from "../facts/exitStatus.js";
+import { answerOfExit, isReadOnlyCommand } from "../facts/commandKinds.js";
+import { reportedExit, visibleExitCode } from "../facts/exitStatus.js";
 import { failedRead, ownErrorSignatures, toolResultErrors } from "../facts/errorSignatures.js";
 import { readsContent, toolCallTarget, type ToolCallTarget } from "../facts/toolCallTargets.js";
 import { observationIndexes, textActionOf, userAskOf, userWords } from "../facts/userAsks.js";
@@ -10,7 +11,7 @@ import { toolCallKey } from "../messages/toolPairs.js";
 import { stripReasoningBlocks } from "./reasoning.js";
 import { contentText } from "./serialize.js";
 import type { SectionItems } from "./summaryLayout.js";
-import { collapseRepeats, commandLabel, normalizeCommand } from "./extractiveCommands.js";
+import { actingFirst, answerOutcome, collapseRepeats, commandLabel, normalizeCommand } from "./extractiveCommands.js";
 import { FIXED_LATER_MARK } from "./summaryPacking.js";
 import { dedupe, describeOutcome, findFolders, findPaths, findValues, isConstraint, isDecision, sentences, shorten } from "./extractiveText.js";
 
@@ -37,6 +38,8 @@ export interface ExtractedTurns {
   sections: SectionItems;
   /** Texts of earlier compaction summaries found among the turns. */
   embeddedSummaries: string[];
+  /** The labels (as Done writes them) of the commands whose whole script acts (facts/commandKinds.ts). */
+  actingCommands: ReadonlySet<string>;
 }
 
 /** What came back for one tool call. */
@@ -68,6 +71,20 @@ function resultFacts(result: CallResult, reads: boolean, command: string | undef
   }
   const errors = toolResultErrors(result.output, result.flagged);
   return { errors: errors.signatures, exit: errors.failedExit, outcome: describeOutcome(result.output) };
+}
+
+/**
+ * The facts of a result whose exit 1 answered a question (a search that found nothing, a test that was
+ * false, files that differ: facts/commandKinds.ts) as that answer: no failure, no error, the answer as
+ * its outcome. Any other result's facts as they are.
+ */
+function answeredFacts(facts: ReturnType<typeof resultFacts>, result: CallResult, command: string | undefined): ReturnType<typeof resultFacts> {
+  if (command === undefined) return facts;
+  // the exit an output reports, also when its error lines explained it (a difference that looks like one)
+  const answer = answerOfExit(command, facts.exit ?? (result.output.startsWith(PRUNED_TOOL_PLACEHOLDER) ? undefined : reportedExit(result.output)));
+  // a search or test that complained (`find: 'x': No such file or directory`) failed; a comparison prints content
+  if (answer === undefined || (facts.errors.length > 0 && answer !== "differ")) return facts;
+  return { errors: [], exit: undefined, outcome: answerOutcome(answer) };
 }
 
 /** The latest result of one command or file action. */
@@ -113,6 +130,7 @@ class Collector {
   readonly values = { versions: [] as string[], ports: [] as string[], urls: [] as string[], ids: [] as string[] };
   lastIntention: string | undefined;
   readonly embeddedSummaries: string[] = [];
+  readonly actingCommands = new Set<string>();
 
   noteFile(path: string, note: string): void {
     if (/^(edited|created|written|deleted)$/.test(note)) this.lastChange.set(path, this.step);
@@ -146,6 +164,7 @@ class Collector {
     const label = target.paths.length > 0 ? `${target.action === "written" ? "wrote" : target.action} ${target.paths.join(", ")}` : command ? `ran \`${commandLine(command)}\`` : undefined;
     for (const path of target.paths) this.noteFile(path, target.action);
     if (command) {
+      if (!isReadOnlyCommand(command)) this.actingCommands.add(commandLine(command));
       this.noteNamed(command, IN_A_COMMAND);
       this.noteValues(command);
     }
@@ -156,7 +175,7 @@ class Collector {
     const updated = FILE_UPDATED.exec(result.output.trimStart());
     if (updated) this.noteFile(updated[1]!, updated[2] === "created" ? "created" : "edited");
     const reads = readsContent(call.function.name, call.function.arguments);
-    const { errors, exit, outcome } = resultFacts(result, reads, command);
+    const { errors, exit, outcome } = answeredFacts(resultFacts(result, reads, command), result, command);
     this.noteErrors(errors);
     const failure = exit !== undefined ? `exit ${exit}` : errors[0];
     if (failure !== undefined) for (const path of target.paths) this.noteFile(path, "error");
@@ -266,10 +285,11 @@ export function extractSections(messages: ChatMessage[]): ExtractedTurns {
 
   return {
     embeddedSummaries: collector.embeddedSummaries,
+    actingCommands: collector.actingCommands,
     sections: {
       "## Goal": [...(firstAsk ? [shorten(firstAsk, FIRST_ASK_CHARS)] : []), ...laterAsks.map((ask) => LATER_ASK_PREFIX + shorten(ask, LATER_ASK_CHARS))],
       "## Constraints & Preferences": dedupe(collector.constraints),
-      "### Done": collapseRepeats(collector.done),
+      "### Done": actingFirst(collapseRepeats(collector.done), collector.actingCommands),
       "### In Progress": dedupe(inProgress),
       "### Blocked": blockedItems,
       "## Key Decisions": dedupe(collector.decisions),

@@ -89,8 +89,8 @@ const CUT_LONG: ReadonlySet<string> = new Set(["## Goal", "## Constraints & Pref
 
 /** Marks a Done item whose failure later edits fixed: "ran `x` → fixed by a later edit: <error>". */
 export const FIXED_LATER_MARK = "→ fixed by a later edit:";
-/** A Done item whose outcome is a failure. */
-export const FAILED_OUTCOME = /→ .*(?:\bexit [1-9]\d*|\b[1-9]\d* failed\b|\berrors?\b|\bfailed\b|Error\b)/;
+/** A Done item whose outcome is a failure (not a search or check whose exit 1 said no: "→ no match (exit 1)"). */
+export const FAILED_OUTCOME = /→ (?!(?:no match|false|differ) \(exit 1\)(?: \(×\d+\))?$).*(?:\bexit [1-9]\d*|\b[1-9]\d* failed\b|\berrors?\b|\bfailed\b|Error\b)/;
 /** A Done item of a command with what it printed, and the count of its repeats: "ran `x` → 3 passed (×2)". */
 const COMMAND_OUTCOME = /^(ran `[^`]*`) → .*?( \(×\d+\))?$/;
 

@@ -1,15 +1,17 @@
 /**
  * Fitting an extractive summary into its budget by salience: every item gets a priority from its section
  * and what it says (a failed command or an edited file above a file that was read, above one merely
- * mentioned), and over budget the lowest-priority items go first. Among items of equal priority the
- * middle of a section goes first: its first items hold the oldest facts (carried through earlier
- * compactions: the task's setup) and its last items the newest work, the two ends an agent needs.
+ * mentioned; a command that acted above one that only read), and over budget the lowest-priority items go
+ * first. Among a section's items of equal priority the middle of them goes first: the first hold the
+ * oldest facts (carried through earlier compactions: the task's setup) and the last the newest work, the
+ * two ends an agent needs.
  * Pure.
  */
 import type { SectionItems, SummaryHeading } from "./summaryLayout.js";
 import { layoutSections } from "./summaryLayout.js";
 import { EMPTY_SECTION_ITEM } from "./prompt.js";
 import { SUMMARY_SECTIONS } from "./types.js";
+import { doneItemKind } from "./extractiveCommands.js";
 import { FAILED_OUTCOME, FIXED_LATER_MARK, cutLongLines, groupPaths, groupedCosts } from "./summaryPacking.js";
 
 /** Kept whatever else must go (the summary's first goal item, items about the focus topic). */
@@ -34,12 +36,18 @@ const MENTIONED_FILE = 72;
 const TOUCHED_AGAIN = 6;
 
 /**
+ * Done items by what they record (extractiveCommands.ts doneItemKind): the commands that changed or
+ * verified something get the room first, then the reads, then the searches and checks that found nothing.
+ */
+const DONE_PRIORITY: Readonly<Record<ReturnType<typeof doneItemKind>, number>> = { acting: 72, reading: 62, answer: 46, other: 50 };
+
+/**
  * The priority of the `index`-th of `count` items of `heading` (higher is kept longer): the first ask
  * (kept whatever else goes); unresolved failures and changed files (a file touched more than one way a
- * little higher); later asks, the latest highest; files read or mentioned; the asks' constraints; the
- * commands run; then the rest. Errors later fixed and the Next Steps that repeat a blocker rank low.
+ * little higher); later asks, the latest highest; files read or mentioned; the commands that acted; the
+ * asks' constraints; the commands that only read; then the rest, a search that found nothing among the last. Errors later fixed and the Next Steps that repeat a blocker rank low.
  */
-export function itemPriority(heading: SummaryHeading, item: string, index: number, count = index + 1): number {
+export function itemPriority(heading: SummaryHeading, item: string, index: number, count = index + 1, actingCommands?: ReadonlySet<string>): number {
   switch (heading) {
     case "## Goal":
       // later asks: the latest first
@@ -49,7 +57,7 @@ export function itemPriority(heading: SummaryHeading, item: string, index: numbe
     case "### Done":
       if (item.includes(FIXED_LATER_MARK)) return 60;
       if (FAILED_OUTCOME.test(item)) return 80;
-      return item.startsWith("ran ") ? 68 : 50;
+      return DONE_PRIORITY[doneItemKind(item, actingCommands)];
     case "### In Progress":
       return 55;
     case "### Blocked":
@@ -90,7 +98,7 @@ interface Candidate {
   heading: SummaryHeading;
   index: number;
   priority: number;
-  /** Distance to the nearer end of its section (the middle goes first). */
+  /** Distance to the nearer end of its section's items of its base priority (the middle goes first). */
   depth: number;
   chars: number;
   /** Only the previous summary holds it ({@link FitOptions.carried}). */
@@ -123,6 +131,8 @@ export interface FitOptions {
   carried?: (heading: SummaryHeading, item: string) => boolean;
   /** Share of the room (0–1) the carried items keep when both pools are over; default: no pools, one ranking. */
   carriedShare?: number;
+  /** Labels of Done commands known to act though their text may not show it (extractiveCommands.ts doneItemKind). */
+  actingCommands?: ReadonlySet<string>;
 }
 
 
@@ -139,12 +149,12 @@ interface Step {
  * Lays out `sections` within `maxChars`. Over budget, items are first written densely: long asks,
  * constraints, blockers and errors cut (summaryPacking.ts), and (with `groupFiles`) Relevant Files
  * grouped by directory as brace lists (`dir/{a.ts, b.ts} — edited`), the middle of the list first, until it fits or all are;
- * then items are dropped by priority (lowest first; among equals, the middle of a section first), each
+ * then items are dropped by priority (lowest first; among equals, the middle of those of a section first), each
  * ranked lower by the room its section's better items take (`sectionShare`). Each section that lost items says how many. When even the top-priority items do
  * not fit, the even per-section layout cuts what is left.
  */
 export function fitByPriority(given: SectionItems, maxChars: number, options: FitOptions = {}): string {
-  const { boost, bonus, groupFiles = false, sectionShare = 0, carried, carriedShare } = options;
+  const { boost, bonus, groupFiles = false, sectionShare = 0, carried, carriedShare, actingCommands } = options;
   const packing = renderedLength(given, 0) > maxChars;
   const sections = packing ? cutLongLines(given) : given;
   const files = sections["## Relevant Files"] ?? [];
@@ -153,11 +163,13 @@ export function fitByPriority(given: SectionItems, maxChars: number, options: Fi
   for (const heading of SUMMARY_SECTIONS) {
     const items = sections[heading] ?? [];
     // ranked by what they say as given: packing shortens an item, not its standing
+    const bases = (given[heading] ?? items).map((item, index) => itemPriority(heading, item, index, items.length, actingCommands));
+    const depths = depthsAmongEquals(bases);
     const ranked = (given[heading] ?? items).map((item, index) => {
-      const base = itemPriority(heading, item, index, items.length);
+      const base = bases[index]!;
       // kept items rank above any other, whatever its bonus; the bonus is not capped, so ranks stay apart
       const priority = boost?.(item) || base >= TOP_PRIORITY ? KEPT : base + (bonus?.(heading, item) ?? 0);
-      return { heading, index, priority, depth: Math.min(index, items.length - 1 - index), chars: items[index]!.length + 3, carried: carried?.(heading, item) ?? false };
+      return { heading, index, priority, depth: depths[index]!, chars: items[index]!.length + 3, carried: carried?.(heading, item) ?? false };
     });
     // A section's share: each item ranks lower by the room its section's better items already take, so
     // over budget every section keeps its best items instead of one section taking the room of another.
@@ -210,7 +222,24 @@ export function fitByPriority(given: SectionItems, maxChars: number, options: Fi
   return text.length <= maxChars ? text : layoutSections(kept, maxChars);
 }
 
-/** Lowest priority first; among equals the middle of a section, then its later items, a grouping before a drop. */
+/**
+ * Each item's distance to the nearer end of the run of its section's items that share its base priority
+ * (`bases`): among equals the middle goes first, so the oldest and the newest of a kind stay, wherever
+ * the kind sits in its section (Done lists the commands that acted before those that read).
+ */
+function depthsAmongEquals(bases: readonly number[]): number[] {
+  const positions = new Map<number, number[]>();
+  bases.forEach((base, index) => {
+    const list = positions.get(base);
+    if (list === undefined) positions.set(base, [index]);
+    else list.push(index);
+  });
+  const depths: number[] = new Array<number>(bases.length).fill(0);
+  for (const list of positions.values()) list.forEach((index, k) => (depths[index] = Math.min(k, list.length - 1 - k)));
+  return depths;
+}
+
+/** Lowest priority first; among equals the middle of those of a section, then its later items, a grouping before a drop. */
 function byDropOrder(a: Step, b: Step): number {
   return a.priority - b.priority || b.candidate.depth - a.candidate.depth || b.candidate.index - a.candidate.index || Number(b.group) - Number(a.group);
 }

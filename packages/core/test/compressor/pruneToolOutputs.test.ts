@@ -16,13 +16,14 @@ function deepFreeze<T>(value: T): T {
 }
 
 describe("phase 1: pruning old tool results", () => {
-  it("clears a large old tool output to the placeholder followed by a one-line descriptor", () => {
+  it("clears a large old tool output to the placeholder followed by a descriptor, and a failure's last printed line below it", () => {
     const [a, r] = toolTurn("terminal", { command: "pytest" }, `${longOutput("test", 39)}\nexit code: 1`);
     const messages = [system("s"), user("run tests"), a, r, user("thanks")];
     const { messages: out, cleared } = pruneOldToolResults(messages, { protectedFrom: 4 });
     expect(cleared).toBe(1);
-    expect(out[3]!.content).toBe(`${PRUNED_TOOL_PLACEHOLDER} [terminal] ran \`pytest\` -> exit 1, 40 lines output`);
-    expect(String(out[3]!.content)).not.toContain("\n");
+    const [descriptor, ...below] = String(out[3]!.content).split("\n");
+    expect(descriptor).toBe(`${PRUNED_TOOL_PLACEHOLDER} [terminal] ran \`pytest\` -> exit 1, 40 lines output`);
+    expect(below).toEqual([longOutput("test", 39).split("\n").pop()!.trim()]);
     expect(out[3]!.tool_call_id).toBe(r.tool_call_id);
   });
 

@@ -21,6 +21,12 @@ describe("toolCallTarget", () => {
     expect(toolCallTarget("Write", json({ input: "```md\n# Notes about `src/a.ts`\n```" })).paths).toEqual([]);
   });
 
+  it("reads a Codex exec_command's command from its first line, not from the fenced output below it", () => {
+    const input = "`sed -n '1,220p' docs/aider.md`\n\n```\nChunk ID: 20d020\nProcess exited with code 0\nOutput:\n# Aider\n\n```bash\naider --commit\n```\n```";
+    expect(toolCallTarget("exec_command", json({ input })).command).toBe("sed -n '1,220p' docs/aider.md");
+    expect(toolCallTarget("exec_command", json({ input: "`rg -n foo src`\n\n```\nChunk ID: 9f\nWall time: 0.1 seconds\nProcess exited with code 1\nOutput:\n" })).command).toBe("rg -n foo src");
+  });
+
   it("keeps the command of a truncated argument whose code span was cut open", () => {
     expect(toolCallTarget("Bash", json({ input: "List files\n\n`ls -la /very/long/path...[truncated 300 chars]" })).command).toBe("ls -la /very/long/path...[truncated 300 chars]");
   });

@@ -30,6 +30,11 @@ describe("normalizeCommand", () => {
     expect(normalizeCommand("# Capture the signature before sync\npython3 - <<'PY'\nprint(1)\nPY")).toBe("python3 - <<'PY' …");
   });
 
+  it("drops a silenced cd with a fallback before the command", () => {
+    expect(normalizeCommand("cd /private/tmp/scratchpad 2>/dev/null || cd /tmp\ncat > fts_test.sql <<'EOF'\nSELECT 1;\nEOF")).toBe("cat > fts_test.sql <<'EOF' …");
+    expect(normalizeCommand("cd /repo || exit 1; make test")).toBe("make test");
+  });
+
   it("keeps a command that is only a cd", () => {
     expect(normalizeCommand("cd /repo")).toBe("cd /repo");
   });
