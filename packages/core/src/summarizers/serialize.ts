@@ -8,7 +8,8 @@
  */
 import type { ChatMessage, ToolCall } from "../messages/schema.js";
 import { toolCallKey } from "../messages/toolPairs.js";
-import { reportedExit } from "../facts/exitStatus.js";
+import { reportedExit, visibleExitCode } from "../facts/exitStatus.js";
+import { PRUNED_TOOL_PLACEHOLDER } from "../messages/prunedOutput.js";
 import { errorSignatures } from "../facts/errorSignatures.js";
 import { parseToolArguments, toolCallTarget } from "../facts/toolCallTargets.js";
 import { redactSecrets } from "./redact.js";
@@ -98,7 +99,8 @@ function callLabel(call: ToolCall): string {
 function resultHeader(message: ChatMessage, text: string, calls: ReadonlyMap<string, ToolCall> | undefined): string {
   const id = message.tool_call_id ?? "unknown";
   const call = message.tool_call_id === undefined ? undefined : calls?.get(message.tool_call_id);
-  const exit = reportedExit(text);
+  // a cleared output's descriptor states the exit status it read (`[bash] ran \`…\` -> exit 1, …`)
+  const exit = text.startsWith(PRUNED_TOOL_PLACEHOLDER) ? visibleExitCode(text.split("\n", 1)[0]!) : reportedExit(text);
   const flagged = (message as { is_error?: unknown }).is_error === true;
   const outcome = exit !== undefined ? ` → exit ${exit}` : flagged ? " → error" : "";
   return `[TOOL RESULT ${id}${call !== undefined ? ` — ${callLabel(call)}` : ""}${outcome}]`;

@@ -109,3 +109,21 @@ describe("the metered summarizer", () => {
     expect(meter.oversizedRange).toBe("digest");
   });
 });
+
+describe("the agent's calls in the summarized range", () => {
+  it("reach the summary model whole, though pruning cuts long call arguments in the context it keeps", async () => {
+    const script = `cat > src/generated/schema.sql <<'EOF'\n${"CREATE TABLE t (id INTEGER);\n".repeat(120)}EOF\nsqlite3 build/app.db < src/generated/schema.sql`;
+    const messages: ChatMessage[] = [
+      { role: "system", content: "You are a coding agent." },
+      { role: "user", content: "Create the schema." },
+      { role: "assistant", content: "", tool_calls: [{ id: "w", type: "function", function: { name: "bash", arguments: JSON.stringify({ command: script }) } }] },
+      { role: "tool", tool_call_id: "w", content: "Exit code 0" },
+      ...Array.from({ length: 12 }, (_, i): ChatMessage[] => [{ role: "user", content: `Step ${i}: ${"go on. ".repeat(300)}` }, { role: "assistant", content: `done ${i}` }]).flat(),
+    ];
+    const meter = new MeteredSummarizer(new ExtractiveSummarizer(), new RoughTokenCounter(), { keepPrompts: true });
+    const engine = new ContextCompressor({ model: { model: "test-model", contextLength: 8_000 }, summarizer: meter });
+    await engine.compress(messages, { force: true });
+    expect(engine.lastCompression!.truncatedToolArguments).toBe(1);
+    expect(meter.prompts[0]!.join("\n")).toContain("sqlite3 build/app.db < src/generated/schema.sql");
+  });
+});

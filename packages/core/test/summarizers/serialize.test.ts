@@ -63,6 +63,15 @@ describe("serializeMessage", () => {
     expect(result!.split("\n")[0]).toBe("[TOOL RESULT t — bash `cd /repo && npm test` → exit 1]: FAIL src/a.test.ts");
   });
 
+  it("puts a cleared output's exit status beside its whole command, where the descriptor cut the command short", () => {
+    const command = "cd /home/dev/projects/some/deeply/nested/repository/checkout && npm run test:unit -- --reporter=dot";
+    const [, result] = serializeEach([
+      { role: "assistant", content: null, tool_calls: [{ id: "t", type: "function", function: { name: "bash", arguments: JSON.stringify({ command }) } }] },
+      { role: "tool", tool_call_id: "t", content: "[Old tool output cleared to save context space] [bash] ran `cd /home/dev/projects/some/deeply/nested/repository/checkout && npm run t…` -> exit 1, 300 lines output" },
+    ]);
+    expect(result!.split("\n")[0]).toContain(`bash \`${command}\` → exit 1]`);
+  });
+
   it("keeps arguments that are not a JSON object as they came", () => {
     const text = serializeMessage({ role: "assistant", content: null, tool_calls: [{ id: "a", type: "function", function: { name: "apply_patch", arguments: "*** Begin Patch" } }] });
     expect(text).toBe("[ASSISTANT]: \n[Tool calls: apply_patch(*** Begin Patch)]");
