@@ -127,6 +127,9 @@ function lastCode(text: string): string | undefined {
   return last?.code || undefined;
 }
 
+/** A fenced block marked as a shell script, its body in group 1 (up to its closing fence on a line of its own, or the end). */
+const SHELL_FENCE = /^```(?:bash|sh|shell|zsh|console)[ \t]*\n([\s\S]*?)(?:\n```[ \t]*(?=\n|(?![\s\S]))|(?![\s\S]))/m;
+
 /** A SpecStory `input` text read as well as it can be. */
 function targetOfInput(name: string, input: string): ToolCallTarget {
   const listed = inputList(input);
@@ -138,7 +141,9 @@ function targetOfInput(name: string, input: string): ToolCallTarget {
   if (COMMAND_TOOL.test(name)) {
     // SpecStory's Codex `exec_command`: the command on the first line in backticks, then its output fenced
     // (whose own fences, or a cut, would otherwise pass for the last code)
-    const command = /^`([^`\n]+)`[ \t]*(?:\n|$)/.exec(input)?.[1]?.trim() || lastCode(input);
+    // Claude Code's Bash: a description line, then the script in a shell fence (which may itself hold
+    // backticks and escaped fences, so the last code would be a span inside it)
+    const command = /^`([^`\n]+)`[ \t]*(?:\n|$)/.exec(input)?.[1]?.trim() || SHELL_FENCE.exec(input)?.[1]?.trim() || lastCode(input);
     return command ? { paths: [], action: `used by ${name}`, command } : { paths: [], action: `used by ${name}` };
   }
   const action = fileAction(name, undefined);

@@ -21,6 +21,11 @@ describe("toolCallTarget", () => {
     expect(toolCallTarget("Write", json({ input: "```md\n# Notes about `src/a.ts`\n```" })).paths).toEqual([]);
   });
 
+  it("reads a Claude Code Bash script from its shell fence, not from a span inside it", () => {
+    const script = "cat > /tmp/spike.py << 'PYEOF'\nprint(\"Ran `cc hello.c`\")\nnote = \"\\\\```c\\\\n```\"\nPYEOF\npython3 /tmp/spike.py";
+    expect(toolCallTarget("Bash", json({ input: `Build the spike\n\n\`\`\`bash\n${script}\n\`\`\`` })).command).toBe(script);
+  });
+
   it("reads a Codex exec_command's command from its first line, not from the fenced output below it", () => {
     const input = "`sed -n '1,220p' docs/aider.md`\n\n```\nChunk ID: 20d020\nProcess exited with code 0\nOutput:\n# Aider\n\n```bash\naider --commit\n```\n```";
     expect(toolCallTarget("exec_command", json({ input })).command).toBe("sed -n '1,220p' docs/aider.md");
