@@ -3,7 +3,7 @@
  * a fixed window (64,000 tokens unless `--window`), and reports what survived each compaction — file
  * paths, real errors, commands, the user's asks, identifiers the kept tail refers back to — with the
  * first chunk's retention over later compactions, summary tokens, cost and cache reads. A request that
- * sent more than the window counts as a failure of its engine, in each table and in a line per engine. Engines are
+ * sent more than the window less the output reserve counts as a failure of its engine, in each table and in a line per engine. Engines are
  * resolved strictly (a name that does not resolve is an error, not a fallback) and stores are scratch.
  */
 import { writeFile } from "node:fs/promises";
@@ -94,13 +94,14 @@ export function evalText(runs: readonly EvalRun[], setting: EvalSetting): string
   return lines.join("\n");
 }
 
-/** "sliding_window failed 12 of 40 requests: …" for a run with requests over the window, else undefined. */
+/** "sliding_window failed 12 of 40 requests: …" for a run with requests over the window less the output reserve, else undefined. */
 export function failureLine(run: EvalRun, window: number): string | undefined {
-  const { failed, requests, firstRequest, peakTokens } = run.report.overWindow;
+  const { failed, requests, firstRequest, peakTokens, limitTokens } = run.report.overWindow;
   if (failed === 0) return undefined;
+  const fmt = (n: number) => n.toLocaleString("en-US");
   return (
-    `${run.engine} failed ${failed} of ${requests} requests: they sent more than the ${window.toLocaleString("en-US")}-token window ` +
-    `(first: request ${firstRequest}, largest ${peakTokens.toLocaleString("en-US")} tokens), which the API rejects; its cost counts them as if they had been answered`
+    `${run.engine} failed ${failed} of ${requests} requests: they sent more than ${fmt(limitTokens)} tokens, the ${fmt(window)}-token window less the ${fmt(window - limitTokens)}-token output reserve ` +
+    `(first: request ${firstRequest}, largest ${fmt(peakTokens)} tokens), which the API rejects or leaves no room to answer; its cost counts them as if they had been answered`
   );
 }
 
