@@ -225,7 +225,7 @@ export abstract class CompactionSessionBase {
     if (before.length === 0 || (options.force !== true && !outgoing.overflows && !this.engine.shouldCompress(options.promptTokens, sessionId))) {
       // below the trigger: past the preparation point the engine starts the summary in the background
       const preparation = prepareInBackground({ engine: this.engine, routes: this.routes, serverThread: this.serverThread, messages: before, sessionId, promptTokens: options.promptTokens });
-      this.outgoing.willSend(this.engine, before.length, false);
+      this.outgoing.willSend(this.engine.lastPromptTokens, before.length, false);
       return { ...base, outcome: "not_needed", compressionCount: await count(), ...(preparation ? { preparation } : {}) };
     }
     if (outgoing.overflows && options.promptTokens === undefined) options = { ...options, promptTokens: outgoing.tokens };
@@ -239,7 +239,7 @@ export abstract class CompactionSessionBase {
     try {
       // under the lease, compact what the previous holder left (read again), not what was read before it
       const result = await this.compressLeased(sessionId, release === undefined ? startRows : await this.anyStore.activeRows(sessionId), options);
-      this.outgoing.willSend(this.engine, result.messagesAfter, result.outcome === "compressed");
+      this.outgoing.willSend(this.engine.lastPromptTokens, result.messagesAfter, result.outcome === "compressed");
       return result;
     } finally {
       await release?.();

@@ -39,12 +39,12 @@ export class OutgoingRequestTracker {
   private calibration: number | undefined;
 
   /**
-   * The estimate of sending `messages` through `engine`. `promptTokens`, when the caller gives it, is
-   * taken as the usage of the whole list (nothing added since).
+   * The estimate of sending `messages` through `engine`, `reported` being the conversation's last reported
+   * prompt tokens (default: the engine's). `promptTokens`, when the caller gives it, is taken as the usage
+   * of the whole list (nothing added since).
    */
-  estimate(engine: ContextEngine, messages: readonly ChatMessage[], promptTokens?: number): OutgoingRequest {
+  estimate(engine: ContextEngine, messages: readonly ChatMessage[], promptTokens?: number, reported: number = engine.lastPromptTokens): OutgoingRequest {
     const count = engineCount(engine);
-    const reported = engine.lastPromptTokens;
     if (this.sent !== undefined && reported > 0 && reported !== this.sent.promptTokensBefore) {
       // the engine was told the usage of the list sent last: it covers that list
       this.covered = { messages: Math.min(this.sent.messages, messages.length), promptTokens: reported };
@@ -64,11 +64,11 @@ export class OutgoingRequestTracker {
     return { ...estimate, limitTokens, overflows: estimate.tokens > limitTokens };
   }
 
-  /** The request of `messages` messages goes out now, after this check and the compaction it ran when `compacted`. */
-  willSend(engine: ContextEngine, messages: number, compacted: boolean): void {
+  /** The request of `messages` messages goes out now, after this check and the compaction it ran when `compacted`; `reported` is the conversation's last reported prompt tokens now. */
+  willSend(reported: number, messages: number, compacted: boolean): void {
     if (compacted) this.covered = undefined;
     // a list that was compacted stays "compacted" until a response reports its usage
-    this.sent = { messages, promptTokensBefore: engine.lastPromptTokens, compacted: compacted || (this.sent?.compacted === true && this.sent.promptTokensBefore === engine.lastPromptTokens) };
+    this.sent = { messages, promptTokensBefore: reported, compacted: compacted || (this.sent?.compacted === true && this.sent.promptTokensBefore === reported) };
   }
 }
 
