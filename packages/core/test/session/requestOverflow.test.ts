@@ -105,4 +105,32 @@ describe("CompactionSession before a request whose estimate crosses the window l
     expect(String(sent.at(-1)!.content)).toMatch(/^\[Old tool output cleared to save context space\] \[read_file\]/);
     expect(validateConversation(sent)).toEqual([]);
   });
+
+  it("compacts under cache-aware timing too, which defers at a warm cache but never past the line", async () => {
+    const engine = new ContextCompressor({ compression: { timing: "cache_aware" }, model: { model: "claude-sonnet-4", contextLength: WINDOW }, tokenCounter: counter, summarizer: new ExtractiveSummarizer() });
+    const session = new CompactionSession({ engine, store, platform: "cli" });
+    const history: ChatMessage[] = [{ role: "system", content: "You are a careful coding agent." }];
+    for (let t = 0; counter.countMessages(history) < 26_000; t++) history.push(...round(t));
+    // an ask that brings the request just past the trigger (27,200), well below the line (28,800)
+    const room = engine.thresholdTokens + 200 - counter.countMessages(history);
+    history.push({ role: "user", content: `Read the build log. ${"note ".repeat(room)}` });
+    session.append(history);
+    expect((await session.maybeCompress()).outcome).toBe("not_needed");
+    const sent = counter.countMessages(session.messages());
+    expect(sent).toBeGreaterThanOrEqual(engine.thresholdTokens);
+    expect(sent).toBeLessThan(engine.requestLimitTokens - 1_000);
+    // the provider read most of it from its cache: warm, so the timing defers the compaction the trigger asks for
+    engine.updateFromResponse({ input_tokens: 1_000, cache_read_input_tokens: sent - 1_000, cache_creation_input_tokens: 0, output_tokens: 50 });
+    expect(engine.shouldCompressInfo()).toMatchObject({ should: false, reason: "cache_warm" });
+    expect((await session.maybeCompress()).outcome).toBe("not_needed");
+
+    session.append([
+      { role: "assistant", content: null, tool_calls: [{ id: "log", type: "function", function: { name: "read_file", arguments: JSON.stringify({ path: "build.log" }) } }] },
+      { role: "tool", tool_call_id: "log", content: buildLog(250) },
+    ]);
+    expect(counter.countMessages(session.messages())).toBeGreaterThan(engine.requestLimitTokens);
+    const result = await session.maybeCompress();
+    expect(result.outcome).toBe("compressed");
+    expect(counter.countMessages(session.messages())).toBeLessThanOrEqual(engine.requestLimitTokens);
+  });
 });
