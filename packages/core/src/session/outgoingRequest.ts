@@ -1,6 +1,6 @@
 /**
- * The session's estimate of the request it is about to let through (docs/BEHAVIOUR.md, "No request over
- * the window"): which messages the engine's last reported usage covered — the list the previous
+ * The session's estimate of the request it is about to let through
+ * (docs/BEHAVIOUR.md, "No request over the window"): which messages the engine's last reported usage covered — the list the previous
  * `maybeCompress` let go out, once the engine's prompt tokens changed after it — and the estimate of the
  * current list from there (engine/requestFit.ts). The thin stateful part; the arithmetic is pure.
  */
