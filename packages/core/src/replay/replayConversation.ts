@@ -226,8 +226,10 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
     // would cross the overflow line, whatever the trigger or the timing says (docs/BEHAVIOUR.md, "No request over the window").
     // (counted as the host's engine counts: the replay's counter, which also makes the reported usage)
     const outgoing = () => estimateRequestTokens(context, { lastPromptTokens: engine.lastPromptTokens, reportedMessages }, tokensOf).tokens;
-    if (!attempted && engine.shouldCompress(engine.lastPromptTokens)) await compact("agent", engine.lastPromptTokens);
-    else if (outgoing() > requestLimit) await compact("agent", outgoing());
+    if (!attempted && engine.shouldCompress(engine.lastPromptTokens)) {
+      const estimate = outgoing();
+      await compact("agent", estimate > requestLimit ? estimate : engine.lastPromptTokens);
+    } else if (outgoing() > requestLimit) await compact("agent", outgoing());
     userArrived = false;
 
     const key = keys[k] as { model: string; account: string };
