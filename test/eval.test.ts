@@ -11,7 +11,7 @@ describe("context-engine eval", () => {
     const run = await cli(["eval", "compressor,sliding_window", fixture, marshmallow, "--window", "8000"]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    expect(run.stdout.split("\n")[0]).toBe("eval: 8,000-token window, claude-sonnet-4 via anthropic; a fact survives when the engine's own text (its summary) still names it");
+    expect(run.stdout.split("\n")[0]).toBe("eval: 8,000-token window (7,200 tokens a request, after a 800-token output reserve), claude-sonnet-4 via anthropic; a fact survives when the engine's own text (its summary) still names it");
     const [, first = "", second = "", totals = ""] = run.stdout.split(/\n\n/);
     expect(first).toMatch(/python-to-rust-port\.json \(openai, 80 messages\)\n +compressor +sliding_window\n/);
     expect(first).toMatch(/\ncompactions +3 +1\nrequests over the window less the output reserve +0 of 39 +19 of 39 FAILED \(first: request 15\)\n/);

@@ -84,7 +84,9 @@ export async function runEval(io: CommandIO): Promise<number> {
 
 /** The text report: one table per transcript (engines side by side), then the totals when there are several transcripts. */
 export function evalText(runs: readonly EvalRun[], setting: EvalSetting): string {
-  const lines = [`eval: ${setting.window.toLocaleString("en-US")}-token window, ${setting.model} via ${setting.provider}; a fact survives when the engine's own text (its summary) still names it`];
+  const limit = runs[0]?.report.overWindow.limitTokens;
+  const line = limit === undefined ? "" : ` (${limit.toLocaleString("en-US")} tokens a request, after a ${(setting.window - limit).toLocaleString("en-US")}-token output reserve)`;
+  const lines = [`eval: ${setting.window.toLocaleString("en-US")}-token window${line}, ${setting.model} via ${setting.provider}; a fact survives when the engine's own text (its summary) still names it`];
   for (const group of byTranscript(runs)) {
     const first = group[0]!;
     lines.push("", `${first.transcript} (${first.format}, ${first.messages} messages)`, grid(evalRows(group)));
