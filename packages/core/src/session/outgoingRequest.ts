@@ -8,6 +8,7 @@ import type { ContextEngine } from "../engine/ContextEngine.js";
 import { estimateRequestTokens, requestLimitTokens, type CountMessages, type RequestEstimate, type RequestUsage } from "../engine/requestFit.js";
 import type { ChatMessage } from "../messages/schema.js";
 import { calibrationRatio } from "../tokens/calibration.js";
+import { estimateMessagesTokensRough } from "../tokens/rough.js";
 
 /** The engine's own counter when it carries one (the built-in compressor does); undefined otherwise (the rough estimate is used). */
 export function engineCount(engine: ContextEngine): CountMessages | undefined {
@@ -48,7 +49,8 @@ export class OutgoingRequestTracker {
     if (this.sent !== undefined && reported > 0 && reported !== this.sent.promptTokensBefore) {
       // the engine was told the usage of the list sent last: it covers that list
       this.covered = { messages: Math.min(this.sent.messages, messages.length), promptTokens: reported };
-      this.calibration = calibrationRatio(reported, (count ?? roughOf)(messages.slice(0, this.covered.messages))) ?? this.calibration;
+      const covered = messages.slice(0, this.covered.messages);
+      this.calibration = calibrationRatio(reported, count ? count(covered) : estimateMessagesTokensRough(covered)) ?? this.calibration;
       this.sent = undefined;
     }
     // right after a compaction the engine's usage (if it kept one) describes the list before it: not used
@@ -70,8 +72,4 @@ export class OutgoingRequestTracker {
     // a list that was compacted stays "compacted" until a response reports its usage
     this.sent = { messages, promptTokensBefore: reported, compacted: compacted || (this.sent?.compacted === true && this.sent.promptTokensBefore === reported) };
   }
-}
-
-function roughOf(messages: readonly ChatMessage[]): number {
-  return estimateRequestTokens(messages).tokens;
 }
