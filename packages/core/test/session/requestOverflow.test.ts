@@ -133,4 +133,16 @@ describe("CompactionSession before a request whose estimate crosses the window l
     expect(result.outcome).toBe("compressed");
     expect(counter.countMessages(session.messages())).toBeLessThanOrEqual(engine.requestLimitTokens);
   });
+
+  it("keeps an ask larger than the window whole: the turns before it are compacted, the user's words are not cut, and the request stays over the line", async () => {
+    const engine = new ContextCompressor({ model: { model: "claude-sonnet-4", contextLength: WINDOW }, tokenCounter: counter, summarizer: new ExtractiveSummarizer() });
+    const session = new CompactionSession({ engine, store, platform: "cli" });
+    const pasted: ChatMessage = { role: "user", content: `Why does this fail?\n${buildLog(3_000)}` };
+    session.append([{ role: "system", content: "You are a careful coding agent." }, ...round(0), pasted]);
+    const result = await session.maybeCompress();
+    expect(result.outcome).toBe("compressed");
+    expect(result.report?.stillAboveThreshold).toBe(true);
+    expect(session.messages().at(-1)).toEqual(pasted);
+    expect(counter.countMessages(session.messages())).toBeGreaterThan(WINDOW);
+  });
 });
