@@ -31,7 +31,7 @@ describe("compression.timing side by side in simulate and eval", () => {
     expect(row(run.stdout, "compression.timing")).toEqual(["threshold", "cache_aware"]);
     expect(row(run.stdout, "cost (summaries included)")[1]).toMatch(/^\$0\.\d+ \([−+]\d+\.\d % vs threshold\)$/);
     for (const cell of row(run.stdout, "largest request")) expect(cell).toMatch(/^[\d,]+ of the 16,000-token window$/);
-    expect(row(run.stdout, "requests over the window")).toEqual(["0 of 39", "0 of 39"]);
+    expect(row(run.stdout, "requests over the window less the output reserve")).toEqual(["0 of 39", "0 of 39"]);
     expect(row(run.stdout, "compactions")).toHaveLength(2);
     expect(run.stdout).toMatch(/facts kept \(paths, errors, commands, asks\)/);
   });
@@ -40,7 +40,7 @@ describe("compression.timing side by side in simulate and eval", () => {
     const run = await cli(["simulate", transcriptWithIdleGap(), "--context-length", "20000", "--timing", "both"]);
     expect(run.code).toBe(0);
     expect(row(run.stdout, "compactions")).toEqual(["0", "1"]);
-    expect(row(run.stdout, "requests over the window")).toEqual(["0 of 39", "0 of 39"]);
+    expect(row(run.stdout, "requests over the window less the output reserve")).toEqual(["0 of 39", "0 of 39"]);
     const [threshold, cacheAware] = row(run.stdout, "cost (summaries included)");
     expect(cacheAware).toMatch(/\(−\d+\.\d % vs threshold\)$/);
     expect(Number(cacheAware!.match(/^\$([\d.]+)/)![1])).toBeLessThan(Number(threshold!.slice(1)));

@@ -11,10 +11,10 @@ describe("context-engine eval", () => {
     const run = await cli(["eval", "compressor,sliding_window", fixture, marshmallow, "--window", "8000"]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    expect(run.stdout.split("\n")[0]).toBe("eval: 8,000-token window, claude-sonnet-4 via anthropic; a fact survives when the engine's own text (its summary) still names it");
+    expect(run.stdout.split("\n")[0]).toBe("eval: 8,000-token window (7,200 tokens a request, after a 800-token output reserve), claude-sonnet-4 via anthropic; a fact survives when the engine's own text (its summary) still names it");
     const [, first = "", second = "", totals = ""] = run.stdout.split(/\n\n/);
     expect(first).toMatch(/python-to-rust-port\.json \(openai, 80 messages\)\n +compressor +sliding_window\n/);
-    expect(first).toMatch(/\ncompactions +3 +1\nrequests over the window +0 of 39 +17 of 39 FAILED \(first: request 17\)\n/);
+    expect(first).toMatch(/\ncompactions +3 +1\nrequests over the window less the output reserve +0 of 39 +19 of 39 FAILED \(first: request 15\)\n/);
     expect(first).toMatch(/\npaths kept +100\.0 % \(6\/6\) +0\.0 % \(0\/24\)\n/);
     expect(first).toMatch(/\nacting commands kept +100\.0 % \(5\/5\) +0\.0 % \(0\/11\)\nreads kept +— +0\.0 % \(0\/1\)\n/);
     // what an LLM summarizer's prompts would have shown the summary model, built without calling one; the sliding window calls none
@@ -29,17 +29,17 @@ describe("context-engine eval", () => {
     expect(first).toMatch(/\nsummary tokens +\d+ mean, \d+ max +0 mean, 0 max\n/);
     expect(first).toMatch(/\ncost \(summaries included\) +\$0\.\d+ +\$0\.\d+\ncache reads +\d+\.\d % +\d+\.\d %\n/);
     // an engine that never compacts is not cheaper: the requests it sends over the window fail
-    expect(first).toMatch(/\nsliding_window failed 17 of 39 requests: they sent more than the 8,000-token window \(first: request 17, largest [\d,]+ tokens\), which the API rejects/);
+    expect(first).toMatch(/\nsliding_window failed 19 of 39 requests: they sent more than 7,200 tokens, the 8,000-token window less the 800-token output reserve \(first: request 15, largest [\d,]+ tokens\), which the API rejects/);
     expect(first).not.toMatch(/^compressor failed/m);
     expect(second).toMatch(/^.*marshmallow-1867\.json \(openai, 24 messages\)/);
-    expect(totals).toMatch(/^all transcripts\n +compressor +sliding_window\ntranscripts +2 +2\ncompactions +4 +1\nrequests over the window +0 of \d+ +\d+ of \d+ FAILED\n/);
+    expect(totals).toMatch(/^all transcripts\n +compressor +sliding_window\ntranscripts +2 +2\ncompactions +4 +1\nrequests over the window less the output reserve +0 of \d+ +\d+ of \d+ FAILED\n/);
   });
 
   it("compacts in a 64,000-token window by default, where a short session never compacts", async () => {
     const run = await cli(["eval", "compressor", fixture]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("eval: 64,000-token window");
-    expect(run.stdout).toMatch(/\ncompactions +0\nrequests over the window +0 of 39\npaths kept +—\n/);
+    expect(run.stdout).toMatch(/\ncompactions +0\nrequests over the window less the output reserve +0 of 39\npaths kept +—\n/);
   });
 
   it("prints JSON with each compaction's survival and what it lost", async () => {
@@ -66,8 +66,8 @@ describe("context-engine eval", () => {
     expect(window!.summaries).toMatchObject({ calls: 0, costUsd: 0 });
     expect(window!.compactions[0]!.lost).toEqual(expect.arrayContaining([{ kind: "command", text: "cargo init --lib --name python_utils", key: "cargo init --lib --name python_utils" }]));
     expect(out.totals.map((t) => [t.engine, t.compactions])).toEqual([["compressor", 3], ["sliding_window", 1]]);
-    expect(out.runs.map((r) => [r.overWindow.failed, r.overWindow.firstRequest])).toEqual([[0, null], [17, 17]]);
-    expect(out.totals.map((t) => t.overWindow)).toEqual([{ failed: 0, requests: 39 }, { failed: 17, requests: 39 }]);
+    expect(out.runs.map((r) => [r.overWindow.failed, r.overWindow.firstRequest])).toEqual([[0, null], [19, 15]]);
+    expect(out.totals.map((t) => t.overWindow)).toEqual([{ failed: 0, requests: 39 }, { failed: 19, requests: 39 }]);
   });
 
   it("writes a self-contained HTML page with the retention chart and the lost facts", async () => {

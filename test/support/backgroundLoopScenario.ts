@@ -37,8 +37,13 @@ export function scriptBackgroundLoop(model: FixtureServer, summaries: FixtureSer
   );
 }
 
-/** The app's tool in this loop: the short note waits until the engine's background summary is ready, other notes as in the scenario. */
+/**
+ * The app's tool in this loop: the short note waits until the engine's background summary is ready, the
+ * zebra note as in the scenario, the yak note short too — the usage scripted for the zebra note's request
+ * (6,000 tokens) with a long yak note after it would cross the window less its output reserve, and be compacted first.
+ */
 export async function readNoteAfterSummary(path: string, host: ContextHost): Promise<string> {
+  if (path.includes("yak")) return "1. yak field note: the herd rested by the river.";
   if (path !== SHORT_NOTE) return readNote(path);
   const engine = host.engine as ContextCompressor;
   const deadline = Date.now() + 10_000;

@@ -6,13 +6,15 @@
  * `tools` offers the engine's tools (lcm_grep, …). `middleware()` does the same one level down, for
  * every call of a model wrapped with `wrapLanguageModel` (no tool loop needed). Before the conversation's
  * first reported usage (its first call, or the first after `reset()`), gateway session hygiene judges the
- * messages by their rough estimate and compresses a conversation already past 85 % of the window. Below
- * the trigger an engine that can prepares the summary in the background (`compression.prepare_at`).
+ * messages by their rough estimate and compresses a conversation already past 85 % of the window; a
+ * request whose estimate (the last usage plus the messages since) crosses the window less the output
+ * reserve is compacted first whatever the trigger says. Below the trigger an engine that can prepares
+ * the summary in the background (`compression.prepare_at`).
  */
 import { isDeepStrictEqual } from "node:util";
 import type { LanguageModelMiddleware, LanguageModelUsage, ModelMessage, ToolSet } from "ai";
 import { AWAITING_REAL_USAGE, isContextEngine, type ChatMessage, type CompressOptions, type ContextEngine, type UsageReport } from "@context-engine/core";
-import { lastCompactionOf, messagesChanged, noticeSince, requestedCompression, toolCallContext } from "@context-engine/core/internal";
+import { lastCompactionOf, messagesChanged, noticeSince, OutgoingRequestTracker, requestedCompression, toolCallContext } from "@context-engine/core/internal";
 import { withHistoryNotice, type HistoryNotice } from "./notice.js";
 import { engineGatewayHygiene, prepareEngineCompression, takeCompactionRequest } from "@context-engine/core/session";
 import { toChatMessages } from "./toChatMessages.js";
@@ -56,9 +58,10 @@ export interface AiSdkCompressionEvent {
   /**
    * What triggered it: `usage`, the engine's threshold on the last reported usage; `hygiene`, gateway
    * session hygiene (85 % of the window) on the estimate of a conversation with no reported usage yet;
-   * `agent`, the model's `compact_context` call in the step before.
+   * `agent`, the model's `compact_context` call in the step before; `overflow`, the request's estimate
+   * (the last reported usage plus the messages since) crossed the window less the output reserve.
    */
-  trigger: "usage" | "hygiene" | "agent";
+  trigger: "usage" | "hygiene" | "agent" | "overflow";
 }
 
 /** What `prepareStep` reads of the AI SDK's step options. */
@@ -116,6 +119,8 @@ export class AiSdkAdapter {
   private readonly compactionNotice: boolean;
   /** The engine said background compaction is off (`compression.prepare_at` unset): no need to ask again. */
   private preparationOff = false;
+  /** What the last request sent and what the reported usage covers: the estimate of the next one. */
+  private outgoing = new OutgoingRequestTracker();
 
   constructor(options: AiSdkAdapterOptions) {
     const engine = options.host !== undefined ? options.host.engine : options.engine;
@@ -167,49 +172,55 @@ export class AiSdkAdapter {
    */
   private async compacted(slot: CompactionSlot, messages: ModelMessage[], stepNumber: number): Promise<ModelMessage[]> {
     const current = viewThrough(slot, messages);
-    const trigger = this.compressionTrigger(current);
+    const chat = toChatMessages(current);
+    const trigger = this.compressionTrigger(chat);
     if (trigger === undefined) {
       // below the trigger: past `compression.prepare_at` the engine writes the summary in the background
       if (this.engine.prepareCompression !== undefined && !this.preparationOff) {
-        const status = prepareEngineCompression(this.engine, toChatMessages(current), { sessionId: this.sessionId, promptTokens: this.promptTokens });
+        const status = prepareEngineCompression(this.engine, chat, { sessionId: this.sessionId, promptTokens: this.promptTokens });
         this.preparationOff = status?.state === "off";
       }
+      this.outgoing.willSend(this.promptTokens ?? 0, chat.length, false);
       return current;
     }
-    const { chat, promptTokens } = trigger;
+    const { promptTokens } = trigger;
     const before = lastCompactionOf(this.engine);
     const compressed = await this.engine.compress(chat, {
       ...(promptTokens > 0 ? { currentTokens: promptTokens } : {}),
       ...(this.sessionId !== undefined ? { sessionId: this.sessionId } : {}),
       ...trigger.options,
     });
-    if (!messagesChanged(chat, compressed)) return current;
+    if (!messagesChanged(chat, compressed)) {
+      this.outgoing.willSend(this.promptTokens ?? 0, chat.length, false);
+      return current;
+    }
     const view = toModelMessages(compressed);
     const notice = this.compactionNotice ? noticeSince(before, lastCompactionOf(this.engine)) : undefined;
     slot.current = { source: messages.slice(), view, ...(notice === undefined ? {} : { notice: { text: notice } }) };
     this.promptTokens = AWAITING_REAL_USAGE;
+    this.outgoing.willSend(this.promptTokens, compressed.length, true);
     this.onCompress?.({ stepNumber, messagesBefore: messages.length, messagesAfter: view.length, promptTokens, compressionCount: this.engine.compressionCount, trigger: trigger.trigger });
     return view;
   }
 
   /**
-   * Whether to compress `current` (the messages about to be sent), as the engine's chat messages with the
+   * Whether to compress `chat` (the messages about to be sent, as the engine's chat messages), with the
    * prompt tokens to give it: before this conversation's first reported usage, gateway hygiene on their
-   * estimate; else (or when hygiene does not fire) the engine's threshold on the last reported usage.
+   * estimate; else (or when hygiene does not fire) the engine's threshold on the last reported usage;
+   * and whatever those say, when the request's estimate crosses the window less the output reserve.
    */
-  private compressionTrigger(current: ModelMessage[]): { chat: ChatMessage[]; promptTokens: number; trigger: AiSdkCompressionEvent["trigger"]; options?: CompressOptions } | undefined {
+  private compressionTrigger(chat: ChatMessage[]): { promptTokens: number; trigger: AiSdkCompressionEvent["trigger"]; options?: CompressOptions } | undefined {
     // the model asked for it (compact_context) in the step before: compact now, with its focus
     const request = takeCompactionRequest(this.engine, this.sessionId);
-    if (request !== undefined) return { chat: toChatMessages(current), promptTokens: Math.max(0, this.promptTokens ?? this.engine.lastPromptTokens), trigger: "agent", options: requestedCompression(request) };
-    let chat: ChatMessage[] | undefined;
+    if (request !== undefined) return { promptTokens: Math.max(0, this.promptTokens ?? this.engine.lastPromptTokens), trigger: "agent", options: requestedCompression(request) };
     if (this.promptTokens === undefined) {
-      chat = toChatMessages(current);
       const hygiene = engineGatewayHygiene(this.engine, chat);
-      if (hygiene.compress) return { chat, promptTokens: hygiene.tokens, trigger: "hygiene" };
+      if (hygiene.compress) return { promptTokens: hygiene.tokens, trigger: "hygiene" };
     }
     // this conversation's own count (an engine serving several conversations holds the latest of any)
-    if (!this.engine.shouldCompress(this.promptTokens, this.sessionId)) return undefined;
-    return { chat: chat ?? toChatMessages(current), promptTokens: this.promptTokens ?? this.engine.lastPromptTokens, trigger: "usage" };
+    if (this.engine.shouldCompress(this.promptTokens, this.sessionId)) return { promptTokens: this.promptTokens ?? this.engine.lastPromptTokens, trigger: "usage" };
+    const outgoing = this.outgoing.estimate(this.engine, chat, undefined, this.promptTokens ?? 0);
+    return outgoing.overflows ? { promptTokens: outgoing.tokens, trigger: "overflow" } : undefined;
   }
 
   /** The AI SDK `onStepFinish`: feeds the step's usage (the last step's too, which no `prepareStep` sees). */
@@ -250,6 +261,7 @@ export class AiSdkAdapter {
     this.steps.current = undefined;
     this.calls.current = undefined;
     this.promptTokens = undefined;
+    this.outgoing = new OutgoingRequestTracker();
   }
 }
 

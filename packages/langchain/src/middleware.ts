@@ -4,15 +4,17 @@
  * them in the agent's state (as LangChain's own summarization middleware does); after each call it feeds
  * the AI message's `usage_metadata` to the engine; and it registers the engine's tools. While no answer in
  * the state reports usage (a resumed stored session, say), gateway session hygiene judges the messages by
- * their rough estimate and compresses a conversation already past 85 % of the window.
+ * their rough estimate and compresses a conversation already past 85 % of the window. A request whose
+ * estimate (the latest usage plus the messages since) crosses the window less the output reserve is
+ * compacted first, whatever the trigger says.
  */
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { AIMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { isContextEngine, type ChatMessage, type CompressOptions, type ContextEngine } from "@context-engine/core";
-import { lastCompactionOf, messagesChanged, noticeSince, requestedCompression, toolCallContext } from "@context-engine/core/internal";
+import { engineCount, engineRequestLimit, lastCompactionOf, messagesChanged, noticeSince, requestedCompression, toolCallContext } from "@context-engine/core/internal";
 import { noticeUpdate, type PendingNotice } from "./notice.js";
-import { engineGatewayHygiene, prepareEngineCompression, takeCompactionRequest } from "@context-engine/core/session";
+import { engineGatewayHygiene, estimateRequestTokens, prepareEngineCompression, takeCompactionRequest } from "@context-engine/core/session";
 import { toBaseMessages } from "./toBaseMessages.js";
 import { toChatMessages } from "./toChatMessages.js";
 import { engineTools } from "./tools.js";
@@ -53,20 +55,38 @@ export interface LangChainCompressionEvent {
   /**
    * What triggered it: `usage`, the engine's threshold on the latest reported usage; `hygiene`, gateway
    * session hygiene (85 % of the window) on the estimate of a conversation with no reported usage yet;
-   * `agent`, the model's `compact_context` call before this model call.
+   * `agent`, the model's `compact_context` call before this model call; `overflow`, the request's estimate
+   * (the latest reported usage plus the messages since) crossed the window less the output reserve.
    */
-  trigger: "usage" | "hygiene" | "agent";
+  trigger: "usage" | "hygiene" | "agent" | "overflow";
 }
 
-/** The usage report of the latest AI message in `messages` that carries usage. */
-function lastUsage(messages: readonly BaseMessage[]): { prompt_tokens: number } | undefined {
+/** The usage report of the latest AI message in `messages` that carries usage, with that message and its index. */
+function lastUsageAt(messages: readonly BaseMessage[]): { prompt_tokens: number; index: number; message: BaseMessage } | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
     if (!AIMessage.isInstance(message)) continue;
     const report = langChainUsageReport(message.usage_metadata);
-    if (report !== undefined) return report as { prompt_tokens: number };
+    if (report !== undefined) return { prompt_tokens: (report as { prompt_tokens: number }).prompt_tokens, index: i, message };
   }
   return undefined;
+}
+
+/** The usage report of the latest AI message in `messages` that carries usage. */
+function lastUsage(messages: readonly BaseMessage[]): { prompt_tokens: number } | undefined {
+  return lastUsageAt(messages);
+}
+
+/**
+ * The estimate of sending `messages` as `chat` (docs/BEHAVIOUR.md, "No request over the window"): the
+ * latest answer's reported prompt tokens cover the messages before it, the ones after are counted; an
+ * answer whose usage described the conversation before the last compaction (`stale`) counts for nothing.
+ */
+function outgoingEstimate(engine: ContextEngine, messages: BaseMessage[], chat: ChatMessage[], stale: BaseMessage | undefined): number {
+  const usage = lastUsageAt(messages);
+  const fresh = usage !== undefined && usage.message !== stale ? usage : undefined;
+  const covered = fresh === undefined ? undefined : toChatMessages(messages.slice(0, fresh.index)).length;
+  return estimateRequestTokens(chat, { lastPromptTokens: fresh?.prompt_tokens, reportedMessages: covered }, engineCount(engine)).tokens;
 }
 
 /** What makes the middleware compress: the engine's chat messages, the token count to give it (if known) and what to report. */
@@ -83,9 +103,11 @@ interface CompressionTrigger {
 
 /**
  * Whether to compress `messages` (the agent's state): with no answer reporting usage, gateway hygiene on
- * their estimate; else (or when hygiene does not fire) the engine's threshold on the latest reported usage.
+ * their estimate; else (or when hygiene does not fire) the engine's threshold on the latest reported usage;
+ * and whatever those say, when the request's estimate crosses the window less the output reserve (`stale`:
+ * the answer whose usage predates the last compaction).
  */
-function compressionTrigger(engine: ContextEngine, messages: BaseMessage[], sessionId: string | undefined): CompressionTrigger | undefined {
+function compressionTrigger(engine: ContextEngine, messages: BaseMessage[], sessionId: string | undefined, stale: BaseMessage | undefined): CompressionTrigger | undefined {
   // the prompt tokens of this conversation's latest answer, as the agent's state holds it
   const promptTokens = lastUsage(messages)?.prompt_tokens;
   // the model asked for it (compact_context) before this call: compact now, with its focus
@@ -97,8 +119,10 @@ function compressionTrigger(engine: ContextEngine, messages: BaseMessage[], sess
     const hygiene = engineGatewayHygiene(engine, chat);
     if (hygiene.compress) return { chat, currentTokens: hygiene.tokens, promptTokens: hygiene.tokens, trigger: "hygiene" };
   }
-  if (!engine.shouldCompress(promptTokens, sessionId)) return undefined;
-  return { chat: chat ?? toChatMessages(messages), currentTokens: promptTokens, promptTokens: promptTokens ?? engine.lastPromptTokens, trigger: "usage" };
+  if (engine.shouldCompress(promptTokens, sessionId)) return { chat: chat ?? toChatMessages(messages), currentTokens: promptTokens, promptTokens: promptTokens ?? engine.lastPromptTokens, trigger: "usage" };
+  chat ??= toChatMessages(messages);
+  const outgoing = outgoingEstimate(engine, messages, chat, stale);
+  return outgoing > engineRequestLimit(engine) ? { chat, currentTokens: outgoing, promptTokens: outgoing, trigger: "overflow" } : undefined;
 }
 
 /** The state update that replaces the agent's messages with `messages`. */
@@ -122,11 +146,13 @@ export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions)
   let notice: PendingNotice | undefined;
   // the engine said background compaction is off (`compression.prepare_at` unset): no need to ask again
   let preparationOff = false;
+  // the answer whose usage described the conversation before the last compaction (it may stay in the tail)
+  let staleUsage: BaseMessage | undefined;
   return createMiddleware({
     name: options.name ?? "ContextEngineMiddleware",
     tools: engineTools(engine, toolCallContext(sessionId, options.scope ?? options.host?.scope)),
     beforeModel: async (state) => {
-      const trigger = compressionTrigger(engine, state.messages, sessionId);
+      const trigger = compressionTrigger(engine, state.messages, sessionId, staleUsage);
       if (trigger === undefined) {
         // below the trigger: past `compression.prepare_at` the engine writes the summary in the background
         if (engine.prepareCompression !== undefined && !preparationOff) {
@@ -148,6 +174,7 @@ export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions)
       const messages = toBaseMessages(compressed);
       const text = withNotice ? noticeSince(before, lastCompactionOf(engine)) : undefined;
       notice = text === undefined ? undefined : { text, after: messages.length };
+      staleUsage = lastUsageAt(state.messages)?.message;
       options.onCompress?.({ messagesBefore: state.messages.length, messagesAfter: messages.length, promptTokens, compressionCount: engine.compressionCount, trigger: trigger.trigger });
       return replaceAll(messages);
     },

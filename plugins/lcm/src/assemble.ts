@@ -120,6 +120,8 @@ function placeBlocks(messages: readonly ChatMessage[]): ChatMessage[] {
 export interface AssembleOptions {
   /** Tool results larger than this many tokens are shown as a preview with their id (0 or absent: never). */
   externalizeAboveTokens?: number | undefined;
+  /** The overflow line (the window less the output reserve): `assembleWithin` (fitContext.ts) externalizes more past it. */
+  limitTokens?: number | undefined;
 }
 
 /**

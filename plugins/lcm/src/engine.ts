@@ -34,7 +34,8 @@ import {
   type PrepareCompressionOptions,
   type PreparationStatus,
 } from "./core.js";
-import { assembleContext, splitSystemPrompt, type AssembleOptions } from "./assemble.js";
+import { splitSystemPrompt, type AssembleOptions } from "./assemble.js";
+import { assembleWithin } from "./fitContext.js";
 import { loadContext, runCompaction, type CompactionOutcome } from "./compaction.js";
 import { compactionInputOf, ingestAndCompact, type LcmCompactionParts } from "./compressSession.js";
 import { isExtractive, type LcmEngineOptions } from "./engineOptions.js";
@@ -275,12 +276,13 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
 
   /** The context of `session` as the model would see it after `system`. Pure function of the stored state. */
   async assemble(system: ChatMessage[] = [], session?: string): Promise<ChatMessage[]> {
-    return this.handle.use(async (store) => assembleContext(system, await loadContext(store, session ?? (await this.currentSession())), this.assembleOptions));
+    const options = this.assembleOptions;
+    return this.handle.use(async (store) => assembleWithin(system, await loadContext(store, session ?? (await this.currentSession())), options, options.limitTokens, (message) => this.tokenCounter.countMessages([message])));
   }
 
   /** How this engine assembles contexts (from its settings). */
   private get assembleOptions(): AssembleOptions {
-    return { externalizeAboveTokens: this.settings.externalize_tool_output_tokens };
+    return { externalizeAboveTokens: this.settings.externalize_tool_output_tokens, limitTokens: this.requestLimitTokens };
   }
 
   /** The agent-facing tools: lcm_grep, lcm_describe, lcm_expand (+ lcm_expand_query with an LLM summarizer). */

@@ -1,6 +1,7 @@
 /** The assembled context of a session together with what the host holds once it has it (held.ts). */
 import type { ChatMessage, TokenCounter } from "./core.js";
-import { assembleContext, isLcmArtifact, type AssembleOptions } from "./assemble.js";
+import { isLcmArtifact, type AssembleOptions } from "./assemble.js";
+import { assembleWithin } from "./fitContext.js";
 import { loadContext } from "./compaction.js";
 import { heldSequence, type HeldSequence } from "./held.js";
 import { messageIdentity } from "./messageText.js";
@@ -19,7 +20,8 @@ export async function assembleHeldContext(
   options: AssembleOptions,
 ): Promise<{ output: ChatMessage[]; held: HeldSequence }> {
   const items = await loadContext(store, session, counter);
-  const output = assembleContext(system, items, options);
+  // past the overflow line more tool outputs are kept out of the context, stored whole (fitContext.ts)
+  const output = assembleWithin(system, items, options, options.limitTokens, (message) => counter.countMessages([message]));
   const stored = new Map<ChatMessage, StoredMessage>();
   for (const item of items) if (item.type === "message") stored.set(item.stored.message, item.stored);
   const messages = output.slice(system.length).filter((m) => !isLcmArtifact(m));

@@ -4,8 +4,8 @@
  * paths, real errors, acting commands, reads, the user's asks, identifiers the kept tail refers back to —
  * with the first chunk's retention over later compactions, summary tokens, cost and cache reads; and
  * what the summary model is shown of the same facts (the prompts an LLM summarizer sends, built without
- * calling a model: the host's summarizer is metered) and the summarizer calls. A request that
- * sent more than the window counts as a failure of its engine, in each table and in a line per engine. Engines are
+ * calling a model: the host's summarizer is metered) and the summarizer calls. A request that sent more
+ * than the window less the output reserve counts as a failure of its engine, in each table and in a line per engine. Engines are
  * resolved strictly (a name that does not resolve is an error, not a fallback) and stores are scratch.
  */
 import { writeFile } from "node:fs/promises";
@@ -87,7 +87,9 @@ export async function runEval(io: CommandIO): Promise<number> {
 
 /** The text report: one table per transcript (engines side by side), then the totals when there are several transcripts. */
 export function evalText(runs: readonly EvalRun[], setting: EvalSetting): string {
-  const lines = [`eval: ${setting.window.toLocaleString("en-US")}-token window, ${setting.model} via ${setting.provider}; a fact survives when the engine's own text (its summary) still names it`];
+  const limit = runs[0]?.report.overWindow.limitTokens;
+  const line = limit === undefined ? "" : ` (${limit.toLocaleString("en-US")} tokens a request, after a ${(setting.window - limit).toLocaleString("en-US")}-token output reserve)`;
+  const lines = [`eval: ${setting.window.toLocaleString("en-US")}-token window${line}, ${setting.model} via ${setting.provider}; a fact survives when the engine's own text (its summary) still names it`];
   for (const group of byTranscript(runs)) {
     const first = group[0]!;
     lines.push("", `${first.transcript} (${first.format}, ${first.messages} messages)`, grid(evalRows(group)));
@@ -97,13 +99,14 @@ export function evalText(runs: readonly EvalRun[], setting: EvalSetting): string
   return lines.join("\n");
 }
 
-/** "sliding_window failed 12 of 40 requests: …" for a run with requests over the window, else undefined. */
+/** "sliding_window failed 12 of 40 requests: …" for a run with requests over the window less the output reserve, else undefined. */
 export function failureLine(run: EvalRun, window: number): string | undefined {
-  const { failed, requests, firstRequest, peakTokens } = run.report.overWindow;
+  const { failed, requests, firstRequest, peakTokens, limitTokens } = run.report.overWindow;
   if (failed === 0) return undefined;
+  const fmt = (n: number) => n.toLocaleString("en-US");
   return (
-    `${run.engine} failed ${failed} of ${requests} requests: they sent more than the ${window.toLocaleString("en-US")}-token window ` +
-    `(first: request ${firstRequest}, largest ${peakTokens.toLocaleString("en-US")} tokens), which the API rejects; its cost counts them as if they had been answered`
+    `${run.engine} failed ${failed} of ${requests} requests: they sent more than ${fmt(limitTokens)} tokens, the ${fmt(window)}-token window less the ${fmt(window - limitTokens)}-token output reserve ` +
+    `(first: request ${firstRequest}, largest ${fmt(peakTokens)} tokens), which the API rejects or leaves no room to answer; its cost counts them as if they had been answered`
   );
 }
 

@@ -53,7 +53,7 @@ export function retentionCell(report: Pick<FidelityReport, "firstChunk">): strin
   return `${formatPercent(retention.share)} after ${retention.after} (of ${report.firstChunk.facts} facts)`;
 }
 
-/** "0 of 40", or "12 of 40 FAILED (first: request 28)": requests that sent more than the window, which the API would reject. */
+/** "0 of 40", or "12 of 40 FAILED (first: request 28)": requests that sent more than the window less the output reserve, which the API would reject (or leave no room to answer). */
 export function overWindowCell(over: { failed: number; requests: number; firstRequest?: number | null }): string {
   if (over.failed === 0) return `0 of ${over.requests}`;
   return `${over.failed} of ${over.requests} FAILED${over.firstRequest !== undefined && over.firstRequest !== null ? ` (first: request ${over.firstRequest})` : ""}`;
@@ -103,7 +103,7 @@ export function evalRows(runs: readonly EvalRun[]): string[][] {
   return [
     ["", ...runs.map((r) => r.engine)],
     ["compactions", ...cell((r) => String(r.report.compactions.length))],
-    ["requests over the window", ...cell((r) => overWindowCell(r.report.overWindow))],
+    ["requests over the window less the output reserve", ...cell((r) => overWindowCell(r.report.overWindow))],
     ...SHOWN_KINDS.map(([kind, label]) => [label, ...cell((r) => keptCell(r.report.survival[kind]))]),
     ...promptRows(runs.map((r) => r.report.promptRecall), runs.map((r) => r.report.replay.totals.summaries?.calls)),
     ["tail references kept", ...cell((r) => keptCell(r.report.references))],
@@ -123,7 +123,7 @@ export interface EngineTotals {
   engine: string;
   transcripts: number;
   compactions: number;
-  /** Requests over the window (failures) and all requests, over every transcript. */
+  /** Requests over the window less the output reserve (failures) and all requests, over every transcript. */
   overWindow: { failed: number; requests: number };
   survival: SurvivalByKind;
   /** What the summary model was shown (an LLM summarizer's prompts), when the summarizer was metered. */
@@ -168,7 +168,7 @@ export function totalRows(totals: readonly EngineTotals[]): string[][] {
     ["", ...totals.map((t) => t.engine)],
     ["transcripts", ...cell((t) => String(t.transcripts))],
     ["compactions", ...cell((t) => String(t.compactions))],
-    ["requests over the window", ...cell((t) => overWindowCell(t.overWindow))],
+    ["requests over the window less the output reserve", ...cell((t) => overWindowCell(t.overWindow))],
     ...SHOWN_KINDS.map(([kind, label]) => [label, ...cell((t) => keptCell(t.survival[kind]))]),
     ...promptRows(totals.map((t) => t.promptRecall), totals.map((t) => t.summaryCalls)),
     ["tail references kept", ...cell((t) => keptCell(t.references))],

@@ -42,7 +42,7 @@ export function timingRows(runs: readonly TimingRun[], window: number): string[]
     ["cost (summaries included)", ...cell((r) => costCell(r, first))],
     ["compactions", ...cell((r) => String(r.report.compactions.length))],
     ["largest request", ...cell((r) => `${formatTokens(largestRequest(r.report))} of the ${formatTokens(window)}-token window`)],
-    ["requests over the window", ...cell((r) => overWindowCell(r.report.overWindow))],
+    ["requests over the window less the output reserve", ...cell((r) => overWindowCell(r.report.overWindow))],
     ["cache reads", ...cell((r) => formatPercent(r.report.replay.totals.cacheReadShare))],
     ["facts kept (paths, errors, commands, asks)", ...cell((r) => keptCell(shownFactsKept(r.report)))],
     ["first chunk retained", ...cell((r) => retentionCell(r.report))],

@@ -209,14 +209,14 @@ export class ContextCompressor extends ContextEngine {
 
   /** What the trigger compares against, now. */
   private triggerLimits(): TriggerLimits {
-    return { enabled: this.compression.enabled, thresholdTokens: this.thresholdTokens, contextLength: this.contextLength, now: this.now() };
+    return { enabled: this.compression.enabled, thresholdTokens: this.thresholdTokens, requestLimitTokens: this.requestLimitTokens, now: this.now() };
   }
 
   /**
    * True when a preflight estimate at or above the threshold should wait for real usage in `sessionId`
    * (default: the current session): a compaction just ran there and the provider has not yet reported
    * the compacted conversation's prompt tokens (the estimate overcounts, e.g. tool schemas, and would
-   * compact twice in a row). An estimate past the whole window is never deferred. The next
+   * compact twice in a row). An estimate past the overflow line (`requestLimitTokens`) is never deferred. The next
    * `updateFromResponse` (or a model change) ends the wait.
    */
   shouldDeferPreflightToRealUsage(estimatedTokens: number, sessionId?: string): boolean {

@@ -35,7 +35,7 @@ type SummaryPlacement = { role: "user" | "assistant"; merge: boolean };
 
 /**
  * True when the summary must be the first visible (user) message: only the system prompt is kept, or
- * no user message would survive. Merged into a tail message, it then goes before the message's own text.
+ * no user message would survive. Merged into a tail message (then a user message), it goes before the message's own text.
  */
 export function summaryMustLead(head: readonly ChatMessage[], tail: readonly ChatMessage[]): boolean {
   const onlySystemKept = head.every((m) => m.role === "system");
@@ -46,8 +46,9 @@ export function summaryMustLead(head: readonly ChatMessage[], tail: readonly Cha
 /**
  * The summary's role: `user` when only the system prompt is kept or no user message would survive
  * (Anthropic wants a user message first); otherwise the role that differs from both neighbours; when
- * both collide, merge into the first tail message (after its own text, so the end marker comes last;
- * before it when the summary must lead).
+ * both collide, merge into the first tail message: before a user message's own content (so the ask stays
+ * last in its message, after the end marker), after an assistant message's own text (so the end marker
+ * closes it, before the next message).
  */
 export function chooseSummaryPlacement(head: readonly ChatMessage[], tail: readonly ChatMessage[]): SummaryPlacement {
   const previous = head.at(-1)?.role;
@@ -89,9 +90,9 @@ export function assembleCompressed(input: AssembleInput): AssembleResult {
   const tail = input.tail.slice();
   const out: ChatMessage[] = head;
   if (placement.merge && tail[0] !== undefined) {
-    // The end marker closes the message ("respond to the message below"), unless the summary has to lead:
-    // then the carrier's own words (the live request) follow the marker.
-    tail[0] = summaryMustLead(head, input.tail) ? prependText(tail[0], content) : appendText(tail[0], content);
+    // A user carrier keeps its own content (the ask, an image) after the end marker, last in its message;
+    // an assistant carrier's reply comes first and the end marker closes the message.
+    tail[0] = tail[0].role === "user" ? prependText(tail[0], content) : appendText(tail[0], content);
   } else {
     out.push({ role: placement.role, content });
   }

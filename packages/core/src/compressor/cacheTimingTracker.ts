@@ -6,7 +6,7 @@
  */
 import { CACHE_TTL_MS, CACHE_READ_MULTIPLIER, CACHE_WRITE_MULTIPLIER, type CacheTtl } from "../providers/anthropicFacts.js";
 import { lookupModelPrice, parsePriceTable, type PriceTable } from "../providers/prices.js";
-import { inputWindow } from "../engine/thresholds.js";
+import { requestLimitTokens } from "../engine/requestFit.js";
 import type { HostConfig } from "../config/schema.js";
 import { cacheAwareTiming, type CacheAwareTimingDecision, type CacheState, type TimingPrices } from "./cacheAwareTiming.js";
 
@@ -31,7 +31,7 @@ export interface TimingLimits {
   compactedTokensEstimate: number;
 }
 
-/** The model a decision is for: its name (prices) and its window less the output reservation (the hard limit). */
+/** The model a decision is for: its name (prices) and its window less the output reserve (the hard limit, engine/requestFit.ts). */
 export interface TimingModel {
   model: string;
   contextLength: number;
@@ -115,7 +115,7 @@ export class CacheTimingTracker {
     return cacheAwareTiming({
       promptTokens,
       triggerTokens: limits.triggerTokens,
-      hardLimitTokens: inputWindow(model.contextLength, model.maxTokens),
+      hardLimitTokens: requestLimitTokens(model),
       growthPerTurn: Math.max(0, ...s.growths),
       compactedTokens: s.compactedTokens ?? Math.min(promptTokens, limits.compactedTokensEstimate),
       cache: this.cacheState(id),

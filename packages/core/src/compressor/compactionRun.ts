@@ -12,6 +12,7 @@ import { sanitizeToolPairs } from "../messages/toolPairs.js";
 import type { Summarizer } from "../summarizers/types.js";
 import type { TokenCounter } from "../tokens/types.js";
 import { assembleCompressed } from "./assemble.js";
+import { fitToLine } from "./fitToLine.js";
 import type { BackgroundSummaries } from "./backgroundSummaries.js";
 import type { ConversationIndex } from "./conversationIndex.js";
 import { countedMessageTokens, tokensBeforeForComparison, type MessageTokens } from "./messageTokens.js";
@@ -39,6 +40,8 @@ export interface CompactingEngine {
   readonly tokenCounter: TokenCounter;
   readonly maxSummaryTokens: number;
   readonly thresholdTokens: number;
+  /** The overflow line (the window less the output reserve): no compacted result is left past it while tool outputs can be cleared. */
+  readonly requestLimitTokens: number;
   compressionCount: number;
   lastPromptTokens: number;
   /** Set to the report of each compaction. */
@@ -103,6 +106,7 @@ export async function compactInSession(
     state.cooldownUntil = 0;
   }
   const tokens = countedMessageTokens(engine.tokenCounter, messages, options.currentTokens);
+  const countList = (list: ChatMessage[]): number => engine.tokenCounter.countMessages(list);
   const inCooldown = !force && state.cooldownUntil > now();
   const lastFailure = state.lastFailure;
   const summaryOptions = summaryOptionsOf(engine, session, state, options, inCooldown && lastFailure ? { ...lastFailure, reason: `cooldown after: ${lastFailure.reason}` } : undefined);
@@ -139,15 +143,16 @@ export async function compactInSession(
   report.headMessages = plan.headEnd;
   report.tailMessages = messages.length - plan.tailStart;
   if (!prepared.hasContent) {
-    if (prepared.tailToolOutputsCleared > 0) {
-      // Nothing to summarize, but the tail alone was too big: clearing its old outputs is the progress.
-      const output = validOutput(messages, sanitizeToolPairs(prepared.pruned));
-      if (output !== undefined) {
-        const tokensAfter = engine.tokenCounter.countMessages(output);
-        recordCompaction(parts, session.id, state, undefined, tokensAfter);
-        fillCompactionReport(report, { output, tokensAfter, prepared, compressionNumber: engine.compressionCount, thresholdTokens: engine.thresholdTokens });
-        return finish(output);
-      }
+    // Nothing to summarize, but the tail alone was too big: clearing its old outputs is the progress —
+    // and, past the overflow line, the newest group's outputs too (fitToLine.ts).
+    const cleared = prepared.tailToolOutputsCleared > 0 ? validOutput(messages, sanitizeToolPairs(prepared.pruned)) : messages;
+    const fitted = cleared === undefined ? undefined : fitToLine(cleared, engine.requestLimitTokens, countList);
+    if (fitted !== undefined && fitted.messages !== messages) {
+      const output = fitted.messages;
+      recordCompaction(parts, session.id, state, undefined, fitted.tokens);
+      fillCompactionReport(report, { output, tokensAfter: fitted.tokens, prepared, compressionNumber: engine.compressionCount, thresholdTokens: engine.thresholdTokens });
+      report.clearedToFitLine = fitted.cleared;
+      return finish(output);
     }
     countIneffective(state);
     return unchanged("nothing_to_compress", "nothing between the protected head and tail to compress");
@@ -165,9 +170,10 @@ export async function compactInSession(
   }
 
   const assembled = assembleCompressed({ head: prepared.head, summary: outcome.summary, tail: prepared.tail, isFirstCompaction: prepared.isFirstCompaction });
-  const output = validOutput(messages, assembled.messages);
-  if (output === undefined) return unchanged("invalid_output", "the compacted conversation broke provider rules; kept the original");
-  const tokensAfter = engine.tokenCounter.countMessages(output);
+  const valid = validOutput(messages, assembled.messages);
+  if (valid === undefined) return unchanged("invalid_output", "the compacted conversation broke provider rules; kept the original");
+  // a result still past the overflow line loses the tail's tool outputs too (fitToLine.ts)
+  const { messages: output, tokens: tokensAfter, cleared: clearedToFitLine } = fitToLine(valid, engine.requestLimitTokens, countList);
   if (tokensAfter >= tokensBeforeForComparison(tokens, tokensAfter)) {
     countIneffective(state);
     return unchanged("nothing_to_compress", "the summary would not make the conversation smaller; kept the original");
@@ -179,6 +185,7 @@ export async function compactInSession(
   const summary = { summaryTokens: engine.tokenCounter.count(outcome.summary), cappedFromTokens: outcome.cappedFromTokens, fallbackUsed: outcome.fallbackUsed, verbatim: outcome.verbatim, modelCalls: outcome.modelCalls, ...assembled };
   if (outcome.fallbackUsed && outcome.failure) report.fallbackReason = outcome.failure.reason;
   fillCompactionReport(report, { output, tokensAfter, prepared, compressionNumber: engine.compressionCount, thresholdTokens: engine.thresholdTokens, summary });
+  report.clearedToFitLine = clearedToFitLine;
   return finish(output);
 }
 

@@ -56,6 +56,11 @@ export interface CompressionReport {
   tailFloorReduced: boolean;
   /** Progress guarantee: large tool outputs cleared inside the tail (all but the newest group). */
   tailToolOutputsCleared: number;
+  /**
+   * Tool outputs the protected tail kept that were cleared because the result was still past the
+   * overflow line, the newest group's included (compressor/fitToLine.ts).
+   */
+  clearedToFitLine: number;
   summaryRole?: "user" | "assistant" | undefined;
   mergedIntoTail: boolean;
   noteAdded: boolean;
@@ -99,6 +104,7 @@ export function emptyReport(startedAt: number, forced: boolean, messages: number
     truncatedToolArguments: 0,
     tailFloorReduced: false,
     tailToolOutputsCleared: 0,
+    clearedToFitLine: 0,
     mergedIntoTail: false,
     noteAdded: false,
     stillAboveThreshold: false,

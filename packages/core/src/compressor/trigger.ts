@@ -32,8 +32,8 @@ export interface TriggerLimits {
   /** `compression.enabled`. */
   enabled: boolean;
   thresholdTokens: number;
-  /** The model's window: an estimate past it is never deferred. */
-  contextLength: number;
+  /** The overflow line (the window less the output reserve): an estimate past it is never deferred. */
+  requestLimitTokens: number;
   /** Epoch ms (cooldowns). */
   now: number;
 }
@@ -41,10 +41,10 @@ export interface TriggerLimits {
 /**
  * True when an estimate at or above the threshold should wait for real usage: a compaction just ran in
  * the session and the provider has not yet reported the compacted conversation's prompt tokens. An
- * estimate past the whole window is never deferred.
+ * estimate past the overflow line (the window less the output reserve) is never deferred.
  */
 export function awaitsRealUsage(state: CompressorSessionState, estimatedTokens: number, limits: TriggerLimits): boolean {
-  return state.awaitingUsageAfterCompaction && estimatedTokens >= limits.thresholdTokens && estimatedTokens < limits.contextLength;
+  return state.awaitingUsageAfterCompaction && estimatedTokens >= limits.thresholdTokens && estimatedTokens <= limits.requestLimitTokens;
 }
 
 /** Whether automatic compaction runs at `promptTokens` in the session whose state is `state`, and why. */

@@ -6,6 +6,7 @@ import type { ChatMessage } from "../messages/schema.js";
 import type { CompressionConfig } from "../config/schema.js";
 import { computeThresholds, type ThresholdRule, type ThresholdSettings } from "./thresholds.js";
 import { normalizeUsage } from "./usage.js";
+import { requestLimitTokens } from "./requestFit.js";
 import type { CompressOptions, EngineStatus, ModelInfo, NormalizedUsage, SessionInfo, ToolCallContext, ToolSchema, UsageReport } from "./types.js";
 import type { PrepareCompressionOptions, PreparationStatus } from "./preparation.js";
 
@@ -64,6 +65,11 @@ export abstract class ContextEngine {
   thresholdPercent = DEFAULT_THRESHOLD_SETTINGS.threshold;
   /** Which rule set `thresholdTokens` (the small-context floor, the minimum trigger, …). */
   thresholdRule: ThresholdRule = "threshold";
+  /**
+   * The overflow line: the window less the output reserve (`max_tokens`, else a default share; see
+   * engine/requestFit.ts). A request estimated past it is compacted before it is sent, whatever the trigger says.
+   */
+  requestLimitTokens = 0;
   lastPromptTokens = 0;
   lastCompletionTokens = 0;
   lastTotalTokens = 0;
@@ -132,6 +138,15 @@ export abstract class ContextEngine {
     this.thresholdPercent = plan.thresholdPercent;
     this.thresholdTokens = plan.thresholdTokens;
     this.thresholdRule = plan.rule;
+    this.requestLimitTokens = requestLimitTokens(model);
+  }
+
+  /**
+   * True when a request estimated at `estimatedTokens` (the reported prompt plus what was added since:
+   * `estimateRequestTokens`) would cross {@link requestLimitTokens}: the caller compacts before sending it.
+   */
+  requestOverflows(estimatedTokens: number): boolean {
+    return estimatedTokens > this.requestLimitTokens;
   }
 
   /** Tools the engine offers to the agent (default none). */

@@ -82,7 +82,10 @@ export interface FidelityReport {
   summaryTokens: { total: number; mean: number; max: number };
   /** Invented facts over every compaction. */
   invented: { stated: number; invented: number };
-  /** Requests that sent more than the window: the API would reject each, so each counts as a failure. */
+  /**
+   * Requests that sent more than the window less the output reserve (the replay's `requestLimitTokens`):
+   * the API would reject each, or leave the answer no room, so each counts as a failure.
+   */
   overWindow: OverWindow;
   /** The replay's own report: requests, cost, cache reads. */
   replay: ReplayReport;
@@ -107,21 +110,33 @@ export interface FirstChunkAsks {
   othersRetained: number[];
 }
 
-/** Requests of a replay that exceeded the window (failures: the API rejects them). */
+/** Requests of a replay that exceeded the window less the output reserve (failures: the API rejects them, or the answer has no room). */
 export interface OverWindow {
-  /** How many requests sent more tokens than the window, of how many. */
+  /** How many requests sent more tokens than {@link limitTokens}, of how many. */
   failed: number;
   requests: number;
   /** The first such request (0-based), or null. */
   firstRequest: number | null;
   /** The largest request's prompt tokens. */
   peakTokens: number;
+  /** The line compared against: the window less the output reserve. */
+  limitTokens: number;
+  /** The window itself. */
+  contextLength: number;
 }
 
-/** The requests of `replay` that sent more than its window. */
-export function overWindow(replay: Pick<ReplayReport, "requests" | "contextLength">): OverWindow {
-  const over = replay.requests.filter((r) => r.promptTokens > replay.contextLength);
-  return { failed: over.length, requests: replay.requests.length, firstRequest: over[0]?.index ?? null, peakTokens: replay.requests.reduce((max, r) => Math.max(max, r.promptTokens), 0) };
+/** The requests of `replay` that sent more than its window less the output reserve (`requestLimitTokens`). */
+export function overWindow(replay: Pick<ReplayReport, "requests" | "contextLength" | "requestLimitTokens">): OverWindow {
+  const limitTokens = replay.requestLimitTokens;
+  const over = replay.requests.filter((r) => r.promptTokens > limitTokens);
+  return {
+    failed: over.length,
+    requests: replay.requests.length,
+    firstRequest: over[0]?.index ?? null,
+    peakTokens: replay.requests.reduce((max, r) => Math.max(max, r.promptTokens), 0),
+    limitTokens,
+    contextLength: replay.contextLength,
+  };
 }
 
 /** The share of the first chunk retained after `RETENTION_AT_COMPACTIONS` compactions (or after the last), and after how many. */

@@ -5,7 +5,8 @@
  * reaches the hard message limit, so the next API call cannot fail for size.
  */
 import type { ChatMessage } from "../messages/schema.js";
-import { calibrationRatio, clampCalibration } from "../tokens/calibration.js";
+import { calibrationRatio } from "../tokens/calibration.js";
+import { estimateRequestTokens } from "../engine/requestFit.js";
 import { estimateMessagesTokensRough } from "../tokens/rough.js";
 
 /** Share of the context window at which gateway hygiene compacts (fixed, not configurable). */
@@ -100,26 +101,11 @@ export function gatewayHygiene(history: ChatMessage[], state: HygieneState): Hyg
   });
   if (!state.enabled) return decide(false, "disabled", 0, "estimate");
   if (history.length < GATEWAY_HYGIENE_MIN_MESSAGES) return decide(false, "too_few_messages", 0, "estimate");
-  const { tokens, source } = judgedTokens(history, state);
+  // the outgoing request as engine/requestFit.ts estimates it (the report plus the messages since)
+  const { tokens, source } = estimateRequestTokens(history, state);
   if (tokens >= thresholdTokens) return decide(true, "context_threshold", tokens, source);
   if (history.length >= hardMessageLimit) return decide(true, "hard_message_limit", tokens, source);
   return decide(false, "below_threshold", tokens, source);
-}
-
-/**
- * The tokens hygiene judges: the reported prompt tokens (plus the calibrated estimate of messages that
- * arrived after the reported prompt), else the rough estimate scaled by an earlier calibration.
- */
-function judgedTokens(history: ChatMessage[], state: HygieneState): { tokens: number; source: HygieneDecision["tokenSource"] } {
-  const real = state.lastPromptTokens;
-  const scale = state.calibration === undefined ? 1 : clampCalibration(state.calibration);
-  if (real === undefined || !Number.isFinite(real) || real <= 0) {
-    return { tokens: Math.round(estimateMessagesTokensRough(history) * scale), source: "estimate" };
-  }
-  const covered = Math.max(0, Math.min(history.length, Math.floor(state.reportedMessages ?? history.length)));
-  if (covered === history.length) return { tokens: real, source: "usage" };
-  const ratio = calibrationRatio(real, estimateMessagesTokensRough(history.slice(0, covered))) ?? scale;
-  return { tokens: real + Math.round(estimateMessagesTokensRough(history.slice(covered)) * ratio), source: "usage+estimate" };
 }
 
 /**

@@ -11,3 +11,5 @@ export { zodToolSchema } from "../engine/toolSchema.js";
 export { lastCompactionOf, noticeSince, userTurnWithNotice } from "../engine/lastCompaction.js";
 export { requestedCompression } from "../engine/compactContextTool.js";
 export { aiSdkMessageToChat, aiSdkToolOutputText } from "../importers/aiSdk.js";
+export { OutgoingRequestTracker, engineCount, engineRequestLimit } from "../session/outgoingRequest.js";
+export type { OutgoingRequest } from "../session/outgoingRequest.js";

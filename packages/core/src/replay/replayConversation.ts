@@ -3,7 +3,7 @@
  * assistant message is the response to one request, and the request is the current context up to it.
  * Before a request the two layers run (docs/BEHAVIOUR.md, "Two layers"): gateway hygiene (85 %) when a user message came in
  * since the last request, then the agent layer (`engine.shouldCompress` with the last real prompt
- * tokens); a compaction replaces the context, and later transcript messages are appended to the
+ * tokens, or the outgoing request's estimate past `engine.requestLimitTokens`); a compaction replaces the context, and later transcript messages are appended to the
  * compacted list. Each request gets its cache breakpoints, its usage is fed back to the engine in the
  * provider's shape, and the prefix-cache model prices it, with the summaries written for it when they
  * were metered. The same requests without compaction are priced too, for comparison.
@@ -20,6 +20,7 @@ import { CACHE_LOOKBACK_BLOCKS, MAX_CACHE_BREAKPOINTS } from "../providers/anthr
 import { lookupModelPrice } from "../providers/prices.js";
 import { gatewayHygiene, hygieneAfterMessage, hygieneCalibration, hygieneThresholdTokens } from "../gateway/hygiene.js";
 import { engineHygieneSettings } from "../gateway/engineHygiene.js";
+import { estimateRequestTokens, requestLimitTokens } from "../engine/requestFit.js";
 import { defaultTokenCounter } from "../tokens/counter.js";
 import { messageCounter, type TokenCounter } from "../tokens/types.js";
 import { buildReplayReport, type LoopRecord } from "./summarize.js";
@@ -99,6 +100,11 @@ export function providerUsage(
   return usage;
 }
 
+/** The engine's overflow line; for an engine built on another copy of core without one, the line of its window. */
+function requestLimitOf(engine: ContextEngine): number {
+  return typeof engine.requestLimitTokens === "number" && engine.requestLimitTokens > 0 ? engine.requestLimitTokens : requestLimitTokens(engine.model ?? { contextLength: engine.contextLength });
+}
+
 function sameMessages(a: readonly ChatMessage[], b: readonly ChatMessage[]): boolean {
   return a === b || (a.length === b.length && a.every((m, i) => m === b[i]));
 }
@@ -135,6 +141,7 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
     return s;
   };
   const engineSettings = engineHygieneSettings(engine);
+  const requestLimit = requestLimitOf(engine);
   const hygieneEnabled = options.hygiene?.enabled ?? engineSettings.enabled ?? true;
   const hardMessageLimit = options.hygiene?.hardMessageLimit ?? engineSettings.hardMessageLimit;
   const cacheOptions: PrefixCacheOptions = {
@@ -215,7 +222,14 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
         await compact("gateway", decision.tokens);
       }
     }
-    if (!attempted && engine.shouldCompress(engine.lastPromptTokens)) await compact("agent", engine.lastPromptTokens);
+    // The agent layer at its trigger (the last reported usage), and before any request whose estimate
+    // would cross the overflow line, whatever the trigger or the timing says (docs/BEHAVIOUR.md, "No request over the window").
+    // (counted as the host's engine counts: the replay's counter, which also makes the reported usage)
+    const outgoing = () => estimateRequestTokens(context, { lastPromptTokens: engine.lastPromptTokens, reportedMessages }, tokensOf).tokens;
+    if (!attempted && engine.shouldCompress(engine.lastPromptTokens)) {
+      const estimate = outgoing();
+      await compact("agent", estimate > requestLimit ? estimate : engine.lastPromptTokens);
+    } else if (outgoing() > requestLimit) await compact("agent", outgoing());
     userArrived = false;
 
     const key = keys[k] as { model: string; account: string };
@@ -260,6 +274,7 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
     ttl,
     caching: statusOf(model),
     contextLength: engine.contextLength,
+    requestLimitTokens: requestLimit,
     thresholdTokens: engine.thresholdTokens,
     thresholdRule: engine.thresholdRule,
     hygieneThresholdTokens: hygieneThresholdTokens(engine.contextLength),

@@ -22,7 +22,7 @@ export interface LoopRecord {
 }
 
 /** Everything {@link buildReplayReport} needs. */
-export interface ReplayParts extends Pick<ReplayReport, "engine" | "model" | "provider" | "ttl" | "caching" | "contextLength" | "thresholdTokens" | "thresholdRule" | "hygieneThresholdTokens" | "timing"> {
+export interface ReplayParts extends Pick<ReplayReport, "engine" | "model" | "provider" | "ttl" | "caching" | "contextLength" | "requestLimitTokens" | "thresholdTokens" | "thresholdRule" | "hygieneThresholdTokens" | "timing"> {
   records: LoopRecord[];
   replay: PrefixCacheReport;
   noCompaction: PrefixCacheReport;
@@ -147,12 +147,13 @@ export function buildReplayReport(parts: ReplayParts): ReplayReport {
         (at >= 0 ? `from request ${at} on: those API calls would fail (the no-compaction cost counts them anyway)` : "after the last request: the next API call would fail"),
     );
   }
-  const over = requests.filter((r) => r.promptTokens > parts.contextLength);
+  const over = requests.filter((r) => r.promptTokens > parts.requestLimitTokens);
   if (over.length > 0) {
     const first = over[0] as ReplayRequest;
+    const reserve = parts.contextLength - parts.requestLimitTokens;
     notes.push(
-      `${over.length} request${over.length === 1 ? "" : "s"} sent more than the ${formatTokens(parts.contextLength)}-token window (first: request ${first.index}, ` +
-        `${formatTokens(first.promptTokens)} tokens): both layers judge the last response's usage, so context that grew within one step went out unchecked; the API would reject ${over.length === 1 ? "it" : "them"}`,
+      `${over.length} request${over.length === 1 ? "" : "s"} sent more than ${formatTokens(parts.requestLimitTokens)} tokens, the ${formatTokens(parts.contextLength)}-token window less the ${formatTokens(reserve)}-token output reserve (first: request ${first.index}, ` +
+        `${formatTokens(first.promptTokens)} tokens): the engine did not compact ${over.length === 1 ? "it" : "them"} to fit, and the API may reject ${over.length === 1 ? "it" : "them"}`,
     );
   }
   for (const miss of fullMisses) notes.push(miss.note);
@@ -178,6 +179,7 @@ export function buildReplayReport(parts: ReplayParts): ReplayReport {
     ttl: parts.ttl,
     caching: parts.caching,
     contextLength: parts.contextLength,
+    requestLimitTokens: parts.requestLimitTokens,
     thresholdTokens: parts.thresholdTokens,
     ...(parts.thresholdRule === undefined ? {} : { thresholdRule: parts.thresholdRule }),
     hygieneThresholdTokens: parts.hygieneThresholdTokens,

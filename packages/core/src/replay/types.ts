@@ -202,6 +202,8 @@ export interface ReplayReport {
   ttl: CacheTtl;
   caching: PromptCachingStatus;
   contextLength: number;
+  /** The overflow line: the window less the output reserve (engine/requestFit.ts); no request should send more. */
+  requestLimitTokens: number;
   /** The agent layer's trigger and gateway hygiene's (85 %). */
   thresholdTokens: number;
   /** Which rule set the agent trigger, when the engine says (engines built on `ContextEngine` do). */

@@ -19,6 +19,7 @@ import { lastCompactionOf } from "../engine/lastCompaction.js";
 import { compactionNoticeEnabled, PendingCompactionNotice, requestedCompressOptions } from "./compactionNotice.js";
 import { prepareInBackground } from "./backgroundPreparation.js";
 import { compressionCountWarning } from "./warnings.js";
+import { OutgoingRequestTracker } from "./outgoingRequest.js";
 
 function isReport(value: unknown): value is CompressionReport {
   return typeof value === "object" && value !== null && typeof (value as { aborted?: unknown }).aborted === "boolean";
@@ -164,6 +165,9 @@ export abstract class CompactionSessionBase {
     this.notice = new PendingCompactionNotice(resolved.compactionNotice);
   }
 
+  /** What the last request sent and what the reported usage covers: the estimate of the next one. */
+  private readonly outgoing = new OutgoingRequestTracker();
+
   /** The notice after the latest compaction, until a user turn is appended (`compression.compaction_notice`). */
   protected readonly notice: PendingCompactionNotice;
 
@@ -216,13 +220,17 @@ export abstract class CompactionSessionBase {
     const before = startRows.map((row) => row.message);
     const base = { sessionId, oldSessionId: "", inPlace: this.inPlace, messagesBefore: before.length, messagesAfter: before.length };
     const count = async () => (await this.anyStore.getSession(this.currentId))!.compressionCount;
-    if (before.length === 0 || (options.force !== true && !this.engine.shouldCompress(options.promptTokens, sessionId))) {
+    // the request about to go out: past the window less the output reserve it is compacted first, whatever the trigger says
+    const outgoing = this.outgoing.estimate(this.engine, before, options.promptTokens);
+    if (before.length === 0 || (options.force !== true && !outgoing.overflows && !this.engine.shouldCompress(options.promptTokens, sessionId))) {
       // below the trigger: past the preparation point the engine starts the summary in the background
       const preparation = prepareInBackground({ engine: this.engine, routes: this.routes, serverThread: this.serverThread, messages: before, sessionId, promptTokens: options.promptTokens });
+      this.outgoing.willSend(this.engine.lastPromptTokens, before.length, false);
       return { ...base, outcome: "not_needed", compressionCount: await count(), ...(preparation ? { preparation } : {}) };
     }
+    if (outgoing.overflows && options.promptTokens === undefined) options = { ...options, promptTokens: outgoing.tokens };
     const routed = this.routes.sessionCompaction.call({ model: this.engine.model, serverThread: this.serverThread });
-    if (routed !== undefined) return this.compressOnServer(routed, before, options);
+    if (routed !== undefined) return this.compressOnServer(routed, before, options, outgoing.overflows);
     // one worker compacts a session at a time (when the store can say so); the others leave it be
     const release = await this.anyStore.leaseCompaction?.(sessionId);
     if (release === undefined && this.anyStore.leaseCompaction !== undefined) {
@@ -230,7 +238,9 @@ export abstract class CompactionSessionBase {
     }
     try {
       // under the lease, compact what the previous holder left (read again), not what was read before it
-      return await this.compressLeased(sessionId, release === undefined ? startRows : await this.anyStore.activeRows(sessionId), options);
+      const result = await this.compressLeased(sessionId, release === undefined ? startRows : await this.anyStore.activeRows(sessionId), options);
+      this.outgoing.willSend(this.engine.lastPromptTokens, result.messagesAfter, result.outcome === "compressed");
+      return result;
     } finally {
       await release?.();
     }
@@ -311,12 +321,12 @@ export abstract class CompactionSessionBase {
    * A route took the compaction over (its server owns the thread's context): the route decides whether
    * to compact now, its server compacts, and the session logs the boundary; the transcript stays as it is.
    */
-  private async compressOnServer(route: RouteCompaction, before: readonly ChatMessage[], options: MaybeCompressOptions): Promise<CompactionResult> {
+  private async compressOnServer(route: RouteCompaction, before: readonly ChatMessage[], options: MaybeCompressOptions, overflows = false): Promise<CompactionResult> {
     const sessionId = this.currentId;
     const base = { sessionId, oldSessionId: "", inPlace: true, messagesBefore: before.length, messagesAfter: before.length };
     const count = async () => (await this.anyStore.getSession(sessionId))!.compressionCount;
     const trigger: CompactionTrigger = options.force === true ? "manual" : "auto";
-    const thresholdReached = trigger === "auto" && this.engine.shouldCompress(options.promptTokens, sessionId);
+    const thresholdReached = trigger === "auto" && (overflows || this.engine.shouldCompress(options.promptTokens, sessionId));
     if (route.decide(trigger, thresholdReached) === "skip") return { ...base, outcome: "not_needed", compressionCount: await count() };
     if (options.signal?.aborted) return { ...base, outcome: "aborted", compressionCount: await count(), notice: HYGIENE_ABORT_NOTICE, reason: `compaction cancelled: ${abortReasonText(options.signal)}` };
     const boundary = await route.compact({ sessionId, trigger, messages: before });

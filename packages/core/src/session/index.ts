@@ -11,6 +11,9 @@ export type { HygieneOutcome } from "../gateway/hygiene.js";
 export { engineGatewayHygiene, engineHygieneSettings } from "../gateway/engineHygiene.js";
 export type { EngineHygieneSettings, HygieneUsage } from "../gateway/engineHygiene.js";
 export { prepareEngineCompression } from "../gateway/enginePreparation.js";
+// no request over the window: the outgoing request's estimate against the window less the output reserve
+export { estimateRequestTokens, outputReserveTokens, requestLimitTokens, requestOverflows, DEFAULT_OUTPUT_RESERVE_SHARE, DEFAULT_OUTPUT_RESERVE_CAP } from "../engine/requestFit.js";
+export type { RequestUsage, RequestEstimate, RequestWindow, CountMessages } from "../engine/requestFit.js";
 // the host's side of the agent's compact_context: take its request, write the notice after a compaction
 export { takeCompactionRequest } from "../engine/compactContextTool.js";
 export { compactionNoticeText } from "../engine/lastCompaction.js";

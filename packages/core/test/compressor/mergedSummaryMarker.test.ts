@@ -23,13 +23,16 @@ describe("a summary merged into the first tail message", () => {
     expect(validateConversation(out.messages)).toEqual([]);
   });
 
-  it("ends a user carrier with the end marker when the summary does not have to lead", () => {
+  it("puts the summary before a user carrier's own words, so the ask stays last, right after the end marker", () => {
     const tail: ChatMessage[] = [user("Fix the failing tests"), assistant("Fixed: the fixture now overrides get_db.")];
     const out = assembleCompressed({ head: [system("s"), user("Help me"), assistant("Sure.")], summary: SUMMARY, tail, isFirstCompaction: false });
     expect(out.mergedIntoTail).toBe(true);
-    const text = String(out.messages[3]!.content);
-    expect(text.startsWith("Fix the failing tests")).toBe(true);
-    expect(text.trimEnd().endsWith(SUMMARY_END_MARKER)).toBe(true);
+    const merged = out.messages[3]!;
+    const text = String(merged.content);
+    expect(text.startsWith(SUMMARY_PREFIX)).toBe(true);
+    expect(text.endsWith(`${SUMMARY_END_MARKER}\n\nFix the failing tests`)).toBe(true);
+    expect(parseSummaryMessage(merged)).toEqual({ summary: SUMMARY, rest: "Fix the failing tests" });
+    expect(validateConversation(out.messages)).toEqual([]);
   });
 
   it("is read back as the summary plus the carrier's own text, which the next compaction summarizes", () => {

@@ -124,7 +124,7 @@ describe("evaluateFidelity", () => {
     expect(firstChunkRetention(report)).toBeUndefined();
   });
 
-  it("counts the requests that sent more than the window as failures of an engine that never compacts", async () => {
+  it("counts the requests that sent more than the window less the output reserve as failures of an engine that never compacts", async () => {
     class NeverCompacts extends OneSummaryEngine {
       override shouldCompress(): boolean {
         return false;
@@ -134,13 +134,16 @@ describe("evaluateFidelity", () => {
       }
     }
     const engine = new NeverCompacts("");
-    engine.updateModel({ model: MODEL, provider: "anthropic", contextLength: 60 });
+    engine.updateModel({ model: MODEL, provider: "anthropic", contextLength: 150, maxTokens: 50 });
     const report = await evaluateFidelity(TRANSCRIPT, { engine, model: MODEL, provider: "anthropic" });
     expect(report.compactions).toEqual([]);
+    expect(report.overWindow).toMatchObject({ limitTokens: 100, contextLength: 150 });
     expect(report.overWindow.requests).toBe(report.replay.requests.length);
-    expect(report.overWindow.failed).toBe(report.replay.requests.filter((r) => r.promptTokens > 60).length);
+    expect(report.overWindow.failed).toBe(report.replay.requests.filter((r) => r.promptTokens > 100).length);
+    // the request of 128 tokens fits the window but not the window less the reserve
+    expect(report.replay.requests.some((r) => r.promptTokens > 100 && r.promptTokens <= 150)).toBe(true);
     expect(report.overWindow.failed).toBeGreaterThan(0);
-    expect(report.overWindow.firstRequest).toBe(report.replay.requests.find((r) => r.promptTokens > 60)!.index);
+    expect(report.overWindow.firstRequest).toBe(report.replay.requests.find((r) => r.promptTokens > 100)!.index);
   });
 
   it("measures one forced compaction of a whole transcript like a compaction of the replay", async () => {

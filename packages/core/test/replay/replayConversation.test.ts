@@ -3,6 +3,7 @@ import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
 import type { UsageReport, NormalizedUsage } from "../../src/engine/types.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { HYGIENE_ABORT_NOTICE } from "../../src/gateway/hygiene.js";
+import { validateConversation } from "../../src/messages/validate.js";
 import { providerUsage, replayConversation, responseIndexes } from "../../src/replay/replayConversation.js";
 import type { CompressionConfig } from "../../src/config/schema.js";
 import type { Summarizer } from "../../src/summarizers/types.js";
@@ -306,18 +307,70 @@ describe("providerUsage", () => {
   });
 });
 
-describe("replayConversation on a context that outgrows the window within one step", () => {
-  it("says which requests went out over the window", async () => {
-    const messages: ChatMessage[] = [
-      { role: "system", content: SYSTEM_PROMPT },
-      { role: "user", content: "Read the big log." },
-      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "read_file", arguments: "{\"path\":\"big.log\"}" } }] },
-      { role: "tool", tool_call_id: "c1", content: Array.from({ length: 3000 }, (_, i) => `line ${i}: request ${i * 7} took ${i % 13} ms`).join("\n") },
-      { role: "assistant", content: "The log is long." },
-    ];
-    const report = await replayConversation(messages, { engine: engine(16_000), model: "claude-sonnet-4", provider: "anthropic" });
+/** A log of `lines` lines (600 lines ≈ 7,700 tokens). */
+function buildLog(lines: number): string {
+  return Array.from({ length: lines }, (_, i) => `line ${i}: request ${i * 7} took ${i % 13} ms`).join("\n");
+}
+
+/** The newest request reads a big tool output: an ask, the call and its result after the last usage report, then the answer. */
+function withBigOutput(before: ChatMessage[], lines: number): ChatMessage[] {
+  return [
+    ...before,
+    { role: "user", content: "Read the build log." },
+    { role: "assistant", content: null, tool_calls: [{ id: "log", type: "function", function: { name: "read_file", arguments: JSON.stringify({ path: "build.log" }) } }] },
+    { role: "tool", tool_call_id: "log", content: buildLog(lines) },
+    { role: "assistant", content: "The log is long." },
+  ];
+}
+
+describe("replayConversation when a tool output jumps the context past the window less the output reserve", () => {
+  it("compacts before the request that would cross the line, though the last reported usage is below the trigger", async () => {
+    const messages = withBigOutput(agentConversation(22), 600);
+    const afters: ChatMessage[][] = [];
+    const e = engine(32_000);
+    const report = await replayConversation(messages, { engine: e, model: "claude-sonnet-4", provider: "anthropic", onCompaction: (c) => void afters.push([...c.after]) });
+    expect(report.requestLimitTokens).toBe(32_000 - 3_200);
+    const last = report.requests.at(-1)!;
+    const previous = report.requests.at(-2)!;
+    // the premise: the last report is below the trigger, and the request would cross the line unless compacted
+    expect(previous.promptTokens).toBeLessThan(report.thresholdTokens);
+    expect(last.noCompactionPromptTokens).toBeGreaterThan(report.requestLimitTokens);
+    expect(last.compacted?.layer).toBe("agent");
+    expect(e.lastCompression?.droppedMessages).toBeGreaterThan(0);
+    expect(report.requests.every((r) => r.promptTokens <= report.requestLimitTokens)).toBe(true);
+    // the big output the model has not read yet is still there, whole
+    expect(afters.at(-1)!.some((m) => m.role === "tool" && m.content === buildLog(600))).toBe(true);
+    for (const after of afters) expect(validateConversation(after)).toEqual([]);
+  });
+
+  it("clears a newest tool output that alone is larger than the window, so the request fits", async () => {
+    const messages = withBigOutput([{ role: "system", content: SYSTEM_PROMPT }], 3_000);
+    const afters: ChatMessage[][] = [];
+    const e = engine(16_000);
+    const report = await replayConversation(messages, { engine: e, model: "claude-sonnet-4", provider: "anthropic", onCompaction: (c) => void afters.push([...c.after]) });
+    const last = report.requests.at(-1)!;
+    expect(last.noCompactionPromptTokens).toBeGreaterThan(16_000);
+    expect(last.promptTokens).toBeLessThanOrEqual(report.requestLimitTokens);
+    expect(e.lastCompression?.clearedToFitLine).toBe(1);
+    const output = afters.at(-1)!.find((m) => m.role === "tool")!;
+    expect(String(output.content)).toMatch(/^\[Old tool output cleared to save context space\] \[read_file\]/);
+    expect(validateConversation(afters.at(-1)!)).toEqual([]);
+    expect(report.notes.some((n) => n.includes("output reserve"))).toBe(false);
+  });
+
+  it("says which requests an engine that never compacts sent past the line", async () => {
+    class NeverCompacts extends RecordingCompressor {
+      override shouldCompress(): boolean {
+        return false;
+      }
+      override async compress(conversation: ChatMessage[]): Promise<ChatMessage[]> {
+        return conversation;
+      }
+    }
+    const e = new NeverCompacts({ model: { model: "claude-sonnet-4", contextLength: 16_000 } });
+    const report = await replayConversation(withBigOutput([{ role: "system", content: SYSTEM_PROMPT }], 3_000), { engine: e, model: "claude-sonnet-4", provider: "anthropic" });
     expect(report.requests[1]!.promptTokens).toBeGreaterThan(16_000);
-    expect(report.notes.some((n) => n.startsWith("1 request sent more than the 16,000-token window (first: request 1,"))).toBe(true);
+    expect(report.notes.some((n) => n.startsWith("1 request sent more than 14,400 tokens, the 16,000-token window less the 1,600-token output reserve (first: request 1,"))).toBe(true);
   });
 });
 
