@@ -4,7 +4,8 @@
  *   whole token (`a.py` is not found inside `data.py`; a longer absolute path ending in it counts, and
  *   so does an `@` mention of it), or as a member of a brace list read as a shell expands it
  *   (`pkg/cmd/{resume.go, search.go}` names `pkg/cmd/resume.go`; spaces after the commas allowed, one
- *   level, no nesting); a command's first line (60 characters) or an error's first 80 characters as written;
+ *   level, no nesting); a command's first line (60 characters) or an error's first 80 characters as written
+ *   (a command also where the text has the `2>&1`/`2>/dev/null` its key leaves out);
  * - a failed exit needs its command and "exit N" on one line;
  * - identifiers as whole words;
  * - an ask when at least {@link ASK_SURVIVAL_SHARE} of its distinctive words (up to 12, see facts.ts)
@@ -12,6 +13,7 @@
  * Pure.
  */
 import { FACT_KINDS, flatten, wordsOf, type Fact, type FactKind } from "./facts.js";
+import { withoutNoiseRedirections } from "./detectors/commands.js";
 
 /** Share of an ask's distinctive words the text must contain for the ask to survive. */
 export const ASK_SURVIVAL_SHARE = 0.5;
@@ -19,6 +21,8 @@ export const ASK_SURVIVAL_SHARE = 0.5;
 /** A text prepared once for many survival checks. */
 export interface SurvivalText {
   flat: string;
+  /** `flat` without the redirections a command's key leaves out (`2>&1`, `2>/dev/null`; see detectors/commands.ts). */
+  commands: string;
   /** Lines, each flattened. */
   lines: string[];
   words: Set<string>;
@@ -43,7 +47,8 @@ export function expandBraceLists(text: string): string[] {
 
 /** Prepares `text` for {@link factSurvives}. */
 export function survivalText(text: string): SurvivalText {
-  return { flat: flatten(text), lines: text.split("\n").map(flatten).filter((l) => l !== ""), words: new Set(wordsOf(text)), braced: expandBraceLists(text) };
+  const flat = flatten(text);
+  return { flat, commands: withoutNoiseRedirections(flat), lines: text.split("\n").map(flatten).filter((l) => l !== ""), words: new Set(wordsOf(text)), braced: expandBraceLists(text) };
 }
 
 /** True when a brace list of the text expands to `path` or to a longer path ending in it. */
@@ -83,8 +88,11 @@ export function factSurvives(fact: Fact, text: SurvivalText | string): boolean {
       const found = words.filter((w) => prepared.words.has(w)).length;
       return words.length > 0 && found / words.length >= ASK_SURVIVAL_SHARE;
     }
+    case "command":
+    case "read":
+      return prepared.flat.includes(fact.key) || prepared.commands.includes(fact.key);
     default:
-      if (fact.anchor !== undefined) return prepared.lines.some((line) => line.includes(fact.anchor!) && line.includes(fact.key));
+      if (fact.anchor !== undefined) return prepared.lines.some((line) => (line.includes(fact.anchor!) || withoutNoiseRedirections(line).includes(fact.anchor!)) && line.includes(fact.key));
       return prepared.flat.includes(fact.key);
   }
 }

@@ -22,9 +22,9 @@ const RULES: ReadonlyArray<{ pattern: RegExp; replace: string }> = [
   { pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replace: REDACTED },
   // Authorization: Bearer <token>
   { pattern: /\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g, replace: `$1${REDACTED}` },
-  // key = value / key: value / "key": "value"
+  // key = value / key: value / "key": "value" — not a shell reference (`TOKEN=$(gh auth token)`, `TOKEN=$GH_TOKEN`): the script, not a secret
   {
-    pattern: new RegExp(`(?<![A-Za-z0-9])((?:${SECRET_KEY_NAMES})["']?\\s*[:=]\\s*["']?)(?!\\[REDACTED\\])([^\\s"'\`,;&]+)`, "gi"),
+    pattern: new RegExp(`(?<![A-Za-z0-9])((?:${SECRET_KEY_NAMES})["']?\\s*[:=]\\s*["']?)(?!\\[REDACTED\\]|\\$[({A-Za-z_])([^\\s"'\`,;&]+)`, "gi"),
     replace: `$1${REDACTED}`,
   },
 ];

@@ -126,4 +126,11 @@ describe("fact survival", () => {
   it("identifies a command by its distinctive step, not the cd before it", () => {
     expect(commandKey("cd /repo && \\\n  make all")).toBe("make all");
   });
+
+  it("finds a command written with the redirections its key leaves out", () => {
+    const [fact] = extractFacts([{ role: "assistant", content: "", tool_calls: [call("a", "Bash", { command: "BEFORE=$(ls -1 ~/.cache/brain/ 2>/dev/null)" })] }]).filter((f) => f.kind === "command");
+    expect(fact!.key).toBe("BEFORE=$(ls -1 ~/.cache/brain/)");
+    expect(factSurvives(fact!, "Bash(command: BEFORE=$(ls -1 ~/.cache/brain/ 2>/dev/null))")).toBe(true);
+    expect(factSurvives(fact!, "Bash(command: ls -1 ~/.cache/brain/)")).toBe(false);
+  });
 });

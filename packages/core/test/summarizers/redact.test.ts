@@ -29,6 +29,12 @@ describe("redactSecrets", () => {
     expect(redactSecrets(text)).toBe(text);
   });
 
+  it("keeps a shell reference assigned to a secret's name, which is the script and no secret, and still redacts a literal", () => {
+    const script = 'TOKEN=$(gh auth token) && API_KEY=$OPENAI_API_KEY && SECRET=${VAULT_SECRET} curl -s "$URL"';
+    expect(redactSecrets(script)).toBe(script);
+    expect(redactSecrets("TOKEN=abc123def && curl")).toBe("TOKEN=[REDACTED] && curl");
+  });
+
   it("is idempotent", () => {
     const text = "api_key=abc123 postgres://a:b@h sk-abcdefghijklmnopqrstuvwxyz";
     expect(redactSecrets(redactSecrets(text))).toBe(redactSecrets(text));

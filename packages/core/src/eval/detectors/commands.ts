@@ -48,12 +48,17 @@ export function scriptSteps(script: string): string[] {
   return lines.flatMap((line) => splitOutsideQuotes(line, /^(&&|\|\||;)/)).map((step) => step.replace(/\s+/g, " ").trim()).filter((step) => step !== "");
 }
 
+/** `text` without the redirections that say nothing about what ran: `2>&1`, `>&2`, `2>/dev/null`. */
+export function withoutNoiseRedirections(text: string): string {
+  return text.replace(/\s*\d?>&\d/g, "").replace(/\s*\d?>\s*\/dev\/null/g, "");
+}
+
 /** The distinctive command of `script`, or undefined when it only sets the scene. */
 export function distinctiveCommand(script: string): string | undefined {
   const step = scriptSteps(script).find((s) => !SCENERY.test(s));
   if (step === undefined) return undefined;
   const [head] = splitOutsideQuotes(step, /^\|(?!\|)/);
-  const cleaned = head!.replace(/\s*\d?>&\d/g, "").replace(/\s*\d?>\s*\/dev\/null/g, "").replace(/\s+/g, " ").trim();
+  const cleaned = withoutNoiseRedirections(head!).replace(/\s+/g, " ").trim();
   if (cleaned === "") return undefined;
   return cleaned.length > COMMAND_CHARS ? cleaned.slice(0, COMMAND_CHARS).trimEnd() : cleaned;
 }
