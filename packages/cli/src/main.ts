@@ -68,6 +68,12 @@ const COMMANDS: Record<keyof typeof COMMAND_FLAGS, Command> & Record<string, Com
     flags: COMMAND_FLAGS.eval,
     run: async (io) => (await import("./commands/eval.js")).runEval(io),
   },
+  new: {
+    summary: "write a new directory engine beside the config: plugins/context_engine/<name>/ with a setting (keep_last), a conformance test and a README",
+    usage: "context-engine new engine <name> [options]",
+    flags: COMMAND_FLAGS.new,
+    run: async (io) => (await import("./commands/new.js")).runNew(io),
+  },
 };
 
 /** A command's `--help` text: usage, summary and one line per flag. */
