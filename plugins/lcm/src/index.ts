@@ -38,8 +38,8 @@ export interface LcmPluginContext {
 export const LCM_ENGINE_NAME = "lcm";
 
 /**
- * lcm's settings, declared to the host as any plugin declares its own (docs/BEHAVIOUR.md, "Plugin
- * settings"): the host checks the `lcm:` section against this schema, with the file's lines, and shows
+ * lcm's settings, declared to the host as any plugin declares its own (docs/BEHAVIOUR.md,
+ * "Plugin settings"): the host checks the `lcm:` section against this schema, with the file's lines, and shows
  * and sets its keys with `context-engine config`.
  */
 export const settings = LcmConfigSchema;

@@ -1,7 +1,7 @@
 /**
  * The files `context-engine new engine <name>` writes into `plugins/context_engine/<name>/`: a working
- * engine with one setting (`keep_last`) declared as plugins declare settings (docs/BEHAVIOUR.md, "Plugin
- * settings"), a conformance test for `node --test`, and a README. Pure: name in, file texts out.
+ * engine with one setting (`keep_last`) declared as plugins declare settings
+ * (docs/BEHAVIOUR.md, "Plugin settings"), a conformance test for `node --test`, and a README. Pure: name in, file texts out.
  */
 
 /** A file of the scaffold: its name inside the engine's folder and its text. */
