@@ -34,9 +34,9 @@ export default class SlidingWindowEngine extends ContextEngine {
   readonly targetShare: number;
 
   /** Built by the host with its {@link EngineContext} (`settings`: the parsed section), or in code with any of its parts. */
-  constructor(ctx: Partial<EngineContext<SlidingWindowSettings>> & ConstructorParameters<typeof ContextEngine>[0] = {}) {
+  constructor(ctx: Partial<EngineContext> & ConstructorParameters<typeof ContextEngine>[0] = {}) {
     super(ctx);
-    this.targetShare = (ctx.settings ?? settings.parse({})).target_share;
+    this.targetShare = settings.parse(ctx.settings ?? {}).target_share;
   }
 
   shouldCompress(promptTokens: number = this.lastPromptTokens): boolean {

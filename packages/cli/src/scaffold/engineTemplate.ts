@@ -43,10 +43,10 @@ export default class ${className} extends ContextEngine {
   /** Messages kept after a compaction (\`${name}.keep_last\`). */
   readonly keepLast: number;
 
-  /** The host passes its engine context; in code, pass the parts you need (\`{ settings: { keep_last: 5 } }\`). */
-  constructor(ctx: Partial<EngineContext<Settings>> = {}) {
+  /** The host passes its engine context (\`ctx.settings\`: the section, checked); in code, pass the parts you need (\`{ settings: { keep_last: 5 } }\`). */
+  constructor(ctx: Partial<EngineContext> = {}) {
     super(ctx);
-    this.keepLast = (ctx.settings ?? settings.parse({})).keep_last;
+    this.keepLast = settings.parse(ctx.settings ?? {}).keep_last;
   }
 
   shouldCompress(promptTokens: number = this.lastPromptTokens): boolean {
