@@ -99,6 +99,13 @@ describe("a plugin that does not load, from the command line", () => {
       expect(run.stderr, target).not.toMatch(/falling back|unknown key|\(unknown\)/);
     }
   });
+
+  it("makes conformance of a plugin file that throws while loading exit 1 with its one located error", async () => {
+    const dir = project({ "broken-plugin.ts": "const ready = true;\nif (ready) throw new Error('no engine today');\nexport function register() {}\n" });
+    const run = await cli(["conformance", "./broken-plugin.ts"], dir);
+    expect([run.code, run.stdout]).toEqual([1, ""]);
+    expect(run.stderr).toBe(`context-engine conformance: ${join(dir, "broken-plugin.ts")}:2: no engine today (plugin ${join(dir, "broken-plugin.ts")} failed to load)\n2 | if (ready) throw new Error('no engine today');\n`);
+  });
 });
 
 describe("context-engine new engine", () => {

@@ -6,10 +6,8 @@
  */
 import { basename, dirname, extname, join } from "node:path";
 import { objectShape, shapeChild } from "../config/shape.js";
-import { HostConfigSchema } from "../config/schema.js";
-import { ENGINE_NAME_PATTERN } from "../config/schema.js";
+import { ENGINE_NAME_PATTERN, HostConfigSchema, type HostConfig } from "../config/schema.js";
 import { isSettingsSchema, type DeclaredSection } from "../config/pluginSettings.js";
-import type { HostConfig } from "../config/schema.js";
 import { errorText } from "../errorText.js";
 import { findPluginEntry, importPluginModule, isPathSpecifier } from "./loadModule.js";
 import { listDirectoryEngines } from "./engineNotFound.js";

@@ -30,7 +30,7 @@ export class SectionOwners {
    */
   declare(section: DeclaredSection): unknown {
     const first = this.owned.get(section.name);
-    if (first && first.owner !== section.owner) this.warn(`config section ${section.name} is declared by both ${first.owner} and ${section.owner} — ${section.owner} gets it checked by ${first.owner}'s schema`);
+    if (first && first.owner !== section.owner) this.warn(`config section ${section.name} is declared by both ${first.owner} and ${section.owner} — ${first.owner}'s schema checks it for both`);
     const owner = first ?? section;
     this.owned.set(owner.name, owner);
     const value = (this.config as Record<string, unknown>)[section.name];
@@ -58,9 +58,11 @@ export class SectionOwners {
       });
   }
 
+  /** `file:line` of a key in the config file; else where its section is written (`<inline config>:4`), else the config object. */
   private where(path: string[]): string {
     const source = this.config.sourcePath;
     const line = source ? locateConfigKey(source, path) : undefined;
-    return `${source ?? "<config object>"}${line ? `:${line}` : ""}`;
+    if (source && line) return `${source}:${line}`;
+    return this.config.unknownSections?.find((s) => s.name === path[0])?.where ?? source ?? "<config object>";
   }
 }
