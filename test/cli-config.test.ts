@@ -161,5 +161,7 @@ describe("context-engine config set", () => {
     expect([typo.code, typo.stderr]).toEqual([2, expect.stringContaining("did you mean lcm.fresh_tail?")]);
     const key = await cli(["config", "set", "lcm.fresh_tial", "16"], dir);
     expect([key.code, key.stderr]).toEqual([2, expect.stringContaining("did you mean lcm.fresh_tail?")]);
+    const unlisted = await cli(["config", "set", "lcm.fresh_tail", "16"], tempDir());
+    expect([unlisted.code, unlisted.stderr]).toEqual([2, 'context-engine config: lcm.fresh_tail is not a configuration key (no plugin declares a lcm section); its plugin declares it: add plugins: ["@context-engine/lcm"] to the config (see `context-engine config --help`)\n']);
   });
 });

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parseConfigText, validateConfigObject } from "@context-engine/core";
-import { currentConfigKey, formatConfigYaml, parseConfigValue, setConfigValue, unknownConfigKeyMessage } from "@context-engine/core/internal";
+import { SHIPPED_ENGINE_PACKAGES, currentConfigKey, formatConfigYaml, parseConfigValue, setConfigValue, unknownConfigKeyMessage } from "@context-engine/core/internal";
 import { parseCommandArgs } from "../args.js";
 import { CONFIG_FLAGS } from "../commandFlags.js";
 import { EXIT_OK, UsageError } from "../errors.js";
@@ -23,6 +23,13 @@ function getPath(value: unknown, keyPath: string): unknown {
     current = (current as Record<string, unknown>)[key];
   }
   return current;
+}
+
+/** For a key of a shipped engine's section whose package is not loaded (`lcm.fresh_tail` without lcm under `plugins:`), the entry to add. */
+function shippedPluginHint(keyPath: string, sections: readonly { name: string }[]): string {
+  const section = keyPath.split(".")[0]!;
+  const pkg = Object.hasOwn(SHIPPED_ENGINE_PACKAGES, section) ? SHIPPED_ENGINE_PACKAGES[section] : undefined;
+  return pkg !== undefined && !sections.some((s) => s.name === section) ? `; its plugin declares it: add plugins: ["${pkg}"] to the config` : "";
 }
 
 /** Runs `config`. */
@@ -53,7 +60,7 @@ export async function runConfig(io: CommandIO): Promise<number> {
   }
   if (action === "set" && key !== undefined && rawValue !== undefined && extra.length === 0) {
     const unknown = unknownConfigKeyMessage(key, sections);
-    if (unknown) throw new UsageError(unknown);
+    if (unknown) throw new UsageError(unknown + shippedPluginHint(key, sections));
     const value = parseConfigValue(rawValue, key);
     const updated = setConfigValue(text, key, value);
     // throws with the key path and line before anything is written

@@ -8,7 +8,7 @@ export { checkSection, sectionDefaults, unknownSectionKeys, type DeclaredSection
 export { discoverDeclaredSections, type DiscoveredSections } from "../host/declaredSettings.js";
 export { configKeyLine } from "../config/load.js";
 export { hostRootDir } from "../host/createContextHost.js";
-export { listDirectoryEngines } from "../host/engineNotFound.js";
+export { listDirectoryEngines, SHIPPED_ENGINE_PACKAGES } from "../host/engineNotFound.js";
 export { resolveToolScope, ambiguousScopeResult, toolCallContext, isScope } from "../engine/toolScope.js";
 export { zodToolSchema } from "../engine/toolSchema.js";
 export { lastCompactionOf, noticeSince, userTurnWithNotice } from "../engine/lastCompaction.js";
