@@ -85,7 +85,7 @@ export const CONFIG_FLAGS = defineFlags({
 
 /** `new` flags: where the scaffold goes. */
 export const NEW_FLAGS = defineFlags({
-  config: { ...HOST_FLAG_OPTIONS.config, description: "configuration file: the scaffold goes into plugins/context_engine/ beside it" },
+  config: { ...HOST_FLAG_OPTIONS.config, description: "configuration file: the scaffold goes into plugins/context_engine/ beside it", defaultText: "./config.yaml when present, else the working directory" },
   root: { ...HOST_FLAG_OPTIONS.root, description: "folder whose plugins/context_engine/ gets the scaffold", defaultText: "the config file's folder, else the working directory" },
 });
 

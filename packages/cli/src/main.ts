@@ -39,7 +39,7 @@ const COMMANDS: Record<keyof typeof COMMAND_FLAGS, Command> & Record<string, Com
     run: async (io) => (await import("./commands/conformance.js")).runConformanceCommand(io),
   },
   config: {
-    summary: "show the effective configuration, get one key, or set a key in config.yaml (validated, comments kept)",
+    summary: "show the effective configuration, get one key, or set a key in config.yaml (validated — a plugin's keys against the settings it declares — comments kept)",
     usage: "context-engine config show | get <key.path> | set <key.path> <value>  [options]",
     flags: COMMAND_FLAGS.config,
     run: async (io) => (await import("./commands/config.js")).runConfig(io),
