@@ -50,8 +50,8 @@ describe("zod, tapable and gpt-tokenizer's split pattern bundled into the core",
     expect(Object.keys(manifest.devDependencies)).toContain("gpt-tokenizer");
   });
 
-  it("gives the sibling packages the core's zod: its schemas parse and print English messages", async () => {
-    const out = await runBuilt(`const { z } = await import("@context-engine/core/internal/zod");
+  it("gives the sibling packages and plugin authors the core's zod: its schemas parse and print English messages", async () => {
+    const out = await runBuilt(`const { z } = await import("@context-engine/core");
 const result = z.object({ limit: z.number().int() }).safeParse({ limit: "ten" });
 console.log(JSON.stringify({ ok: result.success, message: z.prettifyError(result.error), locales: Object.keys(z.locales) }));`);
     const printed = JSON.parse(out) as { ok: boolean; message: string; locales: string[] };
@@ -69,7 +69,7 @@ console.log(JSON.stringify(zodToolSchema("find", "Finds.", z.object({ query: z.s
   });
 
   it("says which package to import when a left-out zod function is called", async () => {
-    const out = await runBuilt(`const { z } = await import("@context-engine/core/internal/zod");
+    const out = await runBuilt(`const { z } = await import("@context-engine/core");
 for (const call of [() => z.fromJSONSchema({ type: "string" }), () => z.compile(z.string())]) { try { call(); console.log("no error"); } catch (error) { console.log(error.message); } }`);
     expect(out.trim().split("\n")).toEqual([
       "z.fromJSONSchema is not bundled into @context-engine/core: import it from the zod package itself",
@@ -82,7 +82,7 @@ for (const call of [() => z.fromJSONSchema({ type: "string" }), () => z.compile(
     for (const file of SOURCE_FOLDERS.flatMap(sourceFiles)) {
       const text = readFileSync(join(repoRoot, file), "utf8");
       if (/\bz\.(compile|withParser|fromJSONSchema|locales)\b/.test(text)) offending.push(`${file}: uses a left-out zod function`);
-      if (!file.startsWith("packages/core/") && /from "zod(\/[^"]*)?"/.test(text)) offending.push(`${file}: imports zod, not @context-engine/core/internal/zod`);
+      if (!file.startsWith("packages/core/") && /from "zod(\/[^"]*)?"/.test(text)) offending.push(`${file}: imports zod, not z from @context-engine/core`);
     }
     expect(offending).toEqual([]);
   });

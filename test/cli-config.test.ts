@@ -128,11 +128,12 @@ describe("context-engine config set", () => {
 
   it("refuses a value that is a YAML alias bomb, naming the key, without writing", async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, "config.yaml"), "lcm:\n  fresh_tail: 8\n");
-    const run = await cli(["config", "set", "lcm.extra", yamlAliasBomb()], dir);
+    const text = `plugins: [${JSON.stringify(join(root, "plugins/lcm"))}]\nlcm:\n  fresh_tail: 8\n`;
+    writeFileSync(join(dir, "config.yaml"), text);
+    const run = await cli(["config", "set", "lcm.fresh_tail", yamlAliasBomb()], dir);
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toMatch(/lcm\.extra: the YAML was not expanded: .*more than 100 alias expansions/);
-    expect(readFileSync(join(dir, "config.yaml"), "utf8")).toBe("lcm:\n  fresh_tail: 8\n");
+    expect(run.stderr).toMatch(/lcm\.fresh_tail: the YAML was not expanded: .*more than 100 alias expansions/);
+    expect(readFileSync(join(dir, "config.yaml"), "utf8")).toBe(text);
   });
 
   it("writes an old compression.codex_* key under its codex: key, removing the old spelling, so the file loads without a deprecation warning", async () => {
@@ -147,12 +148,20 @@ describe("context-engine config set", () => {
     expect([config.codex.gpt55_autoraise, config.warnings]).toEqual([false, []]);
   });
 
-  it("passes keys of a plugin section such as lcm: through, as loading does, and refuses a misspelled section", async () => {
+  it("sets the keys of lcm's section, which lcm declares as any plugin does, and refuses a misspelled section or key", async () => {
     const dir = tempDir();
+    const plugins = `plugins:\n  - ${join(root, "plugins/lcm")}\n`;
+    writeFileSync(join(dir, "config.yaml"), plugins);
     const set = await cli(["config", "set", "lcm.fresh_tail", "16"], dir);
     expect(set.code).toBe(0);
-    expect(readFileSync(join(dir, "config.yaml"), "utf8")).toBe("lcm:\n  fresh_tail: 16\n");
+    expect(readFileSync(join(dir, "config.yaml"), "utf8")).toBe(`${plugins}lcm:\n  fresh_tail: 16\n`);
+    const bad = await cli(["config", "set", "lcm.fresh_tail", "0"], dir);
+    expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining(`${join(dir, "config.yaml")}:4 lcm.fresh_tail: must be positive (messages)`)]);
     const typo = await cli(["config", "set", "lcmm.fresh_tail", "16"], dir);
     expect([typo.code, typo.stderr]).toEqual([2, expect.stringContaining("did you mean lcm.fresh_tail?")]);
+    const key = await cli(["config", "set", "lcm.fresh_tial", "16"], dir);
+    expect([key.code, key.stderr]).toEqual([2, expect.stringContaining("did you mean lcm.fresh_tail?")]);
+    const unlisted = await cli(["config", "set", "lcm.fresh_tail", "16"], tempDir());
+    expect([unlisted.code, unlisted.stderr]).toEqual([2, 'context-engine config: lcm.fresh_tail is not a configuration key (no plugin declares a lcm section); its plugin declares it: add plugins: ["@context-engine/lcm"] to the config (see `context-engine config --help`)\n']);
   });
 });

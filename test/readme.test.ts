@@ -86,7 +86,7 @@ describe("README", () => {
     }
   });
 
-  it("shows an engine that resolves from plugins/context_engine/ and passes the conformance suite", async () => {
+  it("shows an engine that resolves from plugins/context_engine/, passes the conformance suite and reads its settings", async () => {
     const [snippet] = blocks("Writing an engine", "ts");
     expect(snippet).toContain("// plugins/context_engine/my_engine/index.ts");
     const root = tempDir("ce-readme-");
@@ -98,6 +98,9 @@ describe("README", () => {
     expect([host.engine.name, host.engineSource, host.warnings]).toEqual(["my_engine", "directory", []]);
     const report = await runConformance(async () => (await createContextHost({ config, rootDir: root })).engine);
     expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    // its settings: the my_engine: section, checked by the schema it exports
+    const tuned = await createContextHost({ config: validateConfigObject({ context: { engine: "my_engine" }, my_engine: { keep_turns: 5 } }), rootDir: root });
+    expect([(tuned.engine as unknown as { keepTurns: number }).keepTurns, tuned.warnings]).toEqual([5, []]);
 
     const [, plugin] = blocks("Writing an engine", "ts");
     expect(plugin).toContain("// my-plugin.ts");

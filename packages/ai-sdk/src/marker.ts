@@ -5,7 +5,7 @@
  * fields, so what an engine changed there (a pruned tool output, a summary put in front) is what the
  * model gets. JSON only: a marked message survives `JSON.stringify` (engines such as lcm store messages).
  */
-import { z } from "@context-engine/core/internal/zod";
+import { z } from "@context-engine/core";
 
 /** The chat-message field holding the marker. */
 export const AI_SDK_MARKER = "ai_sdk";

@@ -7,7 +7,7 @@
 import type { ModelMessage } from "ai";
 import { messageText, parseMessages, type ChatMessage, type ContentPart, type ToolCall } from "@context-engine/core";
 import { aiSdkToolOutputText } from "@context-engine/core/internal";
-import { z } from "@context-engine/core/internal/zod";
+import { z } from "@context-engine/core";
 import { AI_SDK_MARKER, AiSdkMarkerSchema, type AiSdkMarker, type CallReading, type CarriedMessage, type HiddenSlot, type Slot, type ToolSlot } from "./marker.js";
 import { decodeMedia, parseDataUrl } from "./mediaData.js";
 import { without, type Part } from "./parts.js";

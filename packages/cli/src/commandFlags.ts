@@ -80,6 +80,13 @@ export const CONFORMANCE_FLAGS = defineFlags({
 /** `config` flags. */
 export const CONFIG_FLAGS = defineFlags({
   config: { type: "string", short: "c", value: "file", description: "configuration file to show or edit", defaultText: "./config.yaml" },
+  root: { ...HOST_FLAG_OPTIONS.root, description: "folder whose plugins/context_engine/ holds directory engines (their settings are shown and set too)", defaultText: "the config file's folder" },
+});
+
+/** `new` flags: where the scaffold goes. */
+export const NEW_FLAGS = defineFlags({
+  config: { ...HOST_FLAG_OPTIONS.config, description: "configuration file: the scaffold goes into plugins/context_engine/ beside it", defaultText: "./config.yaml when present, else the working directory" },
+  root: { ...HOST_FLAG_OPTIONS.root, description: "folder whose plugins/context_engine/ gets the scaffold", defaultText: "the config file's folder, else the working directory" },
 });
 
 /** The session store file `sessions` reads and `sessions import` fills when `--db` is not given. */
@@ -110,4 +117,5 @@ export const COMMAND_FLAGS = {
   simulate: SIMULATE_FLAGS,
   sessions: SESSIONS_FLAGS,
   eval: EVAL_FLAGS,
+  new: NEW_FLAGS,
 } as const;

@@ -39,7 +39,7 @@ const COMMANDS: Record<keyof typeof COMMAND_FLAGS, Command> & Record<string, Com
     run: async (io) => (await import("./commands/conformance.js")).runConformanceCommand(io),
   },
   config: {
-    summary: "show the effective configuration, get one key, or set a key in config.yaml (validated, comments kept)",
+    summary: "show the effective configuration, get one key, or set a key in config.yaml (validated — a plugin's keys against the settings it declares — comments kept)",
     usage: "context-engine config show | get <key.path> | set <key.path> <value>  [options]",
     flags: COMMAND_FLAGS.config,
     run: async (io) => (await import("./commands/config.js")).runConfig(io),
@@ -67,6 +67,12 @@ const COMMANDS: Record<keyof typeof COMMAND_FLAGS, Command> & Record<string, Com
     usage: "context-engine eval <engine[,engine…]> <transcript…> [options]",
     flags: COMMAND_FLAGS.eval,
     run: async (io) => (await import("./commands/eval.js")).runEval(io),
+  },
+  new: {
+    summary: "write a new directory engine beside the config: plugins/context_engine/<name>/ with a setting (keep_last), a conformance test and a README",
+    usage: "context-engine new engine <name> [options]",
+    flags: COMMAND_FLAGS.new,
+    run: async (io) => (await import("./commands/new.js")).runNew(io),
   },
 };
 

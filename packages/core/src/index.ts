@@ -29,7 +29,11 @@ export type { ThresholdSettings, ThresholdPlan, ThresholdRule } from "./engine/t
 export { loadConfig, parseConfigText, validateConfigObject, ConfigError } from "./config/load.js";
 export type { ConfigIssue } from "./config/load.js";
 export { HostConfigSchema, ENGINE_NAME_PATTERN } from "./config/schema.js";
-export type { HostConfig, CompressionConfig, AuxiliaryCompressionConfig } from "./config/schema.js";
+export type { HostConfig, CompressionConfig, AuxiliaryCompressionConfig, UnknownSection } from "./config/schema.js";
+// a plugin's own section: declared with `export const settings = z.object({...})` (docs/BEHAVIOUR.md, "Plugin settings")
+export type { SettingsSchema } from "./config/pluginSettings.js";
+/** zod 4, the copy the host validates with: a plugin declares its settings with it, with nothing to install. */
+export { z } from "zod";
 
 // Host, resolution and plugins
 export { createContextHost } from "./host/createContextHost.js";

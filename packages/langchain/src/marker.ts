@@ -4,7 +4,7 @@
  * message back fills those in from the OpenAI fields, so an engine's changes are what the agent keeps.
  * JSON only, so a marked message survives a store.
  */
-import { z } from "@context-engine/core/internal/zod";
+import { z } from "@context-engine/core";
 
 /** The chat-message field holding the marker. */
 export const LANGCHAIN_MARKER = "langchain";

@@ -6,7 +6,7 @@
  */
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { messageText, parseMessages, type ChatMessage, type ContentPart, type ToolCall } from "@context-engine/core";
-import { z } from "@context-engine/core/internal/zod";
+import { z } from "@context-engine/core";
 import { fillSlot, fitsSlot } from "./blocks.js";
 import { LANGCHAIN_MARKER, LangChainMarkerSchema, type BlockSlot, type LangChainMarker } from "./marker.js";
 import { buildMessage } from "./messageFields.js";

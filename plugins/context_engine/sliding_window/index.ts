@@ -5,10 +5,16 @@
  *
  * Select it with `context: { engine: sliding_window }`. It is lossy and makes no LLM call.
  */
-import { ContextEngine, estimateMessagesTokensRough, sanitizeToolPairs, type ChatMessage, type CompressOptions } from "@context-engine/core";
+import { ContextEngine, estimateMessagesTokensRough, sanitizeToolPairs, z, type ChatMessage, type CompressOptions, type EngineContext } from "@context-engine/core";
 
-/** Share of the threshold the window shrinks to, so compaction does not fire again on the next turn. */
-const TARGET_SHARE_OF_THRESHOLD = 0.5;
+/** The `sliding_window:` config section (docs/BEHAVIOUR.md, "Plugin settings"); the host checks it and hands it over as `ctx.settings`. */
+export const settings = z.object({
+  /** Share of the threshold the window shrinks to, so compaction does not fire again on the next turn. */
+  target_share: z.number({ error: "must be a number between 0 and 1 (share of the threshold)" }).gt(0, { error: "must be greater than 0" }).lt(1, { error: "must be less than 1" }).default(0.5),
+});
+
+/** The parsed `sliding_window:` section. */
+export type SlidingWindowSettings = z.output<typeof settings>;
 
 /** Splits the non-system messages into turns, each starting at a user message. */
 export function splitTurns(messages: ChatMessage[]): ChatMessage[][] {
@@ -24,6 +30,14 @@ export function splitTurns(messages: ChatMessage[]): ChatMessage[][] {
 export default class SlidingWindowEngine extends ContextEngine {
   static readonly engineName = "sliding_window";
   readonly name = "sliding_window";
+  /** Share of the threshold a compaction shrinks the conversation to (`sliding_window.target_share`). */
+  readonly targetShare: number;
+
+  /** Built by the host with its {@link EngineContext} (`settings`: the parsed section), or in code with any of its parts. */
+  constructor(ctx: Partial<EngineContext> & ConstructorParameters<typeof ContextEngine>[0] = {}) {
+    super(ctx);
+    this.targetShare = settings.parse(ctx.settings ?? {}).target_share;
+  }
 
   shouldCompress(promptTokens: number = this.lastPromptTokens): boolean {
     return promptTokens >= this.thresholdTokens;
@@ -32,7 +46,7 @@ export default class SlidingWindowEngine extends ContextEngine {
   async compress(messages: ChatMessage[], _options: CompressOptions = {}): Promise<ChatMessage[]> {
     const head = messages.filter((m, i) => m.role === "system" && messages.slice(0, i).every((p) => p.role === "system"));
     const turns = splitTurns(messages.slice(head.length));
-    const target = Math.floor(this.thresholdTokens * TARGET_SHARE_OF_THRESHOLD);
+    const target = Math.floor(this.thresholdTokens * this.targetShare);
     const turnTokens = turns.map((t) => estimateMessagesTokensRough(t));
     let total = estimateMessagesTokensRough(head) + turnTokens.reduce((a, b) => a + b, 0);
     let first = 0;

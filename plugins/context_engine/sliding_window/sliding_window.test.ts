@@ -64,4 +64,11 @@ describe("sliding_window directory engine", () => {
     expect(host.engine.thresholdTokens).toBe(140_000);
     expect([host.engine.shouldCompress(139_999), host.engine.shouldCompress(140_000)]).toEqual([false, true]);
   });
+
+  it("shrinks to the share of the threshold its sliding_window: section sets, checked by the schema it declares", async () => {
+    const host = await createContextHost({ config: { context: { engine: "sliding_window" }, sliding_window: { target_share: 0.25 } } as never, rootDir: repoRoot });
+    expect([(host.engine as SlidingWindowEngine).targetShare, host.warnings]).toEqual([0.25, []]);
+    expect(new SlidingWindowEngine().targetShare).toBe(0.5);
+    await expect(createContextHost({ config: { context: { engine: "sliding_window" }, sliding_window: { target_share: 2 } } as never, rootDir: repoRoot })).rejects.toThrow(/sliding_window\.target_share: must be less than 1/);
+  });
 });

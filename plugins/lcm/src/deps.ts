@@ -1,4 +1,4 @@
-/** Third-party modules lcm uses, imported in one place: better-sqlite3, and zod as the core bundles it (one copy per process). */
+/** Third-party modules lcm uses, imported in one place: better-sqlite3, and zod as the core bundles it (`z` of `@context-engine/core`: one copy per process). */
 import BetterSqlite3 from "better-sqlite3";
 
 /** The better-sqlite3 `Database` constructor. */
@@ -8,4 +8,4 @@ export type SqliteDatabase = BetterSqlite3.Database;
 /** A prepared better-sqlite3 statement. */
 export type SqliteStatement<P extends unknown[] = unknown[], R = unknown> = BetterSqlite3.Statement<P, R>;
 
-export { z } from "@context-engine/core/internal/zod";
+export { z } from "@context-engine/core";

@@ -4,7 +4,7 @@
  */
 import { isAbsolute, join, resolve } from "node:path";
 import { cacheTimingFromConfig, type CompactToolSettings, type Summarizer, type TokenCounter } from "./core.js";
-import { LcmConfigError, parseLcmConfig, unknownLcmKeys } from "./config.js";
+import { LcmConfigError, LcmConfigSchema, parseLcmConfig, unknownLcmKeys } from "./config.js";
 import { LcmEngine } from "./engine.js";
 import { openLcmStoreAt, type LcmStoreHooks } from "./storeDriver.js";
 import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
@@ -36,6 +36,16 @@ export interface LcmPluginContext {
 
 /** The name `context.engine` selects lcm by. */
 export const LCM_ENGINE_NAME = "lcm";
+
+/**
+ * lcm's settings, declared to the host as any plugin declares its own (docs/BEHAVIOUR.md,
+ * "Plugin settings"): the host checks the `lcm:` section against this schema, with the file's lines, and shows
+ * and sets its keys with `context-engine config`.
+ */
+export const settings = LcmConfigSchema;
+
+/** The config section lcm's settings live in (a `plugins:` entry names its section; the package's name would say the same). */
+export const settingsSection = LCM_ENGINE_NAME;
 
 /** Default SQLite file under the host's root dir. */
 export const DEFAULT_DB_FILE = join(".context-engine", "lcm.db");

@@ -1,17 +1,19 @@
 /**
- * `context-engine config show|get|set`: the effective configuration (defaults filled in), one key, or a
- * change written back to config.yaml with its comments kept — validated before anything is written.
+ * `context-engine config show|get|set`: the effective configuration (defaults filled in, the sections
+ * plugins declare included), one key, or a change written back to config.yaml with its comments kept —
+ * validated, against the owning plugin's schema for a plugin's key, before anything is written.
  */
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { parseConfigText, validateConfigObject } from "@context-engine/core";
-import { currentConfigKey, formatConfigYaml, parseConfigValue, setConfigValue, unknownConfigKeyMessage } from "@context-engine/core/internal";
+import { SHIPPED_ENGINE_PACKAGES, currentConfigKey, formatConfigYaml, parseConfigValue, setConfigValue, unknownConfigKeyMessage } from "@context-engine/core/internal";
 import { parseCommandArgs } from "../args.js";
 import { CONFIG_FLAGS } from "../commandFlags.js";
 import { EXIT_OK, UsageError } from "../errors.js";
 import type { CommandIO } from "../commandIO.js";
 import { configFile } from "../hostFlags.js";
+import { declaredSections, withDeclaredSections } from "../pluginSections.js";
 
 /** Reads `key.path` out of a parsed object. */
 function getPath(value: unknown, keyPath: string): unknown {
@@ -23,6 +25,13 @@ function getPath(value: unknown, keyPath: string): unknown {
   return current;
 }
 
+/** For a key of a shipped engine's section whose package is not loaded (`lcm.fresh_tail` without lcm under `plugins:`), the entry to add. */
+function shippedPluginHint(keyPath: string, sections: readonly { name: string }[]): string {
+  const section = keyPath.split(".")[0]!;
+  const pkg = Object.hasOwn(SHIPPED_ENGINE_PACKAGES, section) ? SHIPPED_ENGINE_PACKAGES[section] : undefined;
+  return pkg !== undefined && !sections.some((s) => s.name === section) ? `; its plugin declares it: add plugins: ["${pkg}"] to the config` : "";
+}
+
 /** Runs `config`. */
 export async function runConfig(io: CommandIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(io.args, CONFIG_FLAGS);
@@ -32,8 +41,12 @@ export async function runConfig(io: CommandIO): Promise<number> {
   // An explicit --config must exist for show/get (set creates it); the default config.yaml may be absent.
   if (values.config !== undefined && action !== "set" && !existsSync(path)) throw new Error(`config file not found: ${path}`);
   const text = existsSync(path) ? await readFile(path, "utf8") : "";
+  const loaded = text ? parseConfigText(text, path) : validateConfigObject({});
+  // the sections plugins declare: checked, shown with their defaults, and settable like the host's own
+  const rootDir = values.root !== undefined ? resolve(io.cwd, values.root) : dirname(path);
+  const sections = action === undefined ? [] : await declaredSections(loaded, rootDir, dirname(path), io.stderr);
   const effective = () => {
-    const { sourcePath: _s, warnings: _w, ...config } = text ? parseConfigText(text, path) : validateConfigObject({});
+    const { sourcePath: _s, warnings: _w, unknownSections: _u, ...config } = withDeclaredSections(loaded, sections, text, path);
     return config;
   };
   if (action === "show" && key === undefined) {
@@ -46,11 +59,12 @@ export async function runConfig(io: CommandIO): Promise<number> {
     return EXIT_OK;
   }
   if (action === "set" && key !== undefined && rawValue !== undefined && extra.length === 0) {
-    const unknown = unknownConfigKeyMessage(key);
-    if (unknown) throw new UsageError(unknown);
+    const unknown = unknownConfigKeyMessage(key, sections);
+    if (unknown) throw new UsageError(unknown + shippedPluginHint(key, sections));
     const value = parseConfigValue(rawValue, key);
     const updated = setConfigValue(text, key, value);
-    parseConfigText(updated, path); // throws with the key path and line before anything is written
+    // throws with the key path and line before anything is written
+    withDeclaredSections(parseConfigText(updated, path), sections, updated, path);
     await writeFile(path, updated);
     const written = currentConfigKey(key);
     const moved = written === key ? "" : ` (${key} is deprecated; written as ${written})`;

@@ -18,14 +18,22 @@ export async function runConformanceCommand(io: CommandIO): Promise<number> {
   const config = await configFromFlags(io.cwd, values);
   const base = values.strict ? { ...config, strict: true } : config;
   const factory = await engineFactory(target, rootDirFromFlags(io.cwd, values, base), io.cwd, base, values.name);
+  // an engine that does not load is said once, where it failed, and no check runs
+  if (typeof factory === "string") {
+    io.stderr(`context-engine conformance: ${factory}`);
+    return EXIT_FAILURE;
+  }
   const report = await runConformance(factory);
   const lines = report.checks.map((c) => `${c.ok ? "✓" : "✗"} ${c.name}${c.detail ? `\n    ${c.detail}` : ""}`);
   io.stdout([`conformance of '${report.engine}'`, ...lines, "", `${report.passed} passed, ${report.failed} failed`].join("\n"));
   return report.failed === 0 ? EXIT_OK : EXIT_FAILURE;
 }
 
-/** A factory for the engine `target` names: a path to a plugin module or directory, or an engine name resolved as a host would. */
-async function engineFactory(target: string, rootDir: string, cwd: string, base: HostConfig, name?: string): Promise<() => Promise<ContextEngine>> {
+/**
+ * A factory for the engine `target` names: a path to a plugin module or directory, or an engine name
+ * resolved as a host would; or, when that engine does not load, why (once, without the host's fallback).
+ */
+async function engineFactory(target: string, rootDir: string, cwd: string, base: HostConfig, name?: string): Promise<(() => Promise<ContextEngine>) | string> {
   const path = resolve(cwd, target);
   const looksLikePath = /[/\\]/.test(target) || /\.[cm]?[jt]s$/.test(target) || target.startsWith(".");
   if (looksLikePath && !existsSync(path)) throw new Error(`plugin not found: ${path}`);
@@ -36,7 +44,7 @@ async function engineFactory(target: string, rootDir: string, cwd: string, base:
     const config = withConfig({ context: { engine: target } });
     const probe = await createContextHost({ config, rootDir });
     if (probe.engine.name !== target && !(target === "compressor" && probe.engineSource === "builtin")) {
-      throw new Error(probe.warnings.join("; ") || `engine '${target}' did not resolve`);
+      return probe.engineFailure ?? (probe.warnings.join("\n") || `engine '${target}' did not resolve`);
     }
     return async () => (await createContextHost({ config, rootDir })).engine;
   }
@@ -45,6 +53,8 @@ async function engineFactory(target: string, rootDir: string, cwd: string, base:
     const engineName = basename(path);
     const dirRoot = resolve(path, "../../..");
     const config = withConfig({ context: { engine: engineName } });
+    const probe = await createContextHost({ config, rootDir: dirRoot });
+    if (probe.engineSource !== "directory") return probe.engineFailure ?? `engine '${engineName}' did not load from ${path}`;
     return async () => {
       const host = await createContextHost({ config, rootDir: dirRoot });
       if (host.engineSource !== "directory") throw new Error(host.warnings.join("; "));
@@ -55,7 +65,7 @@ async function engineFactory(target: string, rootDir: string, cwd: string, base:
   const scratch = mkdtempSync(join(tmpdir(), "context-engine-conformance-"));
   const probe = await createContextHost({ config: withConfig({ plugins: [path] }), rootDir: scratch });
   const chosen = name ?? probe.registeredEngines[0];
-  if (!chosen) throw new Error(probe.warnings.join("; ") || `${target} registers no context engine`);
+  if (!chosen) return probe.warnings.filter((w) => w.includes(path)).join("\n") || `${target} registers no context engine`;
   const config = withConfig({ plugins: [path], context: { engine: chosen } });
   return async () => {
     const host = await createContextHost({ config, rootDir: mkdtempSync(join(scratch, "engine-")) });

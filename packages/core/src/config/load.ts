@@ -12,7 +12,7 @@ import { ConfigError } from "./configError.js";
 import { HostConfigSchema, OWNED_SECTIONS, type HostConfig } from "./schema.js";
 import { applyMovedKeys, movedKeyPath } from "./ownedSection.js";
 import { parseYamlText, yamlDocumentValue, yamlSyntaxIssues } from "./yaml.js";
-import { PLUGIN_SECTIONS, RESERVED_KEYS, isMapSchema, objectShape, shapeChild } from "./shape.js";
+import { RESERVED_KEYS, isMapSchema, objectShape, shapeChild } from "./shape.js";
 
 export { ConfigError, type ConfigIssue } from "./configError.js";
 
@@ -74,7 +74,12 @@ export function validateConfigObject(raw: unknown, source = "<config object>", l
     ...notes.map((n) => located(n.path, n.message)),
     ...unknownKeys(input, HostConfigSchema).map((path) => located(path, `unknown key ${path} (ignored)`)),
   ];
-  return { ...parsed.data, warnings };
+  // a top-level section may be a plugin's: the host warns once it knows which sections its plugins declare
+  const unknownSections = Object.keys(input).filter((key) => !shapeChild(objectShape(HostConfigSchema), key)).map((name) => {
+    const line = lineOf?.([name]);
+    return { name, where: `${source}${line ? `:${line}` : ""}` };
+  });
+  return { ...parsed.data, warnings, unknownSections };
 }
 
 /**
@@ -147,6 +152,11 @@ export function locateConfigKey(sourcePath: string, keyPath: PropertyKey[], expe
   } catch {
     return undefined;
   }
+  return configKeyLine(text, keyPath, expected);
+}
+
+/** The line of `keyPath` in YAML `text` (see {@link locateConfigKey}); undefined when it is not there or the text does not parse. */
+export function configKeyLine(text: string, keyPath: PropertyKey[], expected?: unknown): number | undefined {
   const counter = new (yamlLibrary().LineCounter)();
   const doc = yamlLibrary().parseDocument(text, { lineCounter: counter });
   if (doc.errors.length > 0) return undefined;
@@ -154,7 +164,7 @@ export function locateConfigKey(sourcePath: string, keyPath: PropertyKey[], expe
   return lineOf(doc, counter, keyPath);
 }
 
-/** Key paths present in `raw` that the schema does not know. */
+/** Key paths present in `raw` that the schema does not know, below the top level (top-level sections may be plugins'). */
 function unknownKeys(raw: Record<string, unknown>, schema: z.ZodType, prefix = ""): string[] {
   const shape = objectShape(schema);
   if (!shape) return [];
@@ -163,7 +173,7 @@ function unknownKeys(raw: Record<string, unknown>, schema: z.ZodType, prefix = "
     const path = prefix ? `${prefix}.${key}` : key;
     const child = shapeChild(shape, key);
     if (!child) {
-      if (!(prefix === "" && PLUGIN_SECTIONS.has(key))) out.push(path);
+      if (prefix !== "") out.push(path);
       continue;
     }
     if (typeof value === "object" && value !== null && !Array.isArray(value)) out.push(...unknownKeys(value as Record<string, unknown>, child, path));

@@ -89,8 +89,8 @@ export const ModelSectionSchema = z
   .optional();
 
 /**
- * The whole file. Unknown top-level sections pass through untouched (plugins read their own, e.g.
- * `config.lcm`); the loader still lists them as warnings unless a plugin claims them.
+ * The whole file. Unknown top-level sections pass through untouched (a plugin's own, e.g. `config.lcm`);
+ * the loader lists them in `unknownSections`, and the host warns about those no loaded plugin declares.
  */
 export const HostConfigSchema = z.looseObject({
   context: ContextSectionSchema,
@@ -108,8 +108,18 @@ export const HostConfigSchema = z.looseObject({
   plugin_load_timeout: z.number({ error: "must be a number of seconds" }).positive({ error: "must be a positive number of seconds" }).default(10),
 });
 
-/** Parsed, defaulted configuration. `sourcePath` is the file it came from, when any. */
-export type HostConfig = z.output<typeof HostConfigSchema> & { sourcePath?: string; warnings?: string[] };
+/** A top-level section the host's schema does not know, and where it is written (`config.yaml:6`, or the source alone). */
+export interface UnknownSection {
+  name: string;
+  where: string;
+}
+
+/**
+ * Parsed, defaulted configuration. `sourcePath` is the file it came from, when any; `warnings` what
+ * loading it noticed; `unknownSections` the top-level sections no schema of the host knows — a plugin
+ * may declare one (docs/BEHAVIOUR.md, "Plugin settings"), and the host warns about the others.
+ */
+export type HostConfig = z.output<typeof HostConfigSchema> & { sourcePath?: string; warnings?: string[]; unknownSections?: UnknownSection[] };
 /** The `compression:` section, defaulted. */
 export type CompressionConfig = HostConfig["compression"];
 /** The `auxiliary.compression:` section, defaulted. */

@@ -4,11 +4,11 @@
  * Paths follow one rule: relative to the config file's folder (the working directory without a file).
  */
 import { existsSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { BUILTIN_ENGINE } from "./builtin.js";
 import { loadConfig, validateConfigObject } from "../config/load.js";
 import type { HostConfig } from "../config/schema.js";
-import { isContextEngine, type ContextEngine } from "../engine/ContextEngine.js";
+import type { ContextEngine } from "../engine/ContextEngine.js";
 import { DEFAULT_SESSION_SCOPE, type ModelInfo } from "../engine/types.js";
 import type { Summarizer } from "../summarizers/types.js";
 import type { TokenCounter } from "../tokens/types.js";
@@ -16,15 +16,16 @@ import type { SessionStore, SessionStoreAsync } from "../store/types.js";
 import { createSummarizer } from "../summarizers/resolve.js";
 import { ContextCompressor } from "../compressor/ContextCompressor.js";
 import { createHostHooks, type EngineContext, type EngineSource, type HostHooks, type RouteHooks } from "./hooks.js";
-import { findPluginEntry, importPluginModule, readPluginManifest } from "./loadModule.js";
-import { EngineRegistry, buildEngine } from "./registry.js";
-import type { PluginContext, PluginModule } from "./types.js";
+import { EngineRegistry } from "./registry.js";
+import { loadDirectoryEngine, loadListedPlugins, scopeOf } from "./loadPlugins.js";
+import { PluginSettingsError, SectionOwners } from "./sectionOwners.js";
+import { loadFailureText } from "./loadError.js";
 import { modelInfoFromConfig } from "./modelInfo.js";
 import { HostProblems } from "./problems.js";
 import { symlinkOutsideRoot } from "./outsideRoot.js";
 import { engineNotFoundHint, listDirectoryEngines } from "./engineNotFound.js";
 import { isScope } from "../engine/toolScope.js";
-import { PluginLoadTimeoutError, withinLoadTimeout } from "./loadTimeout.js";
+import { withinLoadTimeout } from "./loadTimeout.js";
 import { defaultRouteHooks, installBuiltinRoutes } from "../routes/builtin.js";
 import { errorText } from "../errorText.js";
 import { cacheTimingFromConfig } from "../compressor/cacheTimingTracker.js";
@@ -81,6 +82,12 @@ export interface ContextHost {
   warnings: string[];
   /** The engine name that was asked for. */
   requestedEngine: string;
+  /**
+   * Why the engine asked for is not the active one (not found, or it failed to load, start or size
+   * itself), said once and without the fallback; undefined when it is active. A load error starts with
+   * `<file>:<line>:<column>: ` and shows the source line.
+   */
+  engineFailure?: string;
   /** Where the engine came from: a directory path, a plugin specifier, or "built-in". */
   engineOrigin: string;
   /** Engine names offered by `plugins:` (none of them is active unless configured). */
@@ -113,6 +120,7 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
   const strict = options.strict ?? config.strict;
   const problems = new HostProblems([...(config.warnings ?? [])], strict, config.sourcePath);
   const { warnings, warn } = problems;
+  const owners = new SectionOwners(config, warn);
   const engineKey = ["context", "engine"];
   const hooks = createHostHooks();
   // the built-in routes first, so plugins' taps come after them
@@ -125,7 +133,13 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
   const requested = config.context.engine.trim() || BUILTIN_ENGINE;
   const loadTimeoutMs = options.pluginLoadTimeoutMs ?? config.plugin_load_timeout * 1000;
 
-  await loadListedPlugins(config.plugins, configDir, { config, rootDir, hooks, warn, strict }, registry, problems, loadTimeoutMs);
+  await loadListedPlugins(config.plugins, configDir, { config, rootDir, hooks, warn, strict }, registry, problems, owners, loadTimeoutMs);
+  let failure: string | undefined;
+  /** The engine failed (`what`: "Context engine 'x' … failed to load"): a warning that says the host falls back, or a strict issue. */
+  const engineFailed = (what: string, error: unknown, scope: string | undefined) => {
+    failure = loadFailureText(what, error, scope);
+    problems.fail(engineKey, requested, failure, loadFailureText(what, error, scope, " — falling back to built-in compressor"));
+  };
 
   let engine: ContextEngine | undefined;
   let source: EngineSource = "builtin";
@@ -137,9 +151,10 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
     const outside = existsSync(dir) ? symlinkOutsideRoot(dir, rootDir) : undefined;
     if (outside !== undefined) problems.fail(engineKey, requested, outside, `Context engine '${requested}': ${outside}`);
     if (existsSync(dir) && !(outside !== undefined && problems.strict)) {
-      engine = await withinLoadTimeout(loadDirectoryEngine(dir, requested, engineContext, hooks), loadTimeoutMs, "loading").catch((error: unknown) => {
-        const text = `Context engine '${requested}' in ${dir} failed to load: ${errorText(error)}`;
-        problems.fail(engineKey, requested, text, `${text} — falling back to built-in compressor`);
+      engine = await withinLoadTimeout(loadDirectoryEngine(dir, requested, engineContext, hooks, owners), loadTimeoutMs, "loading").catch((error: unknown) => {
+        if (error instanceof PluginSettingsError) throw error;
+        owners.failedToLoad(requested);
+        engineFailed(`Context engine '${requested}' in ${dir} failed to load`, error, dir);
         failed = true;
         return undefined;
       });
@@ -149,8 +164,8 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
     }
     if (!engine) {
       engine = await withinLoadTimeout(hooks.contextEngine.promise(requested, engineContext), loadTimeoutMs, "building its engine").catch((error: unknown) => {
-        const text = `Context engine '${requested}' from ${registry.ownerOf(requested) ?? "a plugin"} failed to start: ${errorText(error)}`;
-        problems.fail(engineKey, requested, text, `${text} — falling back to built-in compressor`);
+        const owner = registry.ownerOf(requested);
+        engineFailed(`Context engine '${requested}' from ${owner ?? "a plugin"} failed to start`, error, owner === undefined ? undefined : scopeOf(owner, configDir));
         failed = true;
         return undefined;
       });
@@ -160,6 +175,7 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
     if (!engine && !failed) {
       const offered = registry.names().join(", ") || "none";
       const hint = await engineNotFoundHint({ requested, known: [BUILTIN_ENGINE, ...listDirectoryEngines(rootDir), ...registry.names()], plugins: config.plugins, configDir });
+      failure = `Context engine '${requested}' not found${hint ? ` (${hint})` : ""}`;
       problems.fail(
         engineKey,
         requested,
@@ -173,11 +189,14 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
       engine.updateModel(model);
     } catch (error) {
       const text = `Context engine '${requested}' failed to size itself for ${model.model}: ${errorText(error)}`;
+      failure = text;
       problems.fail(engineKey, requested, text, `${text} — falling back to built-in compressor`);
       [engine, source, origin] = [undefined, "builtin", "built-in"];
     }
   }
   problems.throwIfAny();
+  // the sections no loaded plugin owns come first, as the file's other unknown keys did before plugins loaded
+  warnings.unshift(...owners.unownedWarnings(rootDir));
   const cacheTiming = cacheTimingFromConfig(config);
   if (!engine) engine = new ContextCompressor({ compression: config.compression, summarizer, tokenCounter: options.tokenCounter, model, store: options.store, warn, routes: hooks.routes, ...(cacheTiming ? { cacheTiming } : {}) });
   hooks.engineResolved.call(engine, source);
@@ -185,7 +204,7 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
     ? { text: engine.autoraiseNotice, state: engine.autoraiseNoticeState }
     : undefined;
   const notices = hooks.routes.notices.call([], { engine, source, planNotice });
-  return { engine, engineSource: source, hooks, config, rootDir, warnings, requestedEngine: requested, engineOrigin: origin, registeredEngines: registry.names(), summarizer, model, notices, scope: hostScope(options.scope) };
+  return { engine, engineSource: source, hooks, config, rootDir, warnings, requestedEngine: requested, ...(failure !== undefined ? { engineFailure: failure } : {}), engineOrigin: origin, registeredEngines: registry.names(), summarizer, model, notices, scope: hostScope(options.scope) };
 }
 
 async function resolveConfig(config: HostConfig | string | undefined): Promise<HostConfig> {
@@ -193,76 +212,9 @@ async function resolveConfig(config: HostConfig | string | undefined): Promise<H
   if (typeof config === "string") return loadConfig(config);
   // A parsed object may be partial (hand-written by a host application): validate and default it. One
   // that already carries `warnings` came from loadConfig(): its unknown keys were reported, with lines.
-  const { sourcePath, warnings, ...rest } = config;
+  const { sourcePath, warnings, unknownSections, ...rest } = config;
   const validated = validateConfigObject(rest);
-  return { ...validated, ...(sourcePath ? { sourcePath } : {}), warnings: warnings ? [...warnings] : (validated.warnings ?? []) };
-}
-
-/**
- * Loads each `plugins:` entry and runs its register(ctx), each within `timeoutMs`; a failure is a
- * warning, or an issue at `plugins.<i>` under strict.
- */
-async function loadListedPlugins(
-  specifiers: string[],
-  configDir: string,
-  base: Omit<PluginContext, "registerContextEngine">,
-  registry: EngineRegistry,
-  problems: HostProblems,
-  timeoutMs: number,
-): Promise<void> {
-  for (const [index, specifier] of specifiers.entries()) {
-    const pending: Promise<void>[] = [];
-    let timedOut = false;
-    /** `rest` follows the plugin's name: "Plugin ./x.ts<rest>" as a warning, "plugin ./x.ts<rest>" as a strict issue. */
-    const fail = (rest: string) => problems.fail(["plugins", index], specifier, `plugin ${specifier}${rest}`, `Plugin ${specifier}${rest}`);
-    const ctx: PluginContext = {
-      ...base,
-      registerContextEngine: (engine, name) => {
-        // A plugin that was given up on keeps running in the background; what it registers then is ignored.
-        if (timedOut) return;
-        pending.push(registry.register(specifier, engine, name).catch((error: unknown) => fail(`: ${errorText(error)}`)));
-      },
-    };
-    const load = async () => {
-      const mod = await importPluginModule(specifier, configDir);
-      if (typeof mod.register === "function") await mod.register(ctx);
-      else if (isContextEngine(mod.default)) throw new Error(`export a class or factory (not an instance) so each host gets its own engine`);
-      else if (typeof mod.default === "function") ctx.registerContextEngine(mod.default as never);
-      else fail(" exports neither register(ctx) nor a default engine");
-      await Promise.all(pending);
-    };
-    try {
-      await withinLoadTimeout(load(), timeoutMs, "loading");
-    } catch (error) {
-      timedOut = error instanceof PluginLoadTimeoutError;
-      fail(timedOut ? ` ${errorText(error)}` : ` failed to load: ${errorText(error)}`);
-    }
-  }
-}
-
-/** Resolution step 1: a directory engine. Its module exports register(ctx) or a default class/factory. */
-async function loadDirectoryEngine(dir: string, name: string, engineContext: EngineContext, hooks: HostHooks): Promise<ContextEngine | undefined> {
-  const manifest = await readPluginManifest(dir);
-  if (manifest?.name && manifest.name !== name) engineContext.warn(`${join(dir, "plugin.yaml")}: name '${manifest.name}' differs from the directory name '${name}'; the directory name is used`);
-  const entry = findPluginEntry(dir);
-  if (!entry) throw new Error(`no index.ts, index.mts, index.js or index.mjs in ${dir}`);
-  const mod: PluginModule = await importPluginModule(entry, dir);
-  if (typeof mod.register === "function") {
-    const offered: { registration: unknown; name?: string }[] = [];
-    await mod.register({
-      config: engineContext.config,
-      rootDir: engineContext.rootDir,
-      hooks,
-      warn: engineContext.warn,
-      registerContextEngine: (registration, n) => void offered.push({ registration, name: n }),
-    });
-    if (offered.length === 0) throw new Error(`${basename(entry)} register(ctx) registered no engine`);
-    const chosen = offered.find((o) => o.name === name) ?? offered[0]!;
-    return buildEngine(chosen.registration, engineContext, `the engine of ${entry}`);
-  }
-  if (isContextEngine(mod.default)) throw new Error(`${entry}: export a class or factory (not an instance) so each host gets its own engine`);
-  if (typeof mod.default !== "function") throw new Error(`${entry} exports neither register(ctx) nor a default engine class or factory`);
-  return buildEngine(mod.default, engineContext, `the default export of ${entry}`);
+  return { ...validated, ...(sourcePath ? { sourcePath } : {}), warnings: warnings ? [...warnings] : (validated.warnings ?? []), unknownSections: unknownSections ?? validated.unknownSections ?? [] };
 }
 
 /** The main model's endpoint for summaries; a local alias is sent as the id `routes` give it (e.g. a large-window alias as its base model). */

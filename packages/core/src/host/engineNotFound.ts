@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { nearestConfigKey } from "../config/keys.js";
+import { nearestConfigKey } from "../config/nearest.js";
 
 /** The engines that ship as packages of their own, by engine name: `context.engine` needs the package under `plugins:`. */
 export const SHIPPED_ENGINE_PACKAGES: Readonly<Record<string, string>> = { lcm: "@context-engine/lcm" };

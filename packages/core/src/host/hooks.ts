@@ -21,9 +21,17 @@ export interface SessionCompressEvent {
   compression_count: number;
 }
 
-/** What an engine factory receives: the host's shared parts. */
-export interface EngineContext {
+/**
+ * What an engine factory receives: the host's shared parts, and the settings of the plugin that offers
+ * the engine (`S`: the type its `settings` schema parses to, e.g. `z.output<typeof settings>`).
+ */
+export interface EngineContext<S = unknown> {
   config: HostConfig;
+  /**
+   * The plugin's own config section, parsed by the `settings` schema it exports (defaults filled in);
+   * undefined when the plugin declares none (docs/BEHAVIOUR.md, "Plugin settings").
+   */
+  settings?: S;
   /** The folder plugins and relative paths are resolved from. */
   rootDir: string;
   /** The summarizer the host built from `auxiliary.compression` (or the one passed in). */

@@ -54,13 +54,15 @@ export class EngineRegistry {
 
   /**
    * Registers `registration` for `owner` (a plugin id). A factory or class without an explicit name is
-   * built once to learn its name; that instance is the one used if the name is chosen.
+   * built once to learn its name; that instance is the one used if the name is chosen. The engine's
+   * context carries `settings`, the owner's own config section parsed (`ctx.settings`).
    */
-  async register(owner: string, registration: EngineRegistration, name?: string): Promise<void> {
+  async register(owner: string, registration: EngineRegistration, name?: string, settings?: unknown): Promise<void> {
     let prebuilt: ContextEngine | undefined;
+    const withSettings = (ctx: EngineContext): EngineContext => (settings === undefined ? ctx : { ...ctx, settings });
     let engineName = name ?? (isContextEngine(registration) ? registration.name : staticName(registration));
     if (!engineName) {
-      prebuilt = await buildEngine(registration, this.engineContext, `the engine registered by ${owner}`);
+      prebuilt = await buildEngine(registration, withSettings(this.engineContext), `the engine registered by ${owner}`);
       engineName = prebuilt.name;
     }
     if (!ENGINE_NAME_PATTERN.test(engineName)) {
@@ -78,7 +80,7 @@ export class EngineRegistry {
     const wanted = engineName;
     this.hooks.contextEngine.tapPromise(owner, async (asked, ctx) => {
       if (asked !== wanted) return undefined;
-      return prebuilt ?? buildEngine(registration, ctx, `the engine '${wanted}' of ${owner}`);
+      return prebuilt ?? buildEngine(registration, withSettings(ctx), `the engine '${wanted}' of ${owner}`);
     });
   }
 }

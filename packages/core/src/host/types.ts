@@ -12,10 +12,15 @@ export type EngineClass = new (ctx: EngineContext) => ContextEngine;
 /** What `registerContextEngine` accepts. */
 export type EngineRegistration = ContextEngine | EngineFactory | EngineClass;
 
-/** What a plugin's `register(ctx)` receives. */
-export interface PluginContext {
-  /** The host configuration (plugins read their own sections, e.g. `config.lcm`). */
+/** What a plugin's `register(ctx)` receives (`S`: the type its `settings` schema parses to). */
+export interface PluginContext<S = unknown> {
+  /** The host configuration, every section as written (a plugin's own section parsed is {@link settings}). */
   config: HostConfig;
+  /**
+   * The plugin's own config section, parsed by the `settings` schema it exports (defaults filled in);
+   * undefined when the plugin declares none (docs/BEHAVIOUR.md, "Plugin settings").
+   */
+  settings?: S;
   rootDir: string;
   hooks: HostHooks;
   /**
@@ -33,4 +38,8 @@ export interface PluginContext {
 export interface PluginModule {
   register?: (ctx: PluginContext) => void | Promise<void>;
   default?: unknown;
+  /** A zod schema for the plugin's own config section (docs/BEHAVIOUR.md, "Plugin settings"). */
+  settings?: unknown;
+  /** The section `settings` describes, for a `plugins:` entry (default: its package's or file's name). */
+  settingsSection?: unknown;
 }

@@ -42,7 +42,8 @@ describe("config keys named like Object's prototype", () => {
 
   it("reports other inherited names such as toString as unknown keys, with their line", () => {
     const config = parseConfigText("toString: 1\ncompression:\n  hasOwnProperty: 2\n", "config.yaml");
-    expect(config.warnings).toEqual(["config.yaml:1: unknown key toString (ignored)", "config.yaml:3: unknown key compression.hasOwnProperty (ignored)"]);
+    expect(config.unknownSections).toEqual([{ name: "toString", where: "config.yaml:1" }]);
+    expect(config.warnings).toEqual(["config.yaml:3: unknown key compression.hasOwnProperty (ignored)"]);
   });
 });
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, parseConfigText, setConfigValue } from "../../src/config/load.js";
 import { computeThresholds } from "../../src/engine/thresholds.js";
+import { createContextHost } from "../../src/host/createContextHost.js";
 
 function tempFile(name: string, text: string): string {
   const dir = mkdtempSync(join(tmpdir(), "ce-config-"));
@@ -53,7 +54,7 @@ describe("loadConfig", () => {
     expect(error?.message).toContain('compression.tail_mode: must be "lean" or "legacy"');
   });
 
-  it("turns unknown keys into warnings, so a Hermes config.yaml loads", async () => {
+  it("turns unknown keys into warnings and lists unknown sections with their lines for the host, so a Hermes config.yaml loads", async () => {
     const hermes = [
       "model:", "  default: anthropic/claude-sonnet-4", "  provider: openrouter",
       "terminal:", "  backend: local", "display:", "  skin: default",
@@ -62,9 +63,16 @@ describe("loadConfig", () => {
     ].join("\n");
     const config = await loadConfig(hermes);
     expect(config.compression.model_thresholds).toEqual({ "glm-5.2": 0.4 });
-    expect(config.warnings).toEqual([
-      "<inline config>:4: unknown key terminal (ignored)",
-      "<inline config>:6: unknown key display (ignored)",
+    expect(config.warnings).toEqual(["<inline config>:11: unknown key compression.summary_model (ignored)"]);
+    // a plugin may own a top-level section: the host warns about those no loaded plugin declares
+    expect(config.unknownSections).toEqual([
+      { name: "terminal", where: "<inline config>:4" },
+      { name: "display", where: "<inline config>:6" },
+    ]);
+    const host = await createContextHost({ config: hermes });
+    expect(host.warnings).toEqual([
+      "<inline config>:4: unknown key terminal (no loaded plugin owns it; ignored)",
+      "<inline config>:6: unknown key display (no loaded plugin owns it; ignored)",
       "<inline config>:11: unknown key compression.summary_model (ignored)",
     ]);
   });

@@ -24,7 +24,7 @@ describe("engine resolution edge cases", () => {
     const loaded = await loadConfig(join(root, "config.yaml"));
     const host = await createContextHost({ config: loaded, rootDir: root });
     expect(host.warnings).toEqual([
-      `${join(root, "config.yaml")}:1: unknown key terminal (ignored)`,
+      `${join(root, "config.yaml")}:1: unknown key terminal (no loaded plugin owns it; ignored)`,
       `${join(root, "config.yaml")}:4: unknown key compression.summary_model (ignored)`,
     ]);
   });

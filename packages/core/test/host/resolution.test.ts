@@ -94,13 +94,24 @@ describe("engine resolution", () => {
     expect(host.warnings).toEqual(["Context engine 'missing' not found — falling back to built-in compressor"]);
   });
 
-  it("keeps the host running when a directory plugin throws while loading", async () => {
-    const root = project({ "plugins/context_engine/boom/index.ts": "throw new Error('kaboom at load');\n" });
+  it("keeps the host running when a directory plugin throws while loading, saying once where it threw", async () => {
+    const root = project({ "plugins/context_engine/boom/index.ts": "const ready = true;\nif (ready) throw new Error('kaboom at load');\n" });
     const host = await createContextHost({ config: { context: { engine: "boom" } } as never, rootDir: root });
+    const dir = join(root, "plugins/context_engine/boom");
     expect(host.engineSource).toBe("builtin");
-    expect(host.warnings).toHaveLength(1);
-    expect(host.warnings[0]).toContain("kaboom at load");
-    expect(host.warnings[0]).toMatch(/failed to load: .* — falling back to built-in compressor$/);
+    expect(host.warnings).toEqual([
+      `${dir}/index.ts:2: kaboom at load (context engine 'boom' in ${dir} failed to load — falling back to built-in compressor)\n2 | if (ready) throw new Error('kaboom at load');`,
+    ]);
+    expect(host.engineFailure).toBe(`${dir}/index.ts:2: kaboom at load (context engine 'boom' in ${dir} failed to load)\n2 | if (ready) throw new Error('kaboom at load');`);
+  });
+
+  it("reports a syntax error in a directory engine with its file, line and column and the source line under a caret", async () => {
+    const root = project({ "plugins/context_engine/typo/index.ts": "export const a = 1;\nexport function f(x: number {\n  return x;\n}\n" });
+    const host = await createContextHost({ config: { context: { engine: "typo" } } as never, rootDir: root });
+    const dir = join(root, "plugins/context_engine/typo");
+    expect(host.warnings).toEqual([
+      `${dir}/index.ts:2:29: Unexpected token, expected "," (context engine 'typo' in ${dir} failed to load — falling back to built-in compressor)\n2 | export function f(x: number {\n  | ${" ".repeat(28)}^`,
+    ]);
   });
 
   it("warns when a directory plugin exports no engine", async () => {
@@ -174,7 +185,7 @@ describe("engine resolution", () => {
     const root = project({ "bad.ts": "export function register() { throw new Error('register exploded'); }\n", "config.yaml": "context:\n  engine: bad\nplugins: [./bad.ts, ./nope.ts]\n" });
     const host = await createContextHost({ config: join(root, "config.yaml"), rootDir: root });
     expect(host.engineSource).toBe("builtin");
-    expect(host.warnings[0]).toBe("Plugin ./bad.ts failed to load: register exploded");
+    expect(host.warnings[0]).toBe(`${join(root, "bad.ts")}:1: register exploded (plugin ./bad.ts failed to load)\n1 | export function register() { throw new Error('register exploded'); }`);
     expect(host.warnings[1]).toMatch(/^Plugin \.\/nope\.ts failed to load/);
     expect(host.warnings[2]).toBe("Context engine 'bad' not found — falling back to built-in compressor");
   });

@@ -49,13 +49,13 @@ describe("strict mode and the config folder rule", () => {
   it("names the plugin and its plugins: line when a plugin fails to load under strict", async () => {
     const root = project({ "bad.ts": "export function register() { throw new Error('register exploded'); }\n", "config.yaml": "strict: true\nplugins:\n  - ./bad.ts\n" });
     const error = await rejection(createContextHost({ config: join(root, "config.yaml") }));
-    expect(error.message).toContain(`${join(root, "config.yaml")}:3 plugins.0: plugin ./bad.ts failed to load: register exploded`);
+    expect(error.message).toContain(`${join(root, "config.yaml")}:3 plugins.0: ${join(root, "bad.ts")}:1: register exploded (plugin ./bad.ts failed to load)`);
   });
 
   it("turns a directory engine that fails to load into one error under strict, naming its folder", async () => {
     const root = project({ "plugins/context_engine/boom/index.ts": "throw new Error('kaboom at load');\n", "config.yaml": "context:\n  engine: boom\n" });
     const error = await rejection(createContextHost({ config: join(root, "config.yaml"), strict: true }));
-    expect((error as ConfigError).issues).toEqual([{ path: "context.engine", line: 2, message: expect.stringContaining(`${join(root, "plugins/context_engine/boom")} failed to load: kaboom at load`) }]);
+    expect((error as ConfigError).issues).toEqual([{ path: "context.engine", line: 2, message: expect.stringContaining(`kaboom at load (context engine 'boom' in ${join(root, "plugins/context_engine/boom")} failed to load)`) }]);
   });
 
   it("starts normally under strict when the engine resolves", async () => {
