@@ -166,7 +166,7 @@ function printTotals(split: Split, rows: Row[], skipped: number, window: number)
   const kept = GOALS.reduce((sum, [kind]) => sum + all[kind].kept, 0);
   const tokens = rows.reduce((sum, r) => sum + r.report.compactions.reduce((t, c) => t + c.summaryTokens, 0), 0);
   if (tokens > 0) console.log(`    density      ${((kept / tokens) * 1000).toFixed(1)} facts kept per 1k summary tokens (${kept} facts: paths, errors, commands, reads, asks; ${tokens.toLocaleString("en-US")} summary tokens)`);
-  for (const text of promptRecallLines("the summary model's prompt (an LLM summarizer's, chunks):", addPromptFigures(rows.map((r) => r.prompt)), split === "held-out" && PROMPT_GOAL_WINDOWS.has(window))) console.log(text);
+  for (const text of promptRecallLines("the summary model's prompt (an LLM summarizer's, chunks)", addPromptFigures(rows.map((r) => r.prompt)), split === "held-out" && PROMPT_GOAL_WINDOWS.has(window))) console.log(text);
 }
 
 /** Compactions after which the long-horizon curve is quoted (issue #18). */
@@ -234,12 +234,12 @@ async function printWholeRanges(transcripts: ReadonlyArray<{ name: string; split
       const digest = await measureForcedPrompts(messages, MODEL, window, "digest");
       if (digest !== undefined) oversized.push({ chunks, digest });
     }
-    for (const text of promptRecallLines(`${split}, ${figures.length} transcripts (chunks):`, addPromptFigures(figures), split === "held-out" && PROMPT_GOAL_WINDOWS.has(window))) console.log(text);
+    for (const text of promptRecallLines(`${split}, ${figures.length} transcripts (chunks)`, addPromptFigures(figures), split === "held-out" && PROMPT_GOAL_WINDOWS.has(window))) console.log(text);
   }
   if (oversized.length === 0) return;
   console.log(`  ranges longer than the summary model's input (${oversized.length} transcripts, both splits): chunks against digest`);
-  for (const text of promptRecallLines("chunks:", addPromptFigures(oversized.map((o) => o.chunks)), false)) console.log(text);
-  for (const text of promptRecallLines("digest:", addPromptFigures(oversized.map((o) => o.digest)), false)) console.log(text);
+  for (const text of promptRecallLines("chunks", addPromptFigures(oversized.map((o) => o.chunks)), false)) console.log(text);
+  for (const text of promptRecallLines("digest", addPromptFigures(oversized.map((o) => o.digest)), false)) console.log(text);
 }
 
 /** Runs the benchmark on the transcripts under `corpus` (default ../shared/corpus/raw). */

@@ -90,7 +90,7 @@ function share(entry: KindSurvival): string {
 
 /** The lines of a split's prompt-recall totals (`goals`: print the ≥ 98 % check beside each kind but reads). */
 export function promptRecallLines(label: string, figures: PromptFigures, goals: boolean): string[] {
-  const perCall = figures.summaries === 0 ? "" : `; ${figures.calls} summarizer calls for ${figures.summaries} summaries (at most ${figures.maxCallsPerSummary} for one), ${Math.round(figures.promptTokens / figures.summaries).toLocaleString("en-US")} prompt tokens per summary`;
+  const perCall = figures.summaries === 0 ? "" : `: ${figures.calls} summarizer calls for ${figures.summaries} summaries (at most ${figures.maxCallsPerSummary} for one), ${Math.round(figures.promptTokens / figures.summaries).toLocaleString("en-US")} prompt tokens per summary`;
   const lines = [`    ${label}${perCall}`];
   for (const [kind, name] of PROMPT_KINDS) {
     const entry = figures.recall[kind];

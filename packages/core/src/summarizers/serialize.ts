@@ -23,6 +23,22 @@ export const MAX_BODY_CHARS = 6_000;
 export const BODY_HEAD_CHARS = 4_000;
 /** Characters kept from the end of a truncated body. */
 export const BODY_TAIL_CHARS = 1_500;
+
+/** How much of one body the summary model reads: the longest kept whole, and the two ends of a longer one. */
+export interface BodyLimit {
+  max: number;
+  head: number;
+  tail: number;
+}
+
+/** Tool results and call arguments: 6,000 characters, else the first 4,000 and the last 1,500. */
+export const TOOL_BODY_LIMIT: BodyLimit = { max: MAX_BODY_CHARS, head: BODY_HEAD_CHARS, tail: BODY_TAIL_CHARS };
+/**
+ * What the user and the assistant wrote: 24,000 characters, else the first 16,000 and the last 6,000. A
+ * long turn is a plan, a pasted log or a sub-agent's report, dense with the paths and decisions a summary
+ * needs; a range too long for one call is read in chunks, so a long turn no longer crowds others out.
+ */
+export const PROSE_BODY_LIMIT: BodyLimit = { max: 24_000, head: 16_000, tail: 6_000 };
 /** Upper bound of the whole serialized transcript, marker included. */
 export const MAX_SERIALIZED_CHARS = 160_000;
 /** Share of the capped transcript taken from its start (the rest comes from its end). */
@@ -50,15 +66,16 @@ function cutErrorLines(cut: string): string[] {
 }
 
 /**
- * Keeps the first 4,000 and last 1,500 characters of a body over 6,000 characters; error lines in the
- * part cut out (a failing test in the middle of a long run) are kept in the marker.
+ * Keeps the two ends of a body over `limit.max` characters (by default 6,000: the first 4,000 and the
+ * last 1,500); error lines in the part cut out (a failing test in the middle of a long run) are kept in
+ * the marker.
  */
-export function truncateBody(text: string): string {
-  if (text.length <= MAX_BODY_CHARS) return text;
-  const tailAt = text.length - BODY_TAIL_CHARS;
-  const errors = cutErrorLines(text.slice(BODY_HEAD_CHARS, tailAt));
+export function truncateBody(text: string, limit: BodyLimit = TOOL_BODY_LIMIT): string {
+  if (text.length <= limit.max) return text;
+  const tailAt = text.length - limit.tail;
+  const errors = cutErrorLines(text.slice(limit.head, tailAt));
   const marker = errors.length === 0 ? TRUNCATION_MARKER : `\n...[truncated; error lines of the cut part:\n${errors.join("\n")}\n]...\n`;
-  return text.slice(0, BODY_HEAD_CHARS) + marker + text.slice(tailAt);
+  return text.slice(0, limit.head) + marker + text.slice(tailAt);
 }
 
 /** Caps a transcript at `maxChars` (marker included), keeping 45 % from its start and 55 % from its end. */
@@ -70,8 +87,8 @@ export function capSerializedInput(text: string, maxChars = MAX_SERIALIZED_CHARS
   return text.slice(0, head) + TRUNCATION_MARKER + text.slice(text.length - tail);
 }
 
-function clean(text: string): string {
-  return truncateBody(redactSecrets(text));
+function clean(text: string, limit: BodyLimit = TOOL_BODY_LIMIT): string {
+  return truncateBody(redactSecrets(text), limit);
 }
 
 /** Characters of a call's command or file shown in the label of its result. */
@@ -112,7 +129,7 @@ function resultHeader(message: ChatMessage, text: string, calls: ReadonlyMap<str
  */
 export function serializeMessage(message: ChatMessage, calls?: ReadonlyMap<string, ToolCall>): string {
   const text = contentText(message.content);
-  const body = clean(message.role === "assistant" ? stripReasoningBlocks(text) : text);
+  const body = clean(message.role === "assistant" ? stripReasoningBlocks(text) : text, message.role === "tool" ? TOOL_BODY_LIMIT : PROSE_BODY_LIMIT);
   switch (message.role) {
     case "system":
       return `[SYSTEM]: ${body}`;

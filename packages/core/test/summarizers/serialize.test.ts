@@ -77,6 +77,13 @@ describe("serializeMessage", () => {
     expect(text).toBe("[ASSISTANT]: \n[Tool calls: apply_patch(*** Begin Patch)]");
   });
 
+  it("keeps a long user or assistant turn whole up to 24,000 characters, and its two ends beyond", () => {
+    const report = numbered(20_000);
+    expect(serializeMessage({ role: "user", content: report })).toBe(`[USER]: ${report}`);
+    const longer = numbered(30_000);
+    expect(serializeMessage({ role: "assistant", content: longer })).toBe(`[ASSISTANT]: ${longer.slice(0, 16_000)}${TRUNCATION_MARKER}${longer.slice(-6_000)}`);
+  });
+
   it("truncates a long tool result body", () => {
     const body = numbered(10_000);
     const text = serializeMessage({ role: "tool", tool_call_id: "x", content: body });
