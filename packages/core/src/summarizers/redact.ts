@@ -20,6 +20,8 @@ const RULES: ReadonlyArray<{ pattern: RegExp; replace: string }> = [
   { pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, replace: REDACTED },
   // AWS access key ids
   { pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, replace: REDACTED },
+  // JSON Web Tokens: three base64url parts, the first a JSON header (`eyJ` is `{"`) — a bearer credential
+  { pattern: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: REDACTED },
   // Authorization: Bearer <token>
   { pattern: /\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g, replace: `$1${REDACTED}` },
   // key = value / key: value / "key": "value" — not a shell reference (`TOKEN=$(gh auth token)`, `TOKEN=$GH_TOKEN`): the script, not a secret
@@ -31,7 +33,7 @@ const RULES: ReadonlyArray<{ pattern: RegExp; replace: string }> = [
 
 /**
  * Replaces secrets in `text` with `[REDACTED]`: provider API keys (sk-…, sk-ant-…, sk-or-…), GitHub
- * tokens (ghp_…, github_pat_…), Slack tokens (xoxb-/xoxp-), AWS key ids (AKIA…), Bearer tokens,
+ * tokens (ghp_…, github_pat_…), Slack tokens (xoxb-/xoxp-), AWS key ids (AKIA…), JSON Web Tokens (eyJ….….…), Bearer tokens,
  * `api_key=…` / `token: …` / `password=…` assignments and passwords in URLs. Idempotent.
  */
 export function redactSecrets(text: string): string {

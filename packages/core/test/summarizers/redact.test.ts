@@ -35,6 +35,13 @@ describe("redactSecrets", () => {
     expect(redactSecrets("TOKEN=abc123def && curl")).toBe("TOKEN=[REDACTED] && curl");
   });
 
+  it("redacts a JSON Web Token wherever it stands, and leaves a dotted name that is no token", () => {
+    const jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkFsaWNlIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+    expect(redactSecrets(`curl -H "X-Session: ${jwt}" https://api.example.com`)).toBe('curl -H "X-Session: [REDACTED]" https://api.example.com');
+    expect(redactSecrets(`{"jwt":"${jwt}"}`)).not.toContain(jwt.slice(0, 40));
+    expect(redactSecrets("eyJustAName.config.loader")).toBe("eyJustAName.config.loader");
+  });
+
   it("is idempotent", () => {
     const text = "api_key=abc123 postgres://a:b@h sk-abcdefghijklmnopqrstuvwxyz";
     expect(redactSecrets(redactSecrets(text))).toBe(redactSecrets(text));
