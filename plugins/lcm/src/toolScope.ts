@@ -42,9 +42,11 @@ export class OpenScopes {
   }
 
   /**
-   * The session and scope tool `tool` runs as: the session the host names when lcm knows it (opened here,
-   * or stored), else `current`; the scope the host gives, else that session's (see core's
-   * resolveToolScope). Refused when the scope is ambiguous, or when the session is not of that scope.
+   * The session and scope tool `tool` runs as: the session the host names (one lcm does not know yet — not
+   * opened here, stored or started by any engine on the store — is `current` when that is of the caller's
+   * scope, an adapter's own id for it, else the caller's new session, answered from its scope), else `current`; the scope the host gives, else that session's (see core's
+   * resolveToolScope). Refused when the scope is ambiguous, or when the session is not of that scope; a
+   * refusal names no session but the one the host named.
    */
   async caller(store: LcmStoreAsync, tool: string, context: ToolCallContext | undefined, current: () => Promise<string>): Promise<CallerScope> {
     const scopeOf = async (session: string) => this.open.get(session) ?? (await store.sessionScope(session));
@@ -52,9 +54,22 @@ export class OpenScopes {
     if (scope === undefined) return { refused: ambiguousScopeResult(tool) };
     if (!isScope(scope)) return { refused: toolErrorResult("no_scope", `${tool}: the scope the host passed (${JSON.stringify(scope)}) is not a non-empty string`) };
     const named = context?.sessionId;
-    const session = named !== undefined && (this.open.has(named) || (await store.hasSession(named))) ? named : await current();
-    const own = await scopeOf(session);
-    if (own !== scope) return { refused: toolErrorResult("no_scope", `${tool}: session '${session}' is not one of scope '${scope}'; the host must pass the calling session and its own scope`) };
+    if (named !== undefined) {
+      // a session no engine has stored or started yet: an adapter's own id for lcm's current session when that
+      // is of the caller's scope (as before scopes), else the caller's own new session, answered from its scope
+      // — the scope the host gives, or the one scope open here (read off an unknown session it would be a guess)
+      if (!this.open.has(named) && !(await store.hasSession(named))) {
+        const guessed = context?.scope === undefined && [...this.open.values()].some((open) => open !== scope);
+        if (guessed) return { refused: ambiguousScopeResult(tool) };
+        const session = await current();
+        return (await scopeOf(session)) === scope ? { session, scope } : { session: named, scope };
+      }
+      if ((await scopeOf(named)) !== scope) return { refused: toolErrorResult("no_scope", `${tool}: session '${named}' is not one of scope '${scope}'; the host must pass the calling session and its own scope`) };
+      return { session: named, scope };
+    }
+    const session = await current();
+    // the current session may be another scope's: a refusal never names it
+    if ((await scopeOf(session)) !== scope) return { refused: toolErrorResult("no_scope", `${tool}: the host named no session of scope '${scope}'; it must pass the calling session and its own scope`) };
     return { session, scope };
   }
 }

@@ -184,6 +184,28 @@ export function describeLcmScopeIsolation<S extends LcmStoreAsync>(name: string,
       });
     });
 
+    it("resolves a session another engine started on the store, answers a session not stored yet from the caller's scope, and never names another scope's session in a refusal", async () => {
+      await withStore(async (store) => {
+        // a new session of alice's started on another worker: only its scope is recorded
+        await engineOn(store).onSessionStart("alice-2", { scope: "alice" });
+        const other = engineOn(store);
+        const fromOther = JSON.parse(await call(other, "lcm_grep", { pattern: "flamingo", sessions: "all", limit: 100 }, { sessionId: "alice-2", scope: "alice" }));
+        expect(new Set(fromOther.matches.map((m: { session: string }) => m.session))).toEqual(new Set(["alice-1", "team"]));
+        // a session nobody stored or started yet, named with its scope: the caller's own, answered from alice's scope
+        const fresh = JSON.parse(await call(other, "lcm_describe", { sessions: "all" }, { sessionId: "alice-brand-new", scope: "alice" }));
+        const listed: string[] = fresh.sessions.map((x: { session: string }) => x.session);
+        expect(listed).toEqual(expect.arrayContaining(["alice-1", "team"]));
+        for (const session of SCOPE_SESSIONS.bob) expect(listed).not.toContain(session);
+        // the engine's current session is bob's (he compacted last): a call as alice that names no session is refused without naming it
+        const current = engineOn(store);
+        await current.onSessionStart("bob-1", { scope: "bob" });
+        await current.compress(conversation(6));
+        const refused = await current.handleToolCall("lcm_grep", { pattern: "flamingo" }, { scope: "alice" });
+        expect(JSON.parse(refused)).toMatchObject({ code: "no_scope" });
+        for (const session of SCOPE_SESSIONS.bob) expect(refused).not.toContain(session);
+      });
+    });
+
     it("shows no adversarial call the other scope's text, and reads its ids exactly as ids that do not exist", async () => {
       await withStore(async (store, seeded) => {
         const engine = engineOn(store, true);

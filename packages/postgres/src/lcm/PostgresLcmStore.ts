@@ -104,7 +104,7 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
   }
 
   async hasSession(session: string): Promise<boolean> {
-    const rows = await this.rows(this.reader, `SELECT 1 FROM ${this.s}.lcm_messages WHERE session = $1 UNION ALL SELECT 1 FROM ${this.s}.lcm_context_items WHERE session = $1 LIMIT 1`, [session]);
+    const rows = await this.rows(this.reader, `SELECT 1 FROM ${this.s}.lcm_sessions WHERE session = $1 UNION ALL SELECT 1 FROM ${this.s}.lcm_messages WHERE session = $1 UNION ALL SELECT 1 FROM ${this.s}.lcm_context_items WHERE session = $1 LIMIT 1`, [session]);
     return rows.length > 0;
   }
 

@@ -81,7 +81,7 @@ export class LcmStore {
       ),
       insertSession: p("INSERT OR IGNORE INTO lcm_sessions (session, scope) VALUES (?, ?)"),
       sessionScope: p("SELECT scope FROM lcm_sessions WHERE session = ?"),
-      hasSession: p("SELECT 1 FROM lcm_messages WHERE session = ? UNION ALL SELECT 1 FROM lcm_context_items WHERE session = ? LIMIT 1"),
+      hasSession: p("SELECT 1 FROM lcm_sessions WHERE session = ? UNION ALL SELECT 1 FROM lcm_messages WHERE session = ? UNION ALL SELECT 1 FROM lcm_context_items WHERE session = ? LIMIT 1"),
     };
   }
   /** Sets the connection's pragmas and brings the schema to {@link LCM_SCHEMA_VERSION}. */
@@ -161,9 +161,9 @@ export class LcmStore {
     return (this.s.sessionScope!.get(session) as { scope: string } | undefined)?.scope ?? DEFAULT_SESSION_SCOPE;
   }
 
-  /** True when `session` has any message or context item. */
+  /** True when `session` was started (recorded with its scope, by any engine on this store) or has any message or context item. */
   hasSession(session: string): boolean {
-    return this.s.hasSession!.get(session, session) !== undefined;
+    return this.s.hasSession!.get(session, session, session) !== undefined;
   }
 
   /** Identity of the session's message at `seq`, if stored. */
