@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { writeFiles } from "./support/files.js";
 import { runCli as cli, tempDir } from "./support/cli.js";
+import { toolRounds } from "./support/toolRounds.js";
 
 /** A directory engine that compacts before every request by keeping the system prompt, the first ask and the last message. */
 const ORPHANING = `import { ContextEngine, type ChatMessage } from "@context-engine/core";
@@ -18,26 +19,13 @@ export default class Orphaning extends ContextEngine {
 }
 `;
 
-/** system, ask, then rounds of (call, result, answer, next ask): request 1 ends with the first tool result. */
-function transcript(rounds: number): unknown[] {
-  const messages: unknown[] = [{ role: "system", content: "sys" }, { role: "user", content: "fix the build" }];
-  for (let r = 0; r < rounds; r++) {
-    messages.push({ role: "assistant", content: null, tool_calls: [{ id: `call_${r}`, type: "function", function: { name: "bash", arguments: `{"command":"make ${r}"}` } }] });
-    messages.push({ role: "tool", tool_call_id: `call_${r}`, content: `step ${r} failed` });
-    messages.push({ role: "assistant", content: `round ${r} done` });
-    messages.push({ role: "user", content: `and now step ${r + 1}` });
-  }
-  messages.push({ role: "assistant", content: "all done" });
-  return messages;
-}
-
 /** A scratch project with the engine beside its config and the transcript t.json. */
 function project(): string {
   const dir = tempDir("ce-invalid-output-");
   writeFiles(dir, {
     "config.yaml": "context:\n  engine: orphaning\n",
     "plugins/context_engine/orphaning/index.ts": ORPHANING,
-    "t.json": JSON.stringify(transcript(3)),
+    "t.json": JSON.stringify(toolRounds(3)),
   });
   return dir;
 }
@@ -74,7 +62,7 @@ describe("an engine that returns an orphan tool result", () => {
 
   it("fails compress with exit 1, showing the output and its first problem", async () => {
     const dir = project();
-    writeFiles(dir, { "c.json": JSON.stringify(transcript(1).slice(0, 4)) });
+    writeFiles(dir, { "c.json": JSON.stringify(toolRounds(1).slice(0, 4)) });
     const run = await cli(["compress", "c.json", "--quiet"], dir);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/valid +NO — 1 problems: messages\[2\] \(tool, tool_call_id "call_0"\): result has no matching tool call/);

@@ -3,6 +3,7 @@ import { ContextEngine } from "../../src/engine/ContextEngine.js";
 import { InvalidEngineOutputError, invalidEngineOutput } from "../../src/engine/invalidOutput.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { replayConversation } from "../../src/replay/replayConversation.js";
+import { toolRounds } from "../../../../test/support/toolRounds.js";
 
 /** An engine that compacts before every request by keeping the system prompt, the first ask and the last message. */
 class KeepLastEngine extends ContextEngine {
@@ -23,22 +24,9 @@ class KeepLastEngine extends ContextEngine {
   }
 }
 
-/** system, ask, then rounds of (call, result, answer, next ask): each request after the first ends with a tool result or an ask. */
-function transcript(rounds: number): ChatMessage[] {
-  const messages: ChatMessage[] = [{ role: "system", content: "sys" }, { role: "user", content: "fix the build" }];
-  for (let r = 0; r < rounds; r++) {
-    messages.push({ role: "assistant", content: null, tool_calls: [{ id: `call_${r}`, type: "function", function: { name: "bash", arguments: `{"command":"make ${r}"}` } }] });
-    messages.push({ role: "tool", tool_call_id: `call_${r}`, content: `step ${r} failed` });
-    messages.push({ role: "assistant", content: `round ${r} done` });
-    messages.push({ role: "user", content: `and now step ${r + 1}` });
-  }
-  messages.push({ role: "assistant", content: "all done" });
-  return messages;
-}
-
 describe("the replay checks every engine output", () => {
   it("counts the outputs that break provider rules, with the first problem and its request, and keeps the context", async () => {
-    const report = await replayConversation(transcript(3), { engine: new KeepLastEngine(), model: "claude-sonnet-4", provider: "anthropic" });
+    const report = await replayConversation(toolRounds(3), { engine: new KeepLastEngine(), model: "claude-sonnet-4", provider: "anthropic" });
     // request 1 ends with the first tool result: keeping it alone orphans it
     expect(report.invalidOutputs.count).toBe(3);
     expect(report.invalidOutputs.first).toEqual({
@@ -54,7 +42,7 @@ describe("the replay checks every engine output", () => {
   });
 
   it("counts the refusal of an engine a host checks (InvalidEngineOutputError) the same way", async () => {
-    const report = await replayConversation(transcript(3), { engine: new KeepLastEngine(true), model: "claude-sonnet-4", provider: "anthropic" });
+    const report = await replayConversation(toolRounds(3), { engine: new KeepLastEngine(true), model: "claude-sonnet-4", provider: "anthropic" });
     expect(report.invalidOutputs.count).toBe(3);
     expect(report.invalidOutputs.first?.request).toBe(1);
     expect(report.invalidOutputs.first?.problem?.code).toBe("orphan_tool_result");
@@ -66,7 +54,7 @@ describe("the replay checks every engine output", () => {
         return messages;
       }
     })();
-    const report = await replayConversation(transcript(3), { engine: valid, model: "claude-sonnet-4", provider: "anthropic" });
+    const report = await replayConversation(toolRounds(3), { engine: valid, model: "claude-sonnet-4", provider: "anthropic" });
     expect(report.invalidOutputs).toEqual({ count: 0 });
   });
 });
