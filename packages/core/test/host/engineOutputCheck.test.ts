@@ -5,6 +5,7 @@ import { ContextEngine } from "../../src/engine/ContextEngine.js";
 import { InvalidEngineOutputError } from "../../src/engine/invalidOutput.js";
 import { CompactionSession } from "../../src/session/CompactionSession.js";
 import { openSqliteStore } from "../../src/store/sqliteStore.js";
+import { checkEngineOutput } from "../../src/host/engineChecks.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 
 /** A directory engine whose compress() keeps the system prompt, the first ask and the last message: a tool result whose call it dropped. */
@@ -94,5 +95,29 @@ describe("the engine the host hands out checks its output", () => {
     }
     const output = await host.engine.compress(turns, { force: true });
     expect(output.length).toBeLessThan(turns.length);
+  });
+
+  it("checks an engine instance two hosts hand out by the later host's setting, never twice", async () => {
+    const engine = new (class Plain extends ContextEngine {
+      readonly name = "plain";
+      shouldCompress(): boolean {
+        return true;
+      }
+      async compress(messages: ChatMessage[]): Promise<ChatMessage[]> {
+        return [messages[0]!, messages[1]!, ...messages.slice(-1)];
+      }
+    })();
+    const own = engine.compress;
+    checkEngineOutput(engine, true);
+    const checked = engine.compress;
+    checkEngineOutput(engine, true);
+    // the second check wraps the engine's own compress again, not the first check
+    expect(engine.compress).not.toBe(checked);
+    expect((engine as unknown as Record<symbol, unknown>)[Symbol.for("@context-engine/core.uncheckedCompress")]).toBe(own);
+    await expect(engine.compress(conversation())).rejects.toThrow(InvalidEngineOutputError);
+    checkEngineOutput(engine, false);
+    expect(engine.compress).toBe(own);
+    expect(Object.keys(engine)).not.toContain("compress");
+    await expect(engine.compress(conversation())).resolves.toHaveLength(3);
   });
 });
