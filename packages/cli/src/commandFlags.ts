@@ -11,6 +11,7 @@ export const FORMAT_CHOICES: readonly string[] = ["auto", ...TRANSCRIPT_FORMATS]
 
 const FORMAT_FLAG = { type: "string", value: "format", description: `transcript format: ${FORMAT_CHOICES.join(", ")}`, defaultText: "auto, detected from the content" } as const;
 const CONTEXT_LENGTH_FLAG = { type: "string", value: "N", description: "the model's context window in tokens" } as const;
+const ALLOW_INVALID_FLAG = { type: "boolean", description: "exit 0 even when the engine returned output that breaks provider rules (still reported)" } as const;
 const TIMING_FLAG = { type: "string", value: "policy", description: "when to compact: threshold, cache_aware, or both side by side (compression.timing)", defaultText: "the config's compression.timing" } as const;
 
 /** The flags shared by commands that need a host: `--config`, `--root` and `--engine`. */
@@ -44,6 +45,7 @@ export const SIMULATE_FLAGS = defineFlags({
   html: { type: "string", value: "file", description: "also write the self-contained HTML report there" },
   progress: { type: "boolean", description: "show the progress bar even when stderr is not a terminal or the replay is short" },
   timing: TIMING_FLAG,
+  "allow-invalid": ALLOW_INVALID_FLAG,
 });
 
 /** The window `eval` compacts in when `--window` is not given. */
@@ -61,6 +63,7 @@ export const EVAL_FLAGS = defineFlags({
   html: { type: "string", value: "file", description: "also write a self-contained HTML report there" },
   progress: { type: "boolean", description: "show the progress bar even when stderr is not a terminal or a replay is short" },
   timing: TIMING_FLAG,
+  "allow-invalid": ALLOW_INVALID_FLAG,
 });
 
 /** `import` flags. */

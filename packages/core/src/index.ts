@@ -16,6 +16,11 @@ export { PRUNED_TOOL_PLACEHOLDER } from "./messages/prunedOutput.js";
 // Engine contract
 export { ContextEngine, AWAITING_REAL_USAGE, DEFAULT_MODEL, isContextEngine } from "./engine/ContextEngine.js";
 export type { ContextEngineOptions } from "./engine/ContextEngine.js";
+export { ENGINE_API_VERSION, engineApiVersion } from "./engine/apiVersion.js";
+export type { ApiVersionStatement } from "./engine/apiVersion.js";
+// what the host's engine throws for an output that breaks provider rules (context.validate_output)
+export { InvalidEngineOutputError, invalidEngineOutput } from "./engine/invalidOutput.js";
+export type { InvalidOutput } from "./engine/invalidOutput.js";
 export type { CompressOptions, ModelInfo, EngineStatus, SessionInfo, ToolCallContext, ToolSchema, UsageReport, NormalizedUsage } from "./engine/types.js";
 export { DEFAULT_SESSION_SCOPE } from "./engine/types.js";
 export type { PrepareCompressionOptions, PreparationState, PreparationStatus } from "./engine/preparation.js";

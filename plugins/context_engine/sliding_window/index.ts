@@ -29,6 +29,8 @@ export function splitTurns(messages: ChatMessage[]): ChatMessage[][] {
 /** The sliding-window engine. */
 export default class SlidingWindowEngine extends ContextEngine {
   static readonly engineName = "sliding_window";
+  /** The engine contract this engine was built for (docs/BEHAVIOUR.md, "Contract version"). */
+  static readonly apiVersion = 1;
   readonly name = "sliding_window";
   /** Share of the threshold a compaction shrinks the conversation to (`sliding_window.target_share`). */
   readonly targetShare: number;

@@ -58,6 +58,8 @@ import type { ToolContext } from "./tools/types.js";
 
 /** The lossless context engine ("lcm") over a store of type `S` (lcm's SQLite store unless given another). */
 export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine {
+  /** The engine contract this engine was built for (docs/BEHAVIOUR.md, "Contract version"). */
+  static readonly apiVersion = 1;
   readonly name = "lcm";
   readonly settings: LcmSettings;
   readonly summarizer: Summarizer;

@@ -38,7 +38,8 @@ async function engineFactory(target: string, rootDir: string, cwd: string, base:
   const looksLikePath = /[/\\]/.test(target) || /\.[cm]?[jt]s$/.test(target) || target.startsWith(".");
   if (looksLikePath && !existsSync(path)) throw new Error(`plugin not found: ${path}`);
   const isPath = existsSync(path) && looksLikePath;
-  const withConfig = (overrides: Partial<HostConfig>): HostConfig => ({ ...base, ...overrides, context: { ...base.context, ...overrides.context } });
+  // the suite checks every output itself and names the check it fails: the host's own check is off
+  const withConfig = (overrides: Omit<Partial<HostConfig>, "context"> & { context?: { engine: string } }): HostConfig => ({ ...base, ...overrides, context: { ...base.context, ...overrides.context, validate_output: false } });
   if (!isPath) {
     if (!ENGINE_NAME_PATTERN.test(target)) throw new UsageError(`'${target}' is neither an engine name (${ENGINE_NAME_PATTERN.source}) nor a plugin path`);
     const config = withConfig({ context: { engine: target } });

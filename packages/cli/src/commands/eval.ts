@@ -14,7 +14,8 @@ import { promptCachingStatus } from "@context-engine/core";
 import { evaluateFidelity, firstChunkRetention, MeteredSummarizer } from "@context-engine/core/lab";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { DEFAULT_EVAL_WINDOW, EVAL_FLAGS } from "../commandFlags.js";
-import { EXIT_OK, UsageError } from "../errors.js";
+import { UsageError } from "../errors.js";
+import { invalidOutputExitCode, invalidOutputLines } from "../report/invalidOutputs.js";
 import { grid } from "../format.js";
 import { hostFromFlags } from "../hostFlags.js";
 import type { CommandIO } from "../commandIO.js";
@@ -82,7 +83,9 @@ export async function runEval(io: CommandIO): Promise<number> {
     await writeFile(resolve(io.cwd, values.html), renderEvalHtml(runs, { ...resolved, banner: promptCachingStatus(resolved.model, resolved.provider, ttl).banner }));
     if (!values.json) io.stdout(`\nwrote ${values.html}`);
   }
-  return EXIT_OK;
+  const checked = runs.map((run) => ({ label: run.engine, transcript: run.transcript, report: run.report.replay }));
+  for (const line of invalidOutputLines(checked, values["allow-invalid"] === true)) io.stderr(line);
+  return invalidOutputExitCode(checked, values["allow-invalid"] === true);
 }
 
 /** The text report: one table per transcript (engines side by side), then the totals when there are several transcripts. */
@@ -130,6 +133,7 @@ export function evalJson(runs: readonly EvalRun[], setting: EvalSetting): unknow
       cacheReadShare: run.report.replay.totals.cacheReadShare,
       requests: run.report.replay.totals.requests,
       overWindow: run.report.overWindow,
+      invalidOutputs: run.report.replay.invalidOutputs,
       compactions: run.report.compactions,
     })),
     totals: engineTotals(runs),

@@ -9,7 +9,8 @@ import { promptCachingStatus } from "@context-engine/core";
 import { replayConversation, type ReplayProgress, type ReplayReport } from "@context-engine/core/lab";
 import { hostReplayOptions, meterSummaries, replayModel } from "../replaySetting.js";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
-import { EXIT_OK, UsageError } from "../errors.js";
+import { UsageError } from "../errors.js";
+import { invalidOutputExitCode, invalidOutputLines } from "../report/invalidOutputs.js";
 import { table } from "../format.js";
 import { SIMULATE_FLAGS } from "../commandFlags.js";
 import { hostFromFlags } from "../hostFlags.js";
@@ -36,7 +37,7 @@ export async function runSimulate(io: CommandIO): Promise<number> {
   const transcript = await loadTranscript(io.cwd, file, values.format);
   if (policies !== undefined && policies.length > 1) {
     if (values.html !== undefined) throw new UsageError("--html writes the report of one replay: give --timing threshold or --timing cache_aware with it, not both");
-    return runTimingComparison(io, { file, transcript, flags: values, contextLength, policies });
+    return runTimingComparison(io, { file, transcript, flags: values, contextLength, policies, allowInvalid: values["allow-invalid"] === true });
   }
   // a replay must not write into the configured stores (lcm's database): engines get scratch ones
   const host = await hostFromFlags(io.cwd, values, io.stderr, { scratch: true, timing: policies?.[0], wrapSummarizer: meterSummaries });
@@ -61,7 +62,9 @@ export async function runSimulate(io: CommandIO): Promise<number> {
     await writeFile(out, renderReportHtml(report, info));
     io.stdout(`\nwrote ${values.html}`);
   }
-  return EXIT_OK;
+  const runs = [{ label: host.engine.name, report }];
+  for (const line of invalidOutputLines(runs, values["allow-invalid"] === true)) io.stderr(line);
+  return invalidOutputExitCode(runs, values["allow-invalid"] === true);
 }
 
 /** The compactions with their cache effect, then the notes. */

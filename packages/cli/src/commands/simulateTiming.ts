@@ -5,7 +5,7 @@
  */
 import { promptCachingStatus } from "@context-engine/core";
 import { evaluateFidelity } from "@context-engine/core/lab";
-import { EXIT_OK } from "../errors.js";
+import { invalidOutputExitCode, invalidOutputLines } from "../report/invalidOutputs.js";
 import { grid } from "../format.js";
 import { hostFromFlags, type HostFlags } from "../hostFlags.js";
 import type { CommandIO } from "../commandIO.js";
@@ -21,10 +21,12 @@ export interface TimingComparison {
   flags: HostFlags & { model?: string | undefined; provider?: string | undefined };
   contextLength: number | undefined;
   policies: readonly CompressionTiming[];
+  /** `--allow-invalid`: exit 0 even when an output broke provider rules. */
+  allowInvalid: boolean;
 }
 
 /** Replays the transcript under each policy and prints the side-by-side table. */
-export async function runTimingComparison(io: CommandIO, { file, transcript, flags, contextLength, policies }: TimingComparison): Promise<number> {
+export async function runTimingComparison(io: CommandIO, { file, transcript, flags, contextLength, policies, allowInvalid }: TimingComparison): Promise<number> {
   const runs: TimingRun[] = [];
   const notes: string[] = [];
   let setting: { model: string; provider: string; window: number; ttl: "5m" | "1h"; engine: string } | undefined;
@@ -46,5 +48,7 @@ export async function runTimingComparison(io: CommandIO, { file, transcript, fla
   io.stdout(`timing: ${file} (${transcript.format}, ${transcript.messages.length} messages), engine ${s.engine}, ${s.model} via ${s.provider}, ${s.window.toLocaleString("en-US")}-token window, ${s.ttl} cache TTL`);
   io.stdout(grid(timingRows(runs, s.window)));
   if (notes.length > 0) io.stdout(["notes:", ...notes.map((n) => `  - ${n}`)].join("\n"));
-  return EXIT_OK;
+  const checked = runs.map((run) => ({ label: `${s.engine} (${run.policy})`, report: run.report.replay }));
+  for (const line of invalidOutputLines(checked, allowInvalid)) io.stderr(line);
+  return invalidOutputExitCode(checked, allowInvalid);
 }

@@ -39,6 +39,8 @@ export type Settings = z.output<typeof settings>;
 /** The ${name} engine. */
 export default class ${className} extends ContextEngine {
   static readonly engineName = ${JSON.stringify(name)};
+  /** The engine contract this engine was built for: a host that knows an older one warns and says what to upgrade. */
+  static readonly apiVersion = 1;
   readonly name = ${JSON.stringify(name)};
   /** Messages kept after a compaction (\`${name}.keep_last\`). */
   readonly keepLast: number;

@@ -41,6 +41,8 @@ import { compactInSession, summaryOptionsOf, type CompactionParts } from "./comp
 
 /** The built-in, lossy, summarizing context engine (docs/BEHAVIOUR.md, "The compression algorithm"). */
 export class ContextCompressor extends ContextEngine {
+  /** The engine contract this engine was built for (docs/BEHAVIOUR.md, "Contract version"). */
+  static readonly apiVersion = 1;
   readonly name = "compressor";
   readonly compression: CompressionConfig;
   summarizer: Summarizer;

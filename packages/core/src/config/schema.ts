@@ -20,7 +20,8 @@ const engineName = z
   .transform((s) => s.trim())
   .refine((s) => s === "" || ENGINE_NAME_PATTERN.test(s), { error: "must match ^[a-z0-9][a-z0-9_-]{0,63}$ (lowercase letters, digits, '_' and '-')" });
 
-export const ContextSectionSchema = z.object({ engine: engineName }, { error: sectionError("context", "engine: compressor") }).prefault({});
+/** The `context:` section: which engine, and whether the engine the host hands out checks its output (docs/BEHAVIOUR.md, "Invalid output"). */
+export const ContextSectionSchema = z.object({ engine: engineName, validate_output: bool.default(true) }, { error: sectionError("context", "engine: compressor") }).prefault({});
 
 export const CompressionSectionSchema = z
   .object({

@@ -28,6 +28,7 @@ import { isScope } from "../engine/toolScope.js";
 import { withinLoadTimeout } from "./loadTimeout.js";
 import { defaultRouteHooks, installBuiltinRoutes } from "../routes/builtin.js";
 import { errorText } from "../errorText.js";
+import { apiVersionWarning, checkEngineOutput, hostCoreVersion } from "./engineChecks.js";
 import { cacheTimingFromConfig } from "../compressor/cacheTimingTracker.js";
 
 /** Options of {@link createContextHost}. */
@@ -195,10 +196,16 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
     }
   }
   problems.throwIfAny();
+  if (engine) {
+    const newer = apiVersionWarning(engine, `Context engine '${requested}' (${origin})`, hostCoreVersion());
+    if (newer !== undefined) warn(newer);
+  }
   // the sections no loaded plugin owns come first, as the file's other unknown keys did before plugins loaded
   warnings.unshift(...owners.unownedWarnings(rootDir));
   const cacheTiming = cacheTimingFromConfig(config);
   if (!engine) engine = new ContextCompressor({ compression: config.compression, summarizer, tokenCounter: options.tokenCounter, model, store: options.store, warn, routes: hooks.routes, ...(cacheTiming ? { cacheTiming } : {}) });
+  // the engine handed out refuses an output that breaks provider rules (docs/BEHAVIOUR.md, "Invalid output")
+  checkEngineOutput(engine, config.context.validate_output);
   hooks.engineResolved.call(engine, source);
   const planNotice = engine instanceof ContextCompressor && engine.autoraiseNotice && engine.autoraiseNoticeState
     ? { text: engine.autoraiseNotice, state: engine.autoraiseNoticeState }

@@ -6,7 +6,7 @@ export { importTranscript, importTranscriptFile, detectTranscriptFormat, importC
 // Replay
 export { replayConversation, responseIndexes, providerUsage } from "../replay/replayConversation.js";
 export { requestTimestamps, messageTimestampMs, DEFAULT_REQUEST_CADENCE_MS, DEFAULT_REPLAY_START_MS } from "../replay/timestamps.js";
-export type { ReplayOptions, ReplayReport, ReplayRequest, ReplayTotals, CompactionEffect, RequestCompaction, CompactionLayer, FullMissNote, ReplaySwitch, ReplayProgress, ReplayCompaction, SummaryCosts } from "../replay/types.js";
+export type { ReplayOptions, ReplayReport, ReplayRequest, ReplayTotals, CompactionEffect, RequestCompaction, CompactionLayer, FullMissNote, InvalidOutputNote, InvalidOutputs, ReplaySwitch, ReplayProgress, ReplayCompaction, SummaryCosts } from "../replay/types.js";
 export { MeteredSummarizer } from "../replay/summarizerMeter.js";
 export type { SummarizerCall, MeteredSummarizerOptions } from "../replay/summarizerMeter.js";
 

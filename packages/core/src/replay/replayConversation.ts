@@ -11,6 +11,7 @@
 import type { ChatMessage } from "../messages/schema.js";
 import type { ContextEngine } from "../engine/ContextEngine.js";
 import type { UsageReport } from "../engine/types.js";
+import { InvalidEngineOutputError, invalidEngineOutput, type InvalidOutput } from "../engine/invalidOutput.js";
 import { applyAnthropicCacheControl, stripCacheControl } from "../caching/anthropicCacheControl.js";
 import { simulatePrefixCache } from "../caching/prefixCacheModel.js";
 import type { CacheRequest, PrefixCacheOptions, RequestCacheAccounting } from "../caching/prefixCacheModel.js";
@@ -177,10 +178,20 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
       const beforeTokens = tokensOf(before);
       let after: ChatMessage[] = before;
       let failure: string | undefined;
+      let invalid: InvalidOutput | undefined;
       try {
         after = await engine.compress(before, { currentTokens });
+        // every output is checked as the host checks it (docs/BEHAVIOUR.md, "Invalid output"): one that breaks
+        // provider rules is counted and the context kept, whether or not the engine checked it itself
+        invalid = invalidEngineOutput(engine.name, before, after);
       } catch (error) {
-        failure = `the engine threw: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`;
+        if (error instanceof InvalidEngineOutputError) invalid = { problems: error.problems, text: error.message };
+        else failure = `the engine threw: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`;
+      }
+      if (invalid !== undefined) {
+        failure = invalid.text;
+        record.invalidOutputs = (record.invalidOutputs ?? 0) + 1;
+        record.invalidOutput ??= { request: k, layer, text: invalid.text, ...(invalid.problems[0] ? { problem: invalid.problems[0] } : {}) };
       }
       const unchanged = failure !== undefined || sameMessages(after, before);
       const afterTokens = unchanged ? beforeTokens : tokensOf(after);

@@ -4,7 +4,7 @@
  */
 import type { PrefixCacheReport, RequestCacheAccounting } from "../caching/prefixCacheModel.js";
 import { requestCostUsd, type ModelPrice } from "../providers/prices.js";
-import type { CompactionEffect, CompactionLayer, FullMissNote, ReplayReport, ReplayRequest, RequestCompaction, SummaryCosts } from "./types.js";
+import type { CompactionEffect, CompactionLayer, FullMissNote, InvalidOutputNote, InvalidOutputs, ReplayReport, ReplayRequest, RequestCompaction, SummaryCosts } from "./types.js";
 
 /** A request's read share at or above which the cache counts as recovered after a compaction. */
 export const RECOVERED_READ_SHARE = 0.8;
@@ -16,6 +16,9 @@ export interface LoopRecord {
   messages: number;
   compacted?: RequestCompaction;
   compactionAborted?: { layer: CompactionLayer; reason: string };
+  /** Outputs refused before this request (they break provider rules), and the first of them. */
+  invalidOutputs?: number;
+  invalidOutput?: InvalidOutputNote;
   notices?: string[];
   /** Summaries written since the request before: their prompt and summary tokens. */
   summaries?: { calls: number; inputTokens: number; outputTokens: number };
@@ -113,6 +116,7 @@ export function buildReplayReport(parts: ReplayParts): ReplayReport {
     };
     if (record.compacted) row.compacted = record.compacted;
     if (record.compactionAborted) row.compactionAborted = record.compactionAborted;
+    if (record.invalidOutput) row.invalidOutput = record.invalidOutput;
     if (a.fullMissReason) row.fullMiss = a.fullMissReason;
     if (record.notices && record.notices.length > 0) row.notices = record.notices;
     if (summaries) row.summaries = summaries;
@@ -169,6 +173,9 @@ export function buildReplayReport(parts: ReplayParts): ReplayReport {
   const aborted = requests.filter((r) => r.compactionAborted).length;
   if (aborted > 0) notes.push(`${aborted} compaction attempt${aborted === 1 ? "" : "s"} returned the conversation unchanged`);
 
+  const firstInvalid = parts.records.find((r) => r.invalidOutput)?.invalidOutput;
+  const invalidOutputs: InvalidOutputs = { count: parts.records.reduce((sum, r) => sum + (r.invalidOutputs ?? 0), 0), ...(firstInvalid ? { first: firstInvalid } : {}) };
+
   const byLayer: Record<CompactionLayer, number> = { gateway: 0, agent: 0 };
   for (const c of compactions) byLayer[c.layer] += 1;
   const peakContextTokens = Math.max(parts.finalContextTokens, ...requests.map((r) => r.promptTokens));
@@ -187,6 +194,7 @@ export function buildReplayReport(parts: ReplayParts): ReplayReport {
     requests,
     compactions,
     fullMisses,
+    invalidOutputs,
     notes,
     totals: {
       requests: t.requests,

@@ -1,6 +1,7 @@
 /** Public types of the replay report: options, one row per request, compactions and totals. */
 import type { ContextEngine } from "../engine/ContextEngine.js";
 import type { ChatMessage } from "../messages/schema.js";
+import type { ConversationProblem } from "../messages/validate.js";
 import type { FullMissReason } from "../caching/prefixCacheModel.js";
 import type { PromptCachingStatus } from "../caching/status.js";
 import type { CacheTtl } from "../providers/anthropicFacts.js";
@@ -115,6 +116,8 @@ export interface ReplayRequest {
   compacted?: RequestCompaction;
   /** A compaction that was tried before this request and returned the conversation unchanged. */
   compactionAborted?: { layer: CompactionLayer; reason: string };
+  /** The first output refused before this request: it breaks provider rules (the context was kept). */
+  invalidOutput?: InvalidOutputNote;
   /** Summaries written since the request before (with the compaction before this one, or prepared in the background). */
   summaries?: SummaryCosts;
   /** Set when a model or account change made this request miss the cache entirely. */
@@ -148,6 +151,26 @@ export interface CompactionEffect {
   noCompactionCostUsd: number | null;
   /** Requests after it until one reads at least 80 % of its input from cache again (null: never). */
   recoveredAfterRequests: number | null;
+}
+
+/**
+ * An engine output the replay refused: it breaks provider rules its input did not (validateConversation),
+ * so the context was kept as it was, as the host keeps it (docs/BEHAVIOUR.md, "Invalid output").
+ */
+export interface InvalidOutputNote {
+  /** The request the compaction ran before. */
+  request: number;
+  layer: CompactionLayer;
+  /** The first problem, its index a message of the output; absent when the output was no list of messages. */
+  problem?: ConversationProblem;
+  /** The refusal in words: the engine and the first problems. */
+  text: string;
+}
+
+/** The outputs a replay refused: how many, and the first. */
+export interface InvalidOutputs {
+  count: number;
+  first?: InvalidOutputNote;
 }
 
 /** A request that missed the cache entirely because of a model or credential switch. */
@@ -214,6 +237,8 @@ export interface ReplayReport {
   requests: ReplayRequest[];
   compactions: CompactionEffect[];
   fullMisses: FullMissNote[];
+  /** The engine outputs that broke provider rules (each refused, the context kept); `simulate` and `eval` exit 1 on any. */
+  invalidOutputs: InvalidOutputs;
   /** Observations worth printing (no-compaction overflow, unpriced models, switches). */
   notes: string[];
   totals: ReplayTotals;

@@ -14,6 +14,7 @@ import { builtinRouteHooks, defaultRouteHooks } from "../routes/builtin.js";
 import { CompactionConflictError, DEFAULT_SESSION_SCOPE, SessionStoreError, type CompactionRecord, type SessionRecord, type SessionStoreAsync, type StoredMessage } from "../store/types.js";
 import type { CompactionResult, CompactionSessionOptions, MaybeCompressOptions } from "./types.js";
 import { engineOutputProblem } from "./engineOutput.js";
+import { InvalidEngineOutputError } from "../engine/invalidOutput.js";
 import { takeCompactionRequest } from "../engine/compactContextTool.js";
 import { lastCompactionOf } from "../engine/lastCompaction.js";
 import { compactionNoticeEnabled, PendingCompactionNotice, requestedCompressOptions } from "./compactionNotice.js";
@@ -264,7 +265,8 @@ export abstract class CompactionSessionBase {
     });
     if (options.signal?.aborted) return await cancelled(options.signal);
     // An engine that ignores the signal is not waited for after it fires; its late result is dropped.
-    const settled = await untilAborted(
+    // a host's engine refuses an output that breaks provider rules (context.validate_output): the same abort as below
+    const compressing = Promise.resolve(
       this.engine.compress(before, {
         sessionId,
         ...(options.promptTokens === undefined ? {} : { currentTokens: options.promptTokens }),
@@ -272,8 +274,11 @@ export abstract class CompactionSessionBase {
         ...(options.force === undefined ? {} : { force: options.force }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       }),
-      options.signal,
-    );
+    ).catch((error: unknown) => {
+      if (error instanceof InvalidEngineOutputError) return error;
+      throw error;
+    });
+    const settled = await untilAborted(compressing, options.signal);
     if (settled === ABORTED) return await cancelled(options.signal!);
     const output = settled;
     const fresh = lastReportOf(this.engine);
@@ -286,6 +291,7 @@ export abstract class CompactionSessionBase {
       ...(report ? { report } : {}),
       ...(reason ? { reason } : {}),
     });
+    if (output instanceof InvalidEngineOutputError) return await aborted(output.message);
     if (report?.aborted === true || (Array.isArray(output) && output.length === 0) || !messagesChanged(before, output)) return await aborted(report?.abortReason);
     // A plugin engine's list is checked like the built-in's before it becomes the stored conversation.
     const invalid = engineOutputProblem(this.engine.name, before, output);
