@@ -7,6 +7,7 @@
 import type { ChatMessage, ToolCall } from "../messages/schema.js";
 import { toolCallKey } from "../messages/toolPairs.js";
 import { contentSize, messageText } from "./content.js";
+import { withoutAnsi } from "../facts/ansi.js";
 import { describeToolOutput } from "./toolOutputDescriptor.js";
 import { keptEvidence } from "./clearedEvidence.js";
 import { MAX_TOOL_ARGUMENT_CHARS, truncateToolArguments } from "./toolArguments.js";
@@ -176,7 +177,7 @@ export interface ClearedEntry {
  */
 function clearedEntry(message: ChatMessage, name: string | undefined, args: string | undefined, duplicate: boolean, size: number, known: ClearedEntry | undefined): ClearedEntry {
   if (known && known.content === message.content && known.name === name && known.args === args && known.duplicate === duplicate) return known;
-  const text = messageText(message);
+  const text = withoutAnsi(messageText(message));
   const descriptor = describeToolOutput(name, args, text, size);
   // The newer copy of a duplicate keeps the errors; a cleared output keeps its error lines below the descriptor.
   const errors = duplicate ? [] : keptEvidence(name, args, text, (message as { is_error?: unknown }).is_error === true);

@@ -5,6 +5,7 @@
  * `make: ***`, `npm ERR!`, panics and shell failures. Prose that merely mentions an error is not one.
  * What the summarizers keep and the verbatim guard reads; the eval counts errors with its own detectors (eval/detectors/).
  */
+import { withoutAnsi } from "./ansi.js";
 import { reportedExit } from "./exitStatus.js";
 
 /** Longest signature kept, in characters (longer lines are cut with "…"). */
@@ -183,11 +184,12 @@ function isBareHeader(line: string): boolean {
 
 /**
  * The error signatures of `text` in order of appearance, one line each, whitespace collapsed, at most
- * {@link MAX_SIGNATURES_PER_TEXT} distinct ones: `<tool_use_error>` texts, bare error headers with the
+ * {@link MAX_SIGNATURES_PER_TEXT} distinct ones (terminal colours left out): `<tool_use_error>` texts, bare error headers with the
  * message under them, traceback final lines, then every line matching a real-error pattern.
  */
-export function errorSignatures(text: string, max = MAX_SIGNATURES_PER_TEXT): string[] {
-  if (text === "") return [];
+export function errorSignatures(raw: string, max = MAX_SIGNATURES_PER_TEXT): string[] {
+  if (raw === "") return [];
+  const text = withoutAnsi(raw);
   const found = text.includes("<tool_use_error>") ? toolUseErrors(text) : [];
   if (text.includes("ERROR") || text.includes("Error")) found.push(...headedErrors(text));
   if (text.includes("Traceback (most recent call last)")) found.push(...tracebackFinals(text.split("\n")));

@@ -2,15 +2,16 @@
  * Turns conversation messages into the plain-text transcript a summary model reads:
  * `[USER]: …`, `[ASSISTANT]: …` + `[Tool calls: name(key: value, …)]` (arguments as written, not
  * JSON-escaped, so a command reads as it ran), `[TOOL RESULT <id> — bash \`pytest\` → exit 1]: …` (the
- * call a result answers and the exit status it reports), `[SYSTEM]: …`. Long bodies are truncated, the
- * whole transcript is capped, secrets are redacted, and an assistant's inline reasoning blocks
- * (`<think>…</think>`) are left out.
+ * call a result answers and the exit status it reports), `[SYSTEM]: …`. Terminal colours are left out,
+ * long bodies are truncated, the whole transcript is capped, secrets are redacted, and an assistant's
+ * inline reasoning blocks (`<think>…</think>`) are left out.
  */
 import type { ChatMessage, ToolCall } from "../messages/schema.js";
 import { toolCallKey } from "../messages/toolPairs.js";
 import { reportedExit, visibleExitCode } from "../facts/exitStatus.js";
 import { PRUNED_TOOL_PLACEHOLDER } from "../messages/prunedOutput.js";
 import { errorSignatures } from "../facts/errorSignatures.js";
+import { withoutAnsi } from "../facts/ansi.js";
 import { parseToolArguments, toolCallTarget } from "../facts/toolCallTargets.js";
 import { redactSecrets } from "./redact.js";
 import { stripReasoningBlocks } from "./reasoning.js";
@@ -88,7 +89,7 @@ export function capSerializedInput(text: string, maxChars = MAX_SERIALIZED_CHARS
 }
 
 function clean(text: string, limit: BodyLimit = TOOL_BODY_LIMIT): string {
-  return truncateBody(redactSecrets(text), limit);
+  return truncateBody(redactSecrets(withoutAnsi(text)), limit);
 }
 
 /** Characters of a call's command or file shown in the label of its result. */

@@ -130,3 +130,19 @@ describe("a pruned tool output keeps its evidence", () => {
     expect(kept).toHaveLength(3);
   });
 });
+
+describe("a coloured terminal output", () => {
+  it("keeps its error lines as the program wrote them, without the colour codes, when cleared", () => {
+    const output = `\u001b[0m\u001b[1m\u001b[38;5;9merror[E0308]\u001b[0m\u001b[0m\u001b[1m: mismatched types\u001b[0m\n${"   Compiling crate v0.1.0\n".repeat(20)}\u001b[1m\u001b[31merror\u001b[0m: could not compile \`parser\`\nExit code 101`;
+    const calls: ChatMessage[] = [
+      { role: "assistant", content: "", tool_calls: [{ id: "c", type: "function", function: { name: "bash", arguments: JSON.stringify({ command: "cargo build" }) } }] },
+      { role: "tool", tool_call_id: "c", content: output },
+      { role: "user", content: "next" },
+    ];
+    const cleared = String(pruneOldToolResults(calls, { protectedFrom: 2 }).messages[1]!.content);
+    expect(cleared).toContain("error[E0308]: mismatched types");
+    expect(cleared).toContain("error: could not compile `parser`");
+    expect(cleared).not.toContain("\u001b");
+    expect(cleared.split("\n")[0]).toContain("exit 101");
+  });
+});

@@ -72,6 +72,10 @@ describe("serializeMessage", () => {
     expect(result!.split("\n")[0]).toContain(`bash \`${command}\` → exit 1]`);
   });
 
+  it("leaves terminal colours out of what the summary model reads", () => {
+    expect(serializeMessage({ role: "tool", tool_call_id: "t", content: "\u001b[31mFAILED\u001b[0m tests/test_a.py::test_b" })).toBe("[TOOL RESULT t]: FAILED tests/test_a.py::test_b");
+  });
+
   it("keeps arguments that are not a JSON object as they came", () => {
     const text = serializeMessage({ role: "assistant", content: null, tool_calls: [{ id: "a", type: "function", function: { name: "apply_patch", arguments: "*** Begin Patch" } }] });
     expect(text).toBe("[ASSISTANT]: \n[Tool calls: apply_patch(*** Begin Patch)]");
