@@ -5,28 +5,14 @@
  * let through to the model, the usage it was fed and the compactions before it.
  */
 import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel, type ToolSet } from "ai";
-import type { ChatMessage } from "@context-engine/core";
-import { defaultLoopHistory, defaultLoopScript, LOOP_PROMPT, loopEngine, readNote, READ_NOTE_TOOL, type LoopCompression, type LoopEngineOptions, type LoopRun, type ScriptedTurn } from "@context-engine/core/conformance";
-import { createAiSdkAdapter, type AiSdkCompressionEvent } from "../adapter.js";
+import { defaultLoopHistory, defaultLoopScript, defaultLoopTools, LOOP_PROMPT, loopCompression, loopEngine, type LoopCompression, type LoopTool, type LoopRunOptions, type LoopRun } from "@context-engine/core/conformance";
+import { createAiSdkAdapter } from "../adapter.js";
 import { promptToChatMessages } from "../languageModelPrompt.js";
 import { toModelMessages } from "../toModelMessages.js";
 import { scriptedLanguageModel, type ScriptedCall } from "./scriptedModel.js";
 
-/** An app tool of the loop: its input (the scripted call's `input`) to its result. */
-export type LoopTool = (input: Record<string, unknown>) => unknown;
-
 /** Options of {@link runAiSdkToolLoop}. */
-export interface AiSdkToolLoopOptions extends LoopEngineOptions {
-  /** The model's answers, one per step (default {@link defaultLoopScript}: past any trigger after the second step). */
-  script?: readonly ScriptedTurn[];
-  /** The conversation before the ask, as chat messages (default {@link defaultLoopHistory}: two earlier exchanges). */
-  history?: ChatMessage[];
-  /** The user's ask (default {@link LOOP_PROMPT}: read two notes). */
-  prompt?: string;
-  /** The system prompt. */
-  system?: string;
-  /** The app's tools next to the engine's (default `read_note`, a note of about 3,000 tokens). */
-  tools?: Record<string, LoopTool>;
+export interface AiSdkToolLoopOptions extends LoopRunOptions {
   /** Where the engine sits: the tool loop's `prepareStep` (default) or the model's middleware (`wrapLanguageModel`). */
   via?: "prepareStep" | "middleware";
 }
@@ -38,12 +24,6 @@ function appTools(tools: Record<string, LoopTool>): ToolSet {
     set[name] = tool({ description: `The app's ${name} tool`, inputSchema: jsonSchema<Record<string, unknown>>({ type: "object" }), execute: async (input) => execute(input) });
   }
   return set;
-}
-
-/** The part of an adapter's compression event a loop step keeps. */
-function loopCompression(event: AiSdkCompressionEvent): LoopCompression {
-  const { messagesBefore, messagesAfter, promptTokens, trigger, compressionCount } = event;
-  return { messagesBefore, messagesAfter, promptTokens, trigger, compressionCount };
 }
 
 /**
@@ -66,7 +46,7 @@ export async function runAiSdkToolLoop(options: AiSdkToolLoopOptions = {}): Prom
     model: viaMiddleware ? wrapLanguageModel({ model: scripted, middleware: adapter.middleware() }) : scripted,
     ...(options.system !== undefined ? { system: options.system } : {}),
     messages: toModelMessages([...(options.history ?? defaultLoopHistory()), { role: "user", content: options.prompt ?? LOOP_PROMPT }]),
-    tools: { ...appTools(options.tools ?? { [READ_NOTE_TOOL]: ({ path }) => readNote(String(path)) }), ...adapter.tools },
+    tools: { ...appTools(options.tools ?? defaultLoopTools()), ...adapter.tools },
     stopWhen: stepCountIs(script.length),
     ...(viaMiddleware ? {} : { prepareStep: adapter.prepareStep, onStepFinish: adapter.onStepFinish }),
   });

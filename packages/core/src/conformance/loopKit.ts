@@ -42,6 +42,20 @@ export interface LoopEngineOptions {
   summarizer?: Summarizer;
 }
 
+/** What a kit's loop runs besides the engine: the script, the conversation, the app's tools. */
+export interface LoopRunOptions extends LoopEngineOptions {
+  /** The model's answers, one per model call (default {@link defaultLoopScript}: past any trigger after the second call). */
+  script?: readonly ScriptedTurn[];
+  /** The conversation before the ask, as chat messages (default {@link defaultLoopHistory}: two earlier exchanges). */
+  history?: ChatMessage[];
+  /** The user's ask (default {@link LOOP_PROMPT}: read two notes). */
+  prompt?: string;
+  /** The system prompt. */
+  system?: string;
+  /** The app's tools next to the engine's (default {@link defaultLoopTools}: `read_note`, a note of about 3,000 tokens). */
+  tools?: Record<string, LoopTool>;
+}
+
 /** The engine a loop runs, with the host that built it (none for an instance). */
 export interface LoopEngine {
   engine: ContextEngine;
@@ -59,6 +73,12 @@ export interface LoopCompression {
   /** What triggered it (the adapters' `trigger`: usage, hygiene, agent or overflow). */
   trigger: string;
   compressionCount: number;
+}
+
+/** The {@link LoopCompression} fields of an adapter's compression event (which carries more). */
+export function loopCompression(event: LoopCompression): LoopCompression {
+  const { messagesBefore, messagesAfter, promptTokens, trigger, compressionCount } = event;
+  return { messagesBefore, messagesAfter, promptTokens, trigger, compressionCount };
 }
 
 /** One model call of a loop: the view the engine let through, and what the model answered. */
@@ -108,6 +128,14 @@ export const LOOP_PROMPT = "Read notes/zebra.txt and notes/yak.txt, then tell me
 
 /** The name of {@link readNote} as a tool. */
 export const READ_NOTE_TOOL = "read_note";
+
+/** An app tool of a loop: the scripted call's `input` to its result. */
+export type LoopTool = (input: Record<string, unknown>) => unknown;
+
+/** The app tools a loop offers when given none: {@link READ_NOTE_TOOL}. */
+export function defaultLoopTools(): Record<string, LoopTool> {
+  return { [READ_NOTE_TOOL]: ({ path }) => readNote(String(path)) };
+}
 
 /**
  * The script a loop runs when given none: the model reads two notes, reporting prompt tokens past any
