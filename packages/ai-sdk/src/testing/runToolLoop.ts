@@ -4,7 +4,8 @@
  * SDK's own `MockLanguageModelV3`, answering from a script. Each step's record is the view the engine
  * let through to the model, the usage it was fed and the compactions before it.
  */
-import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel, type ToolSet } from "ai";
+import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel } from "ai";
+import type { ToolSet } from "../aiTypes.js";
 import { defaultLoopHistory, defaultLoopScript, defaultLoopTools, LOOP_PROMPT, loopCompression, loopEngine, type LoopCompression, type LoopTool, type LoopRunOptions, type LoopRun } from "@context-engine/core/conformance";
 import { createAiSdkAdapter } from "../adapter.js";
 import { promptToChatMessages } from "../languageModelPrompt.js";
