@@ -46,7 +46,7 @@ export interface LoopEngineOptions {
 export interface LoopRunOptions extends LoopEngineOptions {
   /** The model's answers, one per model call (default {@link defaultLoopScript}: past any trigger after the second call). */
   script?: readonly ScriptedTurn[];
-  /** The conversation before the ask, as chat messages (default {@link defaultLoopHistory}: two earlier exchanges). */
+  /** The conversation before the ask, as chat messages (default {@link defaultLoopHistory}: three earlier exchanges). */
   history?: ChatMessage[];
   /** The user's ask (default {@link LOOP_PROMPT}: read two notes). */
   prompt?: string;
@@ -114,13 +114,13 @@ export function readNote(path: string): string {
   return Array.from({ length: 170 }, (_, i) => `${i + 1}. ${path} field note: the herd crossed the river at dawn, head count ${(i * 37) % 101}.`).join("\n");
 }
 
-/** The conversation a loop continues when given none: two earlier exchanges (so an engine has old turns to drop or condense). */
+/** The conversation a loop continues when given none: three earlier exchanges (so an engine has old turns to drop or condense). */
 export function defaultLoopHistory(): ChatMessage[] {
   const turn = (topic: string): ChatMessage[] => [
     { role: "user", content: `What do the ${topic} notes say?` },
     { role: "assistant", content: Array.from({ length: 20 }, (_, i) => `The ${topic} notes, point ${i + 1}: the herd moved ${i + 2} miles north.`).join(" ") },
   ];
-  return [...turn("antelope"), ...turn("bison")];
+  return [...turn("antelope"), ...turn("bison"), ...turn("caribou")];
 }
 
 /** The user's ask a loop sends when given none. */
