@@ -109,4 +109,21 @@ describe("README", () => {
     const host2 = await createContextHost({ config: viaPlugin, rootDir: tempDir("ce-readme-empty-") });
     expect([host2.engine.name, host2.engineSource, host2.engine.thresholdPercent, host2.warnings]).toEqual(["my_engine", "plugin", 0.7, []]);
   });
+
+  it("shows a loop test that runs the README's engine in both frameworks' loops, offline, and passes its own assertions", async () => {
+    const [engine] = blocks("Writing an engine", "ts");
+    const [loop] = blocks("Checking an engine", "ts");
+    expect(loop).toContain("// test/loop.test.ts");
+    const root = tempDir("ce-readme-loop-");
+    mkdirSync(join(root, "plugins/context_engine/my_engine"), { recursive: true });
+    writeFileSync(join(root, "plugins/context_engine/my_engine/index.ts"), engine!);
+    writeFileSync(join(root, "config.yaml"), "context:\n  engine: my_engine\n");
+    const source = (entry: string) => JSON.stringify(join(repoRoot, entry));
+    const script = loop!
+      .replace('"@context-engine/ai-sdk/testing"', source("packages/ai-sdk/src/testing/index.ts"))
+      .replace('"@context-engine/langchain/testing"', source("packages/langchain/src/testing/index.ts"))
+      .replace('"config.yaml"', JSON.stringify(join(root, "config.yaml")));
+    writeFileSync(join(root, "loop.ts"), script);
+    await import(join(root, "loop.ts")); // node:assert throws when an assertion fails
+  });
 });

@@ -1,20 +1,21 @@
 /**
  * A Vercel AI SDK 6 tool loop whose context a context engine manages: `prepareStep` compresses the
- * messages when the engine says so (here lcm, from config.yaml), every step's usage is fed back, and the
- * model gets the engine's tools (lcm_grep, …) next to its own.
+ * messages when the engine says so (the one config.yaml names, here lcm; or another config's, given as
+ * the first argument), every step's usage is fed back, and the model gets the engine's tools (lcm_grep, …)
+ * next to its own.
  *
- *   npx --yes pnpm@12.4.2 start        # offline; with OPENAI_API_KEY set it talks to OpenAI
+ *   npx --yes pnpm@12.4.2 start                     # offline; with OPENAI_API_KEY set it talks to OpenAI
+ *   npx --yes pnpm@12.4.2 start path/to/config.yaml # the engine another config names
  */
-import { fileURLToPath } from "node:url";
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, stepCountIs, tool } from "ai";
 import { z } from "zod";
 import { createContextHost } from "@context-engine/core";
 import { createAiSdkAdapter } from "@context-engine/ai-sdk";
-import { modelEndpoint, readNote, USER_ASK } from "../offline.js";
+import { exampleConfig, modelEndpoint, readNote, USER_ASK } from "../offline.js";
 
 const endpoint = await modelEndpoint();
-const host = await createContextHost({ config: fileURLToPath(new URL("config.yaml", import.meta.url)), model: { model: endpoint.model, contextLength: endpoint.contextLength } });
+const host = await createContextHost({ config: exampleConfig(import.meta.url), model: { model: endpoint.model, contextLength: endpoint.contextLength } });
 for (const warning of host.warnings) console.warn(warning);
 
 const adapter = createAiSdkAdapter({

@@ -4,17 +4,17 @@
  * `streamText` — is compressed when the engine says so and reports its usage, with no `prepareStep`.
  *
  *   npx --yes pnpm@12.4.2 start:middleware   # offline; with OPENAI_API_KEY set it talks to OpenAI
+ *   npx --yes pnpm@12.4.2 start:middleware path/to/config.yaml   # the engine another config names
  */
-import { fileURLToPath } from "node:url";
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, stepCountIs, tool, wrapLanguageModel } from "ai";
 import { z } from "zod";
 import { createContextHost } from "@context-engine/core";
 import { createAiSdkAdapter } from "@context-engine/ai-sdk";
-import { modelEndpoint, readNote, USER_ASK } from "../offline.js";
+import { exampleConfig, modelEndpoint, readNote, USER_ASK } from "../offline.js";
 
 const endpoint = await modelEndpoint();
-const host = await createContextHost({ config: fileURLToPath(new URL("config.yaml", import.meta.url)), model: { model: endpoint.model, contextLength: endpoint.contextLength } });
+const host = await createContextHost({ config: exampleConfig(import.meta.url), model: { model: endpoint.model, contextLength: endpoint.contextLength } });
 for (const warning of host.warnings) console.warn(warning);
 
 const adapter = createAiSdkAdapter({

@@ -1,21 +1,22 @@
 /**
  * A LangChain 1.x agent (`createAgent`) whose context a context engine manages: the middleware compresses
- * the agent's messages before a model call when the engine says so (here lcm, from config.yaml), feeds
- * each answer's usage_metadata back, and gives the agent the engine's tools (lcm_grep, …).
+ * the agent's messages before a model call when the engine says so (the one config.yaml names, here lcm;
+ * or another config's, given as the first argument), feeds each answer's usage_metadata back, and gives
+ * the agent the engine's tools (lcm_grep, …).
  *
- *   npx --yes pnpm@12.4.2 start        # offline; with OPENAI_API_KEY set it talks to OpenAI
+ *   npx --yes pnpm@12.4.2 start                     # offline; with OPENAI_API_KEY set it talks to OpenAI
+ *   npx --yes pnpm@12.4.2 start path/to/config.yaml # the engine another config names
  */
-import { fileURLToPath } from "node:url";
 import { ChatOpenAI } from "@langchain/openai";
 import { tool } from "@langchain/core/tools";
 import { createAgent } from "langchain";
 import { z } from "zod";
 import { createContextHost } from "@context-engine/core";
 import { contextEngineMiddleware } from "@context-engine/langchain";
-import { modelEndpoint, readNote, USER_ASK } from "../offline.js";
+import { exampleConfig, modelEndpoint, readNote, USER_ASK } from "../offline.js";
 
 const endpoint = await modelEndpoint();
-const host = await createContextHost({ config: fileURLToPath(new URL("config.yaml", import.meta.url)), model: { model: endpoint.model, contextLength: endpoint.contextLength } });
+const host = await createContextHost({ config: exampleConfig(import.meta.url), model: { model: endpoint.model, contextLength: endpoint.contextLength } });
 for (const warning of host.warnings) console.warn(warning);
 
 const readFile = tool(async ({ path }: { path: string }) => readNote(path), {

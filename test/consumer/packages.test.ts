@@ -2,13 +2,14 @@
  * The packages as a user gets them: packed, installed from the tarballs into a project outside the
  * workspace, then used from plain ESM, CommonJS, a strict NodeNext type check and a TypeScript engine.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/cli.js";
 import { PACK_ALL_COMMAND, PUBLISHED_PACKAGES, installProject, packAll, run, workspacePackage, writeFiles, type PublishedPackage } from "./project.js";
+import { docSnippets, PARTIAL_SNIPPETS } from "./docSnippets.js";
 
 const INSTALL_TIMEOUT = 600_000;
 /** What the core ships beyond dist's code: the o200k vocabulary and its licence, and the bundled packages' licences. */
@@ -122,45 +123,59 @@ console.log(JSON.stringify({ host: typeof core.createContextHost, conformance: t
     expect(JSON.parse(node("cjs.cjs"))).toEqual({ host: "function", conformance: "function", lcm: "function", valid: true });
   });
 
-  it("type-checks a consumer, the README's own-project snippet and a TypeScript engine with tsc --init's strict NodeNext config, skipLibCheck removed", () => {
+  it("type-checks a consumer of every package and entry (the adapters and their /testing entries included) and every complete ts snippet of README.md and docs/*.md with tsc --init's strict NodeNext config (exactOptionalPropertyTypes on), skipLibCheck removed", () => {
     const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
     const section = readme.slice(readme.indexOf("\n## Use it in your own project\n"), readme.indexOf("\n## Command line\n"));
-    const snippet = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
-    expect(snippet).toContain('from "@context-engine/core"');
+    expect(/```ts\n([\s\S]*?)```/.exec(section)?.[1]).toContain('from "@context-engine/core"');
+    const snippets = docSnippets();
+    expect(snippets.filter((s) => s.partial).map((s) => s.heading)).toEqual(PARTIAL_SNIPPETS);
+    expect(snippets.filter((s) => !s.partial).length).toBeGreaterThanOrEqual(8);
     writeFiles(project, {
-      "src/readme.ts": snippet!,
       "plugins/context_engine/my_engine/index.ts": MY_ENGINE,
       "src/app.ts": `import { createContextHost, openSqliteStore, type ChatMessage, type ContextHost } from "@context-engine/core";
 import { runConformance } from "@context-engine/core/conformance";
 import { register } from "@context-engine/lcm";
 import { CompactionSession, CompactionSessionAsync } from "@context-engine/core/session";
 import { openPostgresStore } from "@context-engine/postgres";
+import { main } from "@context-engine/cli";
+import { createAiSdkAdapter, toChatMessages, toModelMessages, type AiSdkCompressionEvent } from "@context-engine/ai-sdk";
+import { runAiSdkToolLoop } from "@context-engine/ai-sdk/testing";
+import { runLangChainAgent, type LoopRun } from "@context-engine/langchain/testing";
 const host: ContextHost = await createContextHost({ config: "config.yaml" });
 for (const warning of host.warnings) console.warn(warning);
 let history: ChatMessage[] = [{ role: "user", content: "hi" }];
 if (host.engine.shouldCompress()) history = await host.engine.compress(history);
 const session = new CompactionSession({ host, store: openSqliteStore("state.db"), platform: "cli" });
-console.log(history.length, typeof runConformance, typeof register, typeof session.append);
+console.log(history.length, typeof runConformance, typeof register, typeof session.append, typeof main);
 if (process.env.DATABASE_URL) {
   const shared = await CompactionSessionAsync.open({ host, store: await openPostgresStore({ connectionString: process.env.DATABASE_URL }), platform: "gateway" });
   const ids: number[] = await shared.append([{ role: "user", content: "hi" }]);
   console.log(ids.length, (await shared.maybeCompress()).outcome);
 }
+const adapter = createAiSdkAdapter({ host, onCompress: (e: AiSdkCompressionEvent) => console.log(e.trigger) });
+console.log(Object.keys(adapter.tools), toModelMessages(toChatMessages([{ role: "user", content: "hi" }])).length);
+const runs: LoopRun[] = [await runAiSdkToolLoop({ engine: "my_engine", via: "middleware" }), await runLangChainAgent({ engine: host.engine })];
+console.log(runs.map((r) => r.steps.map((s) => s.messages.length)));
 `,
     });
+    // after MY_ENGINE: the README's engine snippet is written to the same path (its first line names it)
+    writeFiles(project, Object.fromEntries(snippets.filter((s) => !s.partial).map((s) => [s.file, s.code])));
     const tsc = join(project, "node_modules/typescript/bin/tsc");
     run(process.execPath, [tsc, "--init"], project);
     const config = readFileSync(join(project, "tsconfig.json"), "utf8");
     expect(config).toMatch(/"module": "nodenext"/);
     expect(config).toMatch(/"strict": true/);
+    expect(config).toMatch(/"exactOptionalPropertyTypes": true/);
+    expect(config).toMatch(/"skipLibCheck": true/);
     writeFileSync(join(project, "tsconfig.json"), config.replace(/^.*"skipLibCheck".*$/m, ""));
     expect(readFileSync(join(project, "tsconfig.json"), "utf8")).not.toMatch(/skipLibCheck|allowImportingTsExtensions/);
     expect(run(process.execPath, [tsc, "--noEmit", "-p", "."], project)).toBe("");
-  }, 120_000); // tsc over the installed packages takes 30-45 s on a loaded two-core machine
+  }, 180_000); // tsc over the installed packages takes 30-60 s on a loaded two-core machine
 
-  it("type-checks the framework adapters in use with the same strict config (skipLibCheck on: the AI SDK's and LangChain's own declarations fail without it)", () => {
+  it("type-checks the framework adapters in use: with skipLibCheck off once exactOptionalPropertyTypes is off; with it on, the only errors are in the AI SDK's and LangChain's own declarations (ai's dist/index.d.ts, …), as the README says", () => {
     writeFiles(project, {
-      "frameworks/tsconfig.json": JSON.stringify({ extends: "../tsconfig.json", compilerOptions: { skipLibCheck: true }, include: ["*.ts"] }),
+      "frameworks/tsconfig.json": JSON.stringify({ extends: "../tsconfig.json", compilerOptions: { exactOptionalPropertyTypes: false }, include: ["*.ts"] }),
+      "frameworks/exact.json": JSON.stringify({ extends: "../tsconfig.json", include: ["*.ts"] }),
       "frameworks/app.ts": `import { generateText, stepCountIs, wrapLanguageModel, type LanguageModel, type ModelMessage } from "ai";
 import { createAgent } from "langchain";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
@@ -180,7 +195,29 @@ const agent = createAgent({ model: chatModel, tools: [], middleware: [contextEng
 console.log(typeof agent, toBaseMessages([]).length);
 `,
     });
-    expect(run(process.execPath, [join(project, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", "frameworks"], project)).toBe("");
+    const tsc = join(project, "node_modules/typescript/bin/tsc");
+    expect(readFileSync(join(project, "tsconfig.json"), "utf8")).not.toMatch(/skipLibCheck/);
+    expect(run(process.execPath, [tsc, "--noEmit", "-p", "frameworks"], project)).toBe("");
+    const exact = spawnSync(process.execPath, [tsc, "--noEmit", "-p", "frameworks/exact.json"], { cwd: project, encoding: "utf8" });
+    const files = [...new Set([...exact.stdout.matchAll(/^(\S[^(\n]*)\(\d+,\d+\): error/gm)].map((m) => m[1]!.replace(/^.*node_modules\//, "")))].sort();
+    expect(files).toContain("ai/dist/index.d.ts");
+    for (const file of files) expect(file).toMatch(/^(ai|langchain|langsmith|@langchain\/(core|langgraph))\/(dist|lib)\//);
+  }, 180_000);
+
+  it("runs both test kits from the installed packages: an engine by name in an AI SDK tool loop and a LangChain agent, offline", () => {
+    writeFiles(project, {
+      "kits.mjs": `import { runAiSdkToolLoop } from "@context-engine/ai-sdk/testing";
+import { runLangChainAgent } from "@context-engine/langchain/testing";
+const out = [];
+for (const run of [runAiSdkToolLoop, runLangChainAgent]) {
+  const result = await run({ engine: "compressor" });
+  out.push({ engine: result.engine.name, compressions: result.steps.map((s) => s.compressions.length), sentTheView: result.steps[2].messages.length === result.steps[2].compressions[0].messagesAfter, text: result.text });
+}
+console.log(JSON.stringify(out));
+`,
+    });
+    const expected = { engine: "compressor", compressions: [0, 0, 1, 0], sentTheView: true, text: "The zebra note says the herd crossed the river at dawn." };
+    expect(JSON.parse(node("kits.mjs"))).toEqual([expected, expected]);
   });
 
   it("resolves a TypeScript directory engine that extends the host's own ContextEngine", () => {

@@ -12,7 +12,7 @@
  * the summary in the background (`compression.prepare_at`).
  */
 import { isDeepStrictEqual } from "node:util";
-import type { LanguageModelMiddleware, LanguageModelUsage, ModelMessage, ToolSet } from "ai";
+import type { LanguageModelMiddleware, LanguageModelUsage, ModelMessage, ToolSet } from "./aiTypes.js";
 import { AWAITING_REAL_USAGE, isContextEngine, type ChatMessage, type CompressOptions, type ContextEngine, type UsageReport } from "@context-engine/core";
 import { lastCompactionOf, messagesChanged, noticeSince, OutgoingRequestTracker, requestedCompression, toolCallContext } from "@context-engine/core/internal";
 import { withHistoryNotice, type HistoryNotice } from "./notice.js";

@@ -4,7 +4,7 @@
  * as `Uint8Array`) ⇄ chat messages. A prompt message is an AI SDK message in a narrower form, so the
  * `ModelMessage` converters do the work; messages an engine wrote are brought into the provider's form.
  */
-import type { LanguageModelMiddleware, ModelMessage } from "ai";
+import type { LanguageModelMiddleware, ModelMessage } from "./aiTypes.js";
 import type { ChatMessage } from "@context-engine/core";
 import { isRecord, type Part } from "./parts.js";
 import { namedToChatMessages } from "./toChatMessages.js";

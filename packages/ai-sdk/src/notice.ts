@@ -3,7 +3,7 @@
  * first user message that follows the compacted part, and to that same message in every later view, so the
  * prompt the provider caches stays the same from one call to the next. Never to a tool result.
  */
-import type { ModelMessage } from "ai";
+import type { ModelMessage } from "./aiTypes.js";
 import { userTurnWithNotice } from "@context-engine/core/internal";
 
 /** A notice waiting for, or placed on, a user message of the history. */

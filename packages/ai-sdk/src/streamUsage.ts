@@ -1,5 +1,5 @@
 /** The usage a language model's stream reports, read as the stream passes (a middleware's `wrapStream`). */
-import type { LanguageModelMiddleware } from "ai";
+import type { LanguageModelMiddleware } from "./aiTypes.js";
 
 /** The stream of a language model's streamed call (`LanguageModelV3StreamResult["stream"]`). */
 export type LanguageModelStream = Awaited<ReturnType<NonNullable<LanguageModelMiddleware["wrapStream"]>>>["stream"];

@@ -4,7 +4,7 @@
  * files as data URLs), so engines count, summarize and search what the model saw; the `ai_sdk` marker
  * keeps the rest, and {@link toModelMessages} rebuilds the very same messages from both.
  */
-import type { ModelMessage } from "ai";
+import type { ModelMessage } from "./aiTypes.js";
 import { type ChatMessage } from "@context-engine/core";
 import { aiSdkMessageToChat } from "@context-engine/core/internal";
 import { AI_SDK_MARKER, type AiSdkMarker, type CallReading, type CarriedMessage, type HiddenSlot, type Slot, type ToolSlot } from "./marker.js";

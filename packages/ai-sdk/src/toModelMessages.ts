@@ -4,7 +4,7 @@
  * the tool messages of one AI SDK tool message are joined again. Any other message (an engine's summary,
  * a stub tool result) is converted from its OpenAI fields.
  */
-import type { ModelMessage } from "ai";
+import type { ModelMessage } from "./aiTypes.js";
 import { messageText, parseMessages, type ChatMessage, type ContentPart, type ToolCall } from "@context-engine/core";
 import { aiSdkToolOutputText } from "@context-engine/core/internal";
 import { z } from "@context-engine/core";

@@ -1,5 +1,6 @@
 /** An engine's tools (`getToolSchemas` / `handleToolCall`, e.g. lcm_grep) as AI SDK tools. */
-import { jsonSchema, tool, type ToolSet } from "ai";
+import { jsonSchema, tool } from "ai";
+import type { ToolSet } from "./aiTypes.js";
 import type { ContextEngine, ToolCallContext } from "@context-engine/core";
 
 /**

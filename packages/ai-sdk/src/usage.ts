@@ -1,5 +1,5 @@
 /** AI SDK usage → the OpenAI-shaped usage report `engine.updateFromResponse` takes. */
-import type { LanguageModelMiddleware, LanguageModelUsage } from "ai";
+import type { LanguageModelMiddleware, LanguageModelUsage } from "./aiTypes.js";
 import type { UsageReport } from "@context-engine/core";
 
 /**

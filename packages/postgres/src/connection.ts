@@ -7,8 +7,8 @@ import { SessionStoreError } from "@context-engine/core";
 
 /** Where a store keeps its tables. */
 export interface PgConnectionOptions {
-  /** A `postgres://` connection string (the store opens its own pool and closes it on `close()`). */
-  connectionString?: string;
+  /** A `postgres://` connection string (the store opens its own pool and closes it on `close()`); `process.env.DATABASE_URL` as it is, unset meaning none. */
+  connectionString?: string | undefined;
   /** A pool of the host's (the store uses it and leaves it open on `close()`). */
   pool?: pg.Pool;
   /** Size of the pool the store opens (default 10). */

@@ -171,3 +171,5 @@ export async function runConformance(factory: Factory): Promise<ConformanceRepor
 }
 
 export { conformanceScenarios, agentSession } from "./scenarios.js";
+export { loopEngine, loopCompression, defaultLoopTools, defaultLoopScript, defaultLoopHistory, LOOP_PROMPT, readNote, READ_NOTE_TOOL, LOOP_CONTEXT_LENGTH } from "./loopKit.js";
+export type { LoopTool, LoopRunOptions, EngineUnderTest, ScriptedTurn, LoopEngineOptions, LoopEngine, LoopCompression, LoopStep, LoopRun } from "./loopKit.js";
