@@ -16,11 +16,10 @@ export { PRUNED_TOOL_PLACEHOLDER } from "./messages/prunedOutput.js";
 // Engine contract
 export { ContextEngine, AWAITING_REAL_USAGE, DEFAULT_MODEL, isContextEngine } from "./engine/ContextEngine.js";
 export type { ContextEngineOptions } from "./engine/ContextEngine.js";
-export { ENGINE_API_VERSION, engineApiVersion } from "./engine/apiVersion.js";
+export { ENGINE_API_VERSION } from "./engine/apiVersion.js";
 export type { ApiVersionStatement } from "./engine/apiVersion.js";
-// what the host's engine throws for an output that breaks provider rules (context.validate_output)
-export { InvalidEngineOutputError, invalidEngineOutput } from "./engine/invalidOutput.js";
-export type { InvalidOutput } from "./engine/invalidOutput.js";
+// what the host's engine throws for an output that breaks provider rules (context.validate_output; the check itself: /conformance)
+export { InvalidEngineOutputError } from "./engine/invalidOutput.js";
 export type { CompressOptions, ModelInfo, EngineStatus, SessionInfo, ToolCallContext, ToolSchema, UsageReport, NormalizedUsage } from "./engine/types.js";
 export { DEFAULT_SESSION_SCOPE } from "./engine/types.js";
 export type { PrepareCompressionOptions, PreparationState, PreparationStatus } from "./engine/preparation.js";
@@ -67,10 +66,9 @@ export { SUMMARY_SECTIONS } from "./summarizers/types.js";
 export { ExtractiveSummarizer } from "./summarizers/extractive.js";
 export { OpenAICompatibleSummarizer } from "./summarizers/openaiCompatible.js";
 export type { OpenAICompatibleSummarizerOptions } from "./summarizers/openaiCompatible.js";
-export { EmptySummaryError, InvalidSummaryResponseError } from "./summarizers/failures.js";
 
 // Prompt caching (the provider wire formats: `@context-engine/core/providers`)
-export { applyAnthropicCacheControl, stripCacheControl } from "./caching/anthropicCacheControl.js";
+export { applyAnthropicCacheControl } from "./caching/anthropicCacheControl.js";
 export type { AnthropicCacheControlOptions } from "./caching/anthropicCacheControl.js";
 export { promptCachingStatus } from "./caching/status.js";
 export type { PromptCachingStatus } from "./caching/status.js";
@@ -82,5 +80,5 @@ export type { HygieneState, HygieneDecision, HygieneReason } from "./gateway/hyg
 
 // The session store interface (the stores and their kit: `@context-engine/core/store`)
 export { openSqliteStore } from "./store/sqliteStore.js";
-export { SessionStoreError, CompactionConflictError, SearchQueryError } from "./store/types.js";
+export { SessionStoreError, CompactionConflictError } from "./store/types.js";
 export type { SessionStore, EngineStateStore, SessionRecord, NewSession, StoredMessage, CompactionRecord, CompactionKind, CompactionInfo, SearchOptions, SearchHit, UndoResult, ListSessionsOptions, SessionOverview, SessionStoreAsync, Awaitable, AwaitableMethods } from "./store/types.js";

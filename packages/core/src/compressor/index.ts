@@ -40,5 +40,5 @@ export { serializeTurns } from "../summarizers/serialize.js";
 export { chunkTurns, chunkedRequests, digestRequest, summaryPromptFor, summarizeInCalls, DEFAULT_OVERSIZED_RANGE } from "../summarizers/summaryCalls.js";
 export type { OversizedRangeMode, SummaryCallOptions } from "../summarizers/summaryCalls.js";
 export { redactSecrets } from "../summarizers/redact.js";
-export { classifySummaryFailure, cooldownSeconds } from "../summarizers/failures.js";
+export { classifySummaryFailure, cooldownSeconds, EmptySummaryError, InvalidSummaryResponseError } from "../summarizers/failures.js";
 export type { SummaryFailure } from "../summarizers/failures.js";

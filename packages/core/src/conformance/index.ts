@@ -171,5 +171,9 @@ export async function runConformance(factory: Factory): Promise<ConformanceRepor
 }
 
 export { conformanceScenarios, agentSession } from "./scenarios.js";
+// what the host checks an engine with: its output against the provider rules, and the contract version it states
+export { invalidEngineOutput } from "../engine/invalidOutput.js";
+export type { InvalidOutput } from "../engine/invalidOutput.js";
+export { engineApiVersion } from "../engine/apiVersion.js";
 export { loopEngine, loopCompression, defaultLoopTools, defaultLoopScript, defaultLoopHistory, LOOP_PROMPT, readNote, READ_NOTE_TOOL, LOOP_CONTEXT_LENGTH } from "./loopKit.js";
 export type { LoopTool, LoopRunOptions, EngineUnderTest, ScriptedTurn, LoopEngineOptions, LoopEngine, LoopCompression, LoopStep, LoopRun } from "./loopKit.js";

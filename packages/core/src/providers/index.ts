@@ -4,3 +4,4 @@ export { toAnthropicMessages, AnthropicAdapterError } from "./anthropicAdapter.j
 export type { AnthropicRequestOptions } from "./anthropicAdapter.js";
 export { toOpenAIChatMessages } from "./openaiChat.js";
 export { isClaudeModel } from "../caching/status.js";
+export { stripCacheControl } from "../caching/anthropicCacheControl.js";

@@ -3,6 +3,7 @@ export * from "./kit.js";
 export { SqliteSessionStore } from "./sqliteStore.js";
 export type { SqliteStoreOptions } from "./sqliteStore.js";
 export type { SessionSearchStore } from "./types.js";
+export { SearchQueryError } from "./types.js";
 export { searchableText } from "../messages/text.js";
 
 // Full-text queries
