@@ -6,7 +6,7 @@
  */
 import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel } from "ai";
 import type { ToolSet } from "../aiTypes.js";
-import { defaultLoopHistory, defaultLoopScript, defaultLoopTools, LOOP_PROMPT, loopCompression, loopEngine, type LoopCompression, type LoopTool, type LoopRunOptions, type LoopRun } from "@context-engine/core/conformance";
+import { defaultLoopHistory, defaultLoopTools, LOOP_PROMPT, loopRecorder, type LoopTool, type LoopRunOptions, type LoopRun } from "@context-engine/core/conformance";
 import { createAiSdkAdapter } from "../adapter.js";
 import { promptToChatMessages } from "../languageModelPrompt.js";
 import { toModelMessages } from "../toModelMessages.js";
@@ -33,35 +33,17 @@ function appTools(tools: Record<string, LoopTool>): ToolSet {
  * each step's view: the messages the model was sent, the prompt tokens it reported and the compactions before it.
  */
 export async function runAiSdkToolLoop(options: AiSdkToolLoopOptions = {}): Promise<LoopRun> {
-  const { engine, host, warnings } = await loopEngine(options);
-  const script = options.script ?? defaultLoopScript(engine.contextLength);
-  const calls: ScriptedCall[] = [];
-  const compressions: LoopCompression[][] = [];
-  const adapter = createAiSdkAdapter({
-    ...(host ? { host } : { engine }),
-    onCompress: (event) => (compressions[calls.length] ??= []).push(loopCompression(event)),
-  });
-  const scripted = scriptedLanguageModel(script, calls);
+  const run = await loopRecorder<ScriptedCall>(options);
+  const adapter = createAiSdkAdapter(run.adapterOptions);
+  const scripted = scriptedLanguageModel(run.script, run.calls);
   const viaMiddleware = options.via === "middleware";
   const result = await generateText({
     model: viaMiddleware ? wrapLanguageModel({ model: scripted, middleware: adapter.middleware() }) : scripted,
     ...(options.system !== undefined ? { system: options.system } : {}),
     messages: toModelMessages([...(options.history ?? defaultLoopHistory()), { role: "user", content: options.prompt ?? LOOP_PROMPT }]),
     tools: { ...appTools(options.tools ?? defaultLoopTools()), ...adapter.tools },
-    stopWhen: stepCountIs(script.length),
+    stopWhen: stepCountIs(run.script.length),
     ...(viaMiddleware ? {} : { prepareStep: adapter.prepareStep, onStepFinish: adapter.onStepFinish }),
   });
-  return {
-    engine,
-    steps: calls.map((call, i) => ({
-      messages: promptToChatMessages(call.prompt),
-      promptTokens: call.promptTokens,
-      compressions: compressions[i] ?? [],
-      toolCalls: call.toolCalls,
-      tools: call.tools,
-    })),
-    text: result.text,
-    status: engine.getStatus(),
-    warnings,
-  };
+  return run.finish(result.text, (call) => ({ messages: promptToChatMessages(call.prompt), promptTokens: call.promptTokens, toolCalls: call.toolCalls, tools: call.tools }));
 }

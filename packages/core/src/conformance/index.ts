@@ -175,5 +175,5 @@ export { conformanceScenarios, agentSession } from "./scenarios.js";
 export { invalidEngineOutput } from "../engine/invalidOutput.js";
 export type { InvalidOutput } from "../engine/invalidOutput.js";
 export { engineApiVersion } from "../engine/apiVersion.js";
-export { loopEngine, loopCompression, defaultLoopTools, defaultLoopScript, defaultLoopHistory, LOOP_PROMPT, readNote, READ_NOTE_TOOL, LOOP_CONTEXT_LENGTH } from "./loopKit.js";
-export type { LoopTool, LoopRunOptions, EngineUnderTest, ScriptedTurn, LoopEngineOptions, LoopEngine, LoopCompression, LoopStep, LoopRun } from "./loopKit.js";
+export { loopEngine, loopRecorder, loopCompression, defaultLoopTools, defaultLoopScript, defaultLoopHistory, LOOP_PROMPT, readNote, READ_NOTE_TOOL, LOOP_CONTEXT_LENGTH } from "./loopKit.js";
+export type { LoopTool, LoopRunOptions, EngineUnderTest, ScriptedTurn, LoopEngineOptions, LoopEngine, LoopCompression, LoopStep, LoopRun, LoopRecorder, RecordedCall } from "./loopKit.js";

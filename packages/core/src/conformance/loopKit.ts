@@ -186,3 +186,43 @@ export async function loopEngine(options: LoopEngineOptions = {}): Promise<LoopE
   });
   return { engine: host.engine, host, warnings: host.warnings };
 }
+
+/** A model call as a kit's scripted model records it: the view sent (already as chat messages) and the answer. */
+export interface RecordedCall {
+  messages: ChatMessage[];
+  promptTokens: number;
+  toolCalls: string[];
+  tools: string[];
+}
+
+/** What a kit's one call shares: the engine, the script, the calls recorded, and the compactions before each. */
+export interface LoopRecorder<C> extends LoopEngine {
+  script: readonly ScriptedTurn[];
+  /** The scripted model's calls, in order (the kit's own record of each). */
+  calls: C[];
+  /** The adapter's options: the host (or the instance) and the compression listener that files events by call. */
+  adapterOptions: ({ host: ContextHost } | { engine: ContextEngine }) & { onCompress: (event: LoopCompression) => void };
+  /** The run: each call read with `read` (its view as chat messages), with the compactions before it. */
+  finish(text: string, read: (call: C) => RecordedCall): LoopRun;
+}
+
+/** Builds the engine and the records a kit's loop run fills (see {@link LoopRecorder}). */
+export async function loopRecorder<C>(options: LoopRunOptions): Promise<LoopRecorder<C>> {
+  const built = await loopEngine(options);
+  const { engine, host } = built;
+  const calls: C[] = [];
+  const compressions: LoopCompression[][] = [];
+  return {
+    ...built,
+    script: options.script ?? defaultLoopScript(engine.contextLength),
+    calls,
+    adapterOptions: { ...(host ? { host } : { engine }), onCompress: (event) => (compressions[calls.length] ??= []).push(loopCompression(event)) },
+    finish: (text, read) => ({
+      engine,
+      steps: calls.map((call, i) => ({ ...read(call), compressions: compressions[i] ?? [] })),
+      text,
+      status: engine.getStatus(),
+      warnings: built.warnings,
+    }),
+  };
+}

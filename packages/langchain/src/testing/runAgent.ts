@@ -5,7 +5,7 @@
  */
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { createAgent } from "langchain";
-import { defaultLoopHistory, defaultLoopScript, defaultLoopTools, LOOP_PROMPT, loopCompression, loopEngine, type LoopCompression, type LoopRunOptions, type LoopRun, type LoopTool } from "@context-engine/core/conformance";
+import { defaultLoopHistory, defaultLoopTools, LOOP_PROMPT, loopRecorder, type LoopRunOptions, type LoopRun, type LoopTool } from "@context-engine/core/conformance";
 import { contextEngineMiddleware } from "../middleware.js";
 import { toBaseMessages } from "../toBaseMessages.js";
 import { toChatMessages } from "../toChatMessages.js";
@@ -27,17 +27,11 @@ function appTools(tools: Record<string, LoopTool>): StructuredToolInterface[] {
  * each model call's view: the messages the model was sent, the prompt tokens it reported and the compactions before it.
  */
 export async function runLangChainAgent(options: LangChainAgentOptions = {}): Promise<LoopRun> {
-  const { engine, host, warnings } = await loopEngine(options);
-  const script = options.script ?? defaultLoopScript(engine.contextLength);
-  const calls: ScriptedCall[] = [];
-  const compressions: LoopCompression[][] = [];
-  const middleware = contextEngineMiddleware({
-    ...(host ? { host } : { engine }),
-    onCompress: (event) => (compressions[calls.length] ??= []).push(loopCompression(event)),
-  });
+  const run = await loopRecorder<ScriptedCall>(options);
+  const middleware = contextEngineMiddleware(run.adapterOptions);
   const tools = appTools(options.tools ?? defaultLoopTools());
   const agent = createAgent({
-    model: scriptedChatModel(script, calls),
+    model: scriptedChatModel(run.script, run.calls),
     tools,
     middleware: [middleware],
     ...(options.system !== undefined ? { systemPrompt: options.system } : {}),
@@ -45,17 +39,6 @@ export async function runLangChainAgent(options: LangChainAgentOptions = {}): Pr
   const state = await agent.invoke({ messages: toBaseMessages([...(options.history ?? defaultLoopHistory()), { role: "user", content: options.prompt ?? LOOP_PROMPT }]) });
   const offered = [...tools, ...(middleware.tools ?? [])].map((t) => t.name).sort();
   const last = state.messages.at(-1);
-  return {
-    engine,
-    steps: calls.map((call, i) => ({
-      messages: toChatMessages(call.messages),
-      promptTokens: call.promptTokens,
-      compressions: compressions[i] ?? [],
-      toolCalls: call.toolCalls,
-      tools: offered,
-    })),
-    text: typeof last?.content === "string" ? last.content : JSON.stringify(last?.content ?? ""),
-    status: engine.getStatus(),
-    warnings,
-  };
+  const text = typeof last?.content === "string" ? last.content : JSON.stringify(last?.content ?? "");
+  return run.finish(text, (call) => ({ messages: toChatMessages(call.messages), promptTokens: call.promptTokens, toolCalls: call.toolCalls, tools: offered }));
 }
