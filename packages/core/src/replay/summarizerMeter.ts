@@ -7,7 +7,7 @@
  * been sent, and the fidelity eval scores the prompts (`promptRecall`) without calling a model.
  */
 import { ExtractiveSummarizer } from "../summarizers/extractive.js";
-import { chunkedRequests, digestRequest, DEFAULT_OVERSIZED_RANGE, summaryPromptFor, type OversizedRangeMode } from "../summarizers/summaryCalls.js";
+import { chunkedRequests, digestCall, DEFAULT_OVERSIZED_RANGE, summaryPromptFor, type OversizedRangeMode } from "../summarizers/summaryCalls.js";
 import type { Summarizer, SummaryRequest } from "../summarizers/types.js";
 import type { TokenCounter } from "../tokens/types.js";
 
@@ -82,7 +82,10 @@ export class MeteredSummarizer implements Summarizer {
   /** The prompts an LLM summarizer sends for `request`, in order. */
   private async promptsFor(request: SummaryRequest): Promise<string[]> {
     const maxChars = this.#maxInputChars;
-    if (this.oversizedRange === "digest") return [summaryPromptFor(await digestRequest(request, new ExtractiveSummarizer(), maxChars))];
-    return chunkedRequests(request, maxChars).map((chunk, i) => summaryPromptFor(i === 0 ? chunk : { ...chunk, previousSummary: PREVIOUS_CALL_SUMMARY }));
+    if (this.oversizedRange === "digest") {
+      const digested = await digestCall(request, new ExtractiveSummarizer(), maxChars);
+      return [summaryPromptFor(digested.request, digested.turns)];
+    }
+    return chunkedRequests(request, maxChars).map((chunk, i) => summaryPromptFor(i === 0 ? chunk.request : { ...chunk.request, previousSummary: PREVIOUS_CALL_SUMMARY }, chunk.turns));
   }
 }

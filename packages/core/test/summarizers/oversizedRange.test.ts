@@ -5,7 +5,7 @@ import type { ChatMessage } from "../../src/messages/schema.js";
 import { MeteredSummarizer, PREVIOUS_CALL_SUMMARY } from "../../src/replay/summarizerMeter.js";
 import { ExtractiveSummarizer } from "../../src/summarizers/extractive.js";
 import { OpenAICompatibleSummarizer } from "../../src/summarizers/openaiCompatible.js";
-import { chunkTurns, digestRequest } from "../../src/summarizers/summaryCalls.js";
+import { chunkedRequests, chunkTurns, digestRequest } from "../../src/summarizers/summaryCalls.js";
 import { serializeTurns } from "../../src/summarizers/serialize.js";
 import type { SummaryRequest } from "../../src/summarizers/types.js";
 import { RoughTokenCounter } from "../../src/tokens/counter.js";
@@ -62,6 +62,17 @@ describe("a range longer than the summary model's input", () => {
     expect(prompt).toContain("PREVIOUS SUMMARY:");
     expect(prompt).toContain("Port module_39 to Rust.");
     expect(prompt).not.toContain("[USER]: Port module_0 to Rust.");
+  });
+
+  it("labels a result with its call and exit status also when the call fell in the chunk before", () => {
+    const command = `python3 scripts/migrate.py --dry-run ${"--table t ".repeat(250)}`;
+    const messages: ChatMessage[] = [
+      { role: "assistant", content: "", tool_calls: [{ id: "m", type: "function", function: { name: "bash", arguments: JSON.stringify({ command }) } }] },
+      { role: "tool", tool_call_id: "m", content: "Traceback (most recent call last):\nKeyError: 'users'\nExit code 1" },
+    ];
+    const calls = chunkedRequests({ messages, maxTokens: 2_000 }, 2_700);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.turns).toMatch(/^\[TOOL RESULT m — bash `python3 scripts\/migrate\.py --dry-run .*` → exit 1\]/);
   });
 
   it("is one call as it was when the turns fit", async () => {
