@@ -13,6 +13,12 @@ import { answerOfExit } from "../facts/commandKinds.js";
 
 /** Characters of evidence one cleared output keeps, all its lines together. */
 export const KEPT_EVIDENCE_CHARS = 300;
+/**
+ * Characters of evidence the summary model reads of one cleared output in the range it summarizes: that
+ * range leaves the conversation, so the bound for the agent's context does not apply there, and a linter's
+ * or a test run's tenth error line is as much a fact to keep as its first.
+ */
+export const SUMMARY_EVIDENCE_CHARS = 2_000;
 /** Characters of one evidence line (a longer line is cut with "…"). */
 const KEPT_LINE_CHARS = 200;
 /** A line cut to fit the rest of the bound keeps at least this much, else it is left out. */
@@ -84,20 +90,20 @@ export function boundedEvidence(lines: readonly string[], max = KEPT_EVIDENCE_CH
  * differ, nothing (what it printed is the difference); for a read that did not fail, nothing (its
  * error-looking lines are content); else its error signatures (facts/errorSignatures.ts), and for a
  * failure (a non-zero exit, or `flagged` with `is_error`) that has none, the program's complaint. Bounded
- * by {@link boundedEvidence}.
+ * by {@link boundedEvidence} to `max` characters.
  */
-export function keptEvidence(toolName: string | undefined, argumentsJson: string | undefined, output: string, flagged: boolean): string[] {
+export function keptEvidence(toolName: string | undefined, argumentsJson: string | undefined, output: string, flagged: boolean, max = KEPT_EVIDENCE_CHARS): string[] {
   // the call was just read to describe it (toolCallTarget remembers it), so asking whether it reads is cheap
   const reads = toolName !== undefined && readsContent(toolName, argumentsJson ?? "");
   const exit = reportedExit(output);
   // files that differ (`diff`, `git diff --exit-code`: exit 1) printed their difference, not a failure
   const command = toolName === undefined ? undefined : toolCallTarget(toolName, argumentsJson ?? "").command;
   const answered = !flagged && command !== undefined && answerOfExit(command, exit) === "differ";
-  if (!flagged && (exit === 0 || answered)) return reads || answered ? [] : boundedEvidence(stackTracedErrors(output));
+  if (!flagged && (exit === 0 || answered)) return reads || answered ? [] : boundedEvidence(stackTracedErrors(output), max);
   if (reads && !failedRead(output, flagged)) return [];
   const signatures = errorSignatures(output, MAX_CANDIDATES);
   const failed = flagged || (exit !== undefined && exit !== 0);
-  if (!failed) return boundedEvidence(signatures);
+  if (!failed) return boundedEvidence(signatures, max);
   const usage = /usage:/i.test(output) ? printedLines(output).filter((line) => USAGE_LINE.test(line)).slice(0, 1) : [];
-  return boundedEvidence(signatures.length > 0 ? [...signatures, ...usage] : complaint(output));
+  return boundedEvidence(signatures.length > 0 ? [...signatures, ...usage] : complaint(output), max);
 }

@@ -9,6 +9,7 @@ import { pruneOldToolResults, type PruneMemo } from "./pruneToolOutputs.js";
 import { indexConversation, turnsBetween, type ConversationIndex } from "./conversationIndex.js";
 import { newestToolGroupStart, planCompaction, type CompactionPlan, type PlanSettings } from "./planCompaction.js";
 import { knownMessageTokens, type MessageTokens } from "./messageTokens.js";
+import { summaryView } from "./summaryView.js";
 
 /** Settings of {@link prepareCompaction}. */
 export interface PrepareSettings extends PlanSettings {
@@ -67,21 +68,6 @@ function pruneByPlan(messages: readonly ChatMessage[], index: ConversationIndex,
 }
 
 /**
- * `pruned` with its assistant messages in `[from, to)` as they were before pruning cut their long call
- * arguments: the middle is summarized away, so the cut saves the agent nothing there, and the summary
- * model reads what the agent did whole (a script or a file it wrote; the serializer bounds each argument).
- */
-function withCallsWhole(pruned: readonly ChatMessage[], messages: readonly ChatMessage[], from: number, to: number): readonly ChatMessage[] {
-  let out: ChatMessage[] | undefined;
-  for (let i = from; i < to; i++) {
-    if (pruned[i] === messages[i] || pruned[i]!.role !== "assistant") continue;
-    out ??= pruned.slice();
-    out[i] = messages[i]!;
-  }
-  return out ?? pruned;
-}
-
-/**
  * The compaction's steps before the summary, in the order they run: the scan (`index`, made here when
  * not given), the plan with the progress guarantee (planCompaction.ts), then pruning by that plan, once.
  * `tokens` gives the count of `messages[i]`: head and tail are counted exactly, the middle (summarized
@@ -98,7 +84,7 @@ export function prepareCompaction(
   const { outside, pruned, tailToolOutputsCleared } = pruneByPlan(messages, index, planned, settings.pruneMemo);
   const { plan } = planned;
   const n = messages.length;
-  const middleTurns = turnsBetween(index, withCallsWhole(pruned, messages, plan.headEnd, plan.tailStart), plan.headEnd, plan.tailStart);
+  const middleTurns = turnsBetween(index, summaryView(pruned, messages, outside.memo, plan.headEnd, plan.tailStart), plan.headEnd, plan.tailStart);
   return {
     plan,
     pruned,

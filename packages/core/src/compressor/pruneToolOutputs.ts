@@ -9,7 +9,7 @@ import { toolCallKey } from "../messages/toolPairs.js";
 import { contentSize, messageText } from "./content.js";
 import { withoutAnsi } from "../facts/ansi.js";
 import { describeToolOutput } from "./toolOutputDescriptor.js";
-import { keptEvidence } from "./clearedEvidence.js";
+import { keptEvidence, KEPT_EVIDENCE_CHARS, SUMMARY_EVIDENCE_CHARS } from "./clearedEvidence.js";
 import { MAX_TOOL_ARGUMENT_CHARS, truncateToolArguments } from "./toolArguments.js";
 import { PRUNED_TOOL_PLACEHOLDER } from "../messages/prunedOutput.js";
 import { indexConversation, type ConversationIndex } from "./conversationIndex.js";
@@ -175,13 +175,35 @@ export interface ClearedEntry {
  * compactions of a growing conversation describe each output once and keep its token count memoized —
  * else a new one.
  */
-function clearedEntry(message: ChatMessage, name: string | undefined, args: string | undefined, duplicate: boolean, size: number, known: ClearedEntry | undefined): ClearedEntry {
+function clearedEntry(
+  message: ChatMessage,
+  name: string | undefined,
+  args: string | undefined,
+  duplicate: boolean,
+  size: number,
+  known: ClearedEntry | undefined,
+  evidenceChars = KEPT_EVIDENCE_CHARS,
+): ClearedEntry {
   if (known && known.content === message.content && known.name === name && known.args === args && known.duplicate === duplicate) return known;
   const text = withoutAnsi(messageText(message));
   const descriptor = describeToolOutput(name, args, text, size);
   // The newer copy of a duplicate keeps the errors; a cleared output keeps its error lines below the descriptor.
-  const errors = duplicate ? [] : keptEvidence(name, args, text, (message as { is_error?: unknown }).is_error === true);
+  const errors = duplicate ? [] : keptEvidence(name, args, text, (message as { is_error?: unknown }).is_error === true, evidenceChars);
   const head = duplicate ? `${PRUNED_TOOL_PLACEHOLDER} ${DUPLICATE_TOOL_OUTPUT_POINTER} ${descriptor}` : `${PRUNED_TOOL_PLACEHOLDER} ${descriptor}`;
   const content = errors.length === 0 ? head : [head, ...errors].join("\n");
   return { content: message.content, name, args, duplicate, cleared: { ...message, content } };
+}
+
+/**
+ * How the summary model reads `message`, cleared by this pruning as `entry` (the summarized range leaves
+ * the conversation, so the agent's bound does not apply): an output no longer than
+ * {@link SUMMARY_EVIDENCE_CHARS} whole, as its evidence would cost as much; a longer one that kept
+ * evidence with up to that much of it; a descriptor alone, or a duplicate's pointer, as cleared.
+ */
+export function clearedForSummary(message: ChatMessage, entry: ClearedEntry): ChatMessage {
+  if (entry.duplicate) return entry.cleared;
+  if (contentSize(message) <= SUMMARY_EVIDENCE_CHARS) return message;
+  const content = entry.cleared.content;
+  if (typeof content !== "string" || !content.includes("\n")) return entry.cleared;
+  return clearedEntry(message, entry.name, entry.args, false, contentSize(message), undefined, SUMMARY_EVIDENCE_CHARS).cleared;
 }

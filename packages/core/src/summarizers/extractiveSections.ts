@@ -54,6 +54,25 @@ function commandLine(command: string): string {
 }
 
 /**
+ * Characters of one output's error lines the offline summary reads: the bound a cleared output keeps in
+ * the agent's context (compressor/clearedEvidence.ts), whether the output reached it cleared or whole
+ * (the summary model is shown more); the offline summary's room goes to actions first.
+ */
+const OUTPUT_ERROR_CHARS = 300;
+
+/** The leading `lines` (trimmed, blanks left out) within {@link OUTPUT_ERROR_CHARS} in all (the first always). */
+function leadingEvidence(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  let room = OUTPUT_ERROR_CHARS;
+  for (const line of lines.map((l) => l.trim()).filter((l) => l !== "")) {
+    if (line.length > room && out.length > 0) break;
+    out.push(line);
+    room -= line.length;
+  }
+  return out;
+}
+
+/**
  * The errors and outcome of a result, read from the original output or from phase 1's cleared form. The
  * output of a call that `reads` content is content: only the program's own complaints (its `command`'s
  * first word, or the shell) are errors there, unless the read failed outright.
@@ -63,14 +82,14 @@ function resultFacts(result: CallResult, reads: boolean, command: string | undef
     const [descriptor = "", ...kept] = result.output.split("\n");
     const exit = visibleExitCode(descriptor);
     const failed = exit !== undefined && exit !== 0 ? exit : undefined;
-    return { errors: kept.map((line) => line.trim()).filter((line) => line !== ""), exit: failed, outcome: exit !== undefined ? `exit ${exit}` : "" };
+    return { errors: leadingEvidence(kept), exit: failed, outcome: exit !== undefined ? `exit ${exit}` : "" };
   }
   if (reads && !failedRead(result.output, result.flagged)) {
     const program = /^\s*(?:sudo\s+)?(\S+)/.exec(normalizeCommand(command ?? ""))?.[1];
     return { errors: program === undefined ? [] : ownErrorSignatures(result.output, program), exit: undefined, outcome: "" };
   }
   const errors = toolResultErrors(result.output, result.flagged);
-  return { errors: errors.signatures, exit: errors.failedExit, outcome: describeOutcome(result.output) };
+  return { errors: leadingEvidence(errors.signatures), exit: errors.failedExit, outcome: describeOutcome(result.output) };
 }
 
 /**

@@ -51,14 +51,20 @@ import { contentText } from "../messages/text.js";
 
 export { contentText };
 
-/** Characters of error lines a truncated body keeps from the part it cut. */
-export const CUT_ERROR_CHARS = 400;
+/**
+ * Characters of error lines a truncated body keeps from the part it cut: as many as a cleared output's
+ * evidence shows the summary model (compressor/clearedEvidence.ts), so a long run's later errors are read
+ * whether pruning cleared the output or the serializer cut it.
+ */
+export const CUT_ERROR_CHARS = 2_000;
+/** Error lines read from the part a truncated body cut, before {@link CUT_ERROR_CHARS} bounds them. */
+const CUT_ERROR_LINES = 24;
 
 /** The error lines of `cut` (facts/errorSignatures.ts), at most {@link CUT_ERROR_CHARS} characters in all. */
 function cutErrorLines(cut: string): string[] {
   const kept: string[] = [];
   let chars = 0;
-  for (const line of errorSignatures(cut)) {
+  for (const line of errorSignatures(cut, CUT_ERROR_LINES)) {
     if (chars + line.length > CUT_ERROR_CHARS) break;
     kept.push(line);
     chars += line.length;

@@ -255,4 +255,16 @@ describe("ExtractiveSummarizer on what a session names", () => {
     ];
     expect(await summarizer.summarize({ messages, maxTokens: 2_000 })).toContain("Error: On-the-fly template compilation is not supported in the ESM build");
   });
+
+  it("reads a cleared output's evidence within the agent's bound: the summary model's longer share does not crowd out actions", async () => {
+    const errors = Array.from({ length: 12 }, (_, i) => `pkg/cmd/resume.go:${270 + i}:14: Error return value of \`fmt.Fprintln\` is not checked (errcheck)`);
+    const messages: ChatMessage[] = [
+      { role: "user", content: "Make the linter pass." },
+      { role: "assistant", content: null, tool_calls: [{ id: "l1", type: "function", function: { name: "bash", arguments: JSON.stringify({ command: "golangci-lint run ./..." }) } }] },
+      { role: "tool", tool_call_id: "l1", content: `[Old tool output cleared to save context space] [bash] ran \`golangci-lint run ./...\` -> exit 1, 80 lines output\n${errors.join("\n")}` },
+    ];
+    const summary = await summarizer.summarize({ messages, maxTokens: 2_000 });
+    expect(summary).toContain(errors[0]!);
+    expect(summary).not.toContain(errors[5]!);
+  });
 });

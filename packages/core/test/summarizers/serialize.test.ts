@@ -142,6 +142,14 @@ describe("a long body's cut part", () => {
     expect(out).toContain("FAILED tests/test_parser.py::test_unicode");
   });
 
+  it("keeps a linter's tenth error from the cut part as well as its first", () => {
+    const errors = Array.from({ length: 12 }, (_, i) => `pkg/cmd/resume.go:${270 + i}:14: Error return value of \`fmt.Fprintln\` is not checked (errcheck)`);
+    const body = `${"ok line\n".repeat(600)}${errors.join("\n")}\n${"ok line\n".repeat(600)}`;
+    const out = truncateBody(body);
+    expect(out.length).toBeLessThan(body.length);
+    for (const line of errors.slice(0, 10)) expect(out).toContain(line);
+  });
+
   it("cuts a long body without errors as before", () => {
     const body = numbered(10_000);
     expect(truncateBody(body)).toBe(`${body.slice(0, 4_000)}${TRUNCATION_MARKER}${body.slice(-1_500)}`);
