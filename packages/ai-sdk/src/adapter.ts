@@ -173,7 +173,7 @@ export class AiSdkAdapter {
   private async compacted(slot: CompactionSlot, messages: ModelMessage[], stepNumber: number): Promise<ModelMessage[]> {
     const current = viewThrough(slot, messages);
     const chat = toChatMessages(current);
-    const trigger = this.compressionTrigger(chat);
+    const trigger = await this.compressionTrigger(chat);
     if (trigger === undefined) {
       // below the trigger: past `compression.prepare_at` the engine writes the summary in the background
       if (this.engine.prepareCompression !== undefined && !this.preparationOff) {
@@ -209,9 +209,9 @@ export class AiSdkAdapter {
    * estimate; else (or when hygiene does not fire) the engine's threshold on the last reported usage;
    * and whatever those say, when the request's estimate crosses the window less the output reserve.
    */
-  private compressionTrigger(chat: ChatMessage[]): { promptTokens: number; trigger: AiSdkCompressionEvent["trigger"]; options?: CompressOptions } | undefined {
-    // the model asked for it (compact_context) in the step before: compact now, with its focus
-    const request = takeCompactionRequest(this.engine, this.sessionId);
+  private async compressionTrigger(chat: ChatMessage[]): Promise<{ promptTokens: number; trigger: AiSdkCompressionEvent["trigger"]; options?: CompressOptions } | undefined> {
+    // the model asked for it (compact_context) in the step before, on this worker or another: compact now, with its focus
+    const request = await takeCompactionRequest(this.engine, this.sessionId);
     if (request !== undefined) return { promptTokens: Math.max(0, this.promptTokens ?? this.engine.lastPromptTokens), trigger: "agent", options: requestedCompression(request) };
     if (this.promptTokens === undefined) {
       const hygiene = engineGatewayHygiene(this.engine, chat);

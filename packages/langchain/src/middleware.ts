@@ -107,11 +107,11 @@ interface CompressionTrigger {
  * and whatever those say, when the request's estimate crosses the window less the output reserve (`stale`:
  * the answer whose usage predates the last compaction).
  */
-function compressionTrigger(engine: ContextEngine, messages: BaseMessage[], sessionId: string | undefined, stale: BaseMessage | undefined): CompressionTrigger | undefined {
+async function compressionTrigger(engine: ContextEngine, messages: BaseMessage[], sessionId: string | undefined, stale: BaseMessage | undefined): Promise<CompressionTrigger | undefined> {
   // the prompt tokens of this conversation's latest answer, as the agent's state holds it
   const promptTokens = lastUsage(messages)?.prompt_tokens;
   // the model asked for it (compact_context) before this call: compact now, with its focus
-  const request = takeCompactionRequest(engine, sessionId);
+  const request = await takeCompactionRequest(engine, sessionId);
   if (request !== undefined) return { chat: toChatMessages(messages), currentTokens: promptTokens, promptTokens: promptTokens ?? 0, trigger: "agent", options: requestedCompression(request) };
   let chat: ChatMessage[] | undefined;
   if (promptTokens === undefined) {
@@ -152,7 +152,7 @@ export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions)
     name: options.name ?? "ContextEngineMiddleware",
     tools: engineTools(engine, toolCallContext(sessionId, options.scope ?? options.host?.scope)),
     beforeModel: async (state) => {
-      const trigger = compressionTrigger(engine, state.messages, sessionId, staleUsage);
+      const trigger = await compressionTrigger(engine, state.messages, sessionId, staleUsage);
       if (trigger === undefined) {
         // below the trigger: past `compression.prepare_at` the engine writes the summary in the background
         if (engine.prepareCompression !== undefined && !preparationOff) {

@@ -236,12 +236,18 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
 
   /** The base counters and the last compaction (when, tokens before and after, whether fallback summaries were used). */
   override getStatus(): EngineStatus {
-    return { ...super.getStatus(), ...(this.lastCompacted ? { lastCompaction: this.lastCompacted } : {}) };
+    const pending = this.agentRequests?.pending(this.sessionId);
+    return { ...super.getStatus(), ...(this.lastCompacted ? { lastCompaction: this.lastCompacted } : {}), ...(pending ? { pendingCompactionRequest: pending } : {}) };
   }
 
   /** The pending `compact_context` request of `sessionId` (default the current session), taken: the host compacts with its focus. */
-  takeCompactionRequest(sessionId?: string): AgentCompactionRequest | undefined {
+  async takeCompactionRequest(sessionId?: string): Promise<AgentCompactionRequest | undefined> {
     return this.agentRequests?.take(sessionId ?? this.sessionId);
+  }
+
+  /** Gives back a request whose compaction could not run (another worker held the session's compaction): the next turn boundary honours it. */
+  async restoreCompactionRequest(sessionId: string, request: AgentCompactionRequest): Promise<void> {
+    await this.agentRequests?.restore(sessionId, request);
   }
 
   /**
@@ -327,7 +333,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   override async onSessionEnd(sessionId: string, messages: ChatMessage[]): Promise<void> {
     await this.ingest(messages, sessionId);
     this.held.forget(sessionId);
-    this.agentRequests?.forget(sessionId);
+    await this.agentRequests?.forget(sessionId);
     this.prepared.drop(sessionId);
     this.scopes.end(sessionId);
     if ((await this.currentSession()) === sessionId) this.sessionId = this.settings.session;

@@ -27,6 +27,9 @@ import { indexConversation, scanConversation } from "./conversationIndex.js";
 import { includeInFlightGroup, type CompressionReport } from "./report.js";
 import { summarizePrepared } from "./summarize.js";
 import { BackgroundSummaries } from "./backgroundSummaries.js";
+import { SharedPreparations } from "./sharedPreparations.js";
+import { sharedStateStoreOf } from "../store/sharedState.js";
+import { errorText } from "../errorText.js";
 import { preparationDue, type PrepareCompressionOptions, type PreparationStatus } from "../engine/preparation.js";
 import { CompressorSessions, recordModelUpdate, recordRealUsage, type CompressorSessionState } from "./sessionState.js";
 export { PAUSE_AFTER_STREAK } from "./sessionState.js";
@@ -89,17 +92,30 @@ export class ContextCompressor extends ContextEngine {
     this.now = options.now ?? Date.now;
     this.cacheTiming = compression.timing === "cache_aware" ? new CacheTimingTracker(options.cacheTiming, this.now) : undefined;
     this.sessions = new CompressorSessions(this.name, options.store, options.warn);
-    this.agentRequests = new AgentCompactionRequests(compression.compact_tool);
+    const sharedStore = sharedStateStoreOf(options.store);
+    this.agentRequests = new AgentCompactionRequests(compression.compact_tool, sharedStore === undefined ? undefined : { store: sharedStore, engine: this.name });
     const warn = options.warn ?? ((message: string) => console.warn(message));
-    this.background = new BackgroundSummaries((sessionId, status) => {
-      if (status.state === "failed") warn(`context engine: the summary prepared in the background failed (session '${sessionId}'): ${status.reason}; the conversation is unchanged and will be compacted at the trigger`);
-      options.onPreparation?.(sessionId, status);
-    });
+    this.warnOf = warn;
+    this.background = new BackgroundSummaries(
+      (sessionId, status) => {
+        if (status.state === "failed") warn(`context engine: the summary prepared in the background failed (session '${sessionId}'): ${status.reason}; the conversation is unchanged and will be compacted at the trigger`);
+        options.onPreparation?.(sessionId, status);
+      },
+      sharedStore === undefined ? undefined : new SharedPreparations(sharedStore, this.name, this.now),
+      this.now,
+    );
     this.searchStore = canSearchSessions(options.store) ? options.store : undefined;
-    this.compaction = { engine: this, now: this.now, background: this.background, sessions: this.sessions, prepare: (...args) => this.prepare(...args) };
+    this.compaction = {
+      ...{ engine: this, now: this.now, background: this.background, sessions: this.sessions },
+      prepare: (...args) => this.prepare(...args),
+      replan: (snapshot, currentTokens, sessionId) => prepareCompaction(snapshot, countedMessageTokens(this.tokenCounter, snapshot, currentTokens), this.prepareSettings(sessionId)),
+    };
     // Field initializers ran after the base constructor's updateModel(); size the budgets again.
     this.updateModel(options.model ?? DEFAULT_MODEL);
   }
+
+  /** Where the engine's warnings go (`options.warn`, else the console). */
+  private readonly warnOf: (message: string) => void;
 
   /** The attached store `session_search` reads, when there is one. */
   private readonly searchStore: SessionSearchSource | undefined;
@@ -118,13 +134,19 @@ export class ContextCompressor extends ContextEngine {
   private lastCompacted: LastCompaction | undefined;
 
   /** The pending `compact_context` request of `sessionId` (default: the current session), taken: the host compacts with its focus. */
-  takeCompactionRequest(sessionId?: string): AgentCompactionRequest | undefined {
+  takeCompactionRequest(sessionId?: string): Promise<AgentCompactionRequest | undefined> {
     return this.agentRequests.take(this.sessions.resolve(sessionId).id);
+  }
+
+  /** Gives back a request whose compaction could not run (another worker held the session's compaction): the next turn boundary honours it. */
+  restoreCompactionRequest(sessionId: string, request: AgentCompactionRequest): Promise<void> {
+    return this.agentRequests.restore(sessionId, request);
   }
 
   /** The base counters and the last compaction (when, tokens before and after, fallback used, invented facts removed). */
   override getStatus(): EngineStatus {
-    return { ...super.getStatus(), ...(this.lastCompacted ? { lastCompaction: this.lastCompacted } : {}) };
+    const pending = this.agentRequests.pending(this.sessions.resolve(undefined).id);
+    return { ...super.getStatus(), ...(this.lastCompacted ? { lastCompaction: this.lastCompacted } : {}), ...(pending ? { pendingCompactionRequest: pending } : {}) };
   }
 
   /** Scopes of the open sessions (`onSessionStart`'s `info.scope`, else the default scope). */
@@ -270,8 +292,8 @@ export class ContextCompressor extends ContextEngine {
   /** The session is over: its summary, cooldown and streaks are forgotten (in the store too). */
   override onSessionEnd(sessionId: string, _messages: ChatMessage[]): void {
     this.openScopes.delete(sessionId);
-    this.agentRequests.forget(sessionId);
-    this.background.drop(sessionId);
+    this.agentRequests.forget(sessionId).catch((error: unknown) => this.warnOf(`context engine: the compact_context request of session '${sessionId}' could not be removed from the store: ${errorText(error)}`));
+    this.background.forget(sessionId).catch((error: unknown) => this.warnOf(`context engine: the summary prepared in the background for session '${sessionId}' could not be removed from the store: ${errorText(error)}`));
     this.sessions.end(sessionId);
     this.cacheTiming?.forget(sessionId);
   }
@@ -282,7 +304,7 @@ export class ContextCompressor extends ContextEngine {
     this.lastCompression = undefined;
     const { id } = this.sessions.resolve(undefined);
     this.lastCompacted = undefined;
-    this.agentRequests.forget(id);
+    this.agentRequests.forget(id).catch((error: unknown) => this.warnOf(`context engine: the compact_context request of session '${id}' could not be removed from the store: ${errorText(error)}`));
     this.background.drop(id);
     this.sessions.forget(id);
     this.cacheTiming?.forget(id);
@@ -335,7 +357,7 @@ export class ContextCompressor extends ContextEngine {
     if (!prepared.hasContent) return { state: "not_due", reason: "nothing between the protected head and tail to summarize yet" };
     const summaryOptions = summaryOptionsOf(this, session, state, {}, undefined);
     // in the background every failure is reported, never replaced by the offline fallback
-    return this.background.start(session.id, settled, prepared, this.maxSummaryTokens, (signal) => summarizePrepared(prepared, { ...summaryOptions, signal, abortOnFailure: true }));
+    return this.background.start(session.id, settled, prepared, this.maxSummaryTokens, (signal) => summarizePrepared(prepared, { ...summaryOptions, signal, abortOnFailure: true }), options.currentTokens);
   }
 
   /** Where the background summary of session `sessionId` (default: the current session) stands, without starting one. */

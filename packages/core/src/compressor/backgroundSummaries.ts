@@ -2,7 +2,9 @@
  * The stateful shell of background compaction (docs/BEHAVIOUR.md, "Background compaction"): per session,
  * the one summary being prepared off the request path — the conversation it was planned on, the prepared
  * compaction, and the pending summarizer call. The decisions are pure (preparedRange.ts); this only holds
- * the promise, says where it stands, and hands it over when the trigger fires.
+ * the promise, says where it stands, and hands it over when the trigger fires. With a store shared by
+ * workers (sharedPreparations.ts) a settled summary is saved there too, one worker prepares a range at a
+ * time, and the worker that takes the trigger applies whichever worker's summary fits — once.
  */
 import type { PreparationStatus } from "../engine/preparation.js";
 import type { ChatMessage } from "../messages/schema.js";
@@ -12,6 +14,7 @@ import { matchPreparedRange, withAppendedTurns } from "./preparedRange.js";
 import type { PruneMemo } from "./pruneToolOutputs.js";
 import type { CompressionReport } from "./report.js";
 import type { SummaryLadderOutcome } from "./summaryLadder.js";
+import { storedPreparationMismatch, storedPreparationOf, type SharedPreparations } from "./sharedPreparations.js";
 
 /** One session's summary prepared in the background. */
 export interface Preparation {
@@ -20,6 +23,12 @@ export interface Preparation {
   prepared: PreparedCompaction;
   /** The summary budget it was asked with: another one (a model change) makes it stale. */
   maxSummaryTokens: number;
+  /** The prompt tokens it was planned with (undefined: counted). */
+  currentTokens: number | undefined;
+  /** Another worker holds the claim on this range: it prepares it, this one waits for it at the trigger. */
+  elsewhere: boolean;
+  /** Saved to the shared store once settled: then only the worker that takes it there applies it. */
+  saved: boolean;
   /** Settles with the summarizer's outcome; never rejects. */
   done: Promise<SummaryLadderOutcome>;
   /** The outcome once settled. */
@@ -49,6 +58,8 @@ export interface TakeInput {
   narrow: (prepared: PreparedCompaction, summary: string) => PreparedCompaction | undefined;
   /** Asks the summarizer the blocking way. */
   summarize: (prepared: PreparedCompaction) => Promise<SummaryLadderOutcome>;
+  /** Plans `snapshot` as a preparation did (with the prompt tokens it had): for another worker's summary. */
+  replan: (snapshot: readonly ChatMessage[], currentTokens: number | undefined) => PreparedCompaction;
 }
 
 /** What {@link BackgroundSummaries.take} found: the report's note, and the compaction to finish with when the preparation is used. */
@@ -65,6 +76,7 @@ function statusOf(preparation: Preparation): PreparationStatus {
   const messages = preparation.snapshot.length;
   const { outcome } = preparation;
   if (outcome === undefined) return { state: "pending", messages };
+  if (preparation.elsewhere) return { state: "pending", messages, reason: "another worker is preparing this range" };
   return outcome.ok ? { state: "ready", messages } : { state: "failed", reason: outcome.failure.reason, messages };
 }
 
@@ -72,7 +84,15 @@ function statusOf(preparation: Preparation): PreparationStatus {
 export class BackgroundSummaries {
   private readonly bySession = new Map<string, Preparation>();
 
-  constructor(private readonly listener: PreparationListener) {}
+  /**
+   * @param listener told when a preparation starts and settles
+   * @param shared the store shared by workers, when the engine has one that can take and claim state
+   */
+  constructor(
+    private readonly listener: PreparationListener,
+    private readonly shared?: SharedPreparations,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Where the session's preparation stands (`not_due` when there is none). */
   status(sessionId: string): PreparationStatus {
@@ -104,28 +124,54 @@ export class BackgroundSummaries {
    */
   async take(input: TakeInput): Promise<Taken | undefined> {
     const matched = this.match(input.sessionId, input.messages, input.maxSummaryTokens);
-    if (matched === undefined) return undefined;
-    if ("stale" in matched) return { note: { outcome: "stale", reason: matched.stale } };
+    if (matched !== undefined && "stale" in matched && this.shared === undefined) return { note: { outcome: "stale", reason: matched.stale } };
+    if (matched !== undefined && !("stale" in matched) && !matched.preparation.elsewhere) return this.takeOwn(input, matched);
+    if (this.shared === undefined) return undefined;
+    // none of this worker's fits: one another worker saved (or is writing) for this range
+    const entry = await this.shared.takeOrAwait(input.sessionId, input.messages, input.signal).catch(() => undefined); // a store that fails: the blocking path
+    this.drop(input.sessionId);
+    if (entry === undefined) return matched !== undefined && "stale" in matched ? { note: { outcome: "stale", reason: matched.stale } } : undefined;
+    let replanned: PreparedCompaction | undefined;
+    const mismatch = storedPreparationMismatch(entry, input.messages, input.maxSummaryTokens, () => (replanned = input.replan(input.messages.slice(0, entry.messages), entry.currentTokens)));
+    if (mismatch !== undefined || replanned === undefined) return { note: { outcome: "stale", reason: mismatch ?? "not planned again", fromStore: true } };
+    return this.use(input, replanned, input.messages.slice(entry.messages), entry.outcome, "applied", true);
+  }
+
+  /** This worker's own preparation at the trigger: awaited while written; with a shared store, used only when still there to take. */
+  private async takeOwn(input: TakeInput, matched: MatchedPreparation): Promise<Taken | undefined> {
     const { preparation, appended } = matched;
     const awaited = preparation.outcome === undefined;
     const outcome = await awaitPreparation(preparation, input.signal);
     if (outcome === undefined) return undefined;
     this.drop(input.sessionId);
     if (!outcome.ok) return { note: { outcome: "failed", reason: outcome.failure.reason } };
-    const { prepared } = preparation;
+    // saved for every worker: used only by the one that takes it there (a store that fails: this one)
+    if (preparation.saved && (await this.shared?.take(input.sessionId).catch(() => outcome)) === undefined) {
+      return { note: { outcome: "stale", reason: "another worker applied the summary prepared for this range" } };
+    }
+    return this.use(input, preparation.prepared, appended, outcome, awaited ? "awaited" : "applied", false);
+  }
+
+  /** The prepared compaction to finish with: as it is with `appended` in the tail, or — when that would stay at the trigger — updated with only what is new. */
+  private async use(input: TakeInput, prepared: PreparedCompaction, appended: readonly ChatMessage[], outcome: SummaryLadderOutcome & { ok: true }, how: "applied" | "awaited", fromStore: boolean): Promise<Taken> {
     const { headEnd, tailStart } = prepared.plan;
     const predicted = input.tokens.exactSum(0, headEnd) + input.tokens.exactSum(tailStart, input.messages.length) + input.countTokens(outcome.summary);
     const narrowed = predicted < input.thresholdTokens ? undefined : input.narrow(prepared, outcome.summary);
-    if (narrowed === undefined) return { note: { outcome: awaited ? "awaited" : "applied" }, used: { prepared: withAppendedTurns(prepared, appended), outcome, pruneMemo: prepared.pruneMemo } };
-    return { note: { outcome: "updated" }, used: { prepared: narrowed, outcome: await input.summarize(narrowed), pruneMemo: narrowed.pruneMemo } };
+    const origin = fromStore ? { fromStore: true } : {};
+    if (narrowed === undefined) return { note: { outcome: how, ...origin }, used: { prepared: withAppendedTurns(prepared, [...appended]), outcome, pruneMemo: prepared.pruneMemo } };
+    return { note: { outcome: "updated", ...origin }, used: { prepared: narrowed, outcome: await input.summarize(narrowed), pruneMemo: narrowed.pruneMemo } };
   }
 
-  /** Starts `summarize` for the session in the background (replacing any earlier preparation) and reports it `started`. */
-  start(sessionId: string, snapshot: readonly ChatMessage[], prepared: PreparedCompaction, maxSummaryTokens: number, summarize: (signal: AbortSignal) => Promise<SummaryLadderOutcome>): PreparationStatus {
+  /**
+   * Starts `summarize` for the session in the background (replacing any earlier preparation) and reports
+   * it `started`. With a shared store it first claims the range: when another worker holds the claim,
+   * nothing is asked here and the trigger waits for that worker's summary instead.
+   */
+  start(sessionId: string, snapshot: readonly ChatMessage[], prepared: PreparedCompaction, maxSummaryTokens: number, summarize: (signal: AbortSignal) => Promise<SummaryLadderOutcome>, currentTokens?: number): PreparationStatus {
     this.drop(sessionId);
     const controller = new AbortController();
-    const preparation: Preparation = { snapshot, prepared, maxSummaryTokens, controller, outcome: undefined, done: undefined as never };
-    preparation.done = summarize(controller.signal)
+    const preparation: Preparation = { snapshot, prepared, maxSummaryTokens, currentTokens, elsewhere: false, saved: false, controller, outcome: undefined, done: undefined as never };
+    preparation.done = this.prepare(sessionId, preparation, summarize)
       .catch((error: unknown): SummaryLadderOutcome => ({ ok: false, summarizer: "summarizer", failure: { action: "abort", kind: "other", reason: error instanceof Error ? error.message : String(error) } }))
       .then((outcome) => {
         preparation.outcome = outcome;
@@ -137,6 +183,28 @@ export class BackgroundSummaries {
     const started: PreparationStatus = { state: "started", messages: snapshot.length };
     this.tell(sessionId, started);
     return started;
+  }
+
+  /** The preparation's work: the claim (with a shared store), the summary, and saving it for every worker. */
+  private async prepare(sessionId: string, preparation: Preparation, summarize: (signal: AbortSignal) => Promise<SummaryLadderOutcome>): Promise<SummaryLadderOutcome> {
+    const shared = this.shared;
+    if (shared === undefined) return summarize(preparation.controller.signal);
+    // a store that fails is not shared through: this worker prepares the range for itself
+    const claimed = await shared.claim(sessionId, preparation.snapshot).catch(() => undefined);
+    if (claimed === false) {
+      preparation.elsewhere = true;
+      return { ok: false, summarizer: "summarizer", failure: { action: "abort", kind: "other", reason: "another worker is preparing this range" } };
+    }
+    try {
+      const outcome = await summarize(preparation.controller.signal);
+      if (claimed === true && outcome.ok && this.bySession.get(sessionId) === preparation) {
+        const entry = storedPreparationOf(preparation.snapshot, preparation.prepared, preparation.maxSummaryTokens, preparation.currentTokens, outcome, this.now());
+        preparation.saved = await shared.save(sessionId, entry).then(() => true, () => false);
+      }
+      return outcome;
+    } finally {
+      if (claimed === true) await shared.release(sessionId).catch(() => undefined);
+    }
   }
 
   /** Tells the listener, which must not throw into the request path or the background. */
@@ -154,6 +222,12 @@ export class BackgroundSummaries {
     if (preparation === undefined) return;
     this.bySession.delete(sessionId);
     if (preparation.outcome === undefined) preparation.controller.abort(new Error("the prepared summary is no longer needed"));
+  }
+
+  /** The session ended: its preparation is dropped, and its saved summary and claim leave the shared store. */
+  async forget(sessionId: string): Promise<void> {
+    this.drop(sessionId);
+    await this.shared?.forget(sessionId);
   }
 
   /** Drops every session's preparation (e.g. on a model change). */

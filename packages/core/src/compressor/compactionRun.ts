@@ -59,6 +59,8 @@ export interface CompactionParts {
   sessions: CompressorSessions;
   /** Boundaries and pruning for `messages` of session `sessionId`, keeping how its conversation was pruned. */
   prepare: (messages: ChatMessage[], index: ConversationIndex, tokens: MessageTokens, sessionId: string) => PreparedCompaction;
+  /** `snapshot` of session `sessionId` planned as a background preparation plans it (with the prompt tokens it had). */
+  replan: (snapshot: readonly ChatMessage[], currentTokens: number | undefined, sessionId: string) => PreparedCompaction;
 }
 
 /** How `engine` asks for a summary in `session` (whose state is `state`), under `options`, skipping the primary for `skipPrimary`. */
@@ -116,6 +118,7 @@ export async function compactInSession(
     ...{ sessionId: session.id, messages, tokens, maxSummaryTokens: engine.maxSummaryTokens, thresholdTokens: engine.thresholdTokens, signal: options.signal, summarize },
     countTokens: (text) => engine.tokenCounter.count(text),
     narrow: (prepared, summary) => onlyNewTurns(parts.prepare(messages, index, tokens, session.id), index, prepared, summary),
+    replan: (snapshot, currentTokens) => parts.replan(snapshot, currentTokens, session.id),
   });
   const background = taken?.used;
   if (background) parts.sessions.rememberPruning(session.id, background.pruneMemo);

@@ -75,9 +75,10 @@ export interface CompressionReport {
   /**
    * The summary prepared in the background (`compression.prepare_at`): `applied` at once, `awaited`
    * (still being written when the trigger fired), `updated` with only the turns that came since, or not
-   * used — `stale` (its range changed) or `failed` — and the blocking path ran. Absent when there was none.
+   * used — `stale` (its range changed) or `failed` — and the blocking path ran. `fromStore`: another worker
+   * prepared it (a store shared by workers). Absent when there was none.
    */
-  preparation?: { outcome: "applied" | "awaited" | "updated" | "stale" | "failed"; reason?: string } | undefined;
+  preparation?: { outcome: "applied" | "awaited" | "updated" | "stale" | "failed"; reason?: string; fromStore?: boolean } | undefined;
 }
 
 /** A report with every counter zeroed, for `compress()` to fill in. */

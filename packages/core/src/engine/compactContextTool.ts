@@ -4,11 +4,13 @@
  * boundary with the request's focus handed to the summarizer. At most once per `min_turns_between` turns
  * after a compaction (a turn is one model response the engine is told of); the tool's answer says when it
  * refuses and why, and what happens when it accepts. Pure but for {@link AgentCompactionRequests}, the
- * per-session record an engine keeps.
+ * per-session record an engine keeps — with a store shared by workers (store/sharedState.ts), the pending
+ * request is kept there too, so whichever worker takes the next turn honours it, once.
  */
 import { z } from "zod";
 import type { CompressOptions, ToolSchema } from "./types.js";
 import { zodToolSchema } from "./toolSchema.js";
+import type { SharedStateStore } from "../store/sharedState.js";
 
 /** The tool's name. */
 export const COMPACT_CONTEXT_TOOL_NAME = "compact_context";
@@ -63,6 +65,14 @@ interface SessionRecordOfRequests {
   turnsSinceCompaction: number | undefined;
   promptTokens: number;
   pending: AgentCompactionRequest | undefined;
+  /** The pending request is in the shared store (then the store, not this record, says whether it is still pending). */
+  shared: boolean;
+}
+
+/** Where an engine keeps its requests beyond its process: a store workers share, under the engine's name. */
+export interface SharedRequests {
+  store: SharedStateStore;
+  engine: string;
 }
 
 /** What the tool tells the agent. */
@@ -73,12 +83,23 @@ function answer(value: Record<string, unknown>): string {
 /** The per-session requests of one engine: the tool's state, with the host's turn boundary as the only reader. */
 export class AgentCompactionRequests {
   private readonly sessions = new Map<string, SessionRecordOfRequests>();
+  /** The shared store's key of the requests. */
+  private readonly key: string | undefined;
 
-  constructor(readonly settings: CompactToolSettings) {}
+  /**
+   * @param settings `compression.compact_tool`
+   * @param shared a store shared by workers: a request is saved there, and taken from there at the turn boundary
+   */
+  constructor(
+    readonly settings: CompactToolSettings,
+    private readonly shared?: SharedRequests,
+  ) {
+    this.key = shared === undefined ? undefined : `${shared.engine}#compact_request`;
+  }
 
   private record(sessionId: string): SessionRecordOfRequests {
     let record = this.sessions.get(sessionId);
-    if (record === undefined) this.sessions.set(sessionId, (record = { turnsSinceCompaction: undefined, promptTokens: 0, pending: undefined }));
+    if (record === undefined) this.sessions.set(sessionId, (record = { turnsSinceCompaction: undefined, promptTokens: 0, pending: undefined, shared: false }));
     return record;
   }
 
@@ -108,10 +129,11 @@ export class AgentCompactionRequests {
   }
 
   /**
-   * Runs the tool for `sessionId` with the agent's raw arguments: records the request, or refuses (too
-   * soon, nothing to compact, bad arguments). The answer is JSON text, never a throw.
+   * Runs the tool for `sessionId` with the agent's raw arguments: records the request (in the shared store
+   * too, when there is one, before answering), or refuses (too soon, nothing to compact, bad arguments).
+   * The answer is JSON text, never a throw: a request the store could not keep stays in this process.
    */
-  handle(sessionId: string, rawArgs: unknown, check: CompactRequestCheck = {}): string {
+  async handle(sessionId: string, rawArgs: unknown, check: CompactRequestCheck = {}): Promise<string> {
     const parsed = CompactContextArgsSchema.safeParse(rawArgs ?? {});
     if (!parsed.success) return answer({ error: `${COMPACT_CONTEXT_TOOL_NAME}: ${z.prettifyError(parsed.error)}`, code: "invalid_arguments" });
     const left = this.turnsLeft(sessionId);
@@ -127,7 +149,18 @@ export class AgentCompactionRequests {
       return answer({ accepted: false, reason: "nothing_to_compact", message: `Not compacted: ${check.nothingToCompact}.` });
     }
     const { focus } = parsed.data;
-    this.record(sessionId).pending = focus === undefined ? {} : { focus };
+    const request: AgentCompactionRequest = focus === undefined ? {} : { focus };
+    const record = this.record(sessionId);
+    record.pending = request;
+    record.shared = false;
+    if (this.shared !== undefined) {
+      try {
+        await this.shared.store.saveEngineState(this.key!, sessionId, request);
+        record.shared = true;
+      } catch {
+        // kept here: this process honours it at its next turn boundary
+      }
+    }
     const recovery = check.recoveryTool === undefined ? "" : ` The compacted turns stay readable with ${check.recoveryTool}.`;
     return answer({
       accepted: true,
@@ -136,30 +169,82 @@ export class AgentCompactionRequests {
     });
   }
 
-  /** The pending request of `sessionId`, taken (the host compacts once per request); undefined when none. */
-  take(sessionId: string): AgentCompactionRequest | undefined {
-    const record = this.sessions.get(sessionId);
-    const pending = record?.pending;
-    if (record !== undefined) record.pending = undefined;
-    return pending;
+  /** The request of `sessionId` still pending as far as this process knows (the status shows it), not taken. */
+  pending(sessionId: string): AgentCompactionRequest | undefined {
+    return this.sessions.get(sessionId)?.pending;
   }
 
-  /** Forgets `sessionId` (its session ended or was reset). */
-  forget(sessionId: string): void {
-    this.sessions.delete(sessionId);
+  /**
+   * The pending request of `sessionId`, taken (the host compacts once per request); undefined when none.
+   * With a shared store the store decides: of the workers taking the next turn, one gets it.
+   */
+  async take(sessionId: string): Promise<AgentCompactionRequest | undefined> {
+    const record = this.sessions.get(sessionId);
+    const pending = record?.pending;
+    const local = record?.shared === true ? undefined : pending;
+    if (record !== undefined) {
+      record.pending = undefined;
+      record.shared = false;
+    }
+    if (this.shared === undefined) return pending;
+    // a store that fails: what this process knows (a request kept there shows up again at the next boundary)
+    const stored = parseStoredRequest(await Promise.resolve(this.shared.store.takeEngineState(this.key!, sessionId)).catch(() => undefined));
+    return stored ?? local;
   }
+
+  /**
+   * Gives a taken request back, unless a newer one came meanwhile: its compaction could not run here (another
+   * worker held the session's compaction, or finished first), so the next turn boundary honours it.
+   */
+  async restore(sessionId: string, request: AgentCompactionRequest): Promise<void> {
+    const record = this.record(sessionId);
+    if (record.pending !== undefined) return;
+    if (this.shared !== undefined) {
+      const saved = await Promise.resolve(this.shared.store.claimEngineState(this.key!, sessionId, request, Number.MIN_SAFE_INTEGER)).catch(() => undefined);
+      if (saved !== undefined) {
+        // saved: the store holds it for every worker; not saved: a newer request is there
+        if (saved) Object.assign(record, { pending: request, shared: true });
+        return;
+      }
+    }
+    Object.assign(record, { pending: request, shared: false });
+  }
+
+  /** Forgets `sessionId` (its session ended or was reset), in the shared store too. */
+  async forget(sessionId: string): Promise<void> {
+    this.sessions.delete(sessionId);
+    await this.shared?.store.clearEngineState(this.key!, sessionId);
+  }
+}
+
+/** A request as the shared store gave it back; undefined when it is not one. */
+function parseStoredRequest(value: unknown): AgentCompactionRequest | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const focus = (value as { focus?: unknown }).focus;
+  return typeof focus === "string" && focus !== "" ? { focus } : {};
 }
 
 /** An engine that offers `compact_context` (the built-in compressor and lcm do, when enabled). */
 export interface AgentCompactionSource {
-  /** The pending request of `sessionId` (default: the engine's current session), taken. */
-  takeCompactionRequest(sessionId?: string): AgentCompactionRequest | undefined;
+  /** The pending request of `sessionId` (default: the engine's current session), taken; a promise when it is read from a shared store. */
+  takeCompactionRequest(sessionId?: string): AgentCompactionRequest | undefined | PromiseLike<AgentCompactionRequest | undefined>;
 }
 
 /** The pending `compact_context` request `engine` holds for `sessionId`, taken; undefined when none or when the engine has no such tool. */
-export function takeCompactionRequest(engine: unknown, sessionId?: string): AgentCompactionRequest | undefined {
+export async function takeCompactionRequest(engine: unknown, sessionId?: string): Promise<AgentCompactionRequest | undefined> {
   const source = engine as Partial<AgentCompactionSource> | undefined;
-  return typeof source?.takeCompactionRequest === "function" ? source.takeCompactionRequest(sessionId) : undefined;
+  return typeof source?.takeCompactionRequest === "function" ? await source.takeCompactionRequest(sessionId) : undefined;
+}
+
+/** An engine that can take a request back ({@link AgentCompactionRequests.restore}). */
+interface AgentCompactionRestorer {
+  restoreCompactionRequest(sessionId: string, request: AgentCompactionRequest): void | PromiseLike<void>;
+}
+
+/** Gives `engine` back the request it handed out for `sessionId`, when the engine can take it back (the compaction it asked for could not run). */
+export async function restoreCompactionRequest(engine: unknown, sessionId: string, request: AgentCompactionRequest): Promise<void> {
+  const restorer = engine as Partial<AgentCompactionRestorer> | undefined;
+  if (typeof restorer?.restoreCompactionRequest === "function") await restorer.restoreCompactionRequest(sessionId, request);
 }
 
 /** The `compress()` options of the compaction `request` asks for: manual (`force`), with its focus. */

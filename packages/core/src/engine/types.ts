@@ -1,5 +1,6 @@
 /** Public types of the engine contract (docs/BEHAVIOUR.md, "Engines and resolution"). */
 import type { ChatMessage } from "../messages/schema.js";
+import type { AgentCompactionRequest } from "./compactContextTool.js";
 import type { LastCompaction } from "./lastCompaction.js";
 
 /** Options of one `compress()` call. */
@@ -41,6 +42,11 @@ export interface EngineStatus {
   compressionCount: number;
   /** The last compaction that changed the conversation (absent before any, and for engines that do not say). */
   lastCompaction?: LastCompaction;
+  /**
+   * A `compact_context` request of the current session not yet honoured (the host compacts at the next turn
+   * boundary), as far as this process knows: a request made through another worker is in the shared store.
+   */
+  pendingCompactionRequest?: AgentCompactionRequest;
 }
 
 /**

@@ -15,7 +15,7 @@ import { CompactionConflictError, DEFAULT_SESSION_SCOPE, SessionStoreError, type
 import type { CompactionResult, CompactionSessionOptions, MaybeCompressOptions } from "./types.js";
 import { engineOutputProblem } from "./engineOutput.js";
 import { InvalidEngineOutputError } from "../engine/invalidOutput.js";
-import { takeCompactionRequest } from "../engine/compactContextTool.js";
+import { restoreCompactionRequest, takeCompactionRequest } from "../engine/compactContextTool.js";
 import { lastCompactionOf } from "../engine/lastCompaction.js";
 import { compactionNoticeEnabled, PendingCompactionNotice, requestedCompressOptions } from "./compactionNotice.js";
 import { prepareInBackground } from "./backgroundPreparation.js";
@@ -214,8 +214,8 @@ export abstract class CompactionSessionBase {
   async maybeCompress(options: MaybeCompressOptions = {}): Promise<CompactionResult> {
     await this.startInEngine();
     const sessionId = this.currentId;
-    // the agent asked for it (compact_context): compact now, with its focus
-    const request = takeCompactionRequest(this.engine, sessionId);
+    // the agent asked for it (compact_context), through this worker or another: compact now, with its focus
+    const request = await takeCompactionRequest(this.engine, sessionId);
     if (request !== undefined) options = requestedCompressOptions(options, request);
     const startRows = await this.anyStore.activeRows(sessionId);
     const before = startRows.map((row) => row.message);
@@ -235,12 +235,15 @@ export abstract class CompactionSessionBase {
     // one worker compacts a session at a time (when the store can say so); the others leave it be
     const release = await this.anyStore.leaseCompaction?.(sessionId);
     if (release === undefined && this.anyStore.leaseCompaction !== undefined) {
+      // the agent's request waits for the next boundary (the other worker's compaction does not carry its focus)
+      if (request !== undefined) await restoreCompactionRequest(this.engine, sessionId, request);
       return { ...base, outcome: "aborted", compressionCount: await count(), notice: HYGIENE_ABORT_NOTICE, reason: `${COMPACTING_ELSEWHERE} (session '${sessionId}')` };
     }
     try {
       // under the lease, compact what the previous holder left (read again), not what was read before it
       const result = await this.compressLeased(sessionId, release === undefined ? startRows : await this.anyStore.activeRows(sessionId), options);
       this.outgoing.willSend(this.engine.lastPromptTokens, result.messagesAfter, result.outcome === "compressed");
+      if (request !== undefined && result.reason?.startsWith(CHANGED_WHILE_COMPACTING) === true) await restoreCompactionRequest(this.engine, sessionId, request);
       return result;
     } finally {
       await release?.();

@@ -115,6 +115,11 @@ function prepareStatements(db: Database.Database) {
         "ON CONFLICT (engine, session_id) DO UPDATE SET state_json = excluded.state_json, updated_at = excluded.updated_at",
     ),
     clearEngineState: p("DELETE FROM engine_state WHERE engine = ? AND session_id = ?"),
+    takeEngineState: p("DELETE FROM engine_state WHERE engine = ? AND session_id = ? RETURNING state_json"),
+    claimEngineState: p(
+      "INSERT INTO engine_state (engine, session_id, state_json, updated_at) VALUES (?, ?, ?, ?) " +
+        "ON CONFLICT (engine, session_id) DO UPDATE SET state_json = excluded.state_json, updated_at = excluded.updated_at WHERE engine_state.updated_at < ? RETURNING 1",
+    ),
     inEffect: p(
       `SELECT ${COMPACTION_COLUMNS} FROM compactions c WHERE c.session_id = ? AND c.kind = 'compaction'
        AND NOT EXISTS (SELECT 1 FROM compactions u WHERE u.reverts_compaction_id = c.id) ORDER BY c.id DESC LIMIT 2`,
@@ -352,6 +357,15 @@ export class SqliteSessionStore implements SessionStore, SessionStoreAsync, Engi
 
   clearEngineState(engine: string, sessionId: string): void {
     this.s.clearEngineState.run(engine, sessionId);
+  }
+
+  takeEngineState(engine: string, sessionId: string): unknown {
+    const row = this.s.takeEngineState.get(engine, sessionId) as { state_json: string } | undefined;
+    return row === undefined ? undefined : parseEngineState(engine, sessionId, row.state_json);
+  }
+
+  claimEngineState(engine: string, sessionId: string, state: unknown, staleBefore: number): boolean {
+    return this.s.claimEngineState.get(engine, sessionId, engineStateJson(engine, sessionId, state), this.now(), staleBefore) !== undefined;
   }
 
   private insertRows(sessionId: string, messages: readonly ChatMessage[], at: number): { ids: number[] } {

@@ -184,6 +184,19 @@ export interface EngineStateStore {
   saveEngineState(engine: string, sessionId: string, state: unknown): void;
   /** Forgets the state of `engine` and `sessionId`. */
   clearEngineState(engine: string, sessionId: string): void;
+  /**
+   * Reads and forgets the state of `engine` and `sessionId` in one step: of callers taking the same state
+   * (workers on one database), exactly one gets it. Undefined when there was none. A store shared by many
+   * workers offers it; engines then hand work between workers through it (a `compact_context` request, a
+   * summary prepared in the background).
+   */
+  takeEngineState?(engine: string, sessionId: string): unknown;
+  /**
+   * Saves `state` for `engine` and `sessionId` only when there is none, or the one there was saved before
+   * `staleBefore` (epoch ms; a crashed worker's claim expires): true when this call saved it. Of callers
+   * claiming together, one wins.
+   */
+  claimEngineState?(engine: string, sessionId: string, state: unknown, staleBefore: number): boolean;
 }
 
 /**
@@ -245,7 +258,7 @@ export interface SessionStore extends Partial<EngineStateStore> {
 export type Awaitable<T> = T | PromiseLike<T>;
 
 /** `T`'s methods, each returning its value or a promise of it. */
-export type AwaitableMethods<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Awaitable<R> : T[K] };
+export type AwaitableMethods<T> = { [K in keyof T]: NonNullable<T[K]> extends (...args: infer A) => infer R ? (...args: A) => Awaitable<R> : T[K] };
 
 /**
  * A session store that may answer asynchronously: every {@link SessionStore} method with the same

@@ -325,6 +325,24 @@ export class PostgresSessionStore implements SessionStoreAsync {
     await this.connection.pool.query(`DELETE FROM ${this.s}.engine_state WHERE engine = $1 AND session_id = $2`, [engine, sessionId]);
   }
 
+  /** Reads and deletes in one statement: of workers taking the same state, one gets it (see core's `EngineStateStore.takeEngineState`). */
+  async takeEngineState(engine: string, sessionId: string): Promise<unknown> {
+    const row = (await this.rows<{ state_json: string }>(this.connection.pool, `DELETE FROM ${this.s}.engine_state WHERE engine = $1 AND session_id = $2 RETURNING state_json`, [engine, sessionId]))[0];
+    return row === undefined ? undefined : parseEngineState(engine, sessionId, row.state_json);
+  }
+
+  /** Saves unless a state saved at or after `staleBefore` is there (see core's `EngineStateStore.claimEngineState`). */
+  async claimEngineState(engine: string, sessionId: string, state: unknown, staleBefore: number): Promise<boolean> {
+    const rows = await this.rows<{ claimed: number }>(
+      this.connection.pool,
+      `INSERT INTO ${this.s}.engine_state (engine, session_id, state_json, updated_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (engine, session_id) DO UPDATE SET state_json = excluded.state_json, updated_at = excluded.updated_at
+       WHERE ${this.s}.engine_state.updated_at < $5 RETURNING 1 AS claimed`,
+      [engine, sessionId, engineStateJson(engine, sessionId, state), this.now(), staleBefore],
+    );
+    return rows.length > 0;
+  }
+
   /** Runs `body` in one transaction holding the advisory lock of `sessionId`. */
   private writeSession<T>(sessionId: string, body: (client: Queryable) => Promise<T>): Promise<T> {
     return withTransaction(this.connection.pool, async (client) => {

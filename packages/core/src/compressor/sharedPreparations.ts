@@ -1,0 +1,160 @@
+/**
+ * Background summaries shared by the workers of one store (docs/BEHAVIOUR.md, "Background compaction",
+ * "Many workers"): a settled preparation is saved through the engine-state store with what identifies its
+ * range — a fingerprint of the messages it was planned on, their count, the plan's boundaries, the summary
+ * budget and the usage it was planned with — so whichever worker takes the trigger applies it (once: the
+ * entry is taken, not read), and a claim row makes one worker prepare a range while the others wait for
+ * it (a crashed preparer's claim expires). The decisions are pure; {@link SharedPreparations} is the store shell.
+ */
+import { createHash } from "node:crypto";
+import { canonicalJson } from "../messages/canonicalJson.js";
+import type { ChatMessage } from "../messages/schema.js";
+import type { SharedStateStore } from "../store/sharedState.js";
+import type { PreparedCompaction } from "./prepareCompaction.js";
+import type { SummaryLadderSuccess } from "./summaryLadder.js";
+
+/** How long a claim holds before another worker may prepare the range itself (a crashed or stuck preparer). */
+export const PREPARATION_CLAIM_MS = 10 * 60_000;
+/** How often a worker at the trigger looks again for the summary another worker is preparing. */
+export const PREPARATION_POLL_MS = 50;
+
+/** A settled preparation as the store keeps it. */
+export interface StoredPreparation {
+  version: 1;
+  /** {@link rangeFingerprint} of the messages it was planned on. */
+  fingerprint: string;
+  /** How many messages it was planned on. */
+  messages: number;
+  headEnd: number;
+  tailStart: number;
+  maxSummaryTokens: number;
+  /** The prompt tokens the plan was made with (undefined: counted). */
+  currentTokens: number | undefined;
+  outcome: SummaryLadderSuccess;
+  /** When it was saved (epoch ms). */
+  savedAt: number;
+}
+
+/** A worker's claim on preparing a range. */
+interface PreparationClaim {
+  fingerprint: string;
+  messages: number;
+  claimedAt: number;
+}
+
+/** A fingerprint of `messages[0, count)`: sha-256 of each message's canonical JSON (key order does not matter). */
+export function rangeFingerprint(messages: readonly ChatMessage[], count = messages.length): string {
+  const hash = createHash("sha256");
+  for (let i = 0; i < count; i++) hash.update(canonicalJson(messages[i])).update("\n");
+  return hash.digest("hex");
+}
+
+/** The store's entry for a preparation of `snapshot` that settled with `outcome`. */
+export function storedPreparationOf(snapshot: readonly ChatMessage[], prepared: PreparedCompaction, maxSummaryTokens: number, currentTokens: number | undefined, outcome: SummaryLadderSuccess, now: number): StoredPreparation {
+  return { version: 1, fingerprint: rangeFingerprint(snapshot), messages: snapshot.length, headEnd: prepared.plan.headEnd, tailStart: prepared.plan.tailStart, maxSummaryTokens, currentTokens, outcome, savedAt: now };
+}
+
+/** True when `value` has the shape this version saves (another version's entry is ignored). */
+function isStoredPreparation(value: unknown): value is StoredPreparation {
+  const v = value as Partial<StoredPreparation> | undefined;
+  return typeof v === "object" && v !== null && v.version === 1 && typeof v.fingerprint === "string" && typeof v.messages === "number" && typeof v.outcome?.summary === "string";
+}
+
+/**
+ * Why `entry` cannot be applied to `messages` (undefined when it can): the conversation must still start
+ * with the range it was planned on, with the same budget — and planned again on that range, the same
+ * boundaries (`replan`), else a summary of one range would replace another and lose or repeat turns.
+ */
+export function storedPreparationMismatch(entry: StoredPreparation, messages: readonly ChatMessage[], maxSummaryTokens: number, replan: () => PreparedCompaction): string | undefined {
+  if (messages.length < entry.messages) return `the conversation has ${messages.length} messages, fewer than the ${entry.messages} its summary was prepared on`;
+  if (entry.maxSummaryTokens !== maxSummaryTokens) return "the summary budget changed after it was prepared (another model)";
+  if (rangeFingerprint(messages, entry.messages) !== entry.fingerprint) return "the conversation changed after its summary was prepared";
+  const { plan } = replan();
+  if (plan.headEnd !== entry.headEnd || plan.tailStart !== entry.tailStart) return "planned again here, the range differs from the one its summary was prepared for";
+  return undefined;
+}
+
+/** Waits `ms`, or less when `signal` fires. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** One engine's preparations in a store shared by workers: claims, settled summaries, and the wait for another worker's. */
+export class SharedPreparations {
+  private readonly preparedKey: string;
+  private readonly claimKey: string;
+
+  constructor(
+    private readonly store: SharedStateStore,
+    engine: string,
+    private readonly now: () => number = Date.now,
+    private readonly claimMs = PREPARATION_CLAIM_MS,
+    private readonly pollMs = PREPARATION_POLL_MS,
+  ) {
+    this.preparedKey = `${engine}#prepared`;
+    this.claimKey = `${engine}#preparing`;
+  }
+
+  /** Claims the preparation of `snapshot`'s range for this worker: false when another worker's claim holds. */
+  async claim(sessionId: string, snapshot: readonly ChatMessage[]): Promise<boolean> {
+    const now = this.now();
+    const claim: PreparationClaim = { fingerprint: rangeFingerprint(snapshot), messages: snapshot.length, claimedAt: now };
+    return this.store.claimEngineState(this.claimKey, sessionId, claim, now - this.claimMs);
+  }
+
+  /** Gives the claim up (the preparation settled, or was dropped). */
+  async release(sessionId: string): Promise<void> {
+    await this.store.clearEngineState(this.claimKey, sessionId);
+  }
+
+  /** Saves a settled preparation for whichever worker takes the trigger. */
+  async save(sessionId: string, entry: StoredPreparation): Promise<void> {
+    await this.store.saveEngineState(this.preparedKey, sessionId, entry);
+  }
+
+  /** Takes the saved preparation (no other worker gets it after this); undefined when there is none. */
+  async take(sessionId: string): Promise<StoredPreparation | undefined> {
+    const value = await this.store.takeEngineState(this.preparedKey, sessionId);
+    return isStoredPreparation(value) ? value : undefined;
+  }
+
+  /** Another worker's claim on the session's preparation, while it holds (unexpired). */
+  private async liveClaim(sessionId: string): Promise<PreparationClaim | undefined> {
+    const claim = (await this.store.loadEngineState(this.claimKey, sessionId)) as Partial<PreparationClaim> | undefined;
+    if (typeof claim?.claimedAt !== "number" || typeof claim.fingerprint !== "string" || typeof claim.messages !== "number") return undefined;
+    return claim.claimedAt >= this.now() - this.claimMs ? (claim as PreparationClaim) : undefined;
+  }
+
+  /**
+   * The saved preparation, taken — waiting while another worker still prepares a range `messages` start
+   * with (its claim holds) until it is saved, the claim goes or expires, or `signal` fires.
+   */
+  async takeOrAwait(sessionId: string, messages: readonly ChatMessage[], signal: AbortSignal | undefined): Promise<StoredPreparation | undefined> {
+    let startsWith: string | undefined;
+    for (;;) {
+      const entry = await this.take(sessionId);
+      if (entry !== undefined || signal?.aborted) return entry;
+      const claim = await this.liveClaim(sessionId);
+      if (claim === undefined) return await this.take(sessionId);
+      if (claim.fingerprint !== startsWith) {
+        if (claim.messages > messages.length || rangeFingerprint(messages, claim.messages) !== claim.fingerprint) return undefined;
+        startsWith = claim.fingerprint;
+      }
+      await pause(this.pollMs, signal);
+    }
+  }
+
+  /** Forgets the session's saved preparation and claim (its session ended). */
+  async forget(sessionId: string): Promise<void> {
+    await this.store.clearEngineState(this.preparedKey, sessionId);
+    await this.store.clearEngineState(this.claimKey, sessionId);
+  }
+}
