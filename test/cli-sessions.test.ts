@@ -77,7 +77,7 @@ describe("context-engine sessions", () => {
     const empty = tempDir();
     const missing = await runCli(["sessions", "list"], empty);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain(`no session store at ${join(empty, "sessions.db")} (pass --db <file>)`);
+    expect(missing.stderr).toContain(`no session store at ${join(empty, "sessions.db")} (pass --db <file>, or fill it with \`context-engine sessions import <transcript>\`)`);
     const unknown = await runCli(["sessions", "purge", "--db", join(dir, "sessions.db")], dir);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("expects one of list, search, show, import, got 'purge'");
