@@ -3,7 +3,7 @@
  * the built command against real SQLite files (a session store and an lcm store, each holding two
  * owners' look-alike sessions), lists the tools and calls each, as one scope.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -121,7 +121,7 @@ describe("context-engine mcp, as one scope", () => {
     expect(stderr()).toContain("context-engine mcp: not served (engine lcm does not mark them read-only): lcm_expand_query, compact_context");
     expect(stderr()).toContain(`context-engine mcp: serving session_search (${join(dir, "sessions.db")}), lcm_grep, lcm_describe, lcm_expand (engine lcm) over stdio, reading scope 'alice'`);
     expect(client.getInstructions()).toBe(
-      "Read-only search of stored agent sessions (scope 'alice'): session_search, lcm_grep, lcm_describe, lcm_expand. Answers are JSON. lcm_grep, lcm_describe, lcm_expand run as a new, empty session of this server: to read the stored sessions, ask for every session of the scope where a tool takes that choice (sessions: \"all\").",
+      "Read-only search of stored agent sessions (scope 'alice'): session_search, lcm_grep, lcm_describe, lcm_expand. Answers are JSON. lcm_grep, lcm_describe, lcm_expand run as a session of this server's own, which may hold nothing: to read the stored sessions, ask for every session of the scope where a tool takes that choice (sessions: \"all\").",
     );
     // a tool the engine offers but does not mark read-only is not callable either
     const refused = await call(client, "compact_context", {});
@@ -248,6 +248,34 @@ export default class Notes extends ContextEngine {
     expect(stderr()).toContain("notes tool called");
     expect(stderr()).toContain("not served (engine notes does not mark them read-only): notes_add");
     expect(protocolErrors).toEqual([]);
+  });
+});
+
+describe("the README's MCP registrations", () => {
+  const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("\n## Search your past agent sessions from your agent (MCP)\n"), readme.indexOf("\n## Configuration\n"));
+  /** The section's fenced blocks of `lang`, one after the other. */
+  const block = (lang: string): string => [...section.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]!).join("");
+
+  it("start the same command in Claude Code, Codex and Cursor, and it serves session_search over the store they name", async () => {
+    const claude = block("sh").split("\n").find((line) => line.startsWith("claude mcp add "))!.split(" -- ")[1]!.split(" ");
+    const toml = block("toml");
+    expect(toml).toMatch(/^\[mcp_servers\.sessions\]\n/);
+    const codex = [JSON.parse(/^command = (".*")$/m.exec(toml)![1]!) as string, ...(JSON.parse(/^args = (\[.*\])$/m.exec(toml)![1]!) as string[])];
+    const server = (JSON.parse(block("json")) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers.sessions!;
+    const cursor = [server.command, ...server.args];
+    expect(codex).toEqual(claude);
+    expect(cursor).toEqual(claude);
+    const [command, ...args] = cursor.map((part) => part.replace("/path/to/context-engine", repoRoot).replace("/path/to/sessions.db", join(dir, "sessions.db")));
+    const transport = new StdioClientTransport({ command: command === "node" ? process.execPath : command!, args, cwd: tempDir("ce-mcp-client-"), stderr: "pipe" });
+    const client = new Client({ name: "readme", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["session_search"]);
+      expect((await call(client, "session_search", { query: "flamingo migration" })).text).toContain("default owner");
+    } finally {
+      await client.close();
+    }
   });
 });
 

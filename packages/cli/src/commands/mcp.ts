@@ -59,11 +59,11 @@ async function engineFromFlags(cwd: string, flags: HostFlags, log: (line: string
   return host.engine;
 }
 
-/** What the client is told: what the tools read, and that the engine's tools run as a session of their own, which holds nothing. */
+/** What the client is told: what the tools read, and that the engine's tools run as a session of the server's own, which may hold nothing. */
 function instructions(tools: readonly ServedTool[], reads: string): string {
   const names = tools.map((t) => t.schema.function.name).join(", ");
   const engineTools = tools.filter((t) => t.kind === "engine").map((t) => t.schema.function.name);
-  const ownSession = engineTools.length === 0 ? "" : ` ${engineTools.join(", ")} run as a new, empty session of this server: to read the stored sessions, ask for every session of the scope where a tool takes that choice (sessions: "all").`;
+  const ownSession = engineTools.length === 0 ? "" : ` ${engineTools.join(", ")} run as a session of this server's own, which may hold nothing: to read the stored sessions, ask for every session of the scope where a tool takes that choice (sessions: "all").`;
   return `Read-only search of stored agent sessions (${reads}): ${names}. Answers are JSON.${ownSession}`;
 }
 
