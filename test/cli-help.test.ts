@@ -46,7 +46,7 @@ describe("context-engine <command> --help", () => {
     };
     visit(join(repoRoot, "packages/cli/src/main.ts"));
     expect([...seen].map((f) => f.slice(repoRoot.length + 1)).sort()).toEqual(
-      ["packages/cli/src/commandFlags.ts", "packages/cli/src/errors.ts", "packages/cli/src/flags.ts", "packages/cli/src/main.ts"],
+      ["packages/cli/src/commandFlags.ts", "packages/cli/src/errors.ts", "packages/cli/src/flags.ts", "packages/cli/src/main.ts", "packages/cli/src/version.ts"],
     );
   });
 });

@@ -1,6 +1,6 @@
 /** `context-engine sessions`, run as a process against a real SQLite session store. */
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "@context-engine/core";
 import { bundledTranscript, repoRoot, runCli, tempDir } from "./support/cli.js";
@@ -77,7 +77,7 @@ describe("context-engine sessions", () => {
     const empty = tempDir();
     const missing = await runCli(["sessions", "list"], empty);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain(`no session store at ${join(empty, "sessions.db")} (pass --db <file>)`);
+    expect(missing.stderr).toContain(`no session store at ${join(empty, "sessions.db")} (pass --db <file>, or fill it with \`context-engine sessions import <transcript>\`)`);
     const unknown = await runCli(["sessions", "purge", "--db", join(dir, "sessions.db")], dir);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("expects one of list, search, show, import, got 'purge'");
@@ -126,7 +126,8 @@ describe("context-engine sessions import", () => {
 
   it("uses one default store file in the README and the CLI: sessions.db", async () => {
     const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
-    const named = [...readme.matchAll(/--db ([^\s`)]+)|openSqliteStore\("([^"]+)"\)/g)].map((m) => m[1] ?? m[2]);
+    // a file name, or an absolute path to it where an MCP client starts the command
+    const named = [...readme.matchAll(/--db ([^\s`);]+)|openSqliteStore\("([^"]+)"\)/g)].map((m) => basename(m[1] ?? m[2]!));
     expect(named.length).toBeGreaterThan(0);
     expect(new Set(named)).toEqual(new Set(["sessions.db"]));
     expect(readme).toContain("context-engine sessions import ");

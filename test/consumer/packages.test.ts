@@ -289,6 +289,28 @@ console.log(JSON.stringify({ aiSdk: toChatMessages([{ role: "user", content: "hi
     expect(engines).toMatch(/active:\s+my_engine — directory/);
   });
 
+  it("serves the installed context-engine mcp to the MCP SDK's own client: session_search over a store the installed command imported, and lcm's read-only tools", () => {
+    const cli = JSON.parse(readFileSync(join(project, "node_modules/@context-engine/cli/package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(Object.keys(cli.dependencies)).toContain("@modelcontextprotocol/sdk");
+    const bin = join(project, "node_modules/.bin/context-engine");
+    writeFiles(project, {
+      "mcp/config.yaml": 'context:\n  engine: lcm\nplugins:\n  - "@context-engine/lcm"\nlcm:\n  db_path: lcm.db\n',
+      // the SDK the CLI depends on, as the install brought it in
+      "mcp/client.mjs": `import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+const client = new Client({ name: "consumer", version: "1.0.0" });
+await client.connect(new StdioClientTransport({ command: ${JSON.stringify(bin)}, args: ["mcp", "--db", "sessions.db"], stderr: "ignore" }));
+const tools = (await client.listTools()).tools.map((t) => t.name);
+const found = JSON.parse((await client.callTool({ name: "session_search", arguments: { query: "cargo llvm-cov", limit: 1 } })).content[0].text);
+await client.close();
+console.log(JSON.stringify({ tools, sessions: found.sessions.length, title: found.sessions[0]?.title }));
+`,
+    });
+    const cwd = join(project, "mcp");
+    expect(run(bin, ["sessions", "import", join(repoRoot, "test/fixtures/python-to-rust-port.json"), "--db", "sessions.db"], cwd)).toContain("80 messages");
+    expect(JSON.parse(node("client.mjs", cwd))).toEqual({ tools: ["session_search", "lcm_grep", "lcm_describe", "lcm_expand"], sessions: 1, title: "python-to-rust-port.json" });
+  });
+
   it("installs @context-engine/core alone with nothing native, and says what to install when a store is opened", () => {
     const coreOnly = installProject({ "@context-engine/core": tarballs["@context-engine/core"] });
     made.push(coreOnly);

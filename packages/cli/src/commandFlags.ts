@@ -110,6 +110,14 @@ export const SESSIONS_FLAGS = defineFlags({
   json: { type: "boolean", description: "print JSON instead of text" },
 });
 
+/** `mcp` flags: the host's (its engine's read-only tools are served), the session store `session_search` reads, and the scope. */
+export const MCP_FLAGS = defineFlags({
+  ...HOST_FLAG_OPTIONS,
+  db: { type: "string", value: "file", description: "the session store session_search reads (SQLite file, e.g. filled by sessions import)", defaultText: `./${DEFAULT_SESSION_DB} when present, else no session_search` },
+  scope: { ...SESSIONS_FLAGS.scope, description: "the one scope (a tenant or user id) every call reads" },
+  "all-scopes": { ...SESSIONS_FLAGS["all-scopes"], description: "session_search reads every scope (the operator's view); the engine's tools, which read one scope, are not served" },
+});
+
 /** Each command's flags by command name: what main.ts prints for `<command> --help`. */
 export const COMMAND_FLAGS = {
   engines: ENGINES_FLAGS,
@@ -121,4 +129,5 @@ export const COMMAND_FLAGS = {
   sessions: SESSIONS_FLAGS,
   eval: EVAL_FLAGS,
   new: NEW_FLAGS,
+  mcp: MCP_FLAGS,
 } as const;

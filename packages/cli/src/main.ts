@@ -7,6 +7,7 @@ import { COMMAND_FLAGS } from "./commandFlags.js";
 import type { CommandIO } from "./commandIO.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from "./errors.js";
 import { flagHelp, type FlagSpecs } from "./flags.js";
+import { CLI_VERSION } from "./version.js";
 
 export type { CommandIO } from "./commandIO.js";
 
@@ -74,6 +75,12 @@ const COMMANDS: Record<keyof typeof COMMAND_FLAGS, Command> & Record<string, Com
     flags: COMMAND_FLAGS.new,
     run: async (io) => (await import("./commands/new.js")).runNew(io),
   },
+  mcp: {
+    summary: "serve the stored sessions to an MCP client (Claude Code, Codex, Cursor) over stdio: session_search over --db and the engine's read-only tools (lcm_grep, lcm_describe, lcm_expand), one scope",
+    usage: "context-engine mcp [--db sessions.db] [--scope <id> | --all-scopes] [options]",
+    flags: COMMAND_FLAGS.mcp,
+    run: async (io) => (await import("./commands/mcp.js")).runMcp(io),
+  },
 };
 
 /** A command's `--help` text: usage, summary and one line per flag. */
@@ -113,7 +120,7 @@ export async function main(argv: string[], io: Partial<Omit<CommandIO, "args">> 
     return name === undefined ? EXIT_USAGE : EXIT_OK;
   }
   if (name === "--version" || name === "-v") {
-    stdout("context-engine 0.1.0");
+    stdout(`context-engine ${CLI_VERSION}`);
     return EXIT_OK;
   }
   const command = COMMANDS[name];

@@ -20,7 +20,7 @@ export { ENGINE_API_VERSION } from "./engine/apiVersion.js";
 export type { ApiVersionStatement } from "./engine/apiVersion.js";
 // what the host's engine throws for an output that breaks provider rules (context.validate_output; the check itself: /conformance)
 export { InvalidEngineOutputError } from "./engine/invalidOutput.js";
-export type { CompressOptions, ModelInfo, EngineStatus, SessionInfo, ToolCallContext, ToolSchema, UsageReport, NormalizedUsage } from "./engine/types.js";
+export type { CompressOptions, ModelInfo, EngineStatus, SessionInfo, ToolCallContext, ToolSchema, ToolTraits, UsageReport, NormalizedUsage } from "./engine/types.js";
 export { DEFAULT_SESSION_SCOPE } from "./engine/types.js";
 export type { PrepareCompressionOptions, PreparationState, PreparationStatus } from "./engine/preparation.js";
 export { normalizeUsage, InvalidUsageError } from "./engine/usage.js";

@@ -24,6 +24,7 @@ import {
   type Summarizer,
   type TokenCounter,
   type ToolSchema,
+  type ToolTraits,
   AgentCompactionRequests,
   compactContextToolSchema,
   type AgentCompactionRequest,
@@ -53,7 +54,7 @@ import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 import { StoreHandle } from "./storeHandle.js";
 import { OpenScopes } from "./toolScope.js";
 import { runLcmToolCall, toolContextOf, type LcmToolParts } from "./engineTools.js";
-import { lcmToolSchemas } from "./tools/schemas.js";
+import { isReadOnlyLcmTool, lcmToolSchemas } from "./tools/schemas.js";
 import type { ToolContext } from "./tools/types.js";
 
 /** The lossless context engine ("lcm") over a store of type `S` (lcm's SQLite store unless given another). */
@@ -296,6 +297,11 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   /** The agent-facing tools: lcm_grep, lcm_describe, lcm_expand (+ lcm_expand_query with an LLM summarizer). */
   override getToolSchemas(): ToolSchema[] {
     return [...lcmToolSchemas(this.llm !== undefined), ...(this.agentRequests ? [compactContextToolSchema()] : [])];
+  }
+
+  /** lcm_grep, lcm_describe and lcm_expand only read the store; lcm_expand_query sends what it read to the summarizer model, compact_context records a request. */
+  override toolTraits(name: string): ToolTraits {
+    return isReadOnlyLcmTool(name) ? { readOnly: true } : {};
   }
 
   /**

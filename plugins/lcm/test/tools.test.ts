@@ -22,6 +22,11 @@ describe("the agent tools", () => {
     expect(grep.required).toEqual(["pattern"]);
   });
 
+  it("marks lcm_grep, lcm_describe and lcm_expand read-only, and no other name", () => {
+    const readOnly = ["lcm_grep", "lcm_describe", "lcm_expand", "lcm_expand_query", "compact_context", "no_such_tool"].filter((name) => engine.toolTraits(name).readOnly === true);
+    expect(readOnly).toEqual(["lcm_grep", "lcm_describe", "lcm_expand"]);
+  });
+
   it("lcm_grep finds a term that exists only in compacted messages and reports the summary covering it", async () => {
     // Turn 10 sits in the middle of the first condensed summary's history, which its summary leaves out.
     const visible = JSON.stringify(await engine.assemble([input[0]!]));

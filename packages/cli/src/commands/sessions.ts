@@ -4,14 +4,14 @@
  * session's active list (`--all`: with its archived turns, `--around`: a window around one message),
  * `import` a transcript as a new session.
  */
-import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { DEFAULT_SESSION_SCOPE, openSqliteStore, type SessionStore, type StoredMessage } from "@context-engine/core";
-import { scopedSearchSource, sessionEnds, sessionSearch } from "@context-engine/core/store";
+import type { SessionStore, StoredMessage } from "@context-engine/core";
+import { sessionEnds, sessionSearch } from "@context-engine/core/store";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { DEFAULT_SESSION_DB, FORMAT_CHOICES, SESSIONS_FLAGS } from "../commandFlags.js";
 import { EXIT_FAILURE, EXIT_OK, UsageError } from "../errors.js";
 import type { CommandIO } from "../commandIO.js";
+import { openExistingSessionStore, scopeFromFlags, searchSourceFor } from "../sessionStoreFlags.js";
 import { importSession } from "./sessionsImport.js";
 
 const SUBCOMMANDS = ["list", "search", "show", "import"] as const;
@@ -41,17 +41,11 @@ export async function runSessions(io: CommandIO): Promise<number> {
     if (values["all-scopes"] === true) throw new UsageError("import stores one session: give --scope <id>, not --all-scopes");
     return importSession(io, path, { files: rest, format: values.format, session: values.session, platform: values.platform, scope: values.scope });
   }
-  if (!existsSync(path)) {
-    io.stderr(`context-engine sessions: no session store at ${path} (pass --db <file>)`);
-    return EXIT_FAILURE;
-  }
   const limit = parsePositiveInt(values.limit, "--limit");
   const windowFlag = values.window === undefined ? 2 : Number(values.window);
   if (!Number.isInteger(windowFlag) || windowFlag < 0 || windowFlag > 20) throw new UsageError(`--window must be a whole number from 0 to 20, got '${values.window}'`);
-  if (values["all-scopes"] === true && values.scope !== undefined) throw new UsageError("give --scope or --all-scopes, not both");
-  // one scope unless the operator asks for every one: a shared store is never read across owners by accident
-  const scope = values["all-scopes"] === true ? undefined : (values.scope ?? DEFAULT_SESSION_SCOPE);
-  const store = openSqliteStore(path);
+  const scope = scopeFromFlags(values);
+  const store = openExistingSessionStore(path);
   try {
     if (sub === "list") return await list(io, store, limit ?? 20, values.platform, scope, values.json === true, rest);
     if (sub === "search") return await search(io, store, rest.join(" "), { limit: limit ?? 10, window: windowFlag, session: values.session, scope, json: values.json === true });
@@ -84,8 +78,7 @@ async function list(io: CommandIO, store: SessionStore, limit: number, platform:
 
 async function search(io: CommandIO, store: SessionStore, query: string, options: { limit: number; window: number; session: string | undefined; scope: string | undefined; json: boolean }): Promise<number> {
   if (query.trim() === "") throw new UsageError("search expects a query");
-  const source = options.scope === undefined ? store : scopedSearchSource(store, options.scope);
-  const result = await sessionSearch(source, { query, limit: Math.min(options.limit, 50), window: options.window, ...(options.session ? { session_id: options.session } : {}) });
+  const result = await sessionSearch(searchSourceFor(store, options.scope), { query, limit: Math.min(options.limit, 50), window: options.window, ...(options.session ? { session_id: options.session } : {}) });
   if (result.mode !== "search") throw new Error("session_search answered a query with a listing");
   if (options.json) {
     io.stdout(JSON.stringify(result, null, 2));

@@ -7,7 +7,7 @@
  * cooldowns and pauses.
  */
 import { ContextEngine, DEFAULT_MODEL, sameModelInfo } from "../engine/ContextEngine.js";
-import { DEFAULT_SESSION_SCOPE, type CompressOptions, type EngineStatus, type ModelInfo, type NormalizedUsage, type SessionInfo, type ToolCallContext, type ToolSchema, type UsageReport } from "../engine/types.js";
+import { DEFAULT_SESSION_SCOPE, type CompressOptions, type EngineStatus, type ModelInfo, type NormalizedUsage, type SessionInfo, type ToolCallContext, type ToolSchema, type ToolTraits, type UsageReport } from "../engine/types.js";
 import { ambiguousScopeResult, resolveToolScope } from "../engine/toolScope.js";
 import { AgentCompactionRequests, COMPACT_CONTEXT_TOOL_NAME, compactContextToolSchema, type AgentCompactionRequest } from "../engine/compactContextTool.js";
 import type { LastCompaction } from "../engine/lastCompaction.js";
@@ -126,6 +126,11 @@ export class ContextCompressor extends ContextEngine {
    */
   override getToolSchemas(): ToolSchema[] {
     return [...(this.searchStore ? [sessionSearchToolSchema()] : []), ...(this.compression.compact_tool.enabled ? [compactContextToolSchema()] : [])];
+  }
+
+  /** `session_search` only reads the store; `compact_context` records a request, so it is not read-only. */
+  override toolTraits(name: string): ToolTraits {
+    return name === SESSION_SEARCH_TOOL_NAME && this.searchStore ? { readOnly: true } : {};
   }
 
   /** The agent's `compact_context` requests per session, and the turns since each session's last compaction. */

@@ -7,7 +7,7 @@ import type { CompressionConfig } from "../config/schema.js";
 import { computeThresholds, type ThresholdRule, type ThresholdSettings } from "./thresholds.js";
 import { normalizeUsage } from "./usage.js";
 import { requestLimitTokens } from "./requestFit.js";
-import type { CompressOptions, EngineStatus, ModelInfo, NormalizedUsage, SessionInfo, ToolCallContext, ToolSchema, UsageReport } from "./types.js";
+import type { CompressOptions, EngineStatus, ModelInfo, NormalizedUsage, SessionInfo, ToolCallContext, ToolSchema, ToolTraits, UsageReport } from "./types.js";
 import type { PrepareCompressionOptions, PreparationStatus } from "./preparation.js";
 
 /** The value of `lastPromptTokens` after a compaction, until the next real usage arrives. */
@@ -152,6 +152,14 @@ export abstract class ContextEngine {
   /** Tools the engine offers to the agent (default none). */
   getToolSchemas(): ToolSchema[] {
     return [];
+  }
+
+  /**
+   * What tool `name` promises about its effects (default: nothing, so a host takes it as one that may
+   * change state); `{ readOnly: true }` for a tool that only reads.
+   */
+  toolTraits(_name: string): ToolTraits {
+    return {};
   }
 
   /**

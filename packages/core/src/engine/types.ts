@@ -79,6 +79,18 @@ export interface ToolSchema {
   function: { name: string; description: string; parameters: Record<string, unknown> };
 }
 
+/**
+ * What an engine tool promises about its effects, declared beside its schema (`ContextEngine.toolTraits`)
+ * rather than in it: the schema goes to providers as it is, and they refuse fields they do not know.
+ */
+export interface ToolTraits {
+  /**
+   * True when the tool only reads what is stored (sessions, summaries) and changes nothing, not even a
+   * pending request: hosts that serve tools outside the agent's own loop (`context-engine mcp`) serve only these.
+   */
+  readOnly?: boolean;
+}
+
 /** Any usage object a provider returns: OpenAI chat, OpenAI Responses, or Anthropic. */
 export type UsageReport = Record<string, unknown>;
 

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ContextCompressor } from "../../src/compressor/ContextCompressor.js";
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { openSqliteStore, type SqliteSessionStore } from "../../src/store/sqliteStore.js";
+import { COMPACT_CONTEXT_TOOL_NAME } from "../../src/engine/compactContextTool.js";
 import { runSessionSearch, SESSION_SEARCH_TOOL_NAME } from "../../src/tools/sessionSearch.js";
 
 const user = (content: string): ChatMessage => ({ role: "user", content });
@@ -101,6 +102,15 @@ describe("the built-in compressor and session_search", () => {
 
   it("offers no tool without a store", () => {
     expect(new ContextCompressor().getToolSchemas()).toEqual([]);
+  });
+
+  it("marks session_search read-only when it offers it, and compact_context not", () => {
+    const engine = new ContextCompressor({ store, compression: { compact_tool: { enabled: true, min_turns_between: 1 } } });
+    expect(engine.getToolSchemas().map((t) => [t.function.name, engine.toolTraits(t.function.name).readOnly === true])).toEqual([
+      [SESSION_SEARCH_TOOL_NAME, true],
+      [COMPACT_CONTEXT_TOOL_NAME, false],
+    ]);
+    expect(new ContextCompressor().toolTraits(SESSION_SEARCH_TOOL_NAME)).toEqual({});
   });
 });
 

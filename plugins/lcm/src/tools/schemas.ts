@@ -52,15 +52,28 @@ export const ExpandQueryArgsSchema = z
   })
   .refine((a) => a.query !== undefined || a.ids !== undefined, { error: "give either query or ids" });
 
+/** One lcm tool as declared: its name, what the agent reads about it, its arguments, and whether it only reads. */
+interface LcmToolDeclaration {
+  name: string;
+  description: string;
+  args: z.ZodType;
+  /** True when the tool only reads the store (see ToolTraits): lcm_expand_query also hands what it read to the summarizer model. */
+  readOnly: boolean;
+}
+
+const LCM_TOOLS: readonly LcmToolDeclaration[] = [
+  { name: "lcm_grep", description: "Search the whole stored conversation, including turns compacted out of view. Returns matches with ids and the summary that covers each.", args: GrepArgsSchema, readOnly: true },
+  { name: "lcm_describe", description: "Describe a summary (sources, parents, covered messages) or a message (the summary covering it); without id, an overview of the session's history.", args: DescribeArgsSchema, readOnly: true },
+  { name: "lcm_expand", description: "Expand a summary (a leaf's original messages verbatim, a condensed summary's child summaries) or read one message in full, within maxTokens; pages with offset.", args: ExpandArgsSchema, readOnly: true },
+  { name: "lcm_expand_query", description: "Answer a question from expanded history: selects summaries by query or ids, expands them and answers with the summarizer model.", args: ExpandQueryArgsSchema, readOnly: false },
+];
+
 /** The JSON schemas offered to the agent; `lcm_expand_query` only with an LLM summarizer. */
 export function lcmToolSchemas(withExpandQuery: boolean): ToolSchema[] {
-  const tools = [
-    zodToolSchema("lcm_grep", "Search the whole stored conversation, including turns compacted out of view. Returns matches with ids and the summary that covers each.", GrepArgsSchema),
-    zodToolSchema("lcm_describe", "Describe a summary (sources, parents, covered messages) or a message (the summary covering it); without id, an overview of the session's history.", DescribeArgsSchema),
-    zodToolSchema("lcm_expand", "Expand a summary (a leaf's original messages verbatim, a condensed summary's child summaries) or read one message in full, within maxTokens; pages with offset.", ExpandArgsSchema),
-  ];
-  if (withExpandQuery) {
-    tools.push(zodToolSchema("lcm_expand_query", "Answer a question from expanded history: selects summaries by query or ids, expands them and answers with the summarizer model.", ExpandQueryArgsSchema));
-  }
-  return tools;
+  return LCM_TOOLS.filter((tool) => withExpandQuery || tool.name !== "lcm_expand_query").map((tool) => zodToolSchema(tool.name, tool.description, tool.args));
+}
+
+/** True for the lcm tools that only read the store: lcm_grep, lcm_describe and lcm_expand. */
+export function isReadOnlyLcmTool(name: string): boolean {
+  return LCM_TOOLS.some((tool) => tool.name === name && tool.readOnly);
 }
