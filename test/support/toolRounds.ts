@@ -16,3 +16,16 @@ export function toolRounds(rounds: number): ChatMessage[] {
   messages.push({ role: "assistant", content: "all done" });
   return messages;
 }
+
+/** `count` × (an ask, a read_file call, its 2 KB result, an answer), labelled `label`: turns of a coding session that fill a window. */
+export function readRounds(count: number, label: string): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = `call_${label}_${i}`;
+    out.push({ role: "user", content: `${label} ${i}: check src/${label}_${i}.ts` });
+    out.push({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "read_file", arguments: JSON.stringify({ path: `src/${label}_${i}.ts` }) } }] });
+    out.push({ role: "tool", tool_call_id: id, content: `contents of src/${label}_${i}.ts\n${"x".repeat(2_000)}` });
+    out.push({ role: "assistant", content: `Checked src/${label}_${i}.ts.` });
+  }
+  return out;
+}

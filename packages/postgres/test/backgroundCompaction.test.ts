@@ -8,6 +8,7 @@ import { CompactionSessionAsync } from "@context-engine/core/session";
 import { startOpenAIFixtureServer, type FixtureServer } from "../../../test/support/openaiFixtureServer.js";
 import { openPostgresStore, type PostgresSessionStore } from "../src/index.js";
 import { startTestPostgres, type TestPostgres } from "./support/postgresServer.js";
+import { readRounds } from "../../../test/support/toolRounds.js";
 
 let server: TestPostgres;
 let summaries: FixtureServer;
@@ -25,17 +26,7 @@ afterAll(async () => {
 
 const TRIGGER = 20_000;
 
-function rounds(count: number, label: string): ChatMessage[] {
-  const out: ChatMessage[] = [];
-  for (let i = 0; i < count; i++) {
-    const id = `call_${label}_${i}`;
-    out.push({ role: "user", content: `${label} ${i}: check src/${label}_${i}.ts` });
-    out.push({ role: "assistant", content: null, tool_calls: [{ id, type: "function", function: { name: "read_file", arguments: JSON.stringify({ path: `src/${label}_${i}.ts` }) } }] });
-    out.push({ role: "tool", tool_call_id: id, content: `contents of src/${label}_${i}.ts\n${"x".repeat(2_000)}` });
-    out.push({ role: "assistant", content: `Checked src/${label}_${i}.ts.` });
-  }
-  return out;
-}
+const rounds = readRounds;
 
 /** A worker: its own connection pool and engine, on the shared session. */
 async function worker(url: string, sessionId: string) {

@@ -46,6 +46,7 @@ describeSessionStoreContract("PostgresSessionStore: the session store contract",
     urls.set(reopened, url);
     return reopened;
   },
+  second: async (store) => openPostgresStore({ connectionString: urls.get(store)! }),
   storedRowCount: async (store) => Number((await sql<{ n: string }>(urls.get(store)!, "SELECT COUNT(*) AS n FROM context_engine.messages"))[0]!.n),
 });
 

@@ -41,6 +41,7 @@ describeSessionStoreContract("SqliteSessionStore: the session store contract", {
     opened.close();
     return openSqliteStore(opened.path);
   },
+  second: (opened) => openSqliteStore(opened.path),
   storedRowCount: (opened) => (opened.db.prepare("SELECT COUNT(*) AS n FROM messages").get() as { n: number }).n,
   cleanup: () => rmSync(contractDir, { recursive: true, force: true }),
 });

@@ -16,6 +16,8 @@ export interface SessionStoreHarness<S extends SessionStoreAsync = SessionStoreA
   open(): Promise<S> | S;
   /** The same storage opened again after `store` was closed. */
   reopen(store: S): Promise<S> | S;
+  /** A second connection to `store`'s storage, `store` staying open (another worker). */
+  second(store: S): Promise<S> | S;
   /** Rows in the messages table, read past the store (what it really keeps). */
   storedRowCount(store: S): Promise<number> | number;
   /** Releases what `open` made (after the store is closed). */
@@ -340,6 +342,28 @@ export function describeSessionStoreContract<S extends SessionStoreAsync>(name: 
         expect(await store.loadEngineState!("compressor", "t")).toEqual({ cooldownUntil: 3 });
         expect(await store.loadEngineState!("other", "s")).toEqual({ cooldownUntil: 4 });
         await expectFailure(() => store.saveEngineState!("compressor", "s", undefined), SessionStoreError, /saveEngineState\('compressor', 's'\): the state is not a JSON value/);
+      });
+
+      it("gives a state to exactly one of two callers taking it at once, and nothing after", async () => {
+        await store.saveEngineState!("compressor#prepared", "s", { summary: "x" });
+        const second = await harness.second(store);
+        try {
+          const taken = await Promise.all([store.takeEngineState!("compressor#prepared", "s"), second.takeEngineState!("compressor#prepared", "s")]);
+          expect(taken.filter((t) => t !== undefined)).toEqual([{ summary: "x" }]);
+          expect(await store.takeEngineState!("compressor#prepared", "s")).toBeUndefined();
+        } finally {
+          await second.close();
+        }
+      });
+
+      it("lets one claim through while it holds, and a new claim once it is older than the stale mark", async () => {
+        const now = Date.now();
+        expect(await store.claimEngineState!("compressor#preparing", "s", { by: "a" }, now - 60_000)).toBe(true);
+        expect(await store.claimEngineState!("compressor#preparing", "s", { by: "b" }, now - 60_000)).toBe(false);
+        expect(await store.loadEngineState!("compressor#preparing", "s")).toEqual({ by: "a" });
+        // a's claim was written before this mark: it has expired
+        expect(await store.claimEngineState!("compressor#preparing", "s", { by: "c" }, Date.now() + 1_000)).toBe(true);
+        expect(await store.loadEngineState!("compressor#preparing", "s")).toEqual({ by: "c" });
       });
     });
 
