@@ -195,6 +195,7 @@ export class BackgroundSummaries {
       preparation.elsewhere = true;
       return { ok: false, summarizer: "summarizer", failure: { action: "abort", kind: "other", reason: "another worker is preparing this range" } };
     }
+    const stopRenewing = claimed === true ? shared.keepClaimed(sessionId, preparation.snapshot) : () => undefined;
     try {
       const outcome = await summarize(preparation.controller.signal);
       if (claimed === true && outcome.ok && this.bySession.get(sessionId) === preparation) {
@@ -203,6 +204,7 @@ export class BackgroundSummaries {
       }
       return outcome;
     } finally {
+      stopRenewing();
       if (claimed === true) await shared.release(sessionId).catch(() => undefined);
     }
   }

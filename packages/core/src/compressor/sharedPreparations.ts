@@ -13,8 +13,14 @@ import type { SharedStateStore } from "../store/sharedState.js";
 import type { PreparedCompaction } from "./prepareCompaction.js";
 import type { SummaryLadderSuccess } from "./summaryLadder.js";
 
-/** How long a claim holds before another worker may prepare the range itself (a crashed or stuck preparer). */
-export const PREPARATION_CLAIM_MS = 10 * 60_000;
+/**
+ * How long a claim holds unless renewed: the preparing worker renews it every {@link PREPARATION_RENEW_MS}
+ * while its summarizer runs, so a worker that crashed or shut down mid-preparation holds the range at most
+ * this long (another worker then prepares it, and a trigger stops waiting for it).
+ */
+export const PREPARATION_CLAIM_MS = 30_000;
+/** How often a preparing worker renews its claim. */
+export const PREPARATION_RENEW_MS = 10_000;
 /** How often a worker at the trigger looks again for the summary another worker is preparing. */
 export const PREPARATION_POLL_MS = 50;
 
@@ -98,6 +104,7 @@ export class SharedPreparations {
     private readonly now: () => number = Date.now,
     private readonly claimMs = PREPARATION_CLAIM_MS,
     private readonly pollMs = PREPARATION_POLL_MS,
+    private readonly renewMs = PREPARATION_RENEW_MS,
   ) {
     this.preparedKey = `${engine}#prepared`;
     this.claimKey = `${engine}#preparing`;
@@ -108,6 +115,19 @@ export class SharedPreparations {
     const now = this.now();
     const claim: PreparationClaim = { fingerprint: rangeFingerprint(snapshot), messages: snapshot.length, claimedAt: now };
     return this.store.claimEngineState(this.claimKey, sessionId, claim, now - this.claimMs);
+  }
+
+  /**
+   * Keeps this worker's claim on `snapshot`'s range alive until the returned stop is called (the
+   * preparation settled). A renewal that fails is left to the next one; unrenewed, the claim expires.
+   */
+  keepClaimed(sessionId: string, snapshot: readonly ChatMessage[]): () => void {
+    const claim = { fingerprint: rangeFingerprint(snapshot), messages: snapshot.length };
+    const timer = setInterval(() => {
+      Promise.resolve(this.store.saveEngineState(this.claimKey, sessionId, { ...claim, claimedAt: this.now() } satisfies PreparationClaim)).catch(() => undefined);
+    }, this.renewMs);
+    timer.unref?.();
+    return () => clearInterval(timer);
   }
 
   /** Gives the claim up (the preparation settled, or was dropped). */

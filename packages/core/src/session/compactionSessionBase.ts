@@ -243,8 +243,12 @@ export abstract class CompactionSessionBase {
       // under the lease, compact what the previous holder left (read again), not what was read before it
       const result = await this.compressLeased(sessionId, release === undefined ? startRows : await this.anyStore.activeRows(sessionId), options);
       this.outgoing.willSend(this.engine.lastPromptTokens, result.messagesAfter, result.outcome === "compressed");
-      if (request !== undefined && result.reason?.startsWith(CHANGED_WHILE_COMPACTING) === true) await restoreCompactionRequest(this.engine, sessionId, request);
-      return result;
+      if (request === undefined) return result;
+      if (result.reason?.startsWith(CHANGED_WHILE_COMPACTING) === true) {
+        await restoreCompactionRequest(this.engine, sessionId, request);
+        return result;
+      }
+      return { ...result, agentRequest: request };
     } finally {
       await release?.();
     }

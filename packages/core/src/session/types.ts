@@ -1,4 +1,5 @@
 /** The options and results of {@link CompactionSession} and {@link CompactionSessionAsync}. */
+import type { AgentCompactionRequest } from "../engine/compactContextTool.js";
 import type { CompressionReport } from "../compressor/report.js";
 import type { HostConfig } from "../config/schema.js";
 import type { ContextEngine } from "../engine/ContextEngine.js";
@@ -93,4 +94,6 @@ export interface CompactionResult {
   compactionNotice?: string;
   /** Below the trigger: where the engine's background summary stands (`compression.prepare_at`), when the engine can prepare one. */
   preparation?: PreparationStatus;
+  /** The agent's `compact_context` request this call took and compacted for (made through this worker or another). */
+  agentRequest?: AgentCompactionRequest;
 }
