@@ -11,7 +11,7 @@ function openAIErrorBody(status: number, message: string): unknown {
     status === 401
       ? "invalid_request_error"
       : status === 429
-        ? "insufficient_quota"
+        ? "rate_limit_exceeded"
         : status >= 500
           ? "server_error"
           : "invalid_request_error";

@@ -31,11 +31,12 @@ const USAGE = { prompt_tokens: 1_234, completion_tokens: 56 };
 const counter = new RoughTokenCounter();
 
 /** Ten tool rounds whose results are long enough that a summary of the middle makes the conversation smaller. */
-function rounds(): ChatMessage[] {
+export function ladderRounds(): ChatMessage[] {
   return toolRounds(10).map((m) => (m.role === "tool" ? { ...m, content: `${String(m.content)}\n${"error: build step failed at src/build.rs\n".repeat(60)}` } : m));
 }
 
-function compressor(summarizer: Summarizer): ContextCompressor {
+/** The built-in compressor over `summarizer`, sized so that {@link ladderRounds} compacts when forced. */
+export function ladderCompressor(summarizer: Summarizer): ContextCompressor {
   return new ContextCompressor({ compression: { protect_last_n: 4, threshold_tokens: 1_000 }, summarizer, tokenCounter: counter });
 }
 
@@ -46,8 +47,8 @@ export function summaryLadderCases(subject: LadderSubject): void {
   it("uses the model's summary, checked by the verbatim guard, and meters its call with the tokens the API reported at the model's price", async () => {
     server().script({ kind: "reply", reply: { content: MODEL_SUMMARY, usage: USAGE } });
     const metered = new MeteredSummarizer(subject.summarizer({ timeoutMs: 5_000 }), counter);
-    const engine = compressor(metered);
-    const out = await engine.compress(rounds(), { force: true });
+    const engine = ladderCompressor(metered);
+    const out = await engine.compress(ladderRounds(), { force: true });
     const summary = findLatestSummary(out)!;
     expect(summary).toContain("- from the model");
     expect(summary).toContain("`make 3`");
@@ -66,8 +67,8 @@ export function summaryLadderCases(subject: LadderSubject): void {
 
   it("waits out a rate limit that asks for a short Retry-After and retries the model once", async () => {
     server().script({ kind: "status", status: 429, headers: { "retry-after": "0" }, body: undefined }, { kind: "reply", reply: { content: MODEL_SUMMARY, usage: USAGE } });
-    const engine = compressor(subject.summarizer({ timeoutMs: 5_000 }));
-    const out = await engine.compress(rounds(), { force: true });
+    const engine = ladderCompressor(subject.summarizer({ timeoutMs: 5_000 }));
+    const out = await engine.compress(ladderRounds(), { force: true });
     expect(findLatestSummary(out)).toContain("- from the model");
     expect(server().requests).toHaveLength(2);
     expect(engine.lastCompression).toMatchObject({ summarizer: subject.name, fallbackUsed: false });
@@ -75,8 +76,8 @@ export function summaryLadderCases(subject: LadderSubject): void {
 
   it("retries a failing model once, then writes the offline summary and cools down", async () => {
     server().setDefault({ kind: "status", status: 503, headers: { "retry-after": "0" } });
-    const engine = compressor(subject.summarizer({ timeoutMs: 5_000 }));
-    const out = await engine.compress(rounds(), { force: true });
+    const engine = ladderCompressor(subject.summarizer({ timeoutMs: 5_000 }));
+    const out = await engine.compress(ladderRounds(), { force: true });
     expect(server().requests).toHaveLength(2);
     expect(findLatestSummary(out)).toContain("## Goal");
     expect(engine.lastCompression).toMatchObject({ summarizer: "extractive", fallbackUsed: true, aborted: false, cooldownSeconds: 60 });
@@ -86,8 +87,8 @@ export function summaryLadderCases(subject: LadderSubject): void {
 
   it("keeps the conversation as it was when the API refuses the key", async () => {
     server().script({ kind: "status", status: 401 });
-    const engine = compressor(subject.summarizer({ timeoutMs: 5_000 }));
-    const messages = rounds();
+    const engine = ladderCompressor(subject.summarizer({ timeoutMs: 5_000 }));
+    const messages = ladderRounds();
     expect(await engine.compress(messages, { force: true })).toBe(messages);
     expect(engine.lastCompression).toMatchObject({ aborted: true, failureKind: "auth" });
     expect(engine.lastCompression!.abortReason).toMatch(/401/);
@@ -95,8 +96,8 @@ export function summaryLadderCases(subject: LadderSubject): void {
 
   it("falls back to the offline summary when the model does not answer within the timeout", async () => {
     server().script({ kind: "hang" });
-    const engine = compressor(subject.summarizer({ timeoutMs: 300 }));
-    const out = await engine.compress(rounds(), { force: true });
+    const engine = ladderCompressor(subject.summarizer({ timeoutMs: 300 }));
+    const out = await engine.compress(ladderRounds(), { force: true });
     expect(findLatestSummary(out)).toContain("## Goal");
     expect(engine.lastCompression).toMatchObject({ fallbackUsed: true, cooldownSeconds: 60 });
     expect(engine.lastCompression!.fallbackReason).toMatch(/timed out/);
