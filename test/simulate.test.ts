@@ -3,10 +3,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bundledTranscript as fixture, repoRoot, runCli as cli, tempDir } from "./support/cli.js";
 import { expectSelfContainedPage } from "./support/page.js";
-import { useOpenAIFixtureServer } from "./support/useOpenAIFixtureServer.js";
+import { useAnthropicFixtureServer, useOpenAIFixtureServer } from "./support/useOpenAIFixtureServer.js";
 
 describe("context-engine simulate", () => {
   const openai = useOpenAIFixtureServer();
+  const anthropic = useAnthropicFixtureServer();
 
   it("prints the caching banner first, then the summary table of the replay", async () => {
     const run = await cli(["simulate", fixture, "--context-length", "8000"]);
@@ -39,6 +40,20 @@ describe("context-engine simulate", () => {
     expect(calls).toBeGreaterThan(0);
     expect(new Set(openai.current.requests.map((r) => (r.body as { model?: string }).model))).toEqual(new Set(["gpt-4o-mini"]));
     expect(run.stdout).toMatch(new RegExp(`total cost\\s+\\$0\\.\\d+: requests \\$0\\.\\d+ \\(ideal cache \\$0\\.\\d+\\), ${calls} summar(y|ies) \\$0\\.\\d+ \\(gpt-4o-mini\\)`));
+  });
+
+  it("summarizes through Anthropic's Messages API with provider anthropic and prices the tokens the API reported at the Claude summary model", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "config.yaml"), `auxiliary:\n  compression:\n    provider: anthropic\n    base_url: ${anthropic.current.origin}\n`);
+    const run = await cli(["simulate", fixture, "--context-length", "8000", "--model", "gpt-4o"], dir, { ANTHROPIC_API_KEY: "sk-ant-test" });
+    expect(run.code).toBe(0);
+    const calls = anthropic.current.requests.length;
+    expect(calls).toBeGreaterThan(0);
+    expect(anthropic.current.requests.every((r) => r.path === "/v1/messages" && r.body.model === "claude-haiku-4-5")).toBe(true);
+    expect(openai.current.requests).toHaveLength(0);
+    // the fixture reports 10 prompt tokens a call: what is priced is the API's count, not an estimate of the prompt
+    expect(run.stdout).toMatch(new RegExp(`total cost\\s+\\$0\\.\\d+: requests \\$0\\.\\d+ \\(ideal cache \\$0\\.\\d+\\), ${calls} summar(y|ies) \\$0\\.\\d+ \\(claude-haiku-4-5\\)`));
+    expect(run.stdout).toMatch(new RegExp(`${calls} summary calls? priced at claude-haiku-4-5 .*: ${calls * 10} tokens in`));
   });
 
   it("writes one self-contained HTML page with the charts", async () => {

@@ -1,8 +1,8 @@
 /**
- * A Vercel AI SDK 6 tool loop whose context a context engine manages: `prepareStep` compresses the
- * messages when the engine says so (the one config.yaml names, here lcm; or another config's, given as
- * the first argument), every step's usage is fed back, and the model gets the engine's tools (lcm_grep, …)
- * next to its own.
+ * A Vercel AI SDK 7 tool loop (ai 6 works the same) whose context a context engine manages: `prepareStep`
+ * compresses the messages when the engine says so (the one config.yaml names, here lcm; or another config's,
+ * given as the first argument), every step's usage is fed back, and the model gets the engine's tools
+ * (lcm_grep, …) next to its own.
  *
  *   npx --yes pnpm@12.4.2 start                     # offline; with OPENAI_API_KEY set it talks to OpenAI
  *   npx --yes pnpm@12.4.2 start path/to/config.yaml # the engine another config names

@@ -3,6 +3,9 @@
  * type-check. A snippet whose first line is a `// partial: …` comment is deliberately incomplete (it
  * uses names the prose around it gives) and is skipped; one whose first line names a `.ts` file
  * (`// plugins/context_engine/my_engine/index.ts`) is written there, so snippets that import each other compile together.
+ * A snippet that imports a framework (`ai`, `@ai-sdk/…`, `langchain`, `@langchain/…` or
+ * `@context-engine/langchain`) goes under `frameworks/`, which is checked as README says such a file must
+ * be ("Use it in your own project": `exactOptionalPropertyTypes` off).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,7 +15,7 @@ import { repoRoot } from "../support/cli.js";
 export interface DocSnippet {
   /** `README.md:291`: the document and the line of the opening fence. */
   place: string;
-  /** Where the consumer project gets it: the file its first line names, else `snippets/<doc>-<line>.ts`. */
+  /** Where the consumer project gets it: the file its first line names, else `snippets/<doc>-<line>.ts`; under `frameworks/` when it imports a framework. */
   file: string;
   code: string;
   /** Its first line is a `// partial:` comment. */
@@ -27,6 +30,12 @@ export const PARTIAL_SNIPPETS = [
   "README.md: // partial: host, model, messages and tools as in examples/ai-sdk/index.ts",
   "README.md: // partial: host, model and tools as in examples/langchain/index.ts",
 ];
+
+/** The folder of the consumer project checked with `exactOptionalPropertyTypes` off: files that import a framework. */
+export const FRAMEWORKS_FOLDER = "frameworks";
+
+/** An import of a framework whose own declarations fail `exactOptionalPropertyTypes` with `skipLibCheck` off. */
+const FRAMEWORK_IMPORT = /\bfrom "(ai|@ai-sdk\/[\w-]+|langchain|@langchain\/[\w/-]+|@context-engine\/langchain)"/;
 
 /** The documents whose snippets must compile: README.md and docs/*.md. */
 function documents(): string[] {
@@ -43,7 +52,8 @@ export function docSnippets(): DocSnippet[] {
       const code = match[1]!;
       const first = code.split("\n", 1)[0]!;
       const named = /^\/\/ ([\w./-]+\.ts)\b/.exec(first)?.[1];
-      snippets.push({ place: `${doc}:${line}`, file: named ?? `snippets/${doc.replace(/\W/g, "_")}-${line}.ts`, code, partial: /^\/\/ partial:/.test(first), heading: `${doc}: ${first}` });
+      const file = named ?? `snippets/${doc.replace(/\W/g, "_")}-${line}.ts`;
+      snippets.push({ place: `${doc}:${line}`, file: FRAMEWORK_IMPORT.test(code) ? `${FRAMEWORKS_FOLDER}/${file.replaceAll("/", "-")}` : file, code, partial: /^\/\/ partial:/.test(first), heading: `${doc}: ${first}` });
     }
   }
   return snippets;

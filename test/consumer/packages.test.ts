@@ -9,7 +9,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/cli.js";
 import { PACK_ALL_COMMAND, PUBLISHED_PACKAGES, installProject, packAll, run, workspacePackage, writeFiles, type PublishedPackage } from "./project.js";
-import { docSnippets, PARTIAL_SNIPPETS } from "./docSnippets.js";
+import { docSnippets, FRAMEWORKS_FOLDER, PARTIAL_SNIPPETS } from "./docSnippets.js";
+import { AI7_APP, AI7_SCRIPT, aiSdk6Specs, aiSdk7Specs, LOOPBACK_SUMMARY, nodeAsync, SUMMARIES_SCRIPT } from "./modelSummaries.js";
+import { startOpenAIFixtureServer } from "../support/openaiFixtureServer.js";
 
 const INSTALL_TIMEOUT = 600_000;
 /** What the core ships beyond dist's code: the o200k vocabulary and its licence, and the bundled packages' licences. */
@@ -51,7 +53,7 @@ describe("the published packages, installed into a project of one's own", () => 
     project = installProject(
       { "better-sqlite3": workspacePackage("better-sqlite3", PUBLISHED_PACKAGES["@context-engine/lcm"]) },
       { typescript: workspacePackage("typescript"), "@types/node": workspacePackage("@types/node") },
-      Object.values(tarballs),
+      [...Object.values(tarballs), ...aiSdk6Specs()],
     );
     made.push(project);
   }, INSTALL_TIMEOUT);
@@ -167,15 +169,17 @@ console.log(runs.map((r) => r.steps.map((s) => s.messages.length)));
     expect(config).toMatch(/"strict": true/);
     expect(config).toMatch(/"exactOptionalPropertyTypes": true/);
     expect(config).toMatch(/"skipLibCheck": true/);
-    writeFileSync(join(project, "tsconfig.json"), config.replace(/^.*"skipLibCheck".*$/m, ""));
+    // the snippets that import a framework are checked with the framework adapters below
+    writeFileSync(join(project, "tsconfig.json"), config.replace(/^.*"skipLibCheck".*$/m, "").replace(/^\{/, `{\n  "exclude": ["node_modules", "${FRAMEWORKS_FOLDER}"],`));
     expect(readFileSync(join(project, "tsconfig.json"), "utf8")).not.toMatch(/skipLibCheck|allowImportingTsExtensions/);
     expect(run(process.execPath, [tsc, "--noEmit", "-p", "."], project)).toBe("");
   }, 180_000); // tsc over the installed packages takes 30-60 s on a loaded two-core machine
 
-  it("type-checks the framework adapters in use: with skipLibCheck off once exactOptionalPropertyTypes is off; with it on, the only errors are in the AI SDK's and LangChain's own declarations (ai's dist/index.d.ts, …), as the README says", () => {
+  it("type-checks the framework adapters in use, and the README's snippets that import a framework: with skipLibCheck off once exactOptionalPropertyTypes is off; with it on, the only errors are in the AI SDK's and LangChain's own declarations (ai's dist/index.d.ts, …), as the README says", () => {
+    expect(docSnippets().filter((s) => !s.partial && s.file.startsWith(`${FRAMEWORKS_FOLDER}/`)).map((s) => s.heading)).toEqual(["README.md: // summaries-ai-sdk.ts", "README.md: // summaries-langchain.ts"]);
     writeFiles(project, {
-      "frameworks/tsconfig.json": JSON.stringify({ extends: "../tsconfig.json", compilerOptions: { exactOptionalPropertyTypes: false }, include: ["*.ts"] }),
-      "frameworks/exact.json": JSON.stringify({ extends: "../tsconfig.json", include: ["*.ts"] }),
+      "frameworks/tsconfig.json": JSON.stringify({ extends: "../tsconfig.json", compilerOptions: { exactOptionalPropertyTypes: false }, include: ["*.ts"], exclude: [] }),
+      "frameworks/exact.json": JSON.stringify({ extends: "../tsconfig.json", include: ["*.ts"], exclude: [] }),
       "frameworks/app.ts": `import { generateText, stepCountIs, wrapLanguageModel, type LanguageModel, type ModelMessage } from "ai";
 import { createAgent } from "langchain";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
@@ -201,7 +205,7 @@ console.log(typeof agent, toBaseMessages([]).length);
     const exact = spawnSync(process.execPath, [tsc, "--noEmit", "-p", "frameworks/exact.json"], { cwd: project, encoding: "utf8" });
     const files = [...new Set([...exact.stdout.matchAll(/^(\S[^(\n]*)\(\d+,\d+\): error/gm)].map((m) => m[1]!.replace(/^.*node_modules\//, "")))].sort();
     expect(files).toContain("ai/dist/index.d.ts");
-    for (const file of files) expect(file).toMatch(/^(ai|langchain|langsmith|@langchain\/(core|langgraph))\/(dist|lib)\//);
+    for (const file of files) expect(file).toMatch(/^(ai|langchain|langsmith|@langchain\/(core|langgraph|openai))\/(dist|lib)\//);
   }, 180_000);
 
   it("runs both test kits from the installed packages: an engine by name in an AI SDK tool loop and a LangChain agent, offline", () => {
@@ -282,6 +286,30 @@ console.log(JSON.stringify({ aiSdk: toChatMessages([{ role: "user", content: "hi
     expect(JSON.parse(node("adapters.cjs"))).toEqual({ aiSdk: [{ role: "user", content: "hi" }], langchain: "function" });
   });
 
+  it("summarizes with the app's own model from the installed packs: aiSdkSummarizer over @ai-sdk/openai and langchainSummarizer over ChatOpenAI, against a loopback server, through the failure ladder", async () => {
+    const server = await startOpenAIFixtureServer();
+    try {
+      writeFiles(project, { "summaries.mjs": SUMMARIES_SCRIPT });
+      server.setDefault({ kind: "reply", reply: { content: LOOPBACK_SUMMARY, usage: { prompt_tokens: 321, completion_tokens: 12 } } });
+      const used = { fallbackUsed: false, calls: { calls: 1, inputTokens: 321, outputTokens: 12 }, fromTheModel: true };
+      expect(JSON.parse(await nodeAsync("summaries.mjs", project, { BASE_URL: server.baseUrl }))).toEqual([
+        { name: "ai-sdk:gpt-4o-mini", summarizer: "ai-sdk:gpt-4o-mini", ...used },
+        { name: "langchain:gpt-4o-mini", summarizer: "langchain:gpt-4o-mini", ...used },
+      ]);
+      // a failing model: retried once after its short Retry-After, then the offline summary
+      server.setDefault({ kind: "status", status: 503, headers: { "retry-after": "0" } });
+      const before = server.requests.length;
+      const fallback = { summarizer: "extractive", fallbackUsed: true, calls: null, fromTheModel: false };
+      expect(JSON.parse(await nodeAsync("summaries.mjs", project, { BASE_URL: server.baseUrl }))).toEqual([
+        { name: "ai-sdk:gpt-4o-mini", ...fallback },
+        { name: "langchain:gpt-4o-mini", ...fallback },
+      ]);
+      expect(server.requests.length - before).toBe(4);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("runs the installed context-engine command", () => {
     const help = run(join(project, "node_modules/.bin/context-engine"), ["--help"], project);
     expect(help).toMatch(/^context-engine — /);
@@ -327,4 +355,39 @@ try { openSqliteStore("state.db"); console.log("opened"); } catch (error) { cons
     expect(result.store).toBe(true);
     expect(result.message).toMatch(/needs the better-sqlite3 package .*npm install better-sqlite3@12/);
   }, INSTALL_TIMEOUT);
+});
+
+describe("the AI SDK adapter from the installed packs with ai 7", () => {
+  let ai7: string;
+  beforeAll(() => {
+    ai7 = installProject({}, { typescript: workspacePackage("typescript"), "@types/node": workspacePackage("@types/node") }, [tarballs["@context-engine/core"], tarballs["@context-engine/ai-sdk"], ...aiSdk7Specs()]);
+    made.push(ai7);
+  }, INSTALL_TIMEOUT);
+
+  it("runs on this Node (ai 7 declares 22): the test kit's loop through prepareStep and through the middleware, and aiSdkSummarizer over a LanguageModelV4 against a loopback server", async () => {
+    const server = await startOpenAIFixtureServer();
+    try {
+      server.setDefault({ kind: "reply", reply: { content: LOOPBACK_SUMMARY, usage: { prompt_tokens: 321, completion_tokens: 12 } } });
+      writeFiles(ai7, { "ai7.mjs": AI7_SCRIPT });
+      const result = JSON.parse(await nodeAsync("ai7.mjs", ai7, { BASE_URL: server.baseUrl })) as Record<string, unknown>;
+      const loop = { compressions: [0, 0, 1, 0], sentTheView: true, text: "The zebra note says the herd crossed the river at dawn." };
+      expect(result).toEqual({
+        ai: aiSdk7Specs()[0]!.slice("ai@".length),
+        node: process.versions.node.split(".")[0],
+        specification: "v4",
+        loops: { prepareStep: loop, middleware: loop },
+        summaries: { name: "ai-sdk:gpt-4o-mini", summarizer: "ai-sdk:gpt-4o-mini", fallbackUsed: false, calls: { calls: 1, inputTokens: 321, outputTokens: 12 }, fromTheModel: true },
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("type-checks the adapter and the summarizer with ai 7's own types (tsc --init's strict config; ai 7's @ai-sdk/provider and provider-utils declarations need its skipLibCheck, as the README says)", () => {
+    writeFiles(ai7, { "app.ts": AI7_APP });
+    const tsc = join(ai7, "node_modules/typescript/bin/tsc");
+    run(process.execPath, [tsc, "--init"], ai7);
+    expect(readFileSync(join(ai7, "tsconfig.json"), "utf8")).toMatch(/"skipLibCheck": true/);
+    expect(run(process.execPath, [tsc, "--noEmit", "-p", "."], ai7)).toBe("");
+  }, 180_000);
 });

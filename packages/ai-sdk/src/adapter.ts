@@ -12,7 +12,7 @@
  * the summary in the background (`compression.prepare_at`).
  */
 import { isDeepStrictEqual } from "node:util";
-import type { LanguageModelMiddleware, LanguageModelUsage, ModelMessage, ToolSet } from "./aiTypes.js";
+import type { LanguageModelMiddleware, LanguageModelUsage, ModelMessage, ProviderMiddleware, ToolSet } from "./aiTypes.js";
 import { AWAITING_REAL_USAGE, isContextEngine, type ChatMessage, type CompressOptions, type ContextEngine, type UsageReport } from "@context-engine/core";
 import { lastCompactionOf, messagesChanged, noticeSince, OutgoingRequestTracker, requestedCompression, toolCallContext } from "@context-engine/core/internal";
 import { withHistoryNotice, type HistoryNotice } from "./notice.js";
@@ -64,11 +64,11 @@ export interface AiSdkCompressionEvent {
   trigger: "usage" | "hygiene" | "agent" | "overflow";
 }
 
-/** What `prepareStep` reads of the AI SDK's step options. */
-export interface StepInput {
+/** What `prepareStep` reads of the AI SDK's step options (`M`: the `ModelMessage` of the installed ai, 6 or 7). */
+export interface StepInput<M = ModelMessage> {
   steps: ReadonlyArray<{ usage: LanguageModelUsage }>;
   stepNumber: number;
-  messages: ModelMessage[];
+  messages: M[];
 }
 
 /** The history a compaction replaced and what replaced it. */
@@ -82,6 +82,18 @@ interface Compaction {
 /** The latest compaction of one path into the model (the tool loop's steps, or the wrapped model's calls). */
 interface CompactionSlot {
   current: Compaction | undefined;
+  /** The messages last sent in place of a history, and that history: ai 7 hands a step's override on to the next step. */
+  last?: { history: ModelMessage[]; sent: ModelMessage[] } | undefined;
+}
+
+/**
+ * The history `messages` stand for: ai 7 starts a step's messages with what the step before was sent
+ * instead of the history (a `prepareStep` override carries forward), so those are read as that history;
+ * ai 6 hands over the whole history every step, which is returned as it is.
+ */
+function historyOf(slot: CompactionSlot, messages: ModelMessage[]): ModelMessage[] {
+  const last = slot.last;
+  return last !== undefined && startsWith(messages, last.sent) ? [...last.history, ...messages.slice(last.sent.length)] : messages;
 }
 
 /** The messages to send for `messages`: the slot's compacted view plus what came after it, or `messages` itself when the slot's compaction does not cover them. */
@@ -89,7 +101,7 @@ function viewThrough(slot: CompactionSlot, messages: ModelMessage[]): ModelMessa
   const compaction = slot.current;
   if (compaction === undefined) return messages;
   if (!startsWith(messages, compaction.source)) {
-    slot.current = undefined; // another conversation
+    slot.current = slot.last = undefined; // another conversation
     return messages;
   }
   return [...compaction.view, ...withHistoryNotice(messages.slice(compaction.source.length), compaction.source.length, compaction.notice)];
@@ -137,7 +149,7 @@ export class AiSdkAdapter {
    * plus what came after it, or `messages` itself when no compaction covers them.
    */
   view(messages: ModelMessage[]): ModelMessage[] {
-    return viewThrough(this.steps, messages);
+    return viewThrough(this.steps, historyOf(this.steps, messages));
   }
 
   /** Feeds a step's usage to the engine once (steps without reported input tokens are skipped). */
@@ -158,11 +170,12 @@ export class AiSdkAdapter {
    * The AI SDK `prepareStep`: feeds the last step's usage, then sends the compacted view, compressing
    * first when the engine says so. Combine with your own: `prepareStep: async (o) => ({ ...mine(o), ...(await adapter.prepareStep(o)) })`.
    */
-  readonly prepareStep = async ({ steps, stepNumber, messages }: StepInput): Promise<{ messages: ModelMessage[] } | undefined> => {
+  readonly prepareStep = async <M extends object = ModelMessage>({ steps, stepNumber, messages }: StepInput<M>): Promise<{ messages: M[] } | undefined> => {
     const last = steps[steps.length - 1];
     if (last !== undefined) this.feed(last);
-    const sent = await this.compacted(this.steps, messages, stepNumber);
-    return sent === messages ? undefined : { messages: sent };
+    const history = messages as unknown as ModelMessage[];
+    const sent = await this.compacted(this.steps, history, stepNumber);
+    return sent === history ? undefined : { messages: sent as unknown as M[] };
   };
 
   /**
@@ -171,6 +184,14 @@ export class AiSdkAdapter {
    * `messages` itself when nothing changes.
    */
   private async compacted(slot: CompactionSlot, messages: ModelMessage[], stepNumber: number): Promise<ModelMessage[]> {
+    const history = historyOf(slot, messages);
+    const sent = await this.compactedHistory(slot, history, stepNumber);
+    slot.last = sent === history ? undefined : { history, sent };
+    return sent;
+  }
+
+  /** {@link compacted} of the whole history `messages`. */
+  private async compactedHistory(slot: CompactionSlot, messages: ModelMessage[], stepNumber: number): Promise<ModelMessage[]> {
     const current = viewThrough(slot, messages);
     const chat = toChatMessages(current);
     const trigger = await this.compressionTrigger(chat);
@@ -237,7 +258,7 @@ export class AiSdkAdapter {
   middleware(): LanguageModelMiddleware {
     let calls = 0;
     const report = (usage: Parameters<typeof languageModelUsageReport>[0]) => this.report(languageModelUsageReport(usage));
-    return {
+    const middleware: ProviderMiddleware & LanguageModelMiddleware = {
       specificationVersion: "v3",
       transformParams: async ({ params }) => {
         const messages = promptAsModelMessages(params.prompt);
@@ -254,12 +275,13 @@ export class AiSdkAdapter {
         return { ...result, stream: reportingStreamUsage(result.stream, report) };
       },
     };
+    return middleware;
   }
 
   /** Forgets the compaction and the usage seen (a new conversation); the engine's counters are the engine's (`onSessionReset`). */
   reset(): void {
-    this.steps.current = undefined;
-    this.calls.current = undefined;
+    this.steps.current = this.steps.last = undefined;
+    this.calls.current = this.calls.last = undefined;
     this.promptTokens = undefined;
     this.outgoing = new OutgoingRequestTracker();
   }

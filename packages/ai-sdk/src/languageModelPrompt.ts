@@ -4,14 +4,14 @@
  * as `Uint8Array`) ⇄ chat messages. A prompt message is an AI SDK message in a narrower form, so the
  * `ModelMessage` converters do the work; messages an engine wrote are brought into the provider's form.
  */
-import type { LanguageModelMiddleware, ModelMessage } from "./aiTypes.js";
+import type { ModelMessage, ProviderMiddleware } from "./aiTypes.js";
 import type { ChatMessage } from "@context-engine/core";
 import { isRecord, type Part } from "./parts.js";
 import { namedToChatMessages } from "./toChatMessages.js";
 import { toModelMessages } from "./toModelMessages.js";
 
 /** The options of a language-model call as a middleware gets them (`LanguageModelV3CallOptions`). */
-export type LanguageModelCallOptions = Parameters<NonNullable<LanguageModelMiddleware["transformParams"]>>[0]["params"];
+export type LanguageModelCallOptions = Parameters<NonNullable<ProviderMiddleware["transformParams"]>>[0]["params"];
 
 /** A provider-level prompt (`LanguageModelV3Prompt` of `@ai-sdk/provider`). */
 export type LanguageModelPrompt = LanguageModelCallOptions["prompt"];

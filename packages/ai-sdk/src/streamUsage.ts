@@ -1,8 +1,8 @@
 /** The usage a language model's stream reports, read as the stream passes (a middleware's `wrapStream`). */
-import type { LanguageModelMiddleware } from "./aiTypes.js";
+import type { ProviderMiddleware } from "./aiTypes.js";
 
 /** The stream of a language model's streamed call (`LanguageModelV3StreamResult["stream"]`). */
-export type LanguageModelStream = Awaited<ReturnType<NonNullable<LanguageModelMiddleware["wrapStream"]>>>["stream"];
+export type LanguageModelStream = Awaited<ReturnType<NonNullable<ProviderMiddleware["wrapStream"]>>>["stream"];
 
 /** The usage of a stream's `finish` part. */
 type StreamFinishUsage = Extract<LanguageModelStream extends ReadableStream<infer P> ? P : never, { type: "finish" }>["usage"];

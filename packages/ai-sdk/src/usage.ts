@@ -1,5 +1,5 @@
 /** AI SDK usage → the OpenAI-shaped usage report `engine.updateFromResponse` takes. */
-import type { LanguageModelMiddleware, LanguageModelUsage } from "./aiTypes.js";
+import type { LanguageModelUsage, ProviderMiddleware } from "./aiTypes.js";
 import type { UsageReport } from "@context-engine/core";
 
 /**
@@ -17,7 +17,7 @@ export function aiSdkUsageReport(usage: LanguageModelUsage | undefined): UsageRe
 }
 
 /** The usage a language model reports to a middleware (`LanguageModelV3Usage`). */
-export type LanguageModelCallUsage = Awaited<ReturnType<NonNullable<LanguageModelMiddleware["wrapGenerate"]>>>["usage"];
+export type LanguageModelCallUsage = Awaited<ReturnType<NonNullable<ProviderMiddleware["wrapGenerate"]>>>["usage"];
 
 /** The OpenAI chat usage report of a language model's own usage (what `wrapGenerate` and a stream's `finish` part carry), read as the AI SDK reads it. */
 export function languageModelUsageReport(usage: LanguageModelCallUsage | undefined): UsageReport | undefined {

@@ -5,6 +5,7 @@ import type { ContextHost } from "@context-engine/core";
 import { useToolLoopFixture } from "../../../test/support/expectToolLoop.js";
 import { ANSWER_AFTER_COMPACTION, agentCompactionHost, earlierTurns, FOCUS, LATER_ANSWER, LATER_ASK, scriptAgentCompaction } from "../../../test/support/agentCompactionScenario.js";
 import { expectAgentCompactionLoop } from "../../../test/support/expectAgentCompaction.js";
+import { responseMessages } from "./responseMessages.js";
 import { createAiSdkAdapter, toModelMessages, type AiSdkCompressionEvent } from "../src/index.js";
 
 const loop = useToolLoopFixture();
@@ -18,7 +19,7 @@ async function runLoop(host: ContextHost) {
     generateText({ model, messages, allowSystemInMessages: true, tools: adapter.tools, stopWhen: stepCountIs(4), prepareStep: adapter.prepareStep, onStepFinish: adapter.onStepFinish });
   const history = toModelMessages(earlierTurns());
   const first = await call(history);
-  const later = await call([...history, ...first.response.messages, { role: "user", content: LATER_ASK }]);
+  const later = await call([...history, ...responseMessages(first), { role: "user", content: LATER_ASK }]);
   return { events, first, later };
 }
 

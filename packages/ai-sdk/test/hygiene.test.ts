@@ -7,6 +7,7 @@ import { useToolLoopFixture } from "../../../test/support/expectToolLoop.js";
 import { compressorHost, CONTEXT_LENGTH, sentMessages } from "../../../test/support/toolLoopScenario.js";
 import { RESUMED_ASK, resumedSession, shareOfHygieneThreshold, shortSession, type StoredTurn } from "../../../test/support/resumedSession.js";
 import { createAiSdkAdapter, type AiSdkAdapter, type AiSdkCompressionEvent } from "../src/index.js";
+import { responseMessages } from "./responseMessages.js";
 
 const loop = useToolLoopFixture();
 
@@ -30,7 +31,7 @@ async function twoCalls(adapter: AiSdkAdapter, via: "prepareStep" | "middleware"
   );
   const history = modelMessages(turns);
   const first = await generateText({ model, messages: history, allowSystemInMessages: true, ...hooks });
-  history.push(...first.response.messages, { role: "user", content: FOLLOW_UP });
+  history.push(...responseMessages(first), { role: "user", content: FOLLOW_UP });
   await generateText({ model, messages: history, allowSystemInMessages: true, ...hooks });
   const [firstSent, secondSent] = loop.server.requests.map(sentMessages) as [ChatMessage[], ChatMessage[]];
   return { firstSent, secondSent };

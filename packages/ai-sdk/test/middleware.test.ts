@@ -6,6 +6,7 @@ import { validateConversation, type ContextHost } from "@context-engine/core";
 import { expectCompressedLoop, useToolLoopFixture } from "../../../test/support/expectToolLoop.js";
 import { compressorHost, FINAL_ANSWER, lcmHost, PAST_THRESHOLD_TOKENS, readNote, scriptToolLoop, sentMessages, SYSTEM_PROMPT, USER_ASK } from "../../../test/support/toolLoopScenario.js";
 import { createAiSdkAdapter, type AiSdkAdapter, type AiSdkCompressionEvent } from "../src/index.js";
+import { responseMessages } from "./responseMessages.js";
 
 const loop = useToolLoopFixture();
 
@@ -44,9 +45,9 @@ describe("the AI SDK language-model middleware (wrapLanguageModel), against a lo
     );
     const history = longHistory();
     const first = await generateText({ model, messages: history, allowSystemInMessages: true });
-    history.push(...first.response.messages, { role: "user", content: FOLLOW_UP });
+    history.push(...responseMessages(first), { role: "user", content: FOLLOW_UP });
     const second = await generateText({ model, messages: history, allowSystemInMessages: true });
-    history.push(...second.response.messages, { role: "user", content: "Thanks." });
+    history.push(...responseMessages(second), { role: "user", content: "Thanks." });
     const third = await generateText({ model, messages: history, allowSystemInMessages: true });
     expect(third.text).toBe(FINAL_ANSWER);
 

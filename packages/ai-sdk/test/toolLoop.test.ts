@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { ContextHost } from "@context-engine/core";
 import { expectCompressedLoop, useToolLoopFixture } from "../../../test/support/expectToolLoop.js";
 import { compressorHost, FINAL_ANSWER, lcmHost, readNote, scriptToolLoop, SYSTEM_PROMPT, USER_ASK } from "../../../test/support/toolLoopScenario.js";
+import { responseMessages } from "./responseMessages.js";
 import { createAiSdkAdapter, type AiSdkCompressionEvent } from "../src/index.js";
 
 const loop = useToolLoopFixture();
@@ -44,7 +45,7 @@ describe("the AI SDK adapter in generateText's tool loop, against a loopback Ope
     const { compacted } = expectCompressedLoop(loop.server, host, "lcm_grep");
     expect(events).toEqual([{ stepNumber: 2, messagesBefore: 6, messagesAfter: compacted.length, promptTokens: 7_600, compressionCount: 1, trigger: "usage" }]);
     // a later call with the whole history is sent the compacted conversation, not the history again
-    const history = [...messages, ...result.response.messages];
+    const history = [...messages, ...responseMessages(result)];
     expect(adapter.view(history).length).toBeLessThan(history.length);
   });
 

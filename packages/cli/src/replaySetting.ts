@@ -1,5 +1,6 @@
 /** What `simulate` and `eval` replay with: the model, provider and window, and the replay options the host's config sets. */
-import { defaultTokenCounter, knownContextLength, OpenAICompatibleSummarizer, type ContextHost, type Summarizer } from "@context-engine/core";
+import { defaultTokenCounter, knownContextLength, type ContextHost, type Summarizer } from "@context-engine/core";
+import { LlmSummarizer } from "@context-engine/core/summarizers";
 import { isClaudeModel } from "@context-engine/core/providers";
 import { MeteredSummarizer, parsePriceTable, type ReplayOptions } from "@context-engine/core/lab";
 
@@ -39,7 +40,7 @@ export function hostReplayOptions(host: ContextHost, model: string): Pick<Replay
   };
 }
 
-/** The model `metered`'s summaries go to: an LLM summarizer's own model, else `otherwise`. */
+/** The model `metered`'s summaries go to: an LLM summarizer's own model (OpenAI-compatible, Anthropic, an AI SDK or LangChain model), else `otherwise`. */
 function summaryModel(metered: MeteredSummarizer, otherwise: string): string {
-  return metered.inner instanceof OpenAICompatibleSummarizer ? metered.inner.model : otherwise;
+  return metered.inner instanceof LlmSummarizer ? metered.inner.model : otherwise;
 }

@@ -5,3 +5,15 @@ export function lazy<T>(make: () => T): () => T {
   let made: { value: T } | undefined;
   return () => (made ??= { value: make() }).value;
 }
+
+/** `make`'s promise, made on the first call and returned by every later one (made again after a failure): an SDK imported or a client built on first use. */
+export function lazyAsync<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make().catch((error: unknown) => {
+      made = undefined;
+      throw error;
+    });
+    return made;
+  };
+}

@@ -54,7 +54,7 @@ export const CompressionSectionSchema = z
 export const AuxiliaryCompressionSchema = z
   .object({
     model: optionalString,
-    provider: z.string({ error: 'must be a provider name such as "auto", "openrouter", "main"' }).default("auto"),
+    provider: z.string({ error: 'must be a provider name such as "auto", "openrouter", "openai", "anthropic", "main"' }).default("auto"),
     base_url: optionalString,
     api_key: optionalString,
     timeout: z.number({ error: "must be a number of seconds" }).positive({ error: "must be a positive number of seconds" }).default(120),

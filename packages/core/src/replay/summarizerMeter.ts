@@ -1,14 +1,14 @@
 /**
  * What summaries cost and what the summary model is shown: a summarizer wrapper that records, for every
  * summary it returns, the prompts an LLM summarizer sends for that request (the template and the
- * serialized turns, as `OpenAICompatibleSummarizer` builds them: several for a range longer than the
- * model's input, summarizers/summaryCalls.ts) and the tokens of each call. The replay prices these calls
- * at the summary model's price; wrapped around the offline summarizer, they are what an LLM would have
+ * serialized turns, as an `LlmSummarizer` builds them: several for a range longer than the model's
+ * input, summarizers/summaryCalls.ts) and the tokens of each call, those the API reported when a live LLM
+ * summarizer made it. The replay prices these calls at the summary model's price; wrapped around the offline summarizer, they are what an LLM would have
  * been sent, and the fidelity eval scores the prompts (`promptRecall`) without calling a model.
  */
 import { ExtractiveSummarizer } from "../summarizers/extractive.js";
 import { chunkedRequests, digestCall, DEFAULT_OVERSIZED_RANGE, summaryPromptFor, type OversizedRangeMode } from "../summarizers/summaryCalls.js";
-import type { Summarizer, SummaryRequest } from "../summarizers/types.js";
+import type { Summarizer, SummaryModelCall, SummaryRequest } from "../summarizers/types.js";
 import type { TokenCounter } from "../tokens/types.js";
 
 /** One model call an LLM summarizer makes for a summary. */
@@ -37,7 +37,8 @@ export interface MeteredSummarizerOptions {
 
 /**
  * Wraps `inner` and records one {@link SummarizerCall} per model call an LLM summarizer makes for each
- * summary `inner` returns (a call that fails is not recorded). Its `name` is the inner summarizer's, so
+ * summary `inner` returns (a call that fails is not recorded): the tokens the model's API reported when
+ * `inner` reports its calls (`onModelCall`: a live LLM summarizer), else those of the prompts it would send. Its `name` is the inner summarizer's, so
  * engines that treat the offline summarizer apart (lcm offers `lcm_expand_query` only with an LLM) see
  * the same summarizer.
  */
@@ -70,11 +71,20 @@ export class MeteredSummarizer implements Summarizer {
 
   /** The inner summarizer's summary, recorded with the prompts an LLM summarizer sends for it and their token counts. */
   async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<string> {
-    const summary = await this.inner.summarize(request, signal);
+    const reported: SummaryModelCall[] = [];
+    const onModelCall = (call: SummaryModelCall): void => {
+      reported.push(call);
+      request.onModelCall?.(call);
+    };
+    const summary = await this.inner.summarize({ ...request, onModelCall }, signal);
     const prompts = await this.promptsFor(request);
     const outputTokens = this.#counter.count(summary);
-    // a chunk after the first also reads the summary the call before wrote: priced at this summary's size
-    prompts.forEach((prompt, i) => this.calls.push({ inputTokens: this.#counter.count(prompt) + (i > 0 ? outputTokens : 0), outputTokens }));
+    if (reported.some((call) => call.inputTokens !== undefined || call.outputTokens !== undefined)) {
+      for (const call of reported) this.calls.push({ inputTokens: call.inputTokens ?? 0, outputTokens: call.outputTokens ?? 0 });
+    } else {
+      // a chunk after the first also reads the summary the call before wrote: priced at this summary's size
+      prompts.forEach((prompt, i) => this.calls.push({ inputTokens: this.#counter.count(prompt) + (i > 0 ? outputTokens : 0), outputTokens }));
+    }
     if (this.#keepPrompts) this.prompts.push(prompts);
     return summary;
   }

@@ -1,5 +1,6 @@
 /** Summary failure classification: which failures abort a compaction and which fall back offline. */
 import { isOpenAIError, openAIApiError, type OpenAIApiErrorFields } from "./openaiErrors.js";
+import { ModelCallError, QUOTA_TEXT, type ModelCallErrorKind } from "./modelClient.js";
 
 /** What the compressor does after a summarizer failure. */
 export interface SummaryFailure {
@@ -46,7 +47,6 @@ const NETWORK_CODES = new Set([
 
 const TIMEOUT_CODES = new Set(["ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
-const QUOTA_PATTERN = /insufficient_quota|quota|billing|credit balance|out of credits/i;
 
 /** Every error in the `cause` chain, the error itself first. */
 function causeChain(error: unknown): unknown[] {
@@ -108,21 +108,30 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-/** The wait an API error asks for (`retry-after-ms`, else `retry-after`), in milliseconds; undefined when it asks none. */
+/** The headers of an HTTP answer: a `Headers` object or a plain record (header names lowercase). */
+export type ResponseHeaders = { get(name: string): string | null } | Readonly<Record<string, string | undefined>>;
+
+/** The wait `headers` ask for (`retry-after-ms`, else `retry-after`), in milliseconds; undefined when they ask none. */
+export function headersRetryAfterMs(headers: ResponseHeaders | null | undefined, now: number = Date.now()): number | undefined {
+  if (headers === null || typeof headers !== "object") return undefined;
+  const get = (name: string): string | null => (typeof headers.get === "function" ? (headers as { get(name: string): string | null }).get(name) : ((headers as Record<string, string | undefined>)[name] ?? null));
+  const ms = get("retry-after-ms");
+  if (ms !== null && ms.trim() !== "" && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Math.round(Number(ms));
+  return parseRetryAfter(get("retry-after"), now);
+}
+
+/** The wait an error asks for: a {@link ModelCallError}'s `retryAfterMs`, an `openai` SDK error's headers; undefined when it asks none. */
 export function retryAfterMs(error: unknown, now: number = Date.now()): number | undefined {
+  if (isModelCallError(error)) return error.retryAfterMs;
   const apiError = openAIApiError(error);
-  if (!apiError?.headers) return undefined;
-  const headers = apiError.headers as { get?: (name: string) => string | null };
-  if (typeof headers.get !== "function") return undefined;
-  const ms = Number(headers.get("retry-after-ms"));
-  if (headers.get("retry-after-ms") !== null && Number.isFinite(ms) && ms >= 0) return Math.round(ms);
-  return parseRetryAfter(headers.get("retry-after"), now);
+  return apiError?.headers ? headersRetryAfterMs(apiError.headers as ResponseHeaders, now) : undefined;
 }
 
 /** True for a quota or billing exhaustion (as opposed to a rate limit that passes): waiting does not help. */
 export function isQuotaExhausted(error: unknown): boolean {
+  if (isModelCallError(error)) return error.kind === "quota";
   const apiError = openAIApiError(error);
-  return apiError !== undefined && QUOTA_PATTERN.test(apiErrorText(apiError));
+  return apiError !== undefined && QUOTA_TEXT.test(apiErrorText(apiError));
 }
 
 /** Classifies an error thrown by a summarizer (openai SDK errors, fetch errors, AbortError, …), with the wait it asked for. */
@@ -140,6 +149,7 @@ function classifyKind(error: unknown): SummaryFailure {
   if (isOpenAIError(error, "APIUserAbortError") || chain.some((e) => errorName(e) === "AbortError")) {
     return failure("abort", "aborted", `summary request aborted: ${message}`);
   }
+  if (isModelCallError(error)) return modelCallFailure(error, message);
   if (error instanceof EmptySummaryError) return failure("fallback", "empty", message);
   if (error instanceof SyntaxError) return failure("fallback", "malformed", `summary endpoint answered with a body that is not JSON: ${message}`);
   if (error instanceof InvalidSummaryResponseError) return failure("fallback", "invalid", `invalid summary response: ${message}`);
@@ -149,7 +159,7 @@ function classifyKind(error: unknown): SummaryFailure {
   if (apiError !== undefined && (isOpenAIError(error, "AuthenticationError") || isOpenAIError(error, "PermissionDeniedError"))) {
     return failure("abort", "auth", `summary endpoint refused the credentials (${apiError.status}): ${message}`);
   }
-  if (apiError !== undefined && (isOpenAIError(error, "RateLimitError") || QUOTA_PATTERN.test(apiErrorText(apiError)))) {
+  if (apiError !== undefined && (isOpenAIError(error, "RateLimitError") || QUOTA_TEXT.test(apiErrorText(apiError)))) {
     return failure("abort", "quota", `summary endpoint rate limit or quota (${apiError.status ?? "no status"}): ${message}`);
   }
   const networkCode = chain.map(errorCode).find((code) => code !== undefined && NETWORK_CODES.has(code));
@@ -162,6 +172,30 @@ function classifyKind(error: unknown): SummaryFailure {
     return failure("fallback", "other", `summary endpoint error: ${message}`);
   }
   return failure("fallback", "other", `summarizer failed: ${message}`);
+}
+
+/** True for a {@link ModelCallError}, also one of another copy of this package (recognised by its name and kind). */
+export function isModelCallError(error: unknown): error is ModelCallError {
+  if (error instanceof ModelCallError) return true;
+  return error instanceof Error && error.name === "ModelCallError" && typeof (error as { kind?: unknown }).kind === "string";
+}
+
+/** What the ladder does after a failure a model client classified (see ModelCallErrorKind). */
+const MODEL_CALL_FAILURES: Record<ModelCallErrorKind, [SummaryFailure["action"], SummaryFailure["kind"], (status: string) => string]> = {
+  auth: ["abort", "auth", (status) => `summary endpoint refused the credentials (${status})`],
+  quota: ["abort", "quota", (status) => `summary endpoint rate limit or quota (${status})`],
+  rate_limit: ["abort", "quota", (status) => `summary endpoint rate limit or quota (${status})`],
+  network: ["abort", "network", () => "summary endpoint unreachable"],
+  timeout: ["fallback", "timeout", () => "summary request timed out"],
+  server: ["fallback", "server", () => "summary endpoint server error"],
+  invalid: ["fallback", "invalid", () => "invalid summary response"],
+  malformed: ["fallback", "malformed", () => "summary endpoint answered with a body that is not JSON"],
+  other: ["fallback", "other", () => "summary endpoint error"],
+};
+
+function modelCallFailure(error: ModelCallError, message: string): SummaryFailure {
+  const [action, kind, reason] = MODEL_CALL_FAILURES[error.kind] ?? MODEL_CALL_FAILURES.other;
+  return failure(action, kind, `${reason(String(error.status ?? "no status"))}: ${message}`);
 }
 
 /** Cooldowns after consecutive timeouts, in seconds: 60, then 300, then 900. */

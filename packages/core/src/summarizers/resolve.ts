@@ -2,6 +2,8 @@
 import type { AuxiliaryCompressionConfig } from "../config/schema.js";
 import { ExtractiveSummarizer } from "./extractive.js";
 import { OpenAICompatibleSummarizer } from "./openaiCompatible.js";
+import { ANTHROPIC_BASE_URL, AnthropicSummarizer } from "./anthropic.js";
+import { isClaudeModel } from "../caching/status.js";
 import type { Summarizer } from "./types.js";
 
 /** OpenRouter's OpenAI-compatible endpoint. */
@@ -12,6 +14,8 @@ export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 export const DEFAULT_OPENROUTER_SUMMARY_MODEL = "google/gemini-2.5-flash";
 /** Summary model used on OpenAI (and custom endpoints) when no model is known. */
 export const DEFAULT_OPENAI_SUMMARY_MODEL = "gpt-4o-mini";
+/** Summary model used on Anthropic when neither `auxiliary.compression.model` nor a Claude main model is known. */
+export const DEFAULT_ANTHROPIC_SUMMARY_MODEL = "claude-haiku-4-5";
 /** The API key sent to a custom endpoint that needs none (local servers). */
 export const NO_API_KEY = "none";
 
@@ -84,8 +88,33 @@ function offline(reason: string): ResolvedSummarizer {
   return { summarizer: new ExtractiveSummarizer(), description: `extractive (offline): ${reason}` };
 }
 
+/** A Claude model's id on Anthropic's own API (an OpenRouter-style `anthropic/` prefix dropped); undefined for another family. */
+function claudeId(model: string | undefined): string | undefined {
+  return model !== undefined && isClaudeModel(model) ? model.replace(/^anthropic\//i, "") : undefined;
+}
+
 /**
- * Chooses the summarizer. An explicit `base_url` always wins (key: `api_key`, else OPENAI_API_KEY, else
+ * Provider "anthropic": the Messages API at `base_url` (default Anthropic's) with `api_key`, else
+ * ANTHROPIC_API_KEY. Model: `model`, else a Claude main model, else {@link DEFAULT_ANTHROPIC_SUMMARY_MODEL};
+ * a configured model falls back once to a Claude main model that differs.
+ */
+function anthropic(aux: AuxiliaryCompressionConfig, mainModel: string | undefined, env: NodeJS.ProcessEnv): ResolvedSummarizer {
+  const auxKey = nonEmpty(aux.api_key);
+  const apiKey = auxKey ?? nonEmpty(env.ANTHROPIC_API_KEY);
+  if (!apiKey) return offline("provider anthropic needs ANTHROPIC_API_KEY or auxiliary.compression.api_key");
+  const baseUrl = nonEmpty(aux.base_url) ?? ANTHROPIC_BASE_URL;
+  const configured = nonEmpty(aux.model);
+  const main = claudeId(mainModel);
+  const model = configured ?? main ?? DEFAULT_ANTHROPIC_SUMMARY_MODEL;
+  const fallbackModel = configured !== undefined && main !== undefined && main !== configured ? main : undefined;
+  const summarizer = new AnthropicSummarizer({ apiKey, baseUrl, model, fallbackModel, timeoutMs: Math.round(aux.timeout * 1000), oversizedRange: aux.oversized_range });
+  const keySource = auxKey ? "auxiliary.compression.api_key" : "ANTHROPIC_API_KEY";
+  return { summarizer, description: `${summarizer.name} at ${baseUrl} (key: ${keySource}, timeout ${aux.timeout}s${fallbackModel ? `, falls back to ${fallbackModel}` : ""})` };
+}
+
+/**
+ * Chooses the summarizer. Provider "anthropic" is Anthropic's Messages API (see {@link anthropic}; its
+ * `base_url` is that API's root). Otherwise an explicit `base_url` always wins (key: `api_key`, else OPENAI_API_KEY, else
  * "none"). Provider "auto" uses OpenRouter when OPENROUTER_API_KEY is set, else OpenAI with OPENAI_API_KEY;
  * "openrouter" / "openai" are explicit; "main" uses the main model's endpoint. With nothing available the
  * offline {@link ExtractiveSummarizer} is returned. Model: `model`, else the main model, else a default
@@ -103,6 +132,7 @@ export function createSummarizer(
   const mainModel = nonEmpty(main?.model);
   const mainBaseUrl = nonEmpty(main?.baseUrl);
 
+  if (provider === "anthropic") return anthropic(aux, mainModel, env);
   let endpoint: Endpoint | undefined;
   if (auxBaseUrl) {
     const envKey = nonEmpty(env.OPENAI_API_KEY);

@@ -48,6 +48,7 @@ import {
   type UsageReport,
 } from "@context-engine/core";
 import { runConformance, type ConformanceReport } from "@context-engine/core/conformance";
+import { LlmSummarizer, ModelCallError, type SummaryModelClient } from "@context-engine/core/summarizers";
 import {
   checkCompactedList,
   checkSeqRange,
@@ -186,6 +187,7 @@ describe("the subpath entries", () => {
     expect(specifiers).toEqual([
       "@context-engine/core",
       "@context-engine/core/compressor",
+      "@context-engine/core/summarizers",
       "@context-engine/core/store",
       "@context-engine/core/session",
       "@context-engine/core/codex",
@@ -220,6 +222,14 @@ describe("the subpath entries", () => {
     expect(toOpenAIChatMessages(messages)).toEqual([{ role: "system", content: "be brief" }, { role: "user", content: "hi" }]);
     expect(new AnthropicAdapterError("x")).toBeInstanceOf(Error);
     expect([isClaudeModel("anthropic/claude-sonnet-4.5"), isClaudeModel("gpt-5.5")]).toEqual([true, false]);
+  });
+
+  it("builds a summarizer over a model client of one's own from @context-engine/core/summarizers", async () => {
+    const client: SummaryModelClient = { model: "my-model", provider: "mine", complete: async ({ prompt }) => ({ text: `## Goal\n- read ${prompt.length} characters`, usage: { inputTokens: 5, outputTokens: 2 } }) };
+    const summarizer = new LlmSummarizer({ client });
+    expect(summarizer.name).toBe("mine:my-model");
+    expect(await summarizer.summarize({ messages: [{ role: "user", content: "hi" }], maxTokens: 100 })).toMatch(/^## Goal\n- read \d+ characters/);
+    expect(new ModelCallError("refused", { kind: "auth", status: 401 })).toMatchObject({ kind: "auth", status: 401, message: "refused" });
   });
 
   it("leaves the built-in compressor's parts, the Codex routes, the provider wire formats, the lab and the internals out of the root", () => {

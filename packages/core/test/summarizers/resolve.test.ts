@@ -3,6 +3,8 @@ import { AuxiliaryCompressionSchema } from "../../src/config/schema.js";
 import { ExtractiveSummarizer } from "../../src/summarizers/extractive.js";
 import { OpenAICompatibleSummarizer } from "../../src/summarizers/openaiCompatible.js";
 import { createSummarizer } from "../../src/summarizers/resolve.js";
+import { AnthropicSummarizer } from "../../src/summarizers/anthropic.js";
+import { startAnthropicFixtureServer } from "../../../../test/support/anthropicFixtureServer.js";
 import { startOpenAIFixtureServer } from "../../../../test/support/openaiFixtureServer.js";
 import type { FixtureServer } from "../../../../test/support/openaiFixtureServer.js";
 
@@ -85,5 +87,48 @@ describe("createSummarizer", () => {
     const { summarizer, description } = createSummarizer(aux({ provider: "nous" }), undefined, { OPENAI_API_KEY: "k" });
     expect(summarizer).toBeInstanceOf(ExtractiveSummarizer);
     expect(description).toContain("base_url");
+  });
+
+  describe("provider anthropic", () => {
+    let messages: FixtureServer;
+    beforeAll(async () => {
+      messages = await startAnthropicFixtureServer();
+    });
+    afterAll(async () => {
+      await messages.close();
+    });
+
+    it("calls the Messages API at base_url with ANTHROPIC_API_KEY, the Claude main model as the summary model", async () => {
+      const { summarizer, description } = createSummarizer(aux({ provider: "anthropic", base_url: messages.origin }), { model: "anthropic/claude-sonnet-4-6" }, { ANTHROPIC_API_KEY: "sk-ant-env", OPENAI_API_KEY: "sk-openai" });
+      expect(summarizer).toBeInstanceOf(AnthropicSummarizer);
+      expect(summarizer.name).toBe("anthropic:claude-sonnet-4-6");
+      expect(description).toContain(messages.origin);
+      expect(description).toContain("key: ANTHROPIC_API_KEY");
+      expect(description).not.toContain("sk-ant-env");
+      await summarizer.summarize(request);
+      const sent = messages.requests.at(-1)!;
+      expect(sent.path).toBe("/v1/messages");
+      expect(sent.body.model).toBe("claude-sonnet-4-6");
+      expect(sent.headers.authorization).toBe("Bearer sk-ant-env");
+    });
+
+    it("uses the configured model and api_key, and falls back once to a Claude main model", async () => {
+      const { summarizer, description } = createSummarizer(aux({ provider: "anthropic", base_url: `${messages.origin}/v1`, model: "claude-haiku-4-5", api_key: "sk-ant-config" }), { model: "claude-opus-4-6" }, {});
+      expect(description).toContain("falls back to claude-opus-4-6");
+      messages.script({ kind: "status", status: 500 }, { kind: "success", content: "## Goal\n- ok" });
+      const before = messages.requests.length;
+      await summarizer.summarize(request);
+      expect(messages.requests.slice(before).map((r) => [r.body.model, r.headers.authorization])).toEqual([
+        ["claude-haiku-4-5", "Bearer sk-ant-config"],
+        ["claude-opus-4-6", "Bearer sk-ant-config"],
+      ]);
+    });
+
+    it("picks the default Claude model for a main model of another family, and summarizes offline without a key", () => {
+      expect(createSummarizer(aux({ provider: "anthropic" }), { model: "gpt-5" }, { ANTHROPIC_API_KEY: "k" }).summarizer.name).toBe("anthropic:claude-haiku-4-5");
+      const missing = createSummarizer(aux({ provider: "anthropic" }), undefined, { OPENAI_API_KEY: "k" });
+      expect(missing.summarizer).toBeInstanceOf(ExtractiveSummarizer);
+      expect(missing.description).toContain("ANTHROPIC_API_KEY");
+    });
   });
 });
