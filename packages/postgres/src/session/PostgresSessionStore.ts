@@ -45,7 +45,7 @@ import {
   type StoredTokenCounting,
 } from "@context-engine/core/store";
 import { connect, leaseSessionCompaction, lockSession, num, withScope, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
-import { migrate } from "../migrate.js";
+import { openSchema } from "../migrate.js";
 import { storableSearchText } from "../search/query.js";
 import { MESSAGE_COLUMNS, toCompaction, toSession, toStored, type PgCompactionRow, type PgMessageRow, type PgSessionRow } from "./rows.js";
 import { PG_SESSION_STORE_MIGRATIONS } from "./schema.js";
@@ -76,11 +76,11 @@ export class PostgresSessionStore implements SessionStoreAsync {
     this.counting = storedTokenCounting(options.tokenCounter);
   }
 
-  /** Connects, creates or migrates the tables, and returns the store. */
+  /** Connects, checks the schema version (creating or migrating the tables when behind and this role may), and returns the store. */
   static async open(options: PostgresStoreOptions): Promise<PostgresSessionStore> {
     const connection = connect(options, "openPostgresStore");
     try {
-      await migrate(connection, "session_store", PG_SESSION_STORE_MIGRATIONS);
+      await openSchema(connection, "session_store", PG_SESSION_STORE_MIGRATIONS, "openPostgresStore");
     } catch (error) {
       if (connection.ownsPool) await connection.pool.end().catch(() => undefined);
       if (error instanceof SessionStoreError) throw error;
