@@ -21,6 +21,7 @@ import { compactionNoticeEnabled, PendingCompactionNotice, requestedCompressOpti
 import { prepareInBackground } from "./backgroundPreparation.js";
 import { compressionCountWarning } from "./warnings.js";
 import { OutgoingRequestTracker } from "./outgoingRequest.js";
+import { storeToolPairRepair } from "./toolPairRepair.js";
 
 function isReport(value: unknown): value is CompressionReport {
   return typeof value === "object" && value !== null && typeof (value as { aborted?: unknown }).aborted === "boolean";
@@ -292,6 +293,11 @@ export abstract class CompactionSessionBase {
       ...(reason ? { reason } : {}),
     });
     if (output instanceof InvalidEngineOutputError) return await aborted(output.message);
+    // nothing compacted, but tool pairs repaired: the repair is written once, not made again every turn
+    if (report?.aborted === true && report.repairedToolPairs > 0 && this.currentId === sessionId && !options.signal?.aborted && engineOutputProblem(this.engine.name, before, output) === undefined) {
+      const messagesAfter = await storeToolPairRepair(this.anyStore, sessionId, startRows, output);
+      if (messagesAfter !== undefined) return { ...(await aborted(report.abortReason)), messagesAfter, repairedToolPairs: report.repairedToolPairs };
+    }
     if (report?.aborted === true || (Array.isArray(output) && output.length === 0) || !messagesChanged(before, output)) return await aborted(report?.abortReason);
     // A plugin engine's list is checked like the built-in's before it becomes the stored conversation.
     const invalid = engineOutputProblem(this.engine.name, before, output);

@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import {
   parseMessages,
   SessionStoreError,
+  type ActiveListRepair,
   type ChatMessage,
   type CompactionInfo,
   type CompactionRecord,
@@ -50,6 +51,7 @@ import { storableSearchText } from "../search/query.js";
 import { MESSAGE_COLUMNS, toCompaction, toSession, toStored, type PgCompactionRow, type PgMessageRow, type PgSessionRow } from "./rows.js";
 import { PG_SESSION_STORE_MIGRATIONS } from "./schema.js";
 import { searchMessages } from "./search.js";
+import { writeActiveListRepair } from "./activeListRepair.js";
 
 /** Options of {@link openPostgresStore}. */
 export interface PostgresStoreOptions extends PgConnectionOptions {
@@ -188,6 +190,18 @@ export class PostgresSessionStore implements SessionStoreAsync {
       const id = await this.insertCompaction(client, [sessionId, "compaction", at, true, count, count, info.summary ?? null, report, null, null, null]);
       await this.setCompactionState(client, sessionId, session.compressionCount + 1, true, at);
       return this.compaction(client, id);
+    });
+  }
+
+  async repairActiveList(sessionId: string, repair: ActiveListRepair): Promise<number[] | undefined> {
+    const where = `repairActiveList('${sessionId}')`;
+    parseMessages(repair.messages, where);
+    return this.writeSession(sessionId, async (client) => {
+      await this.requireSession(client, sessionId, where);
+      const at = this.now();
+      const ids = await writeActiveListRepair(client, this.s, sessionId, repair, where, (messages) => this.insertRows(client, sessionId, messages, at));
+      if (ids !== undefined) await client.query(`UPDATE ${this.s}.sessions SET updated_at = $1 WHERE id = $2`, [at, sessionId]);
+      return ids;
     });
   }
 
