@@ -22,6 +22,7 @@ import { prepareInBackground } from "./backgroundPreparation.js";
 import { compressionCountWarning } from "./warnings.js";
 import { OutgoingRequestTracker } from "./outgoingRequest.js";
 import { storeToolPairRepair } from "./toolPairRepair.js";
+import { ActiveRows } from "./activeRows.js";
 
 function isReport(value: unknown): value is CompressionReport {
   return typeof value === "object" && value !== null && typeof (value as { aborted?: unknown }).aborted === "boolean";
@@ -170,6 +171,9 @@ export abstract class CompactionSessionBase {
   /** What the last request sent and what the reported usage covers: the estimate of the next one. */
   private readonly outgoing = new OutgoingRequestTracker();
 
+  /** The active rows as last read, brought up to date by reading what was stored since. */
+  private readonly active = new ActiveRows();
+
   /** The notice after the latest compaction, until a user turn is appended (`compression.compaction_notice`). */
   protected readonly notice: PendingCompactionNotice;
 
@@ -218,8 +222,8 @@ export abstract class CompactionSessionBase {
     // the agent asked for it (compact_context): compact now, with its focus
     const request = takeCompactionRequest(this.engine, sessionId);
     if (request !== undefined) options = requestedCompressOptions(options, request);
-    const startRows = await this.anyStore.activeRows(sessionId);
-    const before = startRows.map((row) => row.message);
+    // the rows stored since the last call are read, not the whole conversation
+    const { rows: startRows, messages: before } = await this.active.read(this.anyStore, sessionId);
     const base = { sessionId, oldSessionId: "", inPlace: this.inPlace, messagesBefore: before.length, messagesAfter: before.length };
     const count = async () => (await this.anyStore.getSession(this.currentId))!.compressionCount;
     // the request about to go out: past the window less the output reserve it is compacted first, whatever the trigger says
