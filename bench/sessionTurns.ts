@@ -21,7 +21,7 @@ export interface SessionTurnFigures {
 }
 
 /** Per-turn times over a session of `total` messages made by `make`, `turns` turns of four messages each. */
-export async function sessionTurnFigures(make: (i: number) => ChatMessage, total: number, turns: number, fresh: boolean): Promise<SessionTurnFigures> {
+export async function sessionTurnFigures(make: (i: number) => ChatMessage, total: number, turns: number, reopened: boolean): Promise<SessionTurnFigures> {
   const dir = mkdtempSync(join(tmpdir(), "session-turns-"));
   const store = openSqliteStore(join(dir, "sessions.db"));
   const engine = new ContextCompressor({ tokenCounter: new RoughTokenCounter(), model: { model: "bench", contextLength: 1_000_000_000 } });
@@ -35,10 +35,10 @@ export async function sessionTurnFigures(make: (i: number) => ChatMessage, total
     const compressTimes: number[] = [];
     let next = total;
     for (let t = 0; t < turns; t++) {
-      if (fresh) session = open();
+      if (reopened) session = open();
       const turn = Array.from({ length: 4 }, () => make(next++));
       const start = performance.now();
-      session.append(fresh ? (JSON.parse(JSON.stringify(turn)) as ChatMessage[]) : turn);
+      session.append(turn);
       const appended = performance.now();
       await session.maybeCompress({ promptTokens: 1_000 });
       appendTimes.push(appended - start);
@@ -51,8 +51,8 @@ export async function sessionTurnFigures(make: (i: number) => ChatMessage, total
   }
 }
 
-/** One printed line: a size's warm and fresh per-turn times. */
-export function sessionTurnLine(total: number, warm: SessionTurnFigures, fresh: SessionTurnFigures): string {
-  const f = (x: SessionTurnFigures) => `append ${x.appendMs.toFixed(2)} ms + maybeCompress ${x.maybeCompressMs.toFixed(1)} ms`;
-  return `CompactionSession per turn (below the trigger), ${total.toLocaleString("en-US")} messages: warm ${f(warm)}, fresh ${f(fresh)}`;
+/** One printed line: a size's per-turn times with the session kept and reopened. */
+export function sessionTurnLine(total: number, kept: SessionTurnFigures, reopened: SessionTurnFigures): string {
+  const f = (x: SessionTurnFigures) => `append ${x.appendMs.toFixed(2)} ms + maybeCompress ${x.maybeCompressMs.toFixed(2)} ms`;
+  return `CompactionSession per turn (below the trigger), ${total.toLocaleString("en-US")} messages: kept ${f(kept)}, reopened each turn ${f(reopened)}`;
 }
