@@ -84,7 +84,7 @@ function unhonoured(requests: readonly LoggedRequest[], calls: readonly LoggedCa
     if (honouring === undefined) return true;
     const held = session.filter(gaveBack);
     const missed = session.filter(
-      (c) => c !== honouring && !gaveBack(c) && c.at >= request.at && c.at + c.ms <= honouring.at && !held.some((h) => c.at >= h.at && c.at <= h.at + h.ms),
+      (c) => c !== honouring && !gaveBack(c) && c.at > request.at && c.at + c.ms <= honouring.at && !held.some((h) => c.at >= h.at && c.at <= h.at + h.ms),
     );
     return missed.length > 0;
   });
