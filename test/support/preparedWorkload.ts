@@ -152,11 +152,12 @@ export async function runPreparedWorkload(options: PreparedWorkloadOptions): Pro
         return CompactionSessionAsync.open({ engine, store, sessionId: preparedSessionId(s), platform: "gateway" });
       }),
     );
-    for (let r = 0; r < options.rounds; r++) {
-      await new Promise((wait) => setTimeout(wait, options.turnMs));
-      await Promise.all(
-        sessions.map(async (session, s) => {
-          const id = preparedSessionId(s);
+    // each conversation at its own pace (the model's time per turn varies), not all in step
+    await Promise.all(
+      sessions.map(async (session, s) => {
+        const id = preparedSessionId(s);
+        for (let r = 0; r < options.rounds; r++) {
+          await new Promise((wait) => setTimeout(wait, options.turnMs * (0.5 + random())));
           try {
             await session.append(turn(options.worker, s, r));
             report.appended++;
@@ -167,7 +168,7 @@ export async function runPreparedWorkload(options: PreparedWorkloadOptions): Pro
               const answer = JSON.parse(await session.handleToolCall("compact_context", { focus })) as { accepted?: boolean };
               report.requests.push({ session: id, worker: options.worker, at: epochNow(), focus, accepted: answer.accepted === true });
               lastRequest.set(s, r);
-              return;
+              continue;
             }
             const promptTokens = counter.countMessages(await session.messages());
             const at = epochNow();
@@ -187,9 +188,9 @@ export async function runPreparedWorkload(options: PreparedWorkloadOptions): Pro
           } catch (error) {
             report.failures.push(`${id} round ${r}: ${(error as Error).message}`);
           }
-        }),
-      );
-    }
+        }
+      }),
+    );
     // a worker shutting down lets the summaries it is preparing settle and be saved for the others
     await new Promise((wait) => setTimeout(wait, 1_500));
   } finally {

@@ -25,6 +25,8 @@ export interface PgConnection {
   schema: string;
   /** The schema as given (the advisory-lock keys include it). */
   schemaName: string;
+  /** The compaction leases' own pool, opened with the first lease (see {@link leaseSessionCompaction}). */
+  leases?: pg.Pool | undefined;
 }
 
 /** The schema stores use when none is given. */
@@ -93,31 +95,50 @@ export function oneAtATime(client: Queryable): Queryable {
   return { query: query as Queryable["query"] };
 }
 
+/** Connections the compaction leases of one store may hold at once (each while its summarizer runs). */
+export const LEASE_CONNECTIONS = 32;
+
+/** The leases' pool: apart from the stores' pool, kept open between leases so a lease costs no new connection. */
+function leasePool(connection: PgConnection): pg.Pool {
+  if (connection.leases === undefined) {
+    const pool = new pg.Pool({ ...connection.pool.options, max: LEASE_CONNECTIONS, idleTimeoutMillis: 10_000 });
+    pool.on("error", () => undefined);
+    connection.leases = pool;
+  }
+  return connection.leases;
+}
+
+/** Closes the leases' pool, when one was opened (the store closes). */
+export async function closeLeases(connection: PgConnection): Promise<void> {
+  const pool = connection.leases;
+  connection.leases = undefined;
+  await pool?.end().catch(() => undefined);
+}
+
 /**
- * Claims the compaction of one session (`pg_try_advisory_xact_lock` on its own connection, in a
- * transaction held open until the release): undefined when another worker holds it. A connection of its
- * own, not the pool's, so compactions waiting on a summarizer never starve the pool their writes need;
+ * Claims the compaction of one session (`pg_try_advisory_xact_lock` on a connection of the leases' pool,
+ * in a transaction held open until the release): undefined when another worker holds it. Not a connection
+ * of the stores' pool, so compactions waiting on a summarizer never starve the pool their writes need;
  * when the worker dies, the server ends the transaction and the claim with it.
  */
 export async function leaseSessionCompaction(connection: PgConnection, kind: "session" | "lcm", sessionId: string): Promise<(() => Promise<void>) | undefined> {
-  const client = new pg.Client(connection.pool.options);
-  client.on("error", () => undefined);
-  await client.connect();
+  const client = await leasePool(connection).connect();
   try {
     await client.query("BEGIN");
     const { rows } = await client.query<{ held: boolean }>("SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS held", [`context-engine:compact:${kind}:${connection.schemaName}:${sessionId}`]);
     if (rows[0]?.held === true) {
       return async () => {
-        await client.query("COMMIT").catch(() => undefined);
-        await client.end().catch(() => undefined);
+        const ended = await client.query("COMMIT").then(() => undefined, (error: unknown) => error);
+        client.release(ended instanceof Error ? ended : undefined);
       };
     }
+    await client.query("ROLLBACK");
+    client.release();
+    return undefined;
   } catch (error) {
-    await client.end().catch(() => undefined);
+    client.release(error instanceof Error ? error : true);
     throw error;
   }
-  await client.end().catch(() => undefined);
-  return undefined;
 }
 
 /**

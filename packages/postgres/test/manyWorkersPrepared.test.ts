@@ -17,7 +17,7 @@ describe("many workers on one PostgreSQL database, summaries prepared in the bac
   it("loses and repeats no turn, applies each summary once, honours every request at its session's next boundary, and sends no range twice", async () => {
     const url = await server().createDatabase();
     (await openPostgresStore({ connectionString: url })).close();
-    const load: PreparedLoad = { store: { kind: "postgres", url }, summarizerUrl: fixture.current.baseUrl, workers: 4, sessions: 8, rounds: 16, requestChance: 0.15, turnMs: 150 };
+    const load: PreparedLoad = { store: { kind: "postgres", url }, summarizerUrl: fixture.current.baseUrl, workers: 4, sessions: 8, rounds: 16, requestChance: 0.15, turnMs: 600 };
     const reports = await runPreparedWorkers(load);
     const store = await openPostgresStore({ connectionString: url });
     try {

@@ -20,7 +20,7 @@ describe("many workers on one SQLite file, summaries prepared in the background"
   it("loses and repeats no turn, applies each summary once, honours every request at its session's next boundary, and sends no range twice", async () => {
     const path = join(dir, "sessions.db");
     openSqliteStore(path).close();
-    const load: PreparedLoad = { store: { kind: "sqlite", path }, summarizerUrl: fixture.current.baseUrl, workers: 4, sessions: 8, rounds: 16, requestChance: 0.15, turnMs: 150 };
+    const load: PreparedLoad = { store: { kind: "sqlite", path }, summarizerUrl: fixture.current.baseUrl, workers: 4, sessions: 8, rounds: 16, requestChance: 0.15, turnMs: 600 };
     const reports = await runPreparedWorkers(load);
     const store = openSqliteStore(path);
     try {

@@ -10,7 +10,7 @@ import type { ItemRef, LcmCompactionRecord, LcmCompactionRow, LcmFullTextSearch,
 import { loadLcmApi, type LcmApi } from "./lcmTypes.js";
 import { PG_COLUMNS, type PgColumnTypes } from "../columns.js";
 import { DEFAULT_SESSION_SCOPE } from "@context-engine/core";
-import { connect, leaseSessionCompaction, lockSession, num, oneAtATime, withScope, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
+import { closeLeases, connect, leaseSessionCompaction, lockSession, num, oneAtATime, withScope, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
 import { openSchema } from "../migrate.js";
 import { storableSearchText, termCondition, type TermQuery } from "../search/query.js";
 import { PG_LCM_MIGRATIONS } from "./schema.js";
@@ -58,6 +58,7 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
 
   /** Closes the pool when the store opened it. */
   async close(): Promise<void> {
+    await closeLeases(this.connection);
     if (this.connection.ownsPool) await this.connection.pool.end();
   }
 

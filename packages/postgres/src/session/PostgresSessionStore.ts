@@ -45,7 +45,7 @@ import {
   type SessionSearchSource,
   type StoredTokenCounting,
 } from "@context-engine/core/store";
-import { connect, leaseSessionCompaction, lockSession, num, withScope, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
+import { closeLeases, connect, leaseSessionCompaction, lockSession, num, withScope, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
 import { openSchema } from "../migrate.js";
 import { storableSearchText } from "../search/query.js";
 import { MESSAGE_COLUMNS, toCompaction, toSession, toStored, type PgCompactionRow, type PgMessageRow, type PgSessionRow } from "./rows.js";
@@ -93,6 +93,7 @@ export class PostgresSessionStore implements SessionStoreAsync {
 
   /** Closes the pool when the store opened it. */
   async close(): Promise<void> {
+    await closeLeases(this.connection);
     if (this.connection.ownsPool) await this.connection.pool.end();
   }
 
