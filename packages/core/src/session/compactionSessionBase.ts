@@ -280,6 +280,7 @@ export abstract class CompactionSessionBase {
         ...(options.focusTopic === undefined ? {} : { focusTopic: options.focusTopic }),
         ...(options.force === undefined ? {} : { force: options.force }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.tools === undefined ? {} : { tools: options.tools }),
       }),
     ).catch((error: unknown) => {
       if (error instanceof InvalidEngineOutputError) return error;

@@ -111,7 +111,7 @@ export function readableArguments(argumentsJson: string): string {
 }
 
 /** What a result answers: the call's name and its command or first file, on one line (`bash \`npm test\``). */
-function callLabel(call: ToolCall): string {
+export function callLabel(call: ToolCall): string {
   const target = toolCallTarget(call.function.name, call.function.arguments);
   const what = target.command ?? target.paths[0];
   if (what === undefined) return call.function.name;
