@@ -126,11 +126,20 @@ export interface ReplayRequest {
   notices?: string[];
 }
 
-/** Summarizer calls and what they cost at the summary model's price (no caching: each prompt is new). */
+/**
+ * Summarizer calls and what they cost at the summary model's price: a separate prompt uncached (each is
+ * new), a summary asked as the conversation's suffix as the prompt cache served its input.
+ */
 export interface SummaryCosts {
   calls: number;
+  /** Every input token of the calls, cache reads and writes included. */
   inputTokens: number;
   outputTokens: number;
+  /** The calls sent as the conversation's suffix (`compression.summary_request: suffix`), when any. */
+  suffixCalls?: number;
+  /** Their input tokens read from the prompt cache, and written to it (with `suffixCalls`). */
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
   /** null when the summary model has no price. */
   costUsd: number | null;
 }

@@ -52,7 +52,7 @@ function causeCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** A Messages API answer as a call's result: its text blocks, the model, and the tokens (cache reads and writes apart, and in the input). */
+/** A Messages API answer as a call's result: its text blocks, the model, and the tokens (cache reads and writes, when any, apart and in the input). */
 function answerOf(response: Anthropic.Message, model: string): ModelCallResult {
   if (!Array.isArray(response?.content)) throw new InvalidSummaryResponseError(`Messages API returned no content (model ${model})`);
   const text = response.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
@@ -60,7 +60,8 @@ function answerOf(response: Anthropic.Message, model: string): ModelCallResult {
   const read = usage?.cache_read_input_tokens ?? 0;
   const written = usage?.cache_creation_input_tokens ?? 0;
   const input = usage ? (usage.input_tokens ?? 0) + written + read : undefined;
-  return { text, model: typeof response.model === "string" ? response.model : model, usage: { inputTokens: input, outputTokens: usage?.output_tokens, cacheReadTokens: usage ? read : undefined, cacheWriteTokens: usage ? written : undefined } };
+  const cache = { ...(read > 0 ? { cacheReadTokens: read } : {}), ...(written > 0 ? { cacheWriteTokens: written } : {}) };
+  return { text, model: typeof response.model === "string" ? response.model : model, usage: { inputTokens: input, outputTokens: usage?.output_tokens, ...cache } };
 }
 
 /** A Messages API call per prompt: one user message, `max_tokens` from the call, no system prompt, no tools. */
