@@ -35,7 +35,7 @@ const WINDOWS = [32_000, 64_000, 128_000, 200_000];
 const SUMMARY_GOAL_WINDOWS = new Set([32_000, 64_000, 128_000]);
 const PROMPT_GOAL_WINDOWS = new Set([32_000, 64_000, 200_000]);
 /** Hand-written format fixtures of the corpus (SOURCES.md §7): not benchmark data. */
-const SYNTHETIC = /^claude-code-log\/|^claude-code-transcripts\//;
+export const SYNTHETIC = /^claude-code-log\/|^claude-code-transcripts\//;
 
 /** The held-out transcripts (paths under ../shared/corpus/raw). Fixed; see the module comment for how they were chosen. */
 export const HELD_OUT: readonly string[] = [

@@ -120,7 +120,7 @@ export function callLabel(call: ToolCall): string {
 }
 
 /** The header of a tool result: its id, the call it answers (when in `calls`) and the exit status it reports. */
-function resultHeader(message: ChatMessage, text: string, calls: ReadonlyMap<string, ToolCall> | undefined): string {
+export function resultHeader(message: ChatMessage, text: string, calls: ReadonlyMap<string, ToolCall> | undefined): string {
   const id = message.tool_call_id ?? "unknown";
   const call = message.tool_call_id === undefined ? undefined : calls?.get(message.tool_call_id);
   // a cleared output's descriptor states the exit status it read (`[bash] ran \`…\` -> exit 1, …`)

@@ -10,7 +10,7 @@ import type { ChatMessage, ToolCall } from "../messages/schema.js";
 import { contentText } from "../messages/text.js";
 import { parseToolArguments } from "../facts/toolCallTargets.js";
 import { focusLine, summaryRules, summaryTemplate, UPDATE_GUIDANCE } from "./prompt.js";
-import { callLabel, callsByResultKey } from "./serialize.js";
+import { callLabel, callsByResultKey, resultHeader } from "./serialize.js";
 import type { SummaryConversation, SummaryRequest } from "./types.js";
 
 /** Characters of a message quoted to name it in the instruction. */
@@ -97,8 +97,11 @@ export function suffixInstruction(request: SummaryRequest, conversation: Summary
   ].join("\n\n");
 }
 
-/** One message as the summary model reads it in a suffix request: whole, tool-call arguments as their values. */
-function messageView(message: ChatMessage): string {
+/**
+ * One message as the summary model reads it in a suffix request: whole, tool-call arguments as their
+ * values, a result headed by the call it answers (`calls`), as the provider pairs them by id.
+ */
+function messageView(message: ChatMessage, calls: ReadonlyMap<string, ToolCall>): string {
   const text = contentText(message.content);
   switch (message.role) {
     case "system":
@@ -106,7 +109,7 @@ function messageView(message: ChatMessage): string {
     case "user":
       return `[USER]: ${text}`;
     case "tool":
-      return `[TOOL RESULT ${message.tool_call_id ?? "unknown"}]: ${text}`;
+      return `${resultHeader(message, text, calls)}: ${text}`;
     case "assistant": {
       const toolCalls = message.tool_calls ?? [];
       if (toolCalls.length === 0) return `[ASSISTANT]: ${text}`;
@@ -121,5 +124,6 @@ function messageView(message: ChatMessage): string {
  * read it all before), then the instruction. What the fidelity eval scores as the prompt (`promptRecall`).
  */
 export function suffixPromptText(conversation: SummaryConversation, instruction: string): string {
-  return [...conversation.messages.map(messageView), `[USER]: ${instruction}`].join("\n\n");
+  const calls = callsByResultKey(conversation.messages);
+  return [...conversation.messages.map((message) => messageView(message, calls)), `[USER]: ${instruction}`].join("\n\n");
 }
