@@ -41,7 +41,7 @@ import { builtinRouteHooks } from "../routes/builtin.js";
 import { parseCompression, type ContextCompressorOptions } from "./compressorOptions.js";
 export type { ContextCompressorOptions } from "./compressorOptions.js";
 import { compactInSession, summaryOptionsOf, type CompactionParts } from "./compactionRun.js";
-import { conversationOffer, type ConversationOffer } from "./summaryConversation.js";
+import { engineOffer } from "./summaryConversation.js";
 
 /** The built-in, lossy, summarizing context engine (docs/BEHAVIOUR.md, "The compression algorithm"). */
 export class ContextCompressor extends ContextEngine {
@@ -69,11 +69,7 @@ export class ContextCompressor extends ContextEngine {
   private readonly now: () => number;
   /** The cache state behind `compression.timing: cache_aware`; undefined with the threshold timing. */
   readonly cacheTiming: CacheTimingTracker | undefined;
-  /**
-   * The prompt cache as the responses report it, per session: `cacheTiming`'s, also kept with
-   * `compression.summary_request: suffix` (a summary reads the cache only while it is warm); undefined
-   * when neither is configured.
-   */
+  /** The prompt cache as responses report it, per session: `cacheTiming`, also kept for `summary_request: suffix`. */
   readonly cacheTracker: CacheTimingTracker | undefined;
   /** Summaries prepared in the background, per session (`compression.prepare_at`). */
   private readonly background: BackgroundSummaries;
@@ -117,7 +113,7 @@ export class ContextCompressor extends ContextEngine {
       ...{ engine: this, now: this.now, background: this.background, sessions: this.sessions },
       prepare: (...args) => this.prepare(...args),
       replan: (snapshot, currentTokens, sessionId) => prepareCompaction(snapshot, countedMessageTokens(this.tokenCounter, snapshot, currentTokens), this.prepareSettings(sessionId)),
-      offer: (sessionId, tools, conversationTokens) => this.conversationOffer(sessionId, tools, conversationTokens),
+      offer: (sessionId, tools, conversationTokens) => engineOffer(this, sessionId, tools, conversationTokens),
     };
     // Field initializers ran after the base constructor's updateModel(); size the budgets again.
     this.updateModel(options.model ?? DEFAULT_MODEL);
@@ -369,16 +365,9 @@ export class ContextCompressor extends ContextEngine {
     // planned like compress() would, but the prune memo is kept only once the summary is applied
     const prepared = prepareCompaction(settled, countedMessageTokens(this.tokenCounter, settled, options.currentTokens), this.prepareSettings(session.id), index);
     if (!prepared.hasContent) return { state: "not_due", reason: "nothing between the protected head and tail to summarize yet" };
-    const summaryOptions = summaryOptionsOf(this, session, state, {}, undefined, this.conversationOffer(session.id, options.tools, tokens));
+    const summaryOptions = summaryOptionsOf(this, session, state, {}, undefined, engineOffer(this, session.id, options.tools, tokens));
     // in the background every failure is reported, never replaced by the offline fallback
     return this.background.start(session.id, settled, prepared, this.maxSummaryTokens, (signal) => summarizePrepared(prepared, { ...summaryOptions, signal, abortOnFailure: true }), options.currentTokens);
-  }
-
-  /** What a compaction of session `sessionId` offers its summarizer with `compression.summary_request: suffix` (summaryConversation.ts). */
-  private conversationOffer(sessionId: string, tools: readonly ToolSchema[] | undefined, conversationTokens: number): ConversationOffer | undefined {
-    const tracker = this.cacheTracker;
-    if (this.compression.summary_request !== "suffix" || tracker === undefined) return undefined;
-    return conversationOffer({ model: this.model, tools, cache: tracker.cacheState(sessionId), ttl: tracker.ttl, conversationTokens, maxSummaryTokens: this.maxSummaryTokens });
   }
 
   /** Where the background summary of session `sessionId` (default: the current session) stands, without starting one. */

@@ -59,6 +59,21 @@ export function conversationOffer(input: OfferInput): ConversationOffer {
   return { model, ...(tools === undefined ? {} : { tools }), ...(obstacle === undefined ? {} : { obstacle }) };
 }
 
+/** What of an engine {@link engineOffer} reads: its `summary_request`, its model and budget, its cache tracker. */
+export interface OfferingEngine {
+  readonly compression: { summary_request: "separate" | "suffix" };
+  readonly model: ModelInfo;
+  readonly maxSummaryTokens: number;
+  readonly cacheTracker: { cacheState(sessionId: string): CacheState; readonly ttl: string } | undefined;
+}
+
+/** What a compaction of `engine`'s session `sessionId` offers its summarizer: undefined with `summary_request: separate`. */
+export function engineOffer(engine: OfferingEngine, sessionId: string, tools: readonly ToolSchema[] | undefined, conversationTokens: number): ConversationOffer | undefined {
+  const tracker = engine.cacheTracker;
+  if (engine.compression.summary_request !== "suffix" || tracker === undefined) return undefined;
+  return conversationOffer({ model: engine.model, tools, cache: tracker.cacheState(sessionId), ttl: tracker.ttl, conversationTokens, maxSummaryTokens: engine.maxSummaryTokens });
+}
+
 /** The conversation `prepared` offers under `offer`: the messages it was planned on and its range; undefined when none is offered. */
 export function offeredConversation(prepared: PreparedCompaction, offer: ConversationOffer | undefined): SummaryConversation | undefined {
   if (offer === undefined || offer.obstacle !== undefined) return undefined;
