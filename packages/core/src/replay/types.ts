@@ -53,7 +53,8 @@ export interface ReplayOptions {
   /**
    * The summaries the engine had written, to price with the requests: the `calls` of the
    * `MeteredSummarizer` the engine was built with (read as they grow), priced at `model`'s input and
-   * output price (the summary model: `auxiliary.compression.model`, else the main model).
+   * output price (the summary model: `auxiliary.compression.model`, else the main model); a call sent as
+   * the conversation's suffix with its input as the replay's prefix cache serves it just before the request.
    */
   summaries?: { calls: readonly SummarizerCall[]; model: string };
   /** Called after each request. */

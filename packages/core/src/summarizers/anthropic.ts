@@ -2,7 +2,8 @@
  * A summarizer backed by Anthropic's Messages API (`auxiliary.compression.provider: anthropic`), through
  * `@anthropic-ai/sdk`, imported on the first request. The client is one {@link SummaryModelClient}: it
  * sends the prompt as one user message with the `max_tokens` the API requires and maps the SDK's errors
- * to {@link ModelCallError}s; the failure ladder is {@link LlmSummarizer}'s.
+ * to {@link ModelCallError}s; the failure ladder is {@link LlmSummarizer}'s. Its `suffix` sends a summary as
+ * the conversation's suffix (`compression.summary_request: suffix`).
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import { lazyAsync } from "../lazy.js";

@@ -2,7 +2,9 @@
  * A summarizer over any model client (modelClient.ts): the prompts of summaryCalls.ts (a range longer than
  * the model's input read in chunks, or digested), each call bounded by a deadline, one retry after a short
  * `Retry-After`, one try of a fallback model, every call reported with its tokens (`onModelCall`), and the
- * answer's reasoning blocks stripped and its template normalized. The compressor's failure ladder
+ * answer's reasoning blocks stripped and its template normalized. A request that offers its conversation
+ * (`compression.summary_request: suffix`) is one call of the client's `suffix` where it reads the
+ * provider's cache (summarizers/suffixRequest.ts). The compressor's failure ladder
  * (compressor/summaryLadder.ts: cooldowns, the offline fallback, the verbatim guard, the budget) runs
  * around it like around any summarizer.
  */

@@ -2,7 +2,8 @@
  * A summarizer backed by any OpenAI-compatible chat-completions endpoint, through the `openai` SDK, which
  * is imported on the first request (importing the package or building a host does not load it). The
  * client is one {@link SummaryModelClient}; the failure ladder is {@link LlmSummarizer}'s. The SDK's
- * errors are recognised by failures.ts as they are.
+ * errors are recognised by failures.ts as they are. Its `suffix` sends a summary as the conversation's
+ * suffix (`compression.summary_request: suffix`) where the endpoint caches prompts.
  */
 import type OpenAI from "openai";
 import { lazyAsync } from "../lazy.js";
