@@ -1,9 +1,9 @@
 /**
- * `compression.summary_request: suffix` on the compressor's side (docs/BEHAVIOUR.md, "A summary that
- * reads the cache"): whether a compaction offers its conversation to the summarizer — only while the
- * provider has reported prompt caching, the cache is warm and the conversation leaves room for the
- * summary in the window — the conversation a prepared range offers, and what the report says of the
- * request that wrote the summary. Whether the summary model can read that cache is the summarizer's
+ * `compression.summary_request: suffix` on the compressor's side
+ * (docs/BEHAVIOUR.md, "A summary that reads the cache"): whether a compaction offers its conversation
+ * to the summarizer — only while the provider has reported prompt caching, the cache is warm and the
+ * conversation leaves room for the summary in the window — the conversation a prepared range offers,
+ * and what the report says of the request that wrote the summary. Whether the summary model can read that cache is the summarizer's
  * call (summarizers/llmSummarizer.ts). Pure.
  */
 import type { ModelInfo, ToolSchema } from "../engine/types.js";

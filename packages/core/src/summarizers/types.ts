@@ -48,9 +48,10 @@ export interface SummaryRequest {
 }
 
 /**
- * A conversation a summary may be asked as the suffix of (docs/BEHAVIOUR.md, "A summary that reads the
- * cache"): every message the agent's next request would send, the tool definitions it sends with them,
- * the model it talks to, and the range `messages[start, end)` to summarize.
+ * A conversation a summary may be asked as the suffix of
+ * (docs/BEHAVIOUR.md, "A summary that reads the cache"): every message the agent's next request would
+ * send, the tool definitions it sends with them, the model it talks to, and the range
+ * `messages[start, end)` to summarize.
  */
 export interface SummaryConversation {
   /** The agent's messages as its requests send them (system prompt first, earlier summaries included), unchanged. */
