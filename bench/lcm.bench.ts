@@ -1,7 +1,8 @@
 /**
  * lcm benchmark: ingest rate into a real SQLite file, lcm_grep latency (full text through FTS5) at
  * 100,000 stored messages, an 800-word OR query, store size against the raw JSON, and the cold path
- * (per-turn compress() with freshly parsed message objects against re-used ones, issue #9). Prints
+ * (per-turn compress() with freshly parsed message objects against re-used ones, issue #9; per-turn cost
+ * at 1,000, 10,000 and 100,000 messages, issue 35, with CompactionSession's beside it). Prints
  * figures next to the issue's targets (ingest ≥ 20,000 messages/s, lcm_grep p95 ≤ 10 ms, store ≤ 1.5×
  * raw JSON, fresh within 1.2× of warm); asserts nothing.
  */
@@ -11,6 +12,7 @@ import { join } from "node:path";
 import type { ChatMessage } from "../plugins/lcm/src/core.js";
 import { LcmEngine } from "../plugins/lcm/src/engine.js";
 import { coldPathFigures, coldPathLine } from "./lcmColdPath.js";
+import { sessionTurnFigures, sessionTurnLine } from "./sessionTurns.js";
 
 const TOTAL = 100_000;
 const BATCH = 1_000;
@@ -125,7 +127,7 @@ export async function run(): Promise<void> {
   await coldPath();
 }
 
-/** Per-turn compress() with freshly parsed objects against re-used ones: ingest at 1k–100k messages, compaction at 1k–10k. */
+/** Per-turn compress() with freshly parsed objects against re-used ones: ingest at 1k–100k messages, compaction at 1k–10k; CompactionSession at 1k–100k. */
 async function coldPath(): Promise<void> {
   const make = (i: number) => message(i, prng(i + 1));
   for (const total of [1_000, 10_000, 100_000]) {
@@ -134,5 +136,9 @@ async function coldPath(): Promise<void> {
   // 100,000 messages would compact for minutes before the first timed turn
   for (const total of [1_000, 10_000]) {
     console.log(coldPathLine(`cold path, compaction (forced every turn), ${total.toLocaleString("en-US")} messages`, total, await coldPathFigures(make, total, 5, { contextLength: 40_000, force: true })));
+  }
+  // the built-in session shell, for comparison: it reads its conversation from its store, not from the host
+  for (const total of [1_000, 10_000, 100_000]) {
+    console.log(sessionTurnLine(total, await sessionTurnFigures(make, total, 5, false), await sessionTurnFigures(make, total, 5, true)));
   }
 }

@@ -45,7 +45,7 @@ export interface PreparedAudit {
   /** Accepted requests the next boundary of their session did not honour (with its focus), or honoured more than once. */
   notHonoured: LoggedRequest[];
   honouredTwice: string[];
-  /** Ranges (the turns a prompt gave) the summarizer was sent more than once. */
+  /** Ranges (the turns a prompt gave) the summarizer was sent more than once for the same focus. */
   rangesSentTwice: number;
   calls: LoggedCall[];
   requests: LoggedRequest[];
@@ -70,21 +70,23 @@ async function coverage(store: SessionStoreAsync, load: PreparedLoad): Promise<P
 }
 
 /**
- * Accepted requests the next boundary of their session did not honour with their focus: the first call
- * that started after the request — and after every call that could not compact meanwhile (another worker
- * held the session's compaction, or finished first: the request is given back when such a call ends).
+ * Accepted requests not honoured within one turn: no call compacted with their focus, or a boundary of
+ * their session missed them — a call that started after the request was stored and ended before the
+ * honouring call began, not while another call held the request (one that could not compact gives it back
+ * when it ends: another worker held the session's compaction, or finished first).
  */
 function unhonoured(requests: readonly LoggedRequest[], calls: readonly LoggedCall[]): LoggedRequest[] {
   const gaveBack = (call: LoggedCall) => /another worker is compacting|changed while it was being compacted/.test(call.reason ?? "");
   return requests.filter((request) => {
     if (!request.accepted) return false;
-    let from = request.at;
-    for (const call of calls.filter((c) => c.session === request.session && c.at >= request.at).sort((a, b) => a.at - b.at)) {
-      if (call.at < from) continue;
-      if (!gaveBack(call)) return call.focus !== request.focus;
-      from = Math.max(from, call.at + call.ms);
-    }
-    return true;
+    const session = calls.filter((c) => c.session === request.session);
+    const honouring = session.find((c) => c.focus === request.focus);
+    if (honouring === undefined) return true;
+    const held = session.filter(gaveBack);
+    const missed = session.filter(
+      (c) => c !== honouring && !gaveBack(c) && c.at > request.at && c.at + c.ms <= honouring.at && !held.some((h) => c.at >= h.at && c.at <= h.at + h.ms),
+    );
+    return missed.length > 0;
   });
 }
 
@@ -93,9 +95,11 @@ export async function auditPrepared(store: SessionStoreAsync, load: PreparedLoad
   const calls = reports.flatMap((r) => r.calls);
   const requests = reports.flatMap((r) => r.requests);
   const count = (values: readonly string[]) => [...values.reduce((m, v) => m.set(v, (m.get(v) ?? 0) + 1), new Map<string, number>())].filter(([, n]) => n > 1).map(([v]) => v);
+  // a range and the focus it was summarized for: an agent's request asks the range again with its focus, by design
   const ranges = summarizerRequests.map((request) => {
     const prompt = String(request.body?.messages?.at(-1)?.content ?? "");
-    return prompt.slice(Math.max(prompt.indexOf("TURNS TO SUMMARIZE:"), prompt.indexOf("NEW TURNS:")));
+    const focus = /focus on w\d+ s\d+ r\d+/.exec(prompt)?.[0] ?? "";
+    return `${focus}\n${prompt.slice(Math.max(prompt.indexOf("TURNS TO SUMMARIZE:"), prompt.indexOf("NEW TURNS:")))}`;
   });
   return {
     sessions: await coverage(store, load),

@@ -62,6 +62,9 @@ export interface PreparedWorkerReport {
 
 const TAG = /\bw\d+ s\d+ r\d+\b/g;
 
+/** Epoch milliseconds with a fraction: the processes' logs are ordered by it. */
+const epochNow = () => performance.timeOrigin + performance.now();
+
 /** The tag of worker `w`'s turn in round `r` of session `s`. */
 export const preparedTag = (w: number, s: number, r: number) => `w${w} s${s} r${r}`;
 /** The id of shared session `s`. */
@@ -162,12 +165,12 @@ export async function runPreparedWorkload(options: PreparedWorkloadOptions): Pro
             if (mine && r - (lastRequest.get(s) ?? -10) >= 3 && random() < options.requestChance) {
               const focus = `focus on ${preparedTag(options.worker, s, r)}`;
               const answer = JSON.parse(await session.handleToolCall("compact_context", { focus })) as { accepted?: boolean };
-              report.requests.push({ session: id, worker: options.worker, at: Date.now(), focus, accepted: answer.accepted === true });
+              report.requests.push({ session: id, worker: options.worker, at: epochNow(), focus, accepted: answer.accepted === true });
               lastRequest.set(s, r);
               return;
             }
             const promptTokens = counter.countMessages(await session.messages());
-            const at = Date.now();
+            const at = epochNow();
             const started = performance.now();
             const result = await session.maybeCompress({ promptTokens });
             report.calls.push({

@@ -81,4 +81,4 @@ export type { HygieneState, HygieneDecision, HygieneReason } from "./gateway/hyg
 // The session store interface (the stores and their kit: `@context-engine/core/store`)
 export { openSqliteStore } from "./store/sqliteStore.js";
 export { SessionStoreError, CompactionConflictError } from "./store/types.js";
-export type { SessionStore, EngineStateStore, SessionRecord, NewSession, StoredMessage, CompactionRecord, CompactionKind, CompactionInfo, SearchOptions, SearchHit, UndoResult, ListSessionsOptions, SessionOverview, SessionStoreAsync, Awaitable, AwaitableMethods } from "./store/types.js";
+export type { SessionStore, EngineStateStore, SessionRecord, NewSession, StoredMessage, CompactionRecord, CompactionKind, CompactionInfo, ActiveListRepair, SearchOptions, SearchHit, UndoResult, ListSessionsOptions, SessionOverview, SessionStoreAsync, Awaitable, AwaitableMethods } from "./store/types.js";

@@ -143,9 +143,10 @@ describe("the lcm engine on PostgreSQL", () => {
     expect(answer.sources).toBeGreaterThan(0);
   });
 
-  it("asks the model for lcm_expand_query's answer only after its scoped read has ended: no connection idles in a transaction meanwhile", async () => {
+  it("asks the model for lcm_expand_query's answer only after its scoped read has ended: no connection idles in a transaction meanwhile, and no table it read stays locked", async () => {
     const extractive = new ExtractiveSummarizer();
     const idleInTransaction: number[] = [];
+    const exclusiveLocks: string[] = [];
     const probing: Summarizer = {
       name: "probing",
       summarize: async (request, signal) => {
@@ -156,6 +157,12 @@ describe("the lcm engine on PostgreSQL", () => {
         try {
           const { rows } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'");
           idleInTransaction.push(rows[0]!.n);
+          // a read transaction still open would hold ACCESS SHARE on the tables it read: this would wait for it
+          await client.query("SET lock_timeout = '2s'");
+          await client.query("BEGIN");
+          await client.query("LOCK TABLE context_engine.lcm_messages, context_engine.lcm_summaries, context_engine.lcm_summary_sources, context_engine.lcm_context_items IN ACCESS EXCLUSIVE MODE");
+          exclusiveLocks.push("taken");
+          await client.query("ROLLBACK");
         } finally {
           await client.end();
         }
@@ -168,6 +175,7 @@ describe("the lcm engine on PostgreSQL", () => {
     expect(answer.answer).toBe("zeta3 holds");
     expect(answer.sources).toBeGreaterThan(0);
     expect(idleInTransaction).toEqual([0]);
+    expect(exclusiveLocks).toEqual(["taken"]);
   });
 
   it("lets one of two engines compacting one session at once do it, leaving one valid DAG", async () => {

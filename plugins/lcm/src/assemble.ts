@@ -57,9 +57,15 @@ export function renderSummaryBlock(summaries: readonly SummaryRecord[]): string 
 
 /** Leading system messages (the system prompt) and the conversation after them. */
 export function splitSystemPrompt(messages: readonly ChatMessage[]): { system: ChatMessage[]; conversation: ChatMessage[] } {
+  const i = systemPromptLength(messages);
+  return { system: messages.slice(0, i), conversation: messages.slice(i) };
+}
+
+/** How many leading messages of `messages` are the system prompt (its `system` messages). */
+export function systemPromptLength(messages: readonly ChatMessage[]): number {
   let i = 0;
   while (i < messages.length && messages[i]!.role === "system") i++;
-  return { system: messages.slice(0, i), conversation: messages.slice(i) };
+  return i;
 }
 
 /** The text a message starts with: its string content, or the first part's text. */

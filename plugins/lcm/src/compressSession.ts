@@ -6,7 +6,7 @@
  * holds (LcmCompactionParts).
  */
 import { AWAITING_REAL_USAGE, type AgentCompactionRequests, type ChatMessage, type CompressOptions, type LastCompaction, type Summarizer, type TokenCounter } from "./core.js";
-import { splitSystemPrompt } from "./assemble.js";
+import { systemPromptLength } from "./assemble.js";
 import { runCompaction, type CompactionInput, type CompactionOutcome } from "./compaction.js";
 import { lcmLastCompaction } from "./compactTool.js";
 import type { LcmSettings } from "./config.js";
@@ -82,10 +82,9 @@ export function compactionInputOf(
 export async function ingestAndCompact<S extends LcmStoreAsync>(parts: LcmCompactionParts<S>, store: S, session: string, messages: ChatMessage[], options: CompressOptions): Promise<ChatMessage[]> {
   const { engine } = parts;
   const ingested = await parts.ingest(store, messages, session, "LcmEngine.compress");
+  const system = messages.slice(0, systemPromptLength(messages));
   // stored and held messages are not counted again: only the system prompt and lcm's own artifacts are
-  const unstored = () => [...messages.filter((m) => m.role === "system"), ...ingested.artifacts.filter((m) => m.role !== "system")];
-  const tokens = options.currentTokens ?? ingested.tokens + engine.tokenCounter.countMessages(unstored());
-  const { system } = splitSystemPrompt(messages);
+  const tokens = options.currentTokens ?? ingested.tokens + engine.tokenCounter.countMessages([...system, ...ingested.artifacts]);
   if (!options.force && tokens < engine.thresholdTokens) {
     // a session /new started shows the summaries it carried over from its first call on
     return parts.carriedUnseen.delete(session) ? parts.assembleAndHold(store, system, session) : messages;

@@ -9,7 +9,7 @@ export { resolveToolScope, ambiguousScopeResult, isScope, zodToolSchema } from "
 export type { ContextEngineOptions, CompressOptions, ModelInfo, SessionInfo, ToolCallContext, ToolSchema, ToolTraits, Awaitable, HostHooks } from "@context-engine/core";
 export { parseMessages, InvalidMessagesError } from "@context-engine/core";
 export { nearestConfigKey } from "@context-engine/core/internal";
-export type { ChatMessage, ToolCall } from "@context-engine/core";
+export type { ChatMessage, MessageIssue, ToolCall } from "@context-engine/core";
 export { validateConversation } from "@context-engine/core";
 export type { ConversationProblem } from "@context-engine/core";
 export { sanitizeToolPairs } from "@context-engine/core";

@@ -7,16 +7,31 @@
 import type { ChatMessage, TokenCounter } from "./core.js";
 import { messageIdentity } from "./messageText.js";
 
-/** What the host was last known to hold, and whether that reaches the last stored message. */
+/**
+ * What the host was last known to hold, and whether that reaches the last stored message. Its arrays
+ * are the engine's own: a turn that only adds to them grows them in place (heldExtension.ts).
+ */
 export interface HeldSequence {
-  ids: readonly Buffer[];
+  ids: Buffer[];
   complete: boolean;
   /** The messages `ids` were computed from (same positions), when known. */
-  messages?: readonly ChatMessage[] | undefined;
+  messages?: ChatMessage[] | undefined;
   /** Their token counts (same positions), when known. */
-  tokens?: readonly number[] | undefined;
+  tokens?: number[] | undefined;
   /** When complete: the last stored seq it reaches (another engine on the same store may append after it). */
   lastSeq?: number | undefined;
+  /** The conversation as the host holds it, lcm's artifacts in place, when known (heldExtension.ts checks a turn against it). */
+  conversation?: HeldConversation | undefined;
+}
+
+/** The conversation a host holds as it will send it back (after the system prompt), by its ends. */
+export interface HeldConversation {
+  /** Its messages, lcm's artifacts included (the engine's own array, not the host's). */
+  messages: ChatMessage[];
+  /** lcm's artifacts in it (its summary block, stub results): not stored, counted apart. */
+  artifacts: ChatMessage[];
+  /** The tokens of its stored messages (the sum of the sequence's `tokens`). */
+  tokens: number;
 }
 
 /**
@@ -69,7 +84,20 @@ export function identify(items: readonly ChatMessage[], previous: HeldSequence |
   return { ids, tokens, reused };
 }
 
-/** The held sequence of `items` with their identities and counts; `lastSeq` the last stored seq it reaches, when complete. */
-export function heldSequence(items: readonly ChatMessage[], ids: readonly Buffer[], tokens: readonly number[], complete: boolean, lastSeq?: number): HeldSequence {
-  return { ids, complete, messages: items, tokens, lastSeq };
+/**
+ * The held sequence of `items` (the stored messages of `conversation`, whose other messages are lcm's
+ * `artifacts`) with their identities and counts; `lastSeq` the last stored seq it reaches, when complete.
+ */
+export function heldSequence(
+  conversation: ChatMessage[],
+  artifacts: ChatMessage[],
+  items: ChatMessage[],
+  ids: Buffer[],
+  tokens: number[],
+  complete: boolean,
+  lastSeq?: number,
+): HeldSequence {
+  let total = 0;
+  for (const n of tokens) total += n;
+  return { ids, complete, messages: items, tokens, lastSeq, conversation: { messages: conversation, artifacts, tokens: total } };
 }

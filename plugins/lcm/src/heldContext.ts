@@ -24,11 +24,13 @@ export async function assembleHeldContext(
   const output = assembleWithin(system, items, options, options.limitTokens, (message) => counter.countMessages([message]));
   const stored = new Map<ChatMessage, StoredMessage>();
   for (const item of items) if (item.type === "message") stored.set(item.stored.message, item.stored);
-  const messages = output.slice(system.length).filter((m) => !isLcmArtifact(m));
+  const conversation = output.slice(system.length);
+  const artifacts = conversation.filter((m) => isLcmArtifact(m));
+  const messages = conversation.filter((m) => !isLcmArtifact(m));
   const ids = messages.map((m) => stored.get(m)?.identity ?? messageIdentity(m));
   const tokens = messages.map((m) => stored.get(m)?.tokens ?? counter.countMessages([m]));
   let lastSeq = 0;
   // summaries carried over from an earlier session count that session's messages
   for (const item of items) lastSeq = Math.max(lastSeq, item.type === "message" ? item.stored.seq : item.summary.session === session ? item.summary.seqEnd : 0);
-  return { output, held: heldSequence(messages, ids, tokens, true, lastSeq) };
+  return { output, held: heldSequence(conversation, artifacts, messages, ids, tokens, true, lastSeq) };
 }

@@ -3,8 +3,8 @@
  * checked and stored against it (ingest.ts), and an assembled context handed to the host replaces it
  * (heldContext.ts).
  */
-import { InvalidMessagesError, parseMessages, type ChatMessage, type TokenCounter } from "./core.js";
-import { splitSystemPrompt, type AssembleOptions } from "./assemble.js";
+import { InvalidMessagesError, parseMessages, type ChatMessage, type MessageIssue, type TokenCounter } from "./core.js";
+import { systemPromptLength, type AssembleOptions } from "./assemble.js";
 import type { HeldSequence } from "./held.js";
 import { assembleHeldContext } from "./heldContext.js";
 import { ingestConversation, type IngestResult } from "./ingest.js";
@@ -33,12 +33,13 @@ export class HeldConversations {
    * malformed to compare gets the full check's error, naming each bad message of `source`'s list.
    */
   async ingest(store: LcmStoreAsync, messages: ChatMessage[], session: string, source: string): Promise<IngestResult> {
-    const { system, conversation } = splitSystemPrompt(messages);
-    const offset = system.length;
-    const validate = (trusted: readonly boolean[]) => void parseMessages(messages, source, (i) => i >= offset && trusted[i - offset] === true);
+    const offset = systemPromptLength(messages);
+    // the system prompt, and the conversation's messages from `from` on but those equal to held ones
+    const validate = (from: number, trusted: (position: number) => boolean) =>
+      parseRanges(messages, [[0, offset], [offset + from, messages.length]], source, (i) => i >= offset && trusted(i - offset));
     let result: IngestResult;
     try {
-      result = await ingestConversation(store, session, conversation, this.counter, () => this.heldBy(store, session), this.now(), this.held.get(session), validate);
+      result = await ingestConversation(store, session, messages, offset, this.counter, () => this.heldBy(store, session), this.now(), this.held.get(session), validate);
     } catch (error) {
       if (!(error instanceof InvalidMessagesError)) parseMessages(messages, source);
       throw error;
@@ -63,4 +64,22 @@ export class HeldConversations {
   private async heldBy(store: LcmStoreAsync, session: string): Promise<HeldSequence> {
     return this.held.get(session) ?? (await assembleHeldContext(store, [], session, this.counter, this.assembleOptions())).held;
   }
+}
+
+/**
+ * Validates the messages of `messages` in `ranges` (from, to) as `parseMessages` does (`trusted` by
+ * index of `messages`) without visiting the others, throwing one error that names every problem by its
+ * index in `messages`.
+ */
+function parseRanges(messages: readonly ChatMessage[], ranges: readonly [number, number][], source: string, trusted: (index: number) => boolean): void {
+  const issues: MessageIssue[] = [];
+  for (const [from, to] of ranges) {
+    try {
+      parseMessages(messages.slice(from, to), source, (i) => trusted(from + i));
+    } catch (error) {
+      if (!(error instanceof InvalidMessagesError)) throw error;
+      issues.push(...error.issues.map((issue) => ({ ...issue, index: issue.index + from })));
+    }
+  }
+  if (issues.length > 0) throw new InvalidMessagesError(issues, source);
 }

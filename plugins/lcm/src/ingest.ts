@@ -8,6 +8,7 @@ import { countingIdOf, type Awaitable, type ChatMessage, type TokenCounter } fro
 export type { HeldSequence } from "./held.js";
 import { isLcmArtifact } from "./assemble.js";
 import { heldSequence, identify, type HeldSequence } from "./held.js";
+import { extendHeld, heldPrefixLength } from "./heldExtension.js";
 import type { StoredMessage } from "./store/LcmStore.js";
 import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 
@@ -70,35 +71,25 @@ export interface IngestResult {
   /** Tokens of the incoming conversation without lcm's artifacts (stored counts where known). */
   tokens: number;
   /** lcm's own artifacts in the incoming conversation (its summary block, stub results): not stored, not in `tokens`. */
-  artifacts: ChatMessage[];
+  artifacts: readonly ChatMessage[];
 }
 
-/** Per position of a conversation of `length` messages: true where item `j` (at `at[j]`) matched a held one (`reused[j]`); lcm's artifacts are never trusted. */
-function trustedPositions(length: number, at: readonly number[], reused: readonly boolean[]): boolean[] {
-  const trusted = new Array<boolean>(length).fill(false);
-  for (let j = 0; j < at.length; j++) trusted[at[j]!] = reused[j]!;
-  return trusted;
+/** Per position of a conversation: true where item `j` (at `at[j]`) matched a held one (`reused[j]`); lcm's artifacts are never trusted. */
+function trustedPositions(at: readonly number[], reused: readonly boolean[]): (position: number) => boolean {
+  const trusted = new Set<number>();
+  for (let j = 0; j < at.length; j++) if (reused[j]) trusted.add(at[j]!);
+  return (position) => trusted.has(position);
 }
 
 /**
- * Stores the new part of `conversation` (the messages after the system prompt) in `session`. lcm's own
- * artifacts (its summary block, stub tool results) are never stored. `lastHeld` is what the host was
- * last known to hold (lcm's previous output, or the previous input), when known; `previous` the same
- * when already in memory, so messages equal to its own take their identities and counts without hashing.
- * `validate` gets, per position of `conversation`, whether its message equals a held one, and throws to
- * refuse the list before anything is stored.
+ * Checks the messages of a conversation before anything is stored: the positions before `from` are
+ * known to be valid (the conversation the host held, validated when it came), and of the others those
+ * `trusted` says equal held ones; throws to refuse the list.
  */
-export async function ingestConversation(
-  store: LcmStoreAsync,
-  session: string,
-  conversation: readonly ChatMessage[],
-  counter: TokenCounter,
-  lastHeld: () => Awaitable<HeldSequence>,
-  now: number,
-  previous?: HeldSequence,
-  validate?: (trusted: readonly boolean[]) => void,
-): Promise<IngestResult> {
-  // lcm's own artifacts (its summary block, stub results) are not stored; `at[i]` is item i's position in `conversation`
+export type ValidateConversation = (from: number, trusted: (position: number) => boolean) => void;
+
+/** `conversation`'s messages without lcm's own artifacts (its summary block, stub results), and those artifacts. */
+function withoutArtifacts(conversation: readonly ChatMessage[]): { items: ChatMessage[]; at: number[]; artifacts: ChatMessage[] } {
   const items: ChatMessage[] = [];
   const at: number[] = [];
   const artifacts: ChatMessage[] = [];
@@ -110,10 +101,88 @@ export async function ingestConversation(
     items.push(conversation[i]!);
     at.push(i);
   }
+  return { items, at, artifacts };
+}
+
+/**
+ * Stores the new part of the conversation `messages[from…]` (the messages after the system prompt) in
+ * `session`. lcm's own artifacts (its summary block, stub tool results) are never stored. `lastHeld` is
+ * what the host was last known to hold (lcm's previous output, or the previous input), when known;
+ * `previous` the same when already in memory, so messages equal to its own take their identities and
+ * counts without hashing, and a conversation that only adds to it is taken as it is (heldExtension.ts:
+ * its held part neither walked nor hashed). `validate` is called before anything is stored.
+ */
+export async function ingestConversation(
+  store: LcmStoreAsync,
+  session: string,
+  messages: readonly ChatMessage[],
+  from: number,
+  counter: TokenCounter,
+  lastHeld: () => Awaitable<HeldSequence>,
+  now: number,
+  previous?: HeldSequence,
+  validate?: ValidateConversation,
+): Promise<IngestResult> {
+  const lastSeq = await store.lastSeq(session);
+  const heldLength = previous === undefined ? undefined : heldPrefixLength(messages, from, previous, lastSeq);
+  if (heldLength !== undefined) {
+    const added = await ingestAddition(store, session, messages.slice(from + heldLength), heldLength, counter, now, previous!, lastSeq, validate);
+    if (added !== undefined) return added;
+  }
+  return ingestAligned(store, session, messages.slice(from), counter, lastHeld, now, lastSeq, previous, validate);
+}
+
+/**
+ * The turn after the conversation the host held (`previous`, whose first `heldLength` messages it
+ * repeats): only `addition` is read. Its leading messages that another worker stored since `previous`
+ * was held are taken as stored; undefined when they differ from those (the full alignment decides).
+ */
+async function ingestAddition(
+  store: LcmStoreAsync,
+  session: string,
+  addition: ChatMessage[],
+  heldLength: number,
+  counter: TokenCounter,
+  now: number,
+  previous: HeldSequence,
+  lastSeq: number,
+  validate: ValidateConversation | undefined,
+): Promise<IngestResult | undefined> {
+  const { items, artifacts } = withoutArtifacts(addition);
+  validate?.(heldLength, () => false);
+  const { ids, tokens } = identify(items, undefined, counter);
+  // turns other workers stored after what this engine saw the host hold: the host sent them to those workers
+  const behind = lastSeq - previous.lastSeq!;
+  const common = Math.min(behind, items.length);
+  if (behind > 0) {
+    const appended = await store.identitiesFrom(session, previous.lastSeq! + 1);
+    for (let i = 0; i < common; i++) if (!appended[i]!.equals(ids[i]!)) return undefined;
+  }
+  const tokensBy = countingIdOf(counter);
+  const fresh = items.slice(common).map((message, i) => ({ message, tokens: tokens[common + i]!, identity: ids[common + i]!, tokensBy }));
+  const stored = await store.appendMessages(session, fresh, now);
+  const reached = stored.length > 0 ? stored[stored.length - 1]!.seq : lastSeq;
+  const held = extendHeld(previous, { conversation: addition, artifacts, items, ids, tokens }, fresh.length > 0 || common === behind, reached);
+  return { stored, held, tokens: held.conversation!.tokens, artifacts: [...held.conversation!.artifacts] };
+}
+
+/** Stores what is new in `conversation` by aligning it against the sequences the host may hold (see {@link alignIncoming}). */
+async function ingestAligned(
+  store: LcmStoreAsync,
+  session: string,
+  conversation: ChatMessage[],
+  counter: TokenCounter,
+  lastHeld: () => Awaitable<HeldSequence>,
+  now: number,
+  lastSeq: number,
+  previous: HeldSequence | undefined,
+  validate: ValidateConversation | undefined,
+): Promise<IngestResult> {
+  // `at[i]` is item i's position in `conversation`
+  const { items, at, artifacts } = withoutArtifacts(conversation);
   const { ids: held, tokens, reused } = identify(items, previous, counter);
   // before anything is stored: the messages not equal to held ones (validated when they first came) are checked
-  validate?.(trustedPositions(conversation.length, at, reused));
-  const lastSeq = await store.lastSeq(session);
+  validate?.(0, trustedPositions(at, reused));
   let alignment: Alignment = { skip: 0, reachesEnd: true };
   if (lastSeq > 0) {
     const [last, firstStored] = await Promise.all([lastHeld(), store.identityAt(session, 1)]);
@@ -125,10 +194,9 @@ export async function ingestConversation(
   const tokensBy = countingIdOf(counter);
   const fresh = items.slice(skip).map((message, i) => ({ message, tokens: tokens[skip + i]!, identity: held[skip + i]!, tokensBy }));
   const stored = await store.appendMessages(session, fresh, now);
-  let total = 0;
-  for (const n of tokens) total += n;
   const reached = stored.length > 0 ? stored[stored.length - 1]!.seq : lastSeq;
-  return { stored, held: heldSequence(items, held, tokens, fresh.length > 0 || alignment.reachesEnd, reached), tokens: total, artifacts };
+  const sequence = heldSequence(conversation, artifacts, items, held, tokens, fresh.length > 0 || alignment.reachesEnd, reached);
+  return { stored, held: sequence, tokens: sequence.conversation!.tokens, artifacts };
 }
 
 /**

@@ -8,7 +8,7 @@
  * request is kept there too, so whichever worker takes the next turn honours it, once.
  */
 import { z } from "zod";
-import type { CompressOptions, ToolSchema } from "./types.js";
+import type { AgentCompactionRequest, CompressOptions, ToolSchema } from "./types.js";
 import { zodToolSchema } from "./toolSchema.js";
 import type { SharedStateStore } from "../store/sharedState.js";
 
@@ -37,11 +37,7 @@ export interface CompactToolSettings {
   min_turns_between: number;
 }
 
-/** A compaction the agent asked for, handed to the host at the next turn boundary. */
-export interface AgentCompactionRequest {
-  /** What the summary should keep in focus, when the agent said. */
-  focus?: string;
-}
+export type { AgentCompactionRequest } from "./types.js";
 
 /** The schema offered to the agent. */
 export function compactContextToolSchema(): ToolSchema {

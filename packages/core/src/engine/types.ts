@@ -1,6 +1,5 @@
 /** Public types of the engine contract (docs/BEHAVIOUR.md, "Engines and resolution"). */
 import type { ChatMessage } from "../messages/schema.js";
-import type { AgentCompactionRequest } from "./compactContextTool.js";
 import type { LastCompaction } from "./lastCompaction.js";
 
 /** Options of one `compress()` call. */
@@ -54,6 +53,12 @@ export interface EngineStatus {
    * boundary), as far as this process knows: a request made through another worker is in the shared store.
    */
   pendingCompactionRequest?: AgentCompactionRequest;
+}
+
+/** A compaction the agent asked for (`compact_context`), handed to the host at the next turn boundary. */
+export interface AgentCompactionRequest {
+  /** What the summary should keep in focus, when the agent said. */
+  focus?: string;
 }
 
 /**

@@ -21,6 +21,8 @@ import { compactionNoticeEnabled, PendingCompactionNotice, requestedCompressOpti
 import { prepareInBackground } from "./backgroundPreparation.js";
 import { compressionCountWarning } from "./warnings.js";
 import { OutgoingRequestTracker } from "./outgoingRequest.js";
+import { storeToolPairRepair } from "./toolPairRepair.js";
+import { ActiveRows } from "./activeRows.js";
 
 function isReport(value: unknown): value is CompressionReport {
   return typeof value === "object" && value !== null && typeof (value as { aborted?: unknown }).aborted === "boolean";
@@ -169,6 +171,9 @@ export abstract class CompactionSessionBase {
   /** What the last request sent and what the reported usage covers: the estimate of the next one. */
   private readonly outgoing = new OutgoingRequestTracker();
 
+  /** The active rows as last read, brought up to date by reading what was stored since. */
+  private readonly active = new ActiveRows();
+
   /** The notice after the latest compaction, until a user turn is appended (`compression.compaction_notice`). */
   protected readonly notice: PendingCompactionNotice;
 
@@ -217,8 +222,8 @@ export abstract class CompactionSessionBase {
     // the agent asked for it (compact_context), through this worker or another: compact now, with its focus
     const request = await takeCompactionRequest(this.engine, sessionId);
     if (request !== undefined) options = requestedCompressOptions(options, request);
-    const startRows = await this.anyStore.activeRows(sessionId);
-    const before = startRows.map((row) => row.message);
+    // the rows stored since the last call are read, not the whole conversation
+    const { rows: startRows, messages: before } = await this.active.read(this.anyStore, sessionId);
     const base = { sessionId, oldSessionId: "", inPlace: this.inPlace, messagesBefore: before.length, messagesAfter: before.length };
     const count = async () => (await this.anyStore.getSession(this.currentId))!.compressionCount;
     // the request about to go out: past the window less the output reserve it is compacted first, whatever the trigger says
@@ -300,6 +305,11 @@ export abstract class CompactionSessionBase {
       ...(reason ? { reason } : {}),
     });
     if (output instanceof InvalidEngineOutputError) return await aborted(output.message);
+    // nothing compacted, but tool pairs repaired: the repair is written once, not made again every turn
+    if (report?.aborted === true && report.repairedToolPairs > 0 && this.currentId === sessionId && !options.signal?.aborted && engineOutputProblem(this.engine.name, before, output) === undefined) {
+      const messagesAfter = await storeToolPairRepair(this.anyStore, sessionId, startRows, output);
+      if (messagesAfter !== undefined) return { ...(await aborted(report.abortReason)), messagesAfter, repairedToolPairs: report.repairedToolPairs };
+    }
     if (report?.aborted === true || (Array.isArray(output) && output.length === 0) || !messagesChanged(before, output)) return await aborted(report?.abortReason);
     // A plugin engine's list is checked like the built-in's before it becomes the stored conversation.
     const invalid = engineOutputProblem(this.engine.name, before, output);

@@ -15,6 +15,6 @@ export { prepareEngineCompression } from "../gateway/enginePreparation.js";
 export { estimateRequestTokens, outputReserveTokens, requestLimitTokens, requestOverflows, DEFAULT_OUTPUT_RESERVE_SHARE, DEFAULT_OUTPUT_RESERVE_CAP } from "../engine/requestFit.js";
 export type { RequestUsage, RequestEstimate, RequestWindow, CountMessages } from "../engine/requestFit.js";
 // the host's side of the agent's compact_context: take its request, write the notice after a compaction
-export { takeCompactionRequest } from "../engine/compactContextTool.js";
+export { restoreCompactionRequest, takeCompactionRequest } from "../engine/compactContextTool.js";
 export { compactionNoticeText } from "../engine/lastCompaction.js";
 export type { PreparationUsage } from "../gateway/enginePreparation.js";

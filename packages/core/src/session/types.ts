@@ -65,7 +65,7 @@ export interface MaybeCompressOptions {
   tools?: readonly ToolSchema[];
 }
 
-/** `not_needed`: below the trigger; `aborted`: the engine kept the conversation unchanged. */
+/** `not_needed`: below the trigger; `aborted`: the engine kept the conversation unchanged (but for repaired tool pairs, see {@link CompactionResult.repairedToolPairs}). */
 export type CompactionOutcome = "compressed" | "not_needed" | "aborted";
 
 /** What one {@link CompactionSession.maybeCompress} call did. */
@@ -91,6 +91,12 @@ export interface CompactionResult {
   notice?: string;
   /** Why it aborted, when the engine said. */
   reason?: string;
+  /**
+   * For an aborted compaction: the tool pairs the engine repaired all the same, written to the store
+   * (the active list changed by that repair alone; no compaction was logged), so the next call does not
+   * repair them again.
+   */
+  repairedToolPairs?: number;
   /** A `session:compress` listener threw (the compaction itself was saved). */
   hookError?: string;
   /** With `compression.compaction_notice` on: the one-line notice the next user turn gets. */

@@ -9,7 +9,7 @@ import type { ChatMessage } from "../messages/schema.js";
 import { MemoizedTokenCounter, MESSAGE_COUNTING_VERSION } from "../tokens/counter.js";
 import { estimateMessageTokensRough } from "../tokens/rough.js";
 import type { TokenCounter } from "../tokens/types.js";
-import { CompactionConflictError, DEFAULT_SESSION_SCOPE, SearchQueryError, SessionStoreError, type ListSessionsOptions, type NewSession, type SearchOptions } from "./types.js";
+import { CompactionConflictError, DEFAULT_SESSION_SCOPE, SearchQueryError, SessionStoreError, type ActiveListRepair, type ListSessionsOptions, type NewSession, type SearchOptions } from "./types.js";
 
 export { reportJson, sessionRowCodec, SQLITE_COLUMNS } from "./rows.js";
 export type { ColumnDecoder, ColumnTypes, SqliteColumnTypes, SessionRow, MessageRow, CompactionRow, SessionRowCodec } from "./rows.js";
@@ -124,6 +124,19 @@ export function rowsAppendedAfter(activeIds: readonly number[], compactedRowIds:
     );
   }
   return activeIds.length - compactedRowIds.length;
+}
+
+/**
+ * Checks `repair` against the session's active row ids read in its transaction: the ids of the rows it
+ * replaces (the read rows after the kept ones, then those appended after the read ones). Throws
+ * {@link CompactionConflictError} when the active list no longer begins with the read rows, and
+ * {@link SessionStoreError} for a `kept` that is no count of them.
+ */
+export function repairedRowIds(activeIds: readonly number[], repair: ActiveListRepair, where: string): number[] {
+  const read = repair.readRowIds.length;
+  if (!Number.isInteger(repair.kept) || repair.kept < 0 || repair.kept > read) throw new SessionStoreError(`${where}: kept must be a whole number from 0 to ${read} (the rows read), got ${String(repair.kept)}`);
+  rowsAppendedAfter(activeIds, repair.readRowIds, where);
+  return activeIds.slice(repair.kept);
 }
 
 /** Why the latest compaction in effect cannot be undone here, or undefined when it can. */

@@ -20,6 +20,7 @@ import {
   parseEngineState,
   parseListSessionsOptions,
   parseNewSession,
+  repairedRowIds,
   rowsAppendedAfter,
   sessionExistsError,
   sessionScope,
@@ -32,8 +33,10 @@ import { searchableMessageText } from "./messageText.js";
 import { migrateSessionStore } from "./schema.js";
 import { reportJson, toCompaction, toSession, toStored, type CompactionRow, type MessageRow, type SessionRow } from "./rows.js";
 import { prepareSearch } from "./search.js";
+import { prepareStatements } from "./sqliteStatements.js";
 import {
   SessionStoreError,
+  type ActiveListRepair,
   type CompactionInfo,
   type CompactionRecord,
   type EngineStateStore,
@@ -64,68 +67,6 @@ export interface SqliteStoreOptions {
 
 /** A sessions row with the counts {@link SessionOverview} adds. */
 type OverviewRow = SessionRow & { message_count: number; active_count: number; last_seq: number };
-
-const COMPACTION_COLUMNS = "c.*, (SELECT u.id FROM compactions u WHERE u.reverts_compaction_id = c.id) AS undone_by";
-
-/** Every statement of the store, prepared once. */
-function prepareStatements(db: Database.Database) {
-  const p = (sql: string) => db.prepare(sql);
-  return {
-    insertSession: p(
-      "INSERT INTO sessions (id, platform, title, created_at, updated_at, parent_session_id, compression_count, last_compaction_in_place, scope) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    ),
-    session: p("SELECT * FROM sessions WHERE id = ?"),
-    children: p("SELECT * FROM sessions WHERE parent_session_id = ? ORDER BY created_at, rowid"),
-    touchSession: p("UPDATE sessions SET updated_at = ? WHERE id = ?"),
-    setCompactionState: p("UPDATE sessions SET compression_count = ?, last_compaction_in_place = ?, updated_at = ? WHERE id = ?"),
-    lastSeq: p("SELECT COALESCE(MAX(seq), 0) AS n FROM messages WHERE session_id = ?"),
-    insertMessage: p(
-      "INSERT INTO messages (session_id, seq, role, message_json, text, tokens, tokens_by, active, compacted, compaction_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 0, NULL, ?)",
-    ),
-    activeRows: p("SELECT * FROM messages WHERE session_id = ? AND active = 1 ORDER BY seq"),
-    activeIds: p("SELECT id FROM messages WHERE session_id = ? AND active = 1 ORDER BY seq").pluck(),
-    activeJson: p("SELECT message_json, tokens, tokens_by FROM messages WHERE session_id = ? AND active = 1 ORDER BY seq"),
-    activeCount: p("SELECT COUNT(*) AS n FROM messages WHERE session_id = ? AND active = 1"),
-    archived: p("SELECT * FROM messages WHERE session_id = ? AND active = 0 ORDER BY seq"),
-    archivedBy: p("SELECT * FROM messages WHERE session_id = ? AND active = 0 AND compaction_id = ? ORDER BY seq"),
-    archiveActive: p("UPDATE messages SET active = 0, compacted = 1, compaction_id = ? WHERE session_id = ? AND active = 1"),
-    archiveSeqRange: p("UPDATE messages SET active = 0, compacted = 1, compaction_id = ? WHERE session_id = ? AND active = 1 AND seq BETWEEN ? AND ?"),
-    countActiveSeqRange: p("SELECT COUNT(*) AS n FROM messages WHERE session_id = ? AND active = 1 AND seq BETWEEN ? AND ?"),
-    restoreArchivedBy: p("UPDATE messages SET active = 1, compacted = 0, compaction_id = NULL WHERE session_id = ? AND active = 0 AND compaction_id = ?"),
-    countArchivedBy: p("SELECT COUNT(*) AS n FROM messages WHERE session_id = ? AND active = 0 AND compaction_id = ?"),
-    insertCompaction: p(
-      "INSERT INTO compactions (session_id, kind, at, in_place, messages_before, messages_after, summary, report_json, first_seq, last_seq, reverts_compaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    ),
-    compaction: p(`SELECT ${COMPACTION_COLUMNS} FROM compactions c WHERE c.id = ?`),
-    compactions: p(`SELECT ${COMPACTION_COLUMNS} FROM compactions c WHERE c.session_id = ? ORDER BY c.id`),
-    listSessions: p(
-      `SELECT s.*,
-         (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id) AS message_count,
-         (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id AND m.active = 1) AS active_count,
-         (SELECT COALESCE(MAX(m.seq), 0) FROM messages m WHERE m.session_id = s.id) AS last_seq
-       FROM sessions s
-       WHERE (@platform IS NULL OR s.platform = @platform) AND (@ids IS NULL OR s.id IN (SELECT value FROM json_each(@ids)))
-         AND (@scope IS NULL OR s.scope = @scope)
-       ORDER BY s.updated_at DESC, s.rowid DESC LIMIT @limit OFFSET @offset`,
-    ),
-    messagesBySeq: p("SELECT * FROM messages WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq"),
-    engineState: p("SELECT state_json FROM engine_state WHERE engine = ? AND session_id = ?"),
-    saveEngineState: p(
-      "INSERT INTO engine_state (engine, session_id, state_json, updated_at) VALUES (?, ?, ?, ?) " +
-        "ON CONFLICT (engine, session_id) DO UPDATE SET state_json = excluded.state_json, updated_at = excluded.updated_at",
-    ),
-    clearEngineState: p("DELETE FROM engine_state WHERE engine = ? AND session_id = ?"),
-    takeEngineState: p("DELETE FROM engine_state WHERE engine = ? AND session_id = ? RETURNING state_json"),
-    claimEngineState: p(
-      "INSERT INTO engine_state (engine, session_id, state_json, updated_at) VALUES (?, ?, ?, ?) " +
-        "ON CONFLICT (engine, session_id) DO UPDATE SET state_json = excluded.state_json, updated_at = excluded.updated_at WHERE engine_state.updated_at < ? RETURNING 1",
-    ),
-    inEffect: p(
-      `SELECT ${COMPACTION_COLUMNS} FROM compactions c WHERE c.session_id = ? AND c.kind = 'compaction'
-       AND NOT EXISTS (SELECT 1 FROM compactions u WHERE u.reverts_compaction_id = c.id) ORDER BY c.id DESC LIMIT 2`,
-    ),
-  };
-}
 
 /** The SQLite implementation of {@link SessionStore}. */
 export class SqliteSessionStore implements SessionStore, SessionStoreAsync, EngineStateStore {
@@ -267,6 +208,27 @@ export class SqliteSessionStore implements SessionStore, SessionStoreAsync, Engi
       const id = Number(this.s.insertCompaction.run(sessionId, "compaction", at, 1, count, count, info.summary ?? null, report, null, null, null).lastInsertRowid);
       this.s.setCompactionState.run(session.compressionCount + 1, 1, at, sessionId);
       return this.compaction(id);
+    });
+  }
+
+  repairActiveList(sessionId: string, repair: ActiveListRepair): number[] | undefined {
+    const where = `repairActiveList('${sessionId}')`;
+    parseMessages(repair.messages, where);
+    return this.write(() => {
+      this.requireSession(sessionId, where);
+      const activeIds = this.s.activeIds.all(sessionId) as number[];
+      const replaced = repairedRowIds(activeIds, repair, where);
+      const appended = activeIds.slice(repair.readRowIds.length);
+      if (replaced.length > 0) {
+        const from = this.s.seqOf.get(replaced[0]) as number;
+        if (from <= (this.s.inEffectLastSeq.get(sessionId) as { n: number }).n) return undefined;
+        this.s.archiveRepaired.run(sessionId, from);
+      }
+      const carried = appended.map((id) => JSON.parse((this.s.messageJson.get(id) as string)) as ChatMessage);
+      const at = this.now();
+      const { ids } = this.insertRows(sessionId, [...repair.messages, ...carried], at);
+      this.s.touchSession.run(at, sessionId);
+      return ids;
     });
   }
 

@@ -106,6 +106,19 @@ export interface CompactionInfo {
   compactedRowIds?: readonly number[];
 }
 
+/**
+ * What {@link SessionStore.repairActiveList} writes: a repair of the active list that is no compaction
+ * (the tool pairs an engine mended while compacting nothing), as read.
+ */
+export interface ActiveListRepair {
+  /** The ids of the active rows the repair read, in order (as {@link CompactionInfo.compactedRowIds}). */
+  readRowIds: readonly number[];
+  /** How many of them lead the repaired list as they are. */
+  kept: number;
+  /** The repaired list after the kept rows (what replaces the other read rows). */
+  messages: readonly ChatMessage[];
+}
+
 /** Options of {@link SessionStore.listSessions}. */
 export interface ListSessionsOptions {
   /** At most this many (default 20, at most 500). */
@@ -234,6 +247,17 @@ export interface SessionStore extends Partial<EngineStateStore> {
    * count goes up and its mode becomes in place. Such an entry cannot be undone locally.
    */
   recordCompactionBoundary(sessionId: string, info?: CompactionInfo): CompactionRecord;
+  /**
+   * Writes a repair of the active list that is no compaction, once, so it is not made again every turn.
+   * In one transaction: the active rows after the `kept` leading read rows are archived (neither active
+   * nor compacted, of no compaction), and `messages` are written after the kept rows, followed by the
+   * rows appended after the read ones. The compaction log, the compression count and undo are left as
+   * they are. Returns the ids of the rows written; undefined (nothing written) when a row it would
+   * replace was written by a compaction still in effect (an undo of it restores around those rows).
+   * Throws {@link CompactionConflictError} when the active list no longer begins with the read rows.
+   * Optional: without it, a repair is made again by each compaction attempt that needs it.
+   */
+  repairActiveList?(sessionId: string, repair: ActiveListRepair): number[] | undefined;
   /** Archived rows of the session (of one compaction when `compactionId` is given), in seq order. */
   archivedMessages(sessionId: string, compactionId?: number): StoredMessage[];
   /** The session's compaction log, oldest first. */
@@ -266,7 +290,9 @@ export type AwaitableMethods<T> = { [K in keyof T]: NonNullable<T[K]> extends (.
  * database (`@context-engine/postgres`) fits beside the embedded one. {@link SqliteSessionStore} is one
  * as it is (it returns the values); callers await every call ({@link CompactionSessionAsync} does).
  */
-export interface SessionStoreAsync extends AwaitableMethods<Omit<SessionStore, keyof EngineStateStore>>, Partial<AwaitableMethods<EngineStateStore>> {
+export interface SessionStoreAsync extends AwaitableMethods<Omit<SessionStore, keyof EngineStateStore | "repairActiveList">>, Partial<AwaitableMethods<EngineStateStore>> {
+  /** {@link SessionStore.repairActiveList}, answering its value or a promise of it. */
+  repairActiveList?(sessionId: string, repair: ActiveListRepair): Awaitable<number[] | undefined>;
   /**
    * Claims the compaction of `sessionId` for this caller until the returned release is called: undefined
    * when another caller (another worker, on any machine) holds it. A store shared by many workers offers

@@ -13,7 +13,9 @@ import { openSqliteStore, type SqliteSessionStore } from "../../src/store/sqlite
 import { ExtractiveSummarizer } from "../../src/summarizers/extractive.js";
 import type { Summarizer } from "../../src/summarizers/types.js";
 import { RoughTokenCounter } from "../../src/tokens/counter.js";
-import { agentRounds, system } from "../compressor/fixtures.js";
+import { STUB_TOOL_RESULT } from "../../src/messages/toolPairs.js";
+import { validateConversation } from "../../src/messages/validate.js";
+import { agentRounds, assistant, call, system, user } from "../compressor/fixtures.js";
 
 /** Small budgets so a few rounds of tool output are worth compressing. */
 const COMPRESSION = { protect_last_n: 4, threshold_tokens: 4_000 };
@@ -243,5 +245,34 @@ describe("CompactionSession: aborted compaction", () => {
       expect(result.outcome).toBe("aborted");
       expect(result.reason).toMatch(/engine 'sloppy-plugin'.*not a list/);
     });
+  });
+});
+
+/** A short conversation (nothing to compact) with a call whose result is gone and a result whose call is gone. */
+const orphan: ChatMessage = { role: "tool", tool_call_id: "call_gone", content: "stray output" };
+const withOrphans = (): ChatMessage[] => [system("s"), user("list the files"), call("terminal", { command: "ls" }, "call_lost"), assistant("Here they are."), orphan, user("thanks")];
+
+describe("CompactionSession: tool pairs repaired while nothing was compacted", () => {
+  it("writes the repair once, logging no compaction, so the next attempt does no repair", async () => {
+    const engine = new ContextCompressor({ tokenCounter: new RoughTokenCounter(), model: { model: "test-model", contextLength: 200_000 } });
+    const session = new CompactionSession({ engine, store, platform: "cli" });
+    session.append(withOrphans());
+
+    const first = await session.maybeCompress({ force: true });
+    expect(first).toMatchObject({ outcome: "aborted", compressionCount: 0, repairedToolPairs: 2, messagesBefore: 6, messagesAfter: 6 });
+    expect(engine.lastCompression).toMatchObject({ failureKind: "nothing_to_compress", repairedToolPairs: 2 });
+    const stored = session.messages();
+    expect(validateConversation(stored)).toEqual([]);
+    expect(stored.find((m) => m.tool_call_id === "call_lost")?.content).toBe(STUB_TOOL_RESULT);
+    expect(store.compactions(session.sessionId)).toEqual([]);
+    // nothing deleted: the orphan stays, archived
+    expect(store.archivedMessages(session.sessionId).map((r) => r.message)).toContainEqual(orphan);
+
+    session.append([assistant("You're welcome.")]);
+    const second = await session.maybeCompress({ force: true });
+    expect(second.outcome).toBe("aborted");
+    expect(second.repairedToolPairs).toBeUndefined();
+    expect(engine.lastCompression!.repairedToolPairs).toBe(0);
+    expect(session.messages()).toEqual([...stored, assistant("You're welcome.")]);
   });
 });

@@ -109,3 +109,75 @@ describe("CompactionSession: another worker appends to the same store file", () 
     expect(missing).toEqual([]);
   }, 180_000);
 });
+
+/** Gives back what it is given (nothing compacted), keeping each input. */
+class Recording extends ContextEngine {
+  readonly name = "recording";
+  readonly seen: ChatMessage[][] = [];
+  shouldCompress(): boolean {
+    return false;
+  }
+  async compress(messages: ChatMessage[]): Promise<ChatMessage[]> {
+    this.seen.push([...messages]);
+    return messages;
+  }
+}
+
+/** `store` counting its `activeRows` reads (the whole active list). */
+function countingWholeReads(store: SessionStore): { store: SessionStore; wholeReads: () => number } {
+  let reads = 0;
+  const counted = new Proxy(store, {
+    get(target, key) {
+      const value = Reflect.get(target, key) as unknown;
+      if (typeof value !== "function") return value;
+      if (key === "activeRows") reads++;
+      return value.bind(target);
+    },
+  });
+  return { store: counted, wholeReads: () => reads };
+}
+
+describe("CompactionSession: the active list it reads each turn", () => {
+  it("reads only the rows stored since its last call, and the whole list again after another worker compacted, undid or repaired it", async () => {
+    const engine = new Recording();
+    const { store, wholeReads } = countingWholeReads(mine);
+    const session = new CompactionSession({ engine, store, platform: "cli" });
+    const id = session.sessionId;
+    /** What the engine is handed now equals the stored list. */
+    const seesTheStore = async () => {
+      await session.maybeCompress({ force: true });
+      expect(texts(engine.seen.at(-1)!)).toEqual(texts(other.activeMessages(id)));
+    };
+    session.append([{ role: "user", content: "first" }, { role: "assistant", content: "done" }]);
+    await seesTheStore();
+    expect(wholeReads()).toBe(1);
+    // appends, here and by another worker: only the new rows are read
+    session.append([{ role: "user", content: "mine" }]);
+    other.appendMessages(id, [{ role: "assistant", content: "theirs" }]);
+    await seesTheStore();
+    expect(wholeReads()).toBe(1);
+    // another worker compacts: read whole again
+    other.archiveAndReplace(id, [{ role: "user", content: "[CONTEXT COMPACTION] all of it" }]);
+    await seesTheStore();
+    expect(wholeReads()).toBe(2);
+    // it compacts and undoes between two turns (the compression count back where it was)
+    other.appendMessages(id, [{ role: "user", content: "more" }]);
+    other.archiveAndReplace(id, [{ role: "user", content: "[CONTEXT COMPACTION] again" }]);
+    other.undoLastCompaction(id);
+    await seesTheStore();
+    expect(wholeReads()).toBe(3);
+    // the rows the undone compaction wrote follow the last row read: read whole once more, then by appends again
+    other.appendMessages(id, [{ role: "tool", tool_call_id: "gone", content: "stray" }, { role: "assistant", content: "ok" }]);
+    await seesTheStore();
+    expect(wholeReads()).toBe(4);
+    session.append([{ role: "user", content: "thanks" }]);
+    await seesTheStore();
+    expect(wholeReads()).toBe(4);
+    // it repairs the list: the tool result without its call dropped
+    const read = other.activeRows(id);
+    other.repairActiveList(id, { readRowIds: read.map((r) => r.id), kept: read.length - 3, messages: [{ role: "assistant", content: "ok" }, { role: "user", content: "thanks" }] });
+    await seesTheStore();
+    expect(wholeReads()).toBe(5);
+    expect(texts(engine.seen.at(-1)!)).toEqual(["[CONTEXT COMPACTION] all of it", "more", "ok", "thanks"]);
+  });
+});

@@ -11,7 +11,7 @@ import { loadLcmApi, type LcmApi } from "./lcmTypes.js";
 import { PG_COLUMNS, type PgColumnTypes } from "../columns.js";
 import { DEFAULT_SESSION_SCOPE } from "@context-engine/core";
 import { connect, leaseSessionCompaction, lockSession, num, oneAtATime, withScope, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
-import { migrate } from "../migrate.js";
+import { openSchema } from "../migrate.js";
 import { storableSearchText, termCondition, type TermQuery } from "../search/query.js";
 import { PG_LCM_MIGRATIONS } from "./schema.js";
 
@@ -43,12 +43,12 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
     this.codec = lcmApi.lcmRowCodec(PG_COLUMNS);
   }
 
-  /** Connects, creates or migrates the tables, and returns the store. */
+  /** Connects, checks the schema version (creating or migrating the tables when behind and this role may), and returns the store. */
   static async open(options: PgConnectionOptions): Promise<PostgresLcmStore> {
     const lcmApi = await loadLcmApi();
     const connection = connect(options, "openPostgresLcmStore");
     try {
-      await migrate(connection, "lcm", PG_LCM_MIGRATIONS);
+      await openSchema(connection, "lcm", PG_LCM_MIGRATIONS, "openPostgresLcmStore");
     } catch (error) {
       if (connection.ownsPool) await connection.pool.end().catch(() => undefined);
       throw error;

@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import {
   parseMessages,
   SessionStoreError,
+  type ActiveListRepair,
   type ChatMessage,
   type CompactionInfo,
   type CompactionRecord,
@@ -45,11 +46,12 @@ import {
   type StoredTokenCounting,
 } from "@context-engine/core/store";
 import { connect, leaseSessionCompaction, lockSession, num, withScope, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
-import { migrate } from "../migrate.js";
+import { openSchema } from "../migrate.js";
 import { storableSearchText } from "../search/query.js";
 import { MESSAGE_COLUMNS, toCompaction, toSession, toStored, type PgCompactionRow, type PgMessageRow, type PgSessionRow } from "./rows.js";
 import { PG_SESSION_STORE_MIGRATIONS } from "./schema.js";
 import { searchMessages } from "./search.js";
+import { writeActiveListRepair } from "./activeListRepair.js";
 
 /** Options of {@link openPostgresStore}. */
 export interface PostgresStoreOptions extends PgConnectionOptions {
@@ -76,11 +78,11 @@ export class PostgresSessionStore implements SessionStoreAsync {
     this.counting = storedTokenCounting(options.tokenCounter);
   }
 
-  /** Connects, creates or migrates the tables, and returns the store. */
+  /** Connects, checks the schema version (creating or migrating the tables when behind and this role may), and returns the store. */
   static async open(options: PostgresStoreOptions): Promise<PostgresSessionStore> {
     const connection = connect(options, "openPostgresStore");
     try {
-      await migrate(connection, "session_store", PG_SESSION_STORE_MIGRATIONS);
+      await openSchema(connection, "session_store", PG_SESSION_STORE_MIGRATIONS, "openPostgresStore");
     } catch (error) {
       if (connection.ownsPool) await connection.pool.end().catch(() => undefined);
       if (error instanceof SessionStoreError) throw error;
@@ -188,6 +190,18 @@ export class PostgresSessionStore implements SessionStoreAsync {
       const id = await this.insertCompaction(client, [sessionId, "compaction", at, true, count, count, info.summary ?? null, report, null, null, null]);
       await this.setCompactionState(client, sessionId, session.compressionCount + 1, true, at);
       return this.compaction(client, id);
+    });
+  }
+
+  async repairActiveList(sessionId: string, repair: ActiveListRepair): Promise<number[] | undefined> {
+    const where = `repairActiveList('${sessionId}')`;
+    parseMessages(repair.messages, where);
+    return this.writeSession(sessionId, async (client) => {
+      await this.requireSession(client, sessionId, where);
+      const at = this.now();
+      const ids = await writeActiveListRepair(client, this.s, sessionId, repair, where, (messages) => this.insertRows(client, sessionId, messages, at));
+      if (ids !== undefined) await client.query(`UPDATE ${this.s}.sessions SET updated_at = $1 WHERE id = $2`, [at, sessionId]);
+      return ids;
     });
   }
 

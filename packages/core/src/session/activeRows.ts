@@ -1,0 +1,43 @@
+/**
+ * The session's active rows as it last read them, brought up to date on each read by reading only the
+ * rows stored since (constant per turn, not the whole conversation). They are read whole again when the
+ * list changed any other way than by appends (a compaction, an undo or a repair, here or by another
+ * worker): the store's compression count changed, the last row read is no longer active, or a row
+ * stored after it is not active.
+ */
+import type { ChatMessage } from "../messages/schema.js";
+import type { SessionStoreAsync, StoredMessage } from "../store/types.js";
+
+/** The highest seq asked for (PostgreSQL's INTEGER). */
+const LAST_SEQ = 2_147_483_647;
+
+/** One session's active rows and their messages, as read. Never changed in place: a read that adds rows makes new arrays. */
+export interface ActiveList {
+  rows: readonly StoredMessage[];
+  messages: ChatMessage[];
+}
+
+/** The active rows of one session, kept between reads. */
+export class ActiveRows {
+  private cached: (ActiveList & { sessionId: string; compressionCount: number }) | undefined;
+
+  /** The active rows of `sessionId` in `store` now: the rows kept, followed by those appended since, or all of them read again. */
+  async read(store: SessionStoreAsync, sessionId: string): Promise<ActiveList> {
+    const cached = this.cached;
+    const last = cached?.sessionId === sessionId ? cached.rows[cached.rows.length - 1] : undefined;
+    if (cached !== undefined && last !== undefined) {
+      const since = await store.messagesBySeq(sessionId, last.seq, LAST_SEQ);
+      const count = (await store.getSession(sessionId))?.compressionCount;
+      if (count === cached.compressionCount && since[0]?.id === last.id && since.every((row) => row.active)) {
+        if (since.length === 1) return cached;
+        const added = since.slice(1);
+        this.cached = { ...cached, rows: cached.rows.concat(added), messages: cached.messages.concat(added.map((row) => row.message)) };
+        return this.cached;
+      }
+    }
+    const compressionCount = (await store.getSession(sessionId))?.compressionCount ?? 0;
+    const rows = await store.activeRows(sessionId);
+    this.cached = { sessionId, compressionCount, rows, messages: rows.map((row) => row.message) };
+    return this.cached;
+  }
+}
