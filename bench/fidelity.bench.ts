@@ -24,7 +24,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { addSurvival, emptySurvival, evaluateFidelity, evaluateForcedCompaction, firstChunkRetention, importTranscriptFile, survivalShare, type FidelityReport, type KindSurvival, type SurvivalByKind } from "@context-engine/core/lab";
-import { addPromptFigures, measureForcedPrompts, meteredCompressor, promptFigures, promptRecallLines, type PromptFigures } from "./promptRecall.js";
+import { addPromptFigures, measureForcedPrompts, measureSuffixPrompts, meteredCompressor, promptFigures, promptRecallLines, type PromptFigures } from "./promptRecall.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 /** Where the corpus' transcripts are (../shared/corpus from the repository root). */
@@ -35,7 +35,7 @@ const WINDOWS = [32_000, 64_000, 128_000, 200_000];
 const SUMMARY_GOAL_WINDOWS = new Set([32_000, 64_000, 128_000]);
 const PROMPT_GOAL_WINDOWS = new Set([32_000, 64_000, 200_000]);
 /** Hand-written format fixtures of the corpus (SOURCES.md §7): not benchmark data. */
-const SYNTHETIC = /^claude-code-log\/|^claude-code-transcripts\//;
+export const SYNTHETIC = /^claude-code-log\/|^claude-code-transcripts\//;
 
 /** The held-out transcripts (paths under ../shared/corpus/raw). Fixed; see the module comment for how they were chosen. */
 export const HELD_OUT: readonly string[] = [
@@ -124,6 +124,8 @@ interface Row {
   report: Pick<FidelityReport, "survival" | "references" | "firstChunk" | "compactions" | "summaryTokens">;
   /** What the summary model was shown (an LLM summarizer's prompts, chunks mode). */
   prompt: PromptFigures;
+  /** What it was shown with `summary_request: suffix` (a transcript that compacted on its own), and the summaries sent as the suffix. */
+  suffix?: { figures: PromptFigures; suffixSummaries: number } | undefined;
 }
 
 const COLUMNS: Array<[string, number]> = [["split", 8], ["transcript", 48], ["msgs", 5], ["comp", 4], ["paths", 13], ["errors", 13], ["acting", 13], ["reads", 13], ["asks", 13], ["tail refs", 13], ["first chunk", 13], ["sum tok", 7], ["prompt", 7]];
@@ -167,6 +169,13 @@ function printTotals(split: Split, rows: Row[], skipped: number, window: number)
   const tokens = rows.reduce((sum, r) => sum + r.report.compactions.reduce((t, c) => t + c.summaryTokens, 0), 0);
   if (tokens > 0) console.log(`    density      ${((kept / tokens) * 1000).toFixed(1)} facts kept per 1k summary tokens (${kept} facts: paths, errors, commands, reads, asks; ${tokens.toLocaleString("en-US")} summary tokens)`);
   for (const text of promptRecallLines("the summary model's prompt (an LLM summarizer's, chunks)", addPromptFigures(rows.map((r) => r.prompt)), split === "held-out" && PROMPT_GOAL_WINDOWS.has(window))) console.log(text);
+  const replayed = rows.filter((r) => r.suffix !== undefined);
+  if (replayed.length === 0) return;
+  const suffix = addPromptFigures(replayed.map((r) => r.suffix!.figures));
+  const sent = replayed.reduce((n, r) => n + r.suffix!.suffixSummaries, 0);
+  console.log(`    the ${replayed.length} transcripts that compacted on their own, the separate request against the suffix (summary_request: suffix, the conversation as the agent sent it):`);
+  for (const text of promptRecallLines("separate", addPromptFigures(replayed.map((r) => r.prompt)), false)) console.log(text);
+  for (const text of promptRecallLines(`suffix, ${sent} of ${suffix.summaries} summaries as the suffix (the others separate: a cold cache, a full window)`, suffix, false)) console.log(text);
 }
 
 /** Compactions after which the long-horizon curve is quoted (issue #18). */
@@ -276,7 +285,7 @@ export async function run(corpus: string = CORPUS): Promise<void> {
         const { engine, meter } = meteredCompressor(MODEL, window);
         let row: Row;
         const report = await evaluateFidelity(messages, { engine, model: MODEL, provider: "anthropic", prompts: meter });
-        if (report.compactions.length > 0) row = { name, split, window, messages: messages.length, forced: false, report, prompt: promptFigures(meter, report.promptRecall) };
+        if (report.compactions.length > 0) row = { name, split, window, messages: messages.length, forced: false, report, prompt: promptFigures(meter, report.promptRecall), suffix: await measureSuffixPrompts(messages, MODEL, window) };
         else {
           const forced = meteredCompressor(MODEL, window);
           const compaction = await evaluateForcedCompaction(messages, forced.engine, undefined, forced.meter);

@@ -7,6 +7,7 @@
  */
 import { ContextCompressor, type ChatMessage } from "@context-engine/core";
 import type { OversizedRangeMode } from "@context-engine/core/compressor";
+import type { CompressionConfig } from "@context-engine/core";
 import { addSurvival, emptySurvival, evaluateFidelity, evaluateForcedCompaction, MeteredSummarizer, survivalShare, type FidelityReport, type KindSurvival, type SurvivalByKind } from "@context-engine/core/lab";
 import { ExtractiveSummarizer, defaultTokenCounter } from "@context-engine/core";
 
@@ -21,10 +22,25 @@ export interface PromptFigures {
   maxCallsPerSummary: number;
 }
 
-/** A built-in compressor whose summarizer is the offline one, metered with its prompts kept (as `mode` reads an oversized range). */
-export function meteredCompressor(model: string, window: number, mode: OversizedRangeMode = "chunks"): { engine: ContextCompressor; meter: MeteredSummarizer } {
+/**
+ * A built-in compressor whose summarizer is the offline one, metered with its prompts kept (as `mode` reads
+ * an oversized range, or as the conversation's suffix where `summaryRequest` is `suffix` and the cache serves it).
+ */
+export function meteredCompressor(model: string, window: number, mode: OversizedRangeMode = "chunks", summaryRequest: CompressionConfig["summary_request"] = "separate"): { engine: ContextCompressor; meter: MeteredSummarizer } {
   const meter = new MeteredSummarizer(new ExtractiveSummarizer(), defaultTokenCounter(), { keepPrompts: true, oversizedRange: mode });
-  return { engine: new ContextCompressor({ model: { model, contextLength: window }, summarizer: meter }), meter };
+  return { engine: new ContextCompressor({ model: { model, provider: "anthropic", contextLength: window }, compression: { summary_request: summaryRequest }, summarizer: meter }), meter };
+}
+
+/**
+ * What the summary model is shown of `messages` replayed at `window` with `summary_request: suffix` (each
+ * summary the conversation as the agent sent it where the cache serves it, else the separate prompts), and
+ * how many summaries went as the suffix; undefined when the replay does not compact.
+ */
+export async function measureSuffixPrompts(messages: ChatMessage[], model: string, window: number): Promise<{ figures: PromptFigures; suffixSummaries: number } | undefined> {
+  const { engine, meter } = meteredCompressor(model, window, "chunks", "suffix");
+  const report = await evaluateFidelity(messages, { engine, model, provider: "anthropic", prompts: meter });
+  if (report.compactions.length === 0) return undefined;
+  return { figures: promptFigures(meter, report.promptRecall), suffixSummaries: meter.calls.filter((call) => call.suffix !== undefined).length };
 }
 
 /** The figures of `meter` for a run whose prompt recall was `recall`. */

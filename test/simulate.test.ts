@@ -56,6 +56,24 @@ describe("context-engine simulate", () => {
     expect(run.stdout).toMatch(new RegExp(`${calls} summary calls? priced at claude-haiku-4-5 .*: ${calls * 10} tokens in`));
   });
 
+  it("sends each summary as the conversation's suffix with summary_request: suffix, and prices its input as the replay's cache serves it", async () => {
+    const dir = tempDir();
+    const origin = anthropic.current.origin;
+    writeFileSync(
+      join(dir, "config.yaml"),
+      `model:\n  default: claude-sonnet-4-6\n  provider: anthropic\n  base_url: ${origin}\ncompression:\n  summary_request: suffix\n  threshold_tokens: 6000\nauxiliary:\n  compression:\n    provider: anthropic\n    base_url: ${origin}\n`,
+    );
+    const run = await cli(["simulate", fixture, "--context-length", "40000"], dir, { ANTHROPIC_API_KEY: "sk-ant-test" });
+    expect(run.code).toBe(0);
+    // the suffix requests: the replayed conversation with the instruction after it
+    const suffixes = anthropic.current.requests.filter((r) => r.body.messages.length > 1);
+    expect(suffixes.length).toBeGreaterThan(0);
+    for (const { body } of suffixes) expect(JSON.stringify(body.messages.at(-1))).toContain("The conversation above is being compacted.");
+    const summaries = new RegExp(`total cost\\s+\\$0\\.\\d+: requests \\$0\\.\\d+ \\(ideal cache \\$0\\.\\d+\\), ${anthropic.current.requests.length} summar(y|ies) \\$0\\.\\d+ \\(claude-sonnet-4-6; ${suffixes.length} as the conversation's suffix, \\d+\\.\\d % of the summaries' input read from the cache\\)`);
+    expect(run.stdout).toMatch(summaries);
+    expect(run.stdout).toMatch(/summary calls? priced at claude-sonnet-4-6 \(.*the conversation's suffix, its input as the prompt cache served it.*\): [\d,]+ tokens in \([\d,]+ read from the cache, [\d,]+ written\)/);
+  });
+
   it("writes one self-contained HTML page with the charts", async () => {
     const dir = tempDir();
     const run = await cli(["simulate", fixture, "--context-length", "8000", "--html", "report.html"], dir);

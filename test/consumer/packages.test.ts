@@ -12,6 +12,8 @@ import { PACK_ALL_COMMAND, PUBLISHED_PACKAGES, installProject, packAll, run, wor
 import { docSnippets, FRAMEWORKS_FOLDER, PARTIAL_SNIPPETS } from "./docSnippets.js";
 import { AI7_APP, AI7_SCRIPT, aiSdk6Specs, aiSdk7Specs, LOOPBACK_SUMMARY, nodeAsync, SUMMARIES_SCRIPT } from "./modelSummaries.js";
 import { startOpenAIFixtureServer } from "../support/openaiFixtureServer.js";
+import { startAnthropicFixtureServer } from "../support/anthropicFixtureServer.js";
+import ts from "typescript";
 
 const INSTALL_TIMEOUT = 600_000;
 /** What the core ships beyond dist's code: the o200k vocabulary and its licence, and the bundled packages' licences. */
@@ -305,6 +307,27 @@ console.log(JSON.stringify({ aiSdk: toChatMessages([{ role: "user", content: "hi
         { name: "langchain:gpt-4o-mini", ...fallback },
       ]);
       expect(server.requests.length - before).toBe(4);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("runs the README's summary-suffix.ts from the installed packs against a loopback Messages API: the agent's conversation and tools sent again with one instruction, and the summary reported as read from the cache", async () => {
+    const server = await startAnthropicFixtureServer();
+    try {
+      const snippet = docSnippets().find((s) => s.file === "summary-suffix.ts")!;
+      // the snippet as its project runs it, transpiled to an ES module (the type check above checks it as written)
+      writeFiles(project, { "summary-suffix.mjs": ts.transpileModule(snippet.code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText });
+      server.setDefault({ kind: "reply", reply: { content: LOOPBACK_SUMMARY, usage: { prompt_tokens: 2_000, completion_tokens: 40, cache_read_tokens: 1_800 } } });
+      const out = await nodeAsync("summary-suffix.mjs", project, { ANTHROPIC_BASE_URL: server.origin, ANTHROPIC_API_KEY: "sk-ant-loopback" });
+      expect(out.trim()).toBe("25 → 7 messages { mode: 'suffix' }");
+      expect(server.requests).toHaveLength(1);
+      const { body } = server.requests[0]!;
+      expect(body.tools.map((t: { name: string }) => t.name)).toEqual(["bash"]);
+      expect(body.system[0].text).toBe("You are a coding agent porting a Python parser to Rust.");
+      expect(body.messages[0]).toEqual({ role: "user", content: [{ type: "text", text: "Port module 1 of the parser to Rust." }] });
+      expect(body.messages.at(-1).content[0].text).toMatch(/^The conversation above is being compacted\. Stop the task here/);
+      expect(body).not.toHaveProperty("tool_choice");
     } finally {
       await server.close();
     }

@@ -33,7 +33,13 @@ function messageBody(reply: FixtureReply, model: string): unknown {
     content: [...(text !== "" || tools.length === 0 ? [{ type: "text", text }] : []), ...tools],
     stop_reason: tools.length > 0 ? "tool_use" : "end_turn",
     stop_sequence: null,
-    usage: { input_tokens: reply.usage?.prompt_tokens ?? 10, output_tokens: reply.usage?.completion_tokens ?? Math.ceil(text.length / 4) + 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    // input_tokens counts only what came after the last cache breakpoint: the prompt less its cache reads and writes
+    usage: {
+      input_tokens: (reply.usage?.prompt_tokens ?? 10) - (reply.usage?.cache_read_tokens ?? 0) - (reply.usage?.cache_write_tokens ?? 0),
+      output_tokens: reply.usage?.completion_tokens ?? Math.ceil(text.length / 4) + 1,
+      cache_creation_input_tokens: reply.usage?.cache_write_tokens ?? 0,
+      cache_read_input_tokens: reply.usage?.cache_read_tokens ?? 0,
+    },
   };
 }
 

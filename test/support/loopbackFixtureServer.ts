@@ -30,7 +30,8 @@ export type FixtureStep =
 export interface FixtureReply {
   content?: string | null;
   toolCalls?: { id?: string; name: string; arguments: unknown }[];
-  usage?: { prompt_tokens: number; completion_tokens?: number };
+  /** `cache_read_tokens` and `cache_write_tokens`: the prompt tokens read from and written to the prompt cache, in the dialect's usage fields. */
+  usage?: { prompt_tokens: number; completion_tokens?: number; cache_read_tokens?: number; cache_write_tokens?: number };
   model?: string;
 }
 

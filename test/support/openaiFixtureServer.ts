@@ -33,7 +33,7 @@ function replyBody(reply: FixtureReply, model: string): unknown {
     created: Math.floor(Date.now() / 1000),
     model: reply.model ?? model,
     choices: [{ index: 0, message: { role: "assistant", content, ...(calls.length > 0 ? { tool_calls: calls } : {}) }, finish_reason: calls.length > 0 ? "tool_calls" : "stop" }],
-    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, ...(reply.usage?.cache_read_tokens === undefined ? {} : { prompt_tokens_details: { cached_tokens: reply.usage.cache_read_tokens } }) },
   };
 }
 

@@ -39,10 +39,10 @@ export function rootDirFromFlags(cwd: string, flags: Pick<HostFlags, "root">, co
 /**
  * Builds the host the flags describe; `--engine` overrides `context.engine`, `--strict` turns fallbacks into
  * errors. With `scratch`, engines keep no state beyond the host (simulations use scratch stores);
- * `wrapSummarizer` wraps the summarizer before the engine gets it (a replay meters it); `validateOutput: false`
+ * `wrapSummarizer` wraps the summarizer before the engine gets it, given the config (a replay meters it); `validateOutput: false`
  * hands out the engine's own `compress` (a command that shows and checks the output itself).
  */
-export async function hostFromFlags(cwd: string, flags: HostFlags, announce?: (line: string) => void, options: { scratch?: boolean; timing?: CompressionTiming | undefined; wrapSummarizer?: (summarizer: Summarizer) => Summarizer; validateOutput?: false } = {}): Promise<ContextHost> {
+export async function hostFromFlags(cwd: string, flags: HostFlags, announce?: (line: string) => void, options: { scratch?: boolean; timing?: CompressionTiming | undefined; wrapSummarizer?: (summarizer: Summarizer, config: HostConfig) => Summarizer; validateOutput?: false } = {}): Promise<ContextHost> {
   if (flags.engine !== undefined && flags.engine.trim() !== "" && !ENGINE_NAME_PATTERN.test(flags.engine.trim())) {
     throw new UsageError(`--engine must be an engine name matching ${ENGINE_NAME_PATTERN.source}, got '${flags.engine}'`);
   }
@@ -50,7 +50,7 @@ export async function hostFromFlags(cwd: string, flags: HostFlags, announce?: (l
   if (flags.engine !== undefined) config.context = { ...config.context, engine: flags.engine };
   if (options.validateOutput === false) config.context = { ...config.context, validate_output: false };
   if (options.timing !== undefined) config.compression = { ...config.compression, timing: options.timing };
-  const host = await createContextHost({ config, rootDir: rootDirFromFlags(cwd, flags, config), ...(flags.strict ? { strict: true } : {}), ...(options.scratch ? { scratch: true } : {}), ...(options.wrapSummarizer ? { wrapSummarizer: options.wrapSummarizer } : {}) }).catch((error: unknown) => {
+  const host = await createContextHost({ config, rootDir: rootDirFromFlags(cwd, flags, config), ...(flags.strict ? { strict: true } : {}), ...(options.scratch ? { scratch: true } : {}), ...(options.wrapSummarizer ? { wrapSummarizer: (summarizer: Summarizer) => options.wrapSummarizer!(summarizer, config) } : {}) }).catch((error: unknown) => {
     throw flags.engine !== undefined ? blameEngineFlag(error, flags.engine) : error;
   });
   for (const notice of host.notices) announce?.(notice);

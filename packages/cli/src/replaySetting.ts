@@ -1,5 +1,5 @@
 /** What `simulate` and `eval` replay with: the model, provider and window, and the replay options the host's config sets. */
-import { defaultTokenCounter, knownContextLength, type ContextHost, type Summarizer } from "@context-engine/core";
+import { defaultTokenCounter, knownContextLength, type ContextHost, type HostConfig, type Summarizer } from "@context-engine/core";
 import { LlmSummarizer } from "@context-engine/core/summarizers";
 import { isClaudeModel } from "@context-engine/core/providers";
 import { MeteredSummarizer, parsePriceTable, type ReplayOptions } from "@context-engine/core/lab";
@@ -20,9 +20,13 @@ export function replayModel(host: ContextHost, flags: { model?: string | undefin
   return { model, provider, window };
 }
 
-/** Wraps a replayed host's summarizer so that the replay prices the summaries its engine writes (hostFromFlags' `wrapSummarizer`). */
-export function meterSummaries(summarizer: Summarizer): Summarizer {
-  return new MeteredSummarizer(summarizer, defaultTokenCounter(), { keepPrompts: true });
+/**
+ * Wraps a replayed host's summarizer so that the replay prices the summaries its engine writes
+ * (hostFromFlags' `wrapSummarizer`), an LLM summarizer's model being `auxiliary.compression.model` when set.
+ */
+export function meterSummaries(summarizer: Summarizer, config: HostConfig): Summarizer {
+  const model = config.auxiliary.compression.model ?? undefined;
+  return new MeteredSummarizer(summarizer, defaultTokenCounter(), { keepPrompts: true, ...(model ? { summaryModel: model } : {}) });
 }
 
 /**

@@ -61,7 +61,7 @@ export { TiktokenCounter, RoughTokenCounter, MemoizedTokenCounter, defaultTokenC
 export type { TokenCounter } from "./tokens/types.js";
 
 // Summarizers
-export type { Summarizer, SummaryRequest, SummaryModelCall } from "./summarizers/types.js";
+export type { Summarizer, SummaryRequest, SummaryModelCall, SummaryConversation } from "./summarizers/types.js";
 export { SUMMARY_SECTIONS } from "./summarizers/types.js";
 export { ExtractiveSummarizer } from "./summarizers/extractive.js";
 export { OpenAICompatibleSummarizer } from "./summarizers/openaiCompatible.js";

@@ -20,12 +20,17 @@ export function summariesLabel(count: number): string {
   return `${count} summar${count === 1 ? "y" : "ies"}`;
 }
 
-/** "3 summaries $0.12 (gpt-4o-mini)": what the engine's summaries cost, when the replay metered any. */
+/**
+ * "3 summaries $0.12 (gpt-4o-mini)": what the engine's summaries cost, when the replay metered any; with
+ * the calls sent as the conversation's suffix and the share of their input read from the cache.
+ */
 export function summaryCostText(report: ReplayReport): string | undefined {
   const s = report.totals.summaries;
   if (s === undefined || s.calls === 0) return undefined;
   const count = summariesLabel(s.calls);
-  return s.costUsd === null ? `${count} unpriced (no price for ${s.model}: add it under prices: in the config)` : `${count} ${formatUsd(s.costUsd)} (${s.model})`;
+  if (s.costUsd === null) return `${count} unpriced (no price for ${s.model}: add it under prices: in the config)`;
+  const suffix = s.suffixCalls ? `; ${s.suffixCalls} as the conversation's suffix, ${formatPercent(shareOf(s.cacheReadTokens ?? 0, s.inputTokens))} of the summaries' input read from the cache` : "";
+  return `${count} ${formatUsd(s.costUsd)} (${s.model}${suffix})`;
 }
 
 /** The summary as [label, value] rows. */

@@ -41,6 +41,7 @@ import { builtinRouteHooks } from "../routes/builtin.js";
 import { parseCompression, type ContextCompressorOptions } from "./compressorOptions.js";
 export type { ContextCompressorOptions } from "./compressorOptions.js";
 import { compactInSession, summaryOptionsOf, type CompactionParts } from "./compactionRun.js";
+import { engineOffer } from "./summaryConversation.js";
 
 /** The built-in, lossy, summarizing context engine (docs/BEHAVIOUR.md, "The compression algorithm"). */
 export class ContextCompressor extends ContextEngine {
@@ -68,6 +69,8 @@ export class ContextCompressor extends ContextEngine {
   private readonly now: () => number;
   /** The cache state behind `compression.timing: cache_aware`; undefined with the threshold timing. */
   readonly cacheTiming: CacheTimingTracker | undefined;
+  /** The prompt cache as responses report it, per session: `cacheTiming`, also kept for `summary_request: suffix`. */
+  readonly cacheTracker: CacheTimingTracker | undefined;
   /** Summaries prepared in the background, per session (`compression.prepare_at`). */
   private readonly background: BackgroundSummaries;
   /** What compress() hands each compaction (compactionRun.ts). */
@@ -90,7 +93,8 @@ export class ContextCompressor extends ContextEngine {
     this.fallbackSummarizer = options.fallbackSummarizer ?? new ExtractiveSummarizer();
     this.tokenCounter = options.tokenCounter ?? defaultTokenCounter();
     this.now = options.now ?? Date.now;
-    this.cacheTiming = compression.timing === "cache_aware" ? new CacheTimingTracker(options.cacheTiming, this.now) : undefined;
+    this.cacheTracker = compression.timing === "cache_aware" || compression.summary_request === "suffix" ? new CacheTimingTracker(options.cacheTiming, this.now) : undefined;
+    this.cacheTiming = compression.timing === "cache_aware" ? this.cacheTracker : undefined;
     this.sessions = new CompressorSessions(this.name, options.store, options.warn);
     const sharedStore = sharedStateStoreOf(options.store);
     this.agentRequests = new AgentCompactionRequests(compression.compact_tool, sharedStore === undefined ? undefined : { store: sharedStore, engine: this.name });
@@ -109,6 +113,7 @@ export class ContextCompressor extends ContextEngine {
       ...{ engine: this, now: this.now, background: this.background, sessions: this.sessions },
       prepare: (...args) => this.prepare(...args),
       replan: (snapshot, currentTokens, sessionId) => prepareCompaction(snapshot, countedMessageTokens(this.tokenCounter, snapshot, currentTokens), this.prepareSettings(sessionId)),
+      offer: (sessionId, tools, conversationTokens) => engineOffer(this, sessionId, tools, conversationTokens),
     };
     // Field initializers ran after the base constructor's updateModel(); size the budgets again.
     this.updateModel(options.model ?? DEFAULT_MODEL);
@@ -266,7 +271,7 @@ export class ContextCompressor extends ContextEngine {
     const normalized = this.recordUsage(usage);
     const { id } = this.sessions.resolve(sessionId);
     const state = this.sessions.state(id);
-    this.cacheTiming?.recordUsage(id, normalized, state.awaitingUsageAfterCompaction);
+    this.cacheTracker?.recordUsage(id, normalized, state.awaitingUsageAfterCompaction);
     if (normalized.promptTokens <= 0) state.awaitingUsageAfterCompaction = false;
     else recordRealUsage(state, normalized.promptTokens >= this.thresholdTokens);
     this.agentRequests.noteTurn(id, normalized.promptTokens);
@@ -300,7 +305,7 @@ export class ContextCompressor extends ContextEngine {
     this.agentRequests.forget(sessionId).catch((error: unknown) => this.warnOf(`context engine: the compact_context request of session '${sessionId}' could not be removed from the store: ${errorText(error)}`));
     this.background.forget(sessionId).catch((error: unknown) => this.warnOf(`context engine: the summary prepared in the background for session '${sessionId}' could not be removed from the store: ${errorText(error)}`));
     this.sessions.end(sessionId);
-    this.cacheTiming?.forget(sessionId);
+    this.cacheTracker?.forget(sessionId);
   }
 
   /** `/new` or `/reset` of the current session: counters, summary, cooldowns and pauses start over. */
@@ -312,7 +317,7 @@ export class ContextCompressor extends ContextEngine {
     this.agentRequests.forget(id).catch((error: unknown) => this.warnOf(`context engine: the compact_context request of session '${id}' could not be removed from the store: ${errorText(error)}`));
     this.background.drop(id);
     this.sessions.forget(id);
-    this.cacheTiming?.forget(id);
+    this.cacheTracker?.forget(id);
   }
 
   /** Boundaries and pruning for `messages` of session `sessionId`, reusing and then keeping how its conversation was last pruned. */
@@ -360,7 +365,7 @@ export class ContextCompressor extends ContextEngine {
     // planned like compress() would, but the prune memo is kept only once the summary is applied
     const prepared = prepareCompaction(settled, countedMessageTokens(this.tokenCounter, settled, options.currentTokens), this.prepareSettings(session.id), index);
     if (!prepared.hasContent) return { state: "not_due", reason: "nothing between the protected head and tail to summarize yet" };
-    const summaryOptions = summaryOptionsOf(this, session, state, {}, undefined);
+    const summaryOptions = summaryOptionsOf(this, session, state, {}, undefined, engineOffer(this, session.id, options.tools, tokens));
     // in the background every failure is reported, never replaced by the offline fallback
     return this.background.start(session.id, settled, prepared, this.maxSummaryTokens, (signal) => summarizePrepared(prepared, { ...summaryOptions, signal, abortOnFailure: true }), options.currentTokens);
   }

@@ -46,6 +46,11 @@ export interface CacheTimingOptions {
   prices?: PriceTable;
 }
 
+/** The cache TTL and prices a host config sets (`prompt_caching.cache_ttl`, `prices`) for a cache tracker. */
+export function cacheTrackerOptions(config: { prompt_caching?: Partial<HostConfig["prompt_caching"]>; prices?: unknown }): CacheTimingOptions {
+  return { ttl: config.prompt_caching?.cache_ttl ?? "5m", prices: parsePriceTable(config.prices ?? {}) };
+}
+
 /**
  * The options of cache-aware timing a host config sets (`prompt_caching.cache_ttl`, `prices`), or
  * undefined when its `compression.timing` is not `cache_aware` (or it is no config object).
@@ -54,7 +59,7 @@ export function cacheTimingFromConfig(config: unknown): CacheTimingOptions | und
   if (typeof config !== "object" || config === null) return undefined;
   const c = config as { compression?: Partial<HostConfig["compression"]>; prompt_caching?: Partial<HostConfig["prompt_caching"]>; prices?: unknown };
   if (c.compression?.timing !== "cache_aware") return undefined;
-  return { ttl: c.prompt_caching?.cache_ttl ?? "5m", prices: parsePriceTable(c.prices ?? {}) };
+  return cacheTrackerOptions(c);
 }
 
 /** Cache write and read prices relative to input for `model` at `ttl`: from the price table, else Anthropic's multipliers. */

@@ -30,6 +30,7 @@ import {
   type ResolvedSession,
 } from "./sessionState.js";
 import { summarizePrepared, type SummarizeOptions } from "./summarize.js";
+import { summaryRequestNote, type ConversationOffer } from "./summaryConversation.js";
 import { repairedToolPairs, validOutput, withRepairedToolPairs } from "./validOutput.js";
 
 /** What of the engine (a ContextCompressor) a compaction reads, and the counters it updates. */
@@ -61,17 +62,24 @@ export interface CompactionParts {
   prepare: (messages: ChatMessage[], index: ConversationIndex, tokens: MessageTokens, sessionId: string) => PreparedCompaction;
   /** `snapshot` of session `sessionId` planned as a background preparation plans it (with the prompt tokens it had). */
   replan: (snapshot: readonly ChatMessage[], currentTokens: number | undefined, sessionId: string) => PreparedCompaction;
+  /** What a compaction of session `sessionId` offers its summarizer with `summary_request: suffix` (undefined with `separate`). */
+  offer: (sessionId: string, tools: CompressOptions["tools"], conversationTokens: number) => ConversationOffer | undefined;
 }
 
-/** How `engine` asks for a summary in `session` (whose state is `state`), under `options`, skipping the primary for `skipPrimary`. */
+/**
+ * How `engine` asks for a summary in `session` (whose state is `state`), under `options`, skipping the
+ * primary for `skipPrimary`, offering the conversation as `conversation` says.
+ */
 export function summaryOptionsOf(
   engine: CompactingEngine,
   session: ResolvedSession,
   state: CompressorSessionState,
   options: CompressOptions,
   skipPrimary: SummarizeOptions["skipPrimary"],
+  conversation?: ConversationOffer,
 ): SummarizeOptions {
   return {
+    conversation,
     primary: engine.summarizer,
     fallback: engine.fallbackSummarizer,
     sessionSummary: session.identified ? state.previousSummary : undefined,
@@ -111,7 +119,8 @@ export async function compactInSession(
   const countList = (list: ChatMessage[]): number => engine.tokenCounter.countMessages(list);
   const inCooldown = !force && state.cooldownUntil > now();
   const lastFailure = state.lastFailure;
-  const summaryOptions = summaryOptionsOf(engine, session, state, options, inCooldown && lastFailure ? { ...lastFailure, reason: `cooldown after: ${lastFailure.reason}` } : undefined);
+  const offer = parts.offer(session.id, options.tools, options.currentTokens ?? tokens.estimateSum(0, messages.length));
+  const summaryOptions = summaryOptionsOf(engine, session, state, options, inCooldown && lastFailure ? { ...lastFailure, reason: `cooldown after: ${lastFailure.reason}` } : undefined, offer);
   const summarize = (prepared: PreparedCompaction) => summarizePrepared(prepared, summaryOptions);
   // a summary prepared in the background for this range is applied at once (docs/BEHAVIOUR.md, "Background compaction")
   const taken = options.focusTopic !== undefined || options.signal?.aborted ? undefined : await parts.background.take({
@@ -187,6 +196,8 @@ export async function compactInSession(
   recordCompaction(parts, session.id, state, outcome.summary, tokensAfter);
   const summary = { summaryTokens: engine.tokenCounter.count(outcome.summary), cappedFromTokens: outcome.cappedFromTokens, fallbackUsed: outcome.fallbackUsed, verbatim: outcome.verbatim, modelCalls: outcome.modelCalls, ...assembled };
   if (outcome.fallbackUsed && outcome.failure) report.fallbackReason = outcome.failure.reason;
+  const requestNote = summaryRequestNote(offer, outcome);
+  if (requestNote !== undefined) report.summaryRequest = requestNote;
   fillCompactionReport(report, { output, tokensAfter, prepared, compressionNumber: engine.compressionCount, thresholdTokens: engine.thresholdTokens, summary });
   report.clearedToFitLine = clearedToFitLine;
   return finish(output);

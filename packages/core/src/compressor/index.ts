@@ -25,6 +25,9 @@ export type { CacheAwareTimingInput, CacheAwareTimingDecision, CacheAwareTimingR
 export { CacheTimingTracker, cacheTimingFromConfig, timingPrices, GROWTH_WINDOW } from "./cacheTimingTracker.js";
 export type { CacheTimingOptions, TimingLimits, TimingModel } from "./cacheTimingTracker.js";
 
+// How a summary is asked for (compression.summary_request): the conversation's suffix where it reads the cache
+export type { SummaryRequestNote } from "./summaryConversation.js";
+
 // The summary message: how it is marked, so engines recognize one another's summaries
 export { SUMMARY_END_MARKER, COMPACTION_SYSTEM_NOTE, findLatestSummary } from "./earlierSummaries.js";
 export { COMPACTION_TAG, COMPACTION_SIGNATURE, SIGNED_COMPACTION_TAG, hasCompactionSignature, isLegacySummaryText, isCompactionSummaryText } from "../messages/compactionMarker.js";

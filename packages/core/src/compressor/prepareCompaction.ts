@@ -20,6 +20,13 @@ export interface PrepareSettings extends PlanSettings {
 /** What compress() needs to ask for a summary and assemble the result. */
 export interface PreparedCompaction {
   plan: BoundaryPlan;
+  /** The conversation it was planned on, as given (a summary asked as the conversation's suffix sends it). */
+  conversation: readonly ChatMessage[];
+  /**
+   * Where the summarized turns start when not at `plan.headEnd`: a prepared summary updated with only the
+   * turns that came since (preparedRange.ts) covers `[middleFrom, plan.tailStart)`.
+   */
+  middleFrom?: number | undefined;
   /** The conversation after pruning (same length and order as the input). */
   pruned: ChatMessage[];
   /**
@@ -87,6 +94,7 @@ export function prepareCompaction(
   const middleTurns = turnsBetween(index, summaryView(pruned, messages, outside.memo, plan.headEnd, plan.tailStart), plan.headEnd, plan.tailStart);
   return {
     plan,
+    conversation: messages,
     pruned,
     head: turnsBetween(index, pruned, 0, plan.headEnd),
     tail: index.latestSummary >= plan.tailStart ? turnsBetween(index, pruned, plan.tailStart, n) : pruned.slice(plan.tailStart),

@@ -45,5 +45,5 @@ export function onlyNewTurns(current: PreparedCompaction, index: ConversationInd
   if (headEnd !== prepared.plan.headEnd || tailStart <= from) return undefined;
   const middleTurns = turnsBetween(index, current.pruned, from, tailStart);
   if (middleTurns.length === 0) return undefined;
-  return { ...current, middleTurns, previousSummaryInMessages: summary, hasContent: true };
+  return { ...current, middleTurns, middleFrom: from, previousSummaryInMessages: summary, hasContent: true };
 }

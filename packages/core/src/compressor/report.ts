@@ -2,6 +2,7 @@
 import type { SummaryFailure } from "../summarizers/failures.js";
 import type { SummaryModelCall } from "../summarizers/types.js";
 import type { PreparedCompaction } from "./prepareCompaction.js";
+import type { SummaryRequestNote } from "./summaryConversation.js";
 
 /** What one `compress()` call did. */
 export interface CompressionReport {
@@ -35,7 +36,13 @@ export interface CompressionReport {
    * longer than the summary model's input, `auxiliary.compression.oversized_range`); absent when no
    * LLM summarizer was called.
    */
-  summaryCalls?: { calls: number; inputTokens: number; outputTokens: number } | undefined;
+  summaryCalls?: { calls: number; inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number } | undefined;
+  /**
+   * With `compression.summary_request: suffix`: whether the summary was asked as the conversation's
+   * suffix (its input read from the provider's prompt cache) or separately, and why (docs/BEHAVIOUR.md,
+   * "A summary that reads the cache"). Absent with `separate`, and when no summary was written.
+   */
+  summaryRequest?: SummaryRequestNote | undefined;
   fallbackUsed: boolean;
   /** Why the primary summarizer was not used, when the fallback ran. */
   fallbackReason?: string | undefined;
@@ -157,7 +164,9 @@ export function fillCompactionReport(report: CompressionReport, outcome: Compact
   if (summary?.verbatim !== undefined) report.verbatim = { checked: summary.verbatim.checked, removed: summary.verbatim.removed, flagged: summary.verbatim.flagged };
   const calls = summary?.modelCalls ?? [];
   if (calls.length > 0) {
-    report.summaryCalls = { calls: calls.length, inputTokens: calls.reduce((n, c) => n + (c.inputTokens ?? 0), 0), outputTokens: calls.reduce((n, c) => n + (c.outputTokens ?? 0), 0) };
+    const sum = (pick: (call: SummaryModelCall) => number | undefined) => calls.reduce((n, c) => n + (pick(c) ?? 0), 0);
+    report.summaryCalls = { calls: calls.length, inputTokens: sum((c) => c.inputTokens), outputTokens: sum((c) => c.outputTokens) };
+    if (calls.some((c) => c.cacheReadTokens !== undefined || c.cacheWriteTokens !== undefined)) Object.assign(report.summaryCalls, { cacheReadTokens: sum((c) => c.cacheReadTokens), cacheWriteTokens: sum((c) => c.cacheWriteTokens) });
   }
   report.prunedToolResults = prepared.cleared;
   report.deduplicatedToolResults = prepared.dedup;

@@ -7,6 +7,7 @@ import type { Summarizer } from "../summarizers/types.js";
 import type { PreparedCompaction } from "./prepareCompaction.js";
 import { runSummaryLadder, type SummaryLadderOutcome } from "./summaryLadder.js";
 import { buildSummaryRequest } from "./summaryRequest.js";
+import { offeredConversation, type ConversationOffer } from "./summaryConversation.js";
 
 /** What {@link summarizePrepared} asks with, besides the prepared compaction. */
 export interface SummarizeOptions {
@@ -25,12 +26,15 @@ export interface SummarizeOptions {
   skipPrimary?: SummaryFailure | undefined;
   /** Counts a summary's tokens, to hold it within the request's budget. */
   countTokens: (text: string) => number;
+  /** With `compression.summary_request: suffix`: the conversation's model and tools, or why it is not offered. */
+  conversation?: ConversationOffer | undefined;
 }
 
-/** Asks for the summary of `prepared`'s middle: its turns, budget, previous summary and focus. */
+/** Asks for the summary of `prepared`'s middle: its turns, budget, previous summary and focus (and the conversation, when offered). */
 export function summarizePrepared(prepared: PreparedCompaction, options: SummarizeOptions): Promise<SummaryLadderOutcome> {
   const { plan } = prepared;
-  const request = buildSummaryRequest({
+  const conversation = offeredConversation(prepared, options.conversation);
+  const built = buildSummaryRequest({
     middle: prepared.pruned.slice(plan.headEnd, plan.tailStart),
     middleTurns: prepared.middleTurns,
     contentTokens: prepared.contentTokens,
@@ -41,6 +45,7 @@ export function summarizePrepared(prepared: PreparedCompaction, options: Summari
     head: prepared.head,
     tail: prepared.tail,
   });
+  const request = conversation === undefined ? built : { ...built, conversation };
   return runSummaryLadder({
     primary: options.primary,
     fallback: options.fallback,

@@ -91,7 +91,10 @@ export function capSummaryTokens(summary: string, maxTokens: number, count: (tex
 
 /** A ladder success for `written`, its invented facts removed or flagged, cut down to the request's budget when it is over. */
 function success(input: SummaryLadderInput, written: string, summarizer: string, modelCalls: SummaryModelCall[], failure?: SummaryFailure): SummaryLadderSuccess {
-  const { summary, ...verbatim } = guardVerbatim(written, verbatimSource(() => requestSourceTexts(input.request)));
+  // the conversation is a source only when the model read it (a suffix call wrote the summary)
+  const { conversation: _offered, ...separate } = input.request;
+  const read = failure === undefined && modelCalls.at(-1)?.request === "suffix" ? input.request : separate;
+  const { summary, ...verbatim } = guardVerbatim(written, verbatimSource(() => requestSourceTexts(read)));
   const count = input.countTokens ?? estimateTokensRough;
   const capped = capSummaryTokens(summary, input.request.maxTokens, count);
   const cappedFromTokens = capped === summary ? undefined : count(summary);

@@ -2,7 +2,8 @@
  * What a summary may legitimately state (docs/BEHAVIOUR.md, "The compression algorithm"): the text of
  * the turns it compacts — content, tool-call names and arguments (raw, and the string values inside
  * JSON arguments, unescaped) — the previous summary it updates, the summary of the turns before them,
- * the head's asks, the latest asks and the focus topic. Brace lists (`src/{a.py, b.py}`, as summaries
+ * the head's asks, the latest asks and the focus topic; a summary asked as the conversation's suffix
+ * may state anything of the conversation its model read. Brace lists (`src/{a.py, b.py}`, as summaries
  * group files) hold each of their files as a whole path. Searched case-insensitively with whitespace collapsed. Pure.
  */
 import type { ChatMessage } from "../messages/schema.js";
@@ -69,6 +70,7 @@ export function messageSourceTexts(message: ChatMessage): string[] {
 export function requestSourceTexts(request: SummaryRequest): string[] {
   return [
     ...request.messages.flatMap(messageSourceTexts),
+    ...(request.conversation?.messages.flatMap(messageSourceTexts) ?? []),
     request.previousSummary ?? "",
     request.precedingSummary ?? "",
     request.focusTopic ?? "",

@@ -48,6 +48,8 @@ export const CompressionSectionSchema = z
     compaction_notice: bool.default(false),
     // background compaction: prepare the summary from this share of the trigger on (off when null)
     prepare_at: fraction("share of the trigger").nullable().default(null),
+    // how the summary model is asked (docs/BEHAVIOUR.md, "A summary that reads the cache")
+    summary_request: z.enum(["separate", "suffix"], { error: 'must be "separate" (the range alone, one request of its own) or "suffix" (the conversation\'s cached prefix plus one instruction)' }).default("separate"),
   }, { error: sectionError("compression", "threshold: 0.5") })
   .prefault({});
 

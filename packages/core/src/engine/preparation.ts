@@ -3,6 +3,7 @@
  * may prepare the summary of the range it would compact before its trigger fires, off the request path,
  * and apply it at once when the trigger fires. The optional `ContextEngine.prepareCompression` says so.
  */
+import type { ToolSchema } from "./types.js";
 
 /** Options of one `prepareCompression()` call. */
 export interface PrepareCompressionOptions {
@@ -15,6 +16,8 @@ export interface PrepareCompressionOptions {
    * its 85 % threshold, `hygieneThresholdTokens`).
    */
   triggerTokens?: number;
+  /** The tool definitions the agent's requests send (as for `compress()`: a summary asked as the conversation's suffix repeats them). */
+  tools?: readonly ToolSchema[];
 }
 
 /**

@@ -18,6 +18,13 @@ export interface CompressOptions {
    * session, else one default session. A host serving several conversations with one engine passes it.
    */
   sessionId?: string;
+  /**
+   * The tool definitions the agent's requests send, in their order. With `compression.summary_request:
+   * suffix` the built-in compressor sends them again with the conversation, unchanged: a provider's prompt
+   * cache keys on them (Anthropic's holds tools before the system prompt), so without them the summary
+   * request of an agent that has tools misses the cache.
+   */
+  tools?: readonly ToolSchema[];
 }
 
 /** The model an engine is sized for. */

@@ -29,7 +29,7 @@ import { withinLoadTimeout } from "./loadTimeout.js";
 import { defaultRouteHooks, installBuiltinRoutes } from "../routes/builtin.js";
 import { errorText } from "../errorText.js";
 import { apiVersionWarning, checkEngineOutput, hostCoreVersion } from "./engineChecks.js";
-import { cacheTimingFromConfig } from "../compressor/cacheTimingTracker.js";
+import { cacheTimingFromConfig, cacheTrackerOptions } from "../compressor/cacheTimingTracker.js";
 
 /** Options of {@link createContextHost}. */
 export interface ContextHostOptions {
@@ -127,7 +127,7 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
   // the built-in routes first, so plugins' taps come after them
   installBuiltinRoutes(hooks.routes, config);
   const model = options.model ?? modelInfoFromConfig(config, hooks.routes);
-  const settled = options.summarizer ?? createSummarizer(config.auxiliary.compression, mainEndpoint(config, hooks.routes)).summarizer;
+  const settled = options.summarizer ?? createSummarizer(config.auxiliary.compression, mainEndpoint(config, hooks.routes), process.env, { cacheTtl: config.prompt_caching.cache_ttl }).summarizer;
   const summarizer = options.wrapSummarizer ? options.wrapSummarizer(settled) : settled;
   const engineContext: EngineContext = { config, rootDir, summarizer, tokenCounter: options.tokenCounter, store: options.store, warn, ...(options.scratch ? { scratch: true } : {}) };
   const registry = new EngineRegistry(hooks, engineContext);
@@ -202,7 +202,8 @@ export async function createContextHost(options: ContextHostOptions = {}): Promi
   }
   // the sections no loaded plugin owns come first, as the file's other unknown keys did before plugins loaded
   warnings.unshift(...owners.unownedWarnings(rootDir));
-  const cacheTiming = cacheTimingFromConfig(config);
+  // the compressor's cache tracker serves cache-aware timing and a summary that reads the cache
+  const cacheTiming = cacheTimingFromConfig(config) ?? (config.compression.summary_request === "suffix" ? cacheTrackerOptions(config) : undefined);
   if (!engine) engine = new ContextCompressor({ compression: config.compression, summarizer, tokenCounter: options.tokenCounter, model, store: options.store, warn, routes: hooks.routes, ...(cacheTiming ? { cacheTiming } : {}) });
   // the engine handed out refuses an output that breaks provider rules (docs/BEHAVIOUR.md, "Invalid output")
   checkEngineOutput(engine, config.context.validate_output);

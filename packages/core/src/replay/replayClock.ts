@@ -1,6 +1,6 @@
 /**
- * The replay's clock for engines that measure time between requests (cache-aware timing: an engine
- * with a `cacheTiming` tracker whose `clock` may be replaced): they see the replayed requests' times,
+ * The replay's clock for engines that measure time between requests (cache-aware timing, a summary that
+ * reads the cache: an engine with a `cacheTracker` or `cacheTiming` tracker whose `clock` may be replaced): they see the replayed requests' times,
  * not the wall clock, so an idle gap in the transcript expires the cache as it did.
  */
 import type { ContextEngine } from "../engine/ContextEngine.js";
@@ -10,7 +10,9 @@ interface ClockedTiming {
 }
 
 function clockedTiming(engine: ContextEngine): ClockedTiming | undefined {
-  const timing = (engine as unknown as { cacheTiming?: unknown }).cacheTiming;
+  const { cacheTracker, cacheTiming } = engine as unknown as { cacheTracker?: unknown; cacheTiming?: unknown };
+  // the built-in compressor's tracker also serves its summary requests (`summary_request: suffix`); lcm has cacheTiming alone
+  const timing = cacheTracker ?? cacheTiming;
   return typeof timing === "object" && timing !== null && typeof (timing as ClockedTiming).clock === "function" ? (timing as ClockedTiming) : undefined;
 }
 

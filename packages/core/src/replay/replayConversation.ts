@@ -6,7 +6,8 @@
  * tokens, or the outgoing request's estimate past `engine.requestLimitTokens`); a compaction replaces the context, and later transcript messages are appended to the
  * compacted list. Each request gets its cache breakpoints, its usage is fed back to the engine in the
  * provider's shape, and the prefix-cache model prices it, with the summaries written for it when they
- * were metered. The same requests without compaction are priced too, for comparison.
+ * were metered (a summary asked as the conversation's suffix on the same cache, just before the request).
+ * The same requests without compaction are priced too, for comparison.
  */
 import type { ChatMessage } from "../messages/schema.js";
 import type { ContextEngine } from "../engine/ContextEngine.js";
@@ -25,6 +26,7 @@ import { estimateRequestTokens, requestLimitTokens } from "../engine/requestFit.
 import { defaultTokenCounter } from "../tokens/counter.js";
 import { messageCounter, type TokenCounter } from "../tokens/types.js";
 import { buildReplayReport, type LoopRecord } from "./summarize.js";
+import { suffixCacheRequest, summariesSince } from "./meteredSummaries.js";
 import { DEFAULT_REPLAY_START_MS, DEFAULT_REQUEST_CADENCE_MS, requestTimestamps } from "./timestamps.js";
 import { replayClock } from "./replayClock.js";
 import type { CompactionLayer, ReplayOptions, ReplayReport, ReplaySwitch } from "./types.js";
@@ -244,6 +246,15 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
     userArrived = false;
 
     const key = keys[k] as { model: string; account: string };
+    const calls = options.summaries?.calls ?? [];
+    if (calls.length > summariesSeen) {
+      const fresh = calls.slice(summariesSeen);
+      summariesSeen = calls.length;
+      // a summary asked as the conversation's suffix went out before this request, on the cache the requests before left
+      const at = { timestampMs: record.timestampMs, ...key };
+      const breakpoints = (messages: readonly ChatMessage[]) => withBreakpoints(messages, statusOf(key.model));
+      record.summaries = summariesSince(fresh, (call) => simulatePrefixCache([...cacheRequests.slice(-ONLINE_CACHE_WINDOW), suffixCacheRequest(call, at, breakpoints, countOne)], cacheOptions).requests.at(-1) as RequestCacheAccounting);
+    }
     const response = transcript[responseAt] as ChatMessage;
     const request: CacheRequest = {
       timestampMs: record.timestampMs,
@@ -255,12 +266,6 @@ export async function replayConversation(transcript: readonly ChatMessage[], opt
     };
     cacheRequests.push(request);
     record.messages = context.length;
-    const calls = options.summaries?.calls ?? [];
-    if (calls.length > summariesSeen) {
-      const fresh = calls.slice(summariesSeen);
-      summariesSeen = calls.length;
-      record.summaries = { calls: fresh.length, inputTokens: fresh.reduce((sum, c) => sum + c.inputTokens, 0), outputTokens: fresh.reduce((sum, c) => sum + c.outputTokens, 0) };
-    }
     records.push(record);
     const online = simulatePrefixCache(cacheRequests.slice(-ONLINE_CACHE_WINDOW), cacheOptions).requests.at(-1) as RequestCacheAccounting;
     engine.updateFromResponse(providerUsage(key.model, online, provider));

@@ -5,6 +5,8 @@
 import type { PrefixCacheReport, RequestCacheAccounting } from "../caching/prefixCacheModel.js";
 import { requestCostUsd, type ModelPrice } from "../providers/prices.js";
 import type { CompactionEffect, CompactionLayer, FullMissNote, InvalidOutputNote, InvalidOutputs, ReplayReport, ReplayRequest, RequestCompaction, SummaryCosts } from "./types.js";
+import type { SummariesSince } from "./meteredSummaries.js";
+import type { CacheTtl } from "../providers/anthropicFacts.js";
 
 /** A request's read share at or above which the cache counts as recovered after a compaction. */
 export const RECOVERED_READ_SHARE = 0.8;
@@ -20,8 +22,8 @@ export interface LoopRecord {
   invalidOutputs?: number;
   invalidOutput?: InvalidOutputNote;
   notices?: string[];
-  /** Summaries written since the request before: their prompt and summary tokens. */
-  summaries?: { calls: number; inputTokens: number; outputTokens: number };
+  /** Summaries written since the request before: their prompt and summary tokens, and what suffix calls read from the cache. */
+  summaries?: SummariesSince;
 }
 
 /** Everything {@link buildReplayReport} needs. */
@@ -36,26 +38,44 @@ export interface ReplayParts extends Pick<ReplayReport, "engine" | "model" | "pr
   summaryModel?: { model: string; price: ModelPrice | undefined };
 }
 
-/** `tokens` of summaries priced at `price` (every prompt new: no cache reads or writes). */
-function summaryCosts(tokens: { calls: number; inputTokens: number; outputTokens: number }, price: ModelPrice | undefined): SummaryCosts {
-  const costUsd = price === undefined ? null : requestCostUsd({ uncachedInputTokens: tokens.inputTokens, cacheReadTokens: 0, cacheWriteTokens: { "5m": 0, "1h": 0 }, outputTokens: tokens.outputTokens }, price);
-  return { ...tokens, costUsd };
+/**
+ * `tokens` of summaries priced at `price`: a separate call's prompt new (no cache reads or writes), a suffix
+ * call's input as the cache served it (reads, writes at `ttl`, the rest uncached).
+ */
+function summaryCosts(tokens: SummariesSince, price: ModelPrice | undefined, ttl: CacheTtl): SummaryCosts {
+  const { suffixCalls, cacheReadTokens, cacheWriteTokens, ...counts } = tokens;
+  const billed = { uncachedInputTokens: tokens.inputTokens - cacheReadTokens - cacheWriteTokens, cacheReadTokens, cacheWriteTokens: { "5m": 0, "1h": 0, [ttl]: cacheWriteTokens }, outputTokens: tokens.outputTokens };
+  const costUsd = price === undefined ? null : requestCostUsd(billed, price);
+  return { ...counts, ...(suffixCalls > 0 ? { suffixCalls, cacheReadTokens, cacheWriteTokens } : {}), costUsd };
 }
 
 /** The summaries of every request, summed. */
-function sumSummaries(records: readonly LoopRecord[]): { calls: number; inputTokens: number; outputTokens: number } {
-  const sum = { calls: 0, inputTokens: 0, outputTokens: 0 };
+function sumSummaries(records: readonly LoopRecord[]): SummariesSince {
+  const sum: SummariesSince = { calls: 0, inputTokens: 0, outputTokens: 0, suffixCalls: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   for (const { summaries } of records) {
     if (!summaries) continue;
-    sum.calls += summaries.calls;
-    sum.inputTokens += summaries.inputTokens;
-    sum.outputTokens += summaries.outputTokens;
+    for (const key of Object.keys(sum) as Array<keyof SummariesSince>) sum[key] += summaries[key];
   }
   return sum;
 }
 
 function formatTokens(n: number): string {
   return Math.round(n).toLocaleString("en-US");
+}
+
+/** The report's note on the summaries: their calls and tokens at the summary model's price, the suffix calls' cache reads among them. */
+function summariesNote(summaries: SummaryCosts & { model: string }): string {
+  const calls = `${summaries.calls} summary call${summaries.calls === 1 ? "" : "s"}`;
+  if (summaries.costUsd === null) return `no price for the summary model ${summaries.model}: the ${calls} ${summaries.calls === 1 ? "is" : "are"} left out of the costs`;
+  const suffix = summaries.suffixCalls ?? 0;
+  const how =
+    suffix === 0
+      ? "the prompt an LLM summarizer sends, uncached"
+      : suffix === summaries.calls
+        ? "each the conversation's suffix, its input as the prompt cache served it"
+        : `${suffix} of them the conversation's suffix, its input as the prompt cache served it; the others' prompts uncached`;
+  const read = suffix === 0 ? "" : ` (${formatTokens(summaries.cacheReadTokens ?? 0)} read from the cache, ${formatTokens(summaries.cacheWriteTokens ?? 0)} written)`;
+  return `${calls} priced at ${summaries.model} (${how}): ${formatTokens(summaries.inputTokens)} tokens in${read}, ${formatTokens(summaries.outputTokens)} out`;
 }
 
 function recoveredAfter(accounting: readonly RequestCacheAccounting[], from: number): number | null {
@@ -89,7 +109,7 @@ export function buildReplayReport(parts: ReplayParts): ReplayReport {
   const requests = parts.records.map((record, index): ReplayRequest => {
     const a = main[index] as RequestCacheAccounting;
     const p = plain[index] as RequestCacheAccounting;
-    const summaries = record.summaries && record.summaries.calls > 0 ? summaryCosts(record.summaries, parts.summaryModel?.price) : undefined;
+    const summaries = record.summaries && record.summaries.calls > 0 ? summaryCosts(record.summaries, parts.summaryModel?.price, parts.ttl) : undefined;
     cumulative += a.costUsd ?? 0;
     cumulativeUncached += a.uncachedCostUsd ?? 0;
     cumulativeNoCompaction += p.costUsd ?? 0;
@@ -162,14 +182,8 @@ export function buildReplayReport(parts: ReplayParts): ReplayReport {
   }
   for (const miss of fullMisses) notes.push(miss.note);
   if (t.unpricedModels.length > 0) notes.push(`no price for ${t.unpricedModels.join(", ")}: their requests are left out of the costs`);
-  const summaries = parts.summaryModel === undefined ? undefined : { model: parts.summaryModel.model, ...summaryCosts(sumSummaries(parts.records), parts.summaryModel.price) };
-  if (summaries && summaries.calls > 0) {
-    notes.push(
-      summaries.costUsd === null
-        ? `no price for the summary model ${summaries.model}: the ${summaries.calls} summary call${summaries.calls === 1 ? " is" : "s are"} left out of the costs`
-        : `${summaries.calls} summary call${summaries.calls === 1 ? "" : "s"} priced at ${summaries.model} (the prompt an LLM summarizer sends, uncached): ${formatTokens(summaries.inputTokens)} tokens in, ${formatTokens(summaries.outputTokens)} out`,
-    );
-  }
+  const summaries = parts.summaryModel === undefined ? undefined : { model: parts.summaryModel.model, ...summaryCosts(sumSummaries(parts.records), parts.summaryModel.price, parts.ttl) };
+  if (summaries && summaries.calls > 0) notes.push(summariesNote(summaries));
   const aborted = requests.filter((r) => r.compactionAborted).length;
   if (aborted > 0) notes.push(`${aborted} compaction attempt${aborted === 1 ? "" : "s"} returned the conversation unchanged`);
 

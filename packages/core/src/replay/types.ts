@@ -53,7 +53,8 @@ export interface ReplayOptions {
   /**
    * The summaries the engine had written, to price with the requests: the `calls` of the
    * `MeteredSummarizer` the engine was built with (read as they grow), priced at `model`'s input and
-   * output price (the summary model: `auxiliary.compression.model`, else the main model).
+   * output price (the summary model: `auxiliary.compression.model`, else the main model); a call sent as
+   * the conversation's suffix with its input as the replay's prefix cache serves it just before the request.
    */
   summaries?: { calls: readonly SummarizerCall[]; model: string };
   /** Called after each request. */
@@ -126,11 +127,20 @@ export interface ReplayRequest {
   notices?: string[];
 }
 
-/** Summarizer calls and what they cost at the summary model's price (no caching: each prompt is new). */
+/**
+ * Summarizer calls and what they cost at the summary model's price: a separate prompt uncached (each is
+ * new), a summary asked as the conversation's suffix as the prompt cache served its input.
+ */
 export interface SummaryCosts {
   calls: number;
+  /** Every input token of the calls, cache reads and writes included. */
   inputTokens: number;
   outputTokens: number;
+  /** The calls sent as the conversation's suffix (`compression.summary_request: suffix`), when any. */
+  suffixCalls?: number;
+  /** Their input tokens read from the prompt cache, and written to it (with `suffixCalls`). */
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
   /** null when the summary model has no price. */
   costUsd: number | null;
 }

@@ -5,6 +5,7 @@
  * local summary could not shrink that thread.
  */
 import type { ContextEngine } from "../engine/ContextEngine.js";
+import type { ToolSchema } from "../engine/types.js";
 import type { PreparationStatus } from "../engine/preparation.js";
 import type { RouteHooks, ServerThread } from "../host/hooks.js";
 import type { ChatMessage } from "../messages/schema.js";
@@ -18,6 +19,8 @@ export interface PreparationRequest {
   sessionId: string;
   /** The prompt tokens the caller gave (default: the engine's last real usage). */
   promptTokens: number | undefined;
+  /** The tool definitions the agent's requests send (a summary asked as the conversation's suffix repeats them). */
+  tools?: readonly ToolSchema[] | undefined;
 }
 
 /**
@@ -31,5 +34,6 @@ export function prepareInBackground(request: PreparationRequest): PreparationSta
   return engine.prepareCompression(request.messages, {
     sessionId: request.sessionId,
     ...(request.promptTokens === undefined ? {} : { currentTokens: request.promptTokens }),
+    ...(request.tools === undefined ? {} : { tools: request.tools }),
   });
 }

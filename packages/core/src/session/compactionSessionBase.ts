@@ -230,7 +230,7 @@ export abstract class CompactionSessionBase {
     const outgoing = this.outgoing.estimate(this.engine, before, options.promptTokens);
     if (before.length === 0 || (options.force !== true && !outgoing.overflows && !this.engine.shouldCompress(options.promptTokens, sessionId))) {
       // below the trigger: past the preparation point the engine starts the summary in the background
-      const preparation = prepareInBackground({ engine: this.engine, routes: this.routes, serverThread: this.serverThread, messages: before, sessionId, promptTokens: options.promptTokens });
+      const preparation = prepareInBackground({ engine: this.engine, routes: this.routes, serverThread: this.serverThread, messages: before, sessionId, promptTokens: options.promptTokens, tools: options.tools });
       this.outgoing.willSend(this.engine.lastPromptTokens, before.length, false);
       return { ...base, outcome: "not_needed", compressionCount: await count(), ...(preparation ? { preparation } : {}) };
     }
@@ -285,6 +285,7 @@ export abstract class CompactionSessionBase {
         ...(options.focusTopic === undefined ? {} : { focusTopic: options.focusTopic }),
         ...(options.force === undefined ? {} : { force: options.force }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.tools === undefined ? {} : { tools: options.tools }),
       }),
     ).catch((error: unknown) => {
       if (error instanceof InvalidEngineOutputError) return error;

@@ -3,6 +3,7 @@ import type { AgentCompactionRequest } from "../engine/compactContextTool.js";
 import type { CompressionReport } from "../compressor/report.js";
 import type { HostConfig } from "../config/schema.js";
 import type { ContextEngine } from "../engine/ContextEngine.js";
+import type { ToolSchema } from "../engine/types.js";
 import type { PreparationStatus } from "../engine/preparation.js";
 import type { HostHooks, RouteConfig, RouteHooks, ServerThread, SessionCompressEvent } from "../host/hooks.js";
 import type { CompactionRecord, SessionStore } from "../store/types.js";
@@ -60,6 +61,8 @@ export interface MaybeCompressOptions {
    * as it fires, even when the engine ignores it, and a result the engine delivers later is dropped.
    */
   signal?: AbortSignal;
+  /** The tool definitions the agent's requests send (`CompressOptions.tools`: a summary sent as the conversation's suffix repeats them). */
+  tools?: readonly ToolSchema[];
 }
 
 /** `not_needed`: below the trigger; `aborted`: the engine kept the conversation unchanged (but for repaired tool pairs, see {@link CompactionResult.repairedToolPairs}). */

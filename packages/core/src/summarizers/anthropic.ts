@@ -2,13 +2,19 @@
  * A summarizer backed by Anthropic's Messages API (`auxiliary.compression.provider: anthropic`), through
  * `@anthropic-ai/sdk`, imported on the first request. The client is one {@link SummaryModelClient}: it
  * sends the prompt as one user message with the `max_tokens` the API requires and maps the SDK's errors
- * to {@link ModelCallError}s; the failure ladder is {@link LlmSummarizer}'s.
+ * to {@link ModelCallError}s; the failure ladder is {@link LlmSummarizer}'s. Its `suffix` sends a summary as
+ * the conversation's suffix (`compression.summary_request: suffix`).
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import { lazyAsync } from "../lazy.js";
 import { InvalidSummaryResponseError, headersRetryAfterMs, type ResponseHeaders } from "./failures.js";
 import { DEFAULT_SUMMARY_TIMEOUT_MS, LlmSummarizer, type LlmSummarizerOptions } from "./llmSummarizer.js";
-import { httpErrorKind, ModelCallError, type ModelCallInput, type ModelCallResult, type SummaryModelClient } from "./modelClient.js";
+import { httpErrorKind, ModelCallError, type ConversationSuffixClient, type ModelCallInput, type ModelCallResult, type SuffixCallInput, type SummaryModelClient } from "./modelClient.js";
+import type { ModelInfo } from "../engine/types.js";
+import { applyAnthropicCacheControl } from "../caching/anthropicCacheControl.js";
+import { cachingProvider } from "../caching/status.js";
+import { toAnthropicMessages } from "../providers/anthropicAdapter.js";
+import type { CacheTtl } from "../providers/anthropicFacts.js";
 
 /** Anthropic's API root; the SDK posts to `<root>/v1/messages`. */
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
@@ -26,6 +32,8 @@ export interface AnthropicSummarizerOptions extends Omit<LlmSummarizerOptions, "
   maxRetries?: number | undefined;
   /** A custom fetch implementation. */
   fetch?: typeof globalThis.fetch | undefined;
+  /** The lifetime of the cache markers a suffix request places, as the agent's requests place them (`prompt_caching.cache_ttl`; default "5m"). */
+  cacheTtl?: CacheTtl | undefined;
 }
 
 /** The SDK module, imported on first use and shared. */
@@ -45,14 +53,31 @@ function causeCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** A Messages API answer as a call's result: its text blocks, the model, and the tokens (cache reads and writes, when any, apart and in the input). */
+function answerOf(response: Anthropic.Message, model: string): ModelCallResult {
+  if (!Array.isArray(response?.content)) throw new InvalidSummaryResponseError(`Messages API returned no content (model ${model})`);
+  const text = response.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+  const usage = response.usage;
+  const read = usage?.cache_read_input_tokens ?? 0;
+  const written = usage?.cache_creation_input_tokens ?? 0;
+  const input = usage ? (usage.input_tokens ?? 0) + written + read : undefined;
+  const cache = { ...(read > 0 ? { cacheReadTokens: read } : {}), ...(written > 0 ? { cacheWriteTokens: written } : {}) };
+  return { text, model: typeof response.model === "string" ? response.model : model, usage: { inputTokens: input, outputTokens: usage?.output_tokens, ...cache } };
+}
+
 /** A Messages API call per prompt: one user message, `max_tokens` from the call, no system prompt, no tools. */
 class AnthropicClient implements SummaryModelClient {
   readonly provider = "anthropic";
+  readonly suffix: ConversationSuffixClient;
 
   constructor(
     readonly model: string,
     private readonly sdk: () => Promise<Anthropic>,
-  ) {}
+    baseUrl: string,
+    cacheTtl: CacheTtl,
+  ) {
+    this.suffix = new AnthropicSuffix(model, sdk, baseUrl, cacheTtl);
+  }
 
   async complete({ prompt, maxOutputTokens, signal }: ModelCallInput): Promise<ModelCallResult> {
     const client = await this.sdk();
@@ -62,11 +87,47 @@ class AnthropicClient implements SummaryModelClient {
     } catch (error) {
       throw await modelCallError(error, this.model);
     }
-    if (!Array.isArray(response?.content)) throw new InvalidSummaryResponseError(`Messages API returned no content (model ${this.model})`);
-    const text = response.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
-    const usage = response.usage;
-    const input = usage ? (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0) : undefined;
-    return { text, model: typeof response.model === "string" ? response.model : this.model, usage: { inputTokens: input, outputTokens: usage?.output_tokens } };
+    return answerOf(response, this.model);
+  }
+}
+
+/**
+ * The conversation's suffix on the Messages API: the agent's messages with the cache markers its requests
+ * carry (system_and_3, caching/anthropicCacheControl.ts), its tool definitions, and no `tool_choice` (a
+ * changed one invalidates the cached messages; the instruction forbids tool calls instead), then the
+ * instruction. A Claude model caches on the Messages API, so only the model and the endpoint must match.
+ */
+class AnthropicSuffix implements ConversationSuffixClient {
+  constructor(
+    private readonly model: string,
+    private readonly sdk: () => Promise<Anthropic>,
+    private readonly baseUrl: string,
+    private readonly cacheTtl: CacheTtl,
+  ) {}
+
+  obstacle(conversation: ModelInfo): string | undefined {
+    if (conversation.model !== this.model) return `the summary model ${this.model} is not the conversation's model ${conversation.model}`;
+    const root = conversation.baseUrl ?? (conversation.provider !== undefined && cachingProvider(conversation.provider) === "Anthropic" ? ANTHROPIC_BASE_URL : undefined);
+    if (root === undefined) return `the conversation's provider is ${conversation.provider ?? "not set (model.provider)"}, not Anthropic's Messages API`;
+    if (apiRoot(root) !== apiRoot(this.baseUrl)) return `the conversation is served at ${root}, the summary model at ${this.baseUrl}: their prompt caches are apart`;
+    return undefined;
+  }
+
+  async complete({ conversation, instruction, maxOutputTokens, signal }: SuffixCallInput): Promise<ModelCallResult> {
+    const marked = applyAnthropicCacheControl(conversation.messages, { ttl: this.cacheTtl, nativeAnthropic: true });
+    const tools = conversation.tools === undefined || conversation.tools.length === 0 ? {} : { tools: [...conversation.tools] };
+    const params = toAnthropicMessages([...marked, { role: "user", content: instruction }], { model: this.model, maxTokens: maxOutputTokens, ...tools });
+    const client = await this.sdk();
+    let response: Anthropic.Message;
+    try {
+      response = await client.messages.create(params, { signal });
+    } catch (error) {
+      throw await modelCallError(error, this.model);
+    }
+    const answer = answerOf(response, this.model);
+    const called = response.content.flatMap((block) => (block.type === "tool_use" ? [block.name] : []));
+    if (answer.text.trim() === "" && called.length > 0) throw new InvalidSummaryResponseError(`the model answered the suffix request with a tool call (${called.join(", ")}) instead of the summary (model ${this.model})`);
+    return answer;
   }
 }
 
@@ -105,14 +166,15 @@ function sdkFor(options: AnthropicSummarizerOptions): () => Promise<Anthropic> {
 
 /** A model client for Anthropic's Messages API (what {@link AnthropicSummarizer} calls). */
 export function anthropicClient(options: AnthropicSummarizerOptions): SummaryModelClient {
-  return new AnthropicClient(options.model, sdkFor(options));
+  return new AnthropicClient(options.model, sdkFor(options), options.baseUrl ?? ANTHROPIC_BASE_URL, options.cacheTtl ?? "5m");
 }
 
 /** Summarizes with one Messages API call per prompt, through the LLM summarizer's failure ladder. */
 export class AnthropicSummarizer extends LlmSummarizer {
   constructor(options: AnthropicSummarizerOptions) {
-    const { apiKey: _key, baseUrl: _url, model, fallbackModel, maxRetries: _retries, fetch: _fetch, ...ladder } = options;
+    const { apiKey: _key, baseUrl = ANTHROPIC_BASE_URL, model, fallbackModel, maxRetries: _retries, fetch: _fetch, cacheTtl = "5m", ...ladder } = options;
     const sdk = sdkFor(options);
-    super({ ...ladder, client: new AnthropicClient(model, sdk), fallback: fallbackModel === undefined ? undefined : new AnthropicClient(fallbackModel, sdk), fallbackSharesEndpoint: true });
+    const client = (id: string) => new AnthropicClient(id, sdk, baseUrl, cacheTtl);
+    super({ ...ladder, client: client(model), fallback: fallbackModel === undefined ? undefined : client(fallbackModel), fallbackSharesEndpoint: true });
   }
 }

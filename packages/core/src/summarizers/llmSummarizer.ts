@@ -2,7 +2,9 @@
  * A summarizer over any model client (modelClient.ts): the prompts of summaryCalls.ts (a range longer than
  * the model's input read in chunks, or digested), each call bounded by a deadline, one retry after a short
  * `Retry-After`, one try of a fallback model, every call reported with its tokens (`onModelCall`), and the
- * answer's reasoning blocks stripped and its template normalized. The compressor's failure ladder
+ * answer's reasoning blocks stripped and its template normalized. A request that offers its conversation
+ * (`compression.summary_request: suffix`) is one call of the client's `suffix` where it reads the
+ * provider's cache (summarizers/suffixRequest.ts). The compressor's failure ladder
  * (compressor/summaryLadder.ts: cooldowns, the offline fallback, the verbatim guard, the budget) runs
  * around it like around any summarizer.
  */
@@ -10,9 +12,10 @@ import { normalizeSummary } from "./prompt.js";
 import { stripReasoningBlocks } from "./reasoning.js";
 import { ExtractiveSummarizer } from "./extractive.js";
 import { DEFAULT_OVERSIZED_RANGE, summarizeInCalls, type OversizedRangeMode } from "./summaryCalls.js";
-import { EmptySummaryError, classifySummaryFailure, isModelCallError, isQuotaExhausted, retryAfterMs } from "./failures.js";
-import { ModelCallError, type SummaryModelClient } from "./modelClient.js";
-import type { SummaryRequest, Summarizer } from "./types.js";
+import { EmptySummaryError, classifySummaryFailure, isModelCallError, isQuotaExhausted, retryAfterMs, type SummaryFailure } from "./failures.js";
+import { ModelCallError, type ConversationSuffixClient, type ModelCallInput, type ModelCallResult, type SummaryModelClient } from "./modelClient.js";
+import { suffixInstruction } from "./suffixRequest.js";
+import type { SummaryConversation, SummaryModelCall, SummaryRequest, Summarizer } from "./types.js";
 
 /** Default request timeout: 120 s (the `auxiliary.compression.timeout` default). */
 export const DEFAULT_SUMMARY_TIMEOUT_MS = 120_000;
@@ -22,6 +25,27 @@ export const DEFAULT_MAX_RETRY_AFTER_MS = 30_000;
 export const DEFAULT_MAX_OUTPUT_TOKENS = 8_192;
 /** HTTP statuses whose `Retry-After` means "try again then": rate limited, service unavailable. */
 const RETRY_AFTER_STATUSES = new Set([429, 503]);
+/**
+ * Failures of a suffix call after which the range is sent as a separate prompt instead: the answer was
+ * empty or a tool call, or the request was refused as such (the conversation a provider would not take
+ * back, say). Unreachable endpoints, refused keys, limits and timeouts go down the ladder as they are.
+ */
+const SEPARATE_AFTER_SUFFIX = new Set<SummaryFailure["kind"]>(["empty", "invalid", "malformed", "other"]);
+
+/** What a call is bounded by: its output cap and its signal (the caller's and the deadline). */
+type CallLimits = Pick<ModelCallInput, "maxOutputTokens" | "signal">;
+/** Sends one call within `limits`. */
+type Send = (limits: CallLimits) => Promise<ModelCallResult>;
+
+/** The tokens an answer's usage reports, as a call reports them (fields the API left out stay out). */
+function reportedTokens(usage: ModelCallResult["usage"]): Omit<SummaryModelCall, "model"> {
+  const out: Omit<SummaryModelCall, "model"> = {};
+  for (const key of ["inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens"] as const) {
+    const value = usage?.[key];
+    if (typeof value === "number") out[key] = value;
+  }
+  return out;
+}
 
 /** How {@link LlmSummarizer} calls its model. */
 export interface LlmSummarizerOptions {
@@ -113,19 +137,46 @@ export class LlmSummarizer implements Summarizer {
 
   /**
    * Builds the prompt (several, in order, for a range longer than the input cap), asks the model
-   * (falling back once to the fallback model), and normalizes the answer.
+   * (falling back once to the fallback model), and normalizes the answer. A request that offers its
+   * conversation (`request.conversation`) is asked as the conversation's suffix in one call when the
+   * client can send one that reads the provider's cache (summarizeAsSuffix); otherwise, or when that call
+   * fails in a way a separate prompt may not, its calls are separate prompts reported with the reason.
    */
   async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<string> {
+    let separateReason: string | undefined;
+    const { conversation } = request;
+    if (conversation !== undefined) {
+      const suffix = this.client.suffix;
+      separateReason = suffix === undefined ? `the ${this.client.provider} model client sends no conversation suffix` : suffix.obstacle(conversation.model);
+      if (suffix !== undefined && separateReason === undefined) {
+        try {
+          return await this.summarizeAsSuffix(suffix, request, conversation, signal);
+        } catch (error) {
+          const failure = classifySummaryFailure(error);
+          if (signal?.aborted || !SEPARATE_AFTER_SUFFIX.has(failure.kind)) throw error;
+          separateReason = `the suffix request failed: ${failure.reason}`;
+        }
+      }
+    }
+    const reason = separateReason;
+    const separate: SummaryRequest = reason === undefined ? request : { ...request, onModelCall: (call) => request.onModelCall?.({ ...call, request: "separate", separateReason: reason }) };
     const call = async (prompt: string): Promise<string> => {
+      const send = (client: SummaryModelClient) => (limits: CallLimits) => client.complete({ prompt, ...limits });
       try {
-        return await this.completeWithRetry(this.client, prompt, signal, request);
+        return await this.completeWithRetry(this.client.model, send(this.client), signal, separate);
       } catch (error) {
         if (!this.triesFallbackAfter(error, signal)) throw error;
-        return await this.completeWithRetry(this.fallback!, prompt, signal, request);
+        return await this.completeWithRetry(this.fallback!.model, send(this.fallback!), signal, separate);
       }
     };
     const digester = new ExtractiveSummarizer();
-    return summarizeInCalls(request, call, { mode: this.oversizedRange, digester, signal, ...(this.maxInputChars !== undefined ? { maxChars: this.maxInputChars } : {}) });
+    return summarizeInCalls(separate, call, { mode: this.oversizedRange, digester, signal, ...(this.maxInputChars !== undefined ? { maxChars: this.maxInputChars } : {}) });
+  }
+
+  /** One call: the conversation as the agent sends it, then the instruction (suffixRequest.ts); reported as a `suffix` call with its cache reads. */
+  private summarizeAsSuffix(suffix: ConversationSuffixClient, request: SummaryRequest, conversation: SummaryConversation, signal: AbortSignal | undefined): Promise<string> {
+    const instruction = suffixInstruction(request, conversation);
+    return this.completeWithRetry(this.client.model, (limits) => suffix.complete({ conversation, instruction, ...limits }), signal, request, "suffix");
   }
 
   /**
@@ -142,15 +193,15 @@ export class LlmSummarizer implements Summarizer {
     return !(failure.kind === "network" && this.fallbackSharesEndpoint);
   }
 
-  /** One call, plus one retry of the same model after a 429/503 whose `Retry-After` is within the bound. */
-  private async completeWithRetry(client: SummaryModelClient, prompt: string, signal: AbortSignal | undefined, request: SummaryRequest): Promise<string> {
+  /** One call (`send` to `model`), plus one retry after a 429/503 whose `Retry-After` is within the bound. */
+  private async completeWithRetry(model: string, send: Send, signal: AbortSignal | undefined, request: SummaryRequest, kind?: "suffix"): Promise<string> {
     try {
-      return await this.complete(client, prompt, signal, request);
+      return await this.complete(model, send, signal, request, kind);
     } catch (error) {
       const waitMs = this.retryWaitMs(error);
       if (waitMs === undefined || signal?.aborted) throw error;
       await this.sleep(waitMs, signal);
-      return await this.complete(client, prompt, signal, request);
+      return await this.complete(model, send, signal, request, kind);
     }
   }
 
@@ -165,32 +216,30 @@ export class LlmSummarizer implements Summarizer {
 
   /**
    * One call, bounded as a whole by `timeoutMs`: a deadline aborts the call, answer included, and fails
-   * as a timeout (a caller's abort stays an abort). The call is reported with its tokens, then its text
-   * is checked: an empty answer is an {@link EmptySummaryError}.
+   * as a timeout (a caller's abort stays an abort). The call is reported with its tokens (a suffix call
+   * with its cache reads and writes), then its text is checked: an empty answer is an {@link EmptySummaryError}.
    */
-  private async complete(client: SummaryModelClient, prompt: string, signal: AbortSignal | undefined, request: SummaryRequest): Promise<string> {
+  private async complete(model: string, send: Send, signal: AbortSignal | undefined, request: SummaryRequest, kind?: "suffix"): Promise<string> {
     signal?.throwIfAborted();
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
     const budget = Math.max(1, Math.ceil(request.maxTokens * 2));
     let answer;
     try {
-      answer = await client.complete({
-        prompt,
+      answer = await send({
         maxOutputTokens: Math.min(budget, this.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS),
         signal: signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal,
       });
     } catch (error) {
       if (!deadline.signal.aborted || signal?.aborted) throw error;
-      throw new ModelCallError(`summary request (model ${client.model}) timed out after ${this.timeoutMs} ms (the whole request, response body included; auxiliary.compression.timeout)`, { kind: "timeout" });
+      throw new ModelCallError(`summary request (model ${model}) timed out after ${this.timeoutMs} ms (the whole request, response body included; auxiliary.compression.timeout)`, { kind: "timeout" });
     } finally {
       clearTimeout(timer);
     }
-    const model = answer.model ?? client.model;
-    const { inputTokens, outputTokens } = answer.usage ?? {};
-    request.onModelCall?.({ model, ...(typeof inputTokens === "number" ? { inputTokens } : {}), ...(typeof outputTokens === "number" ? { outputTokens } : {}) });
+    const answered = answer.model ?? model;
+    request.onModelCall?.({ model: answered, ...reportedTokens(answer.usage), ...(kind === "suffix" ? { request: kind } : {}) });
     const text = typeof answer.text === "string" ? stripReasoningBlocks(answer.text) : "";
-    if (text.trim() === "") throw new EmptySummaryError(`summarizer returned an empty summary (model ${model})`);
+    if (text.trim() === "") throw new EmptySummaryError(`summarizer returned an empty summary (model ${answered})`);
     return normalizeSummary(text);
   }
 }

@@ -7,6 +7,9 @@
  * they are; see failures.ts).
  */
 
+import type { ModelInfo } from "../engine/types.js";
+import type { SummaryConversation } from "./types.js";
+
 /** What one model call is asked. */
 export interface ModelCallInput {
   /** The whole prompt, sent as one user message. */
@@ -27,8 +30,40 @@ export interface ModelCallResult {
   text: string;
   /** The model that answered, as it is priced and reported (default: the client's `model`). */
   model?: string | undefined;
-  /** Tokens the API reported for the call; absent when it reported none. */
-  usage?: { inputTokens?: number | undefined; outputTokens?: number | undefined } | undefined;
+  /** Tokens the API reported for the call (`inputTokens`: all of them, cache reads and writes included); absent when it reported none. */
+  usage?: { inputTokens?: number | undefined; outputTokens?: number | undefined; cacheReadTokens?: number | undefined; cacheWriteTokens?: number | undefined } | undefined;
+}
+
+/** What one suffix call is asked: the conversation as the agent sends it, then one instruction. */
+export interface SuffixCallInput {
+  conversation: SummaryConversation;
+  /** The final user message: which range to summarize, into which template, under which rules (suffixRequest.ts). */
+  instruction: string;
+  /** As {@link ModelCallInput.maxOutputTokens}. */
+  maxOutputTokens: number;
+  signal: AbortSignal;
+}
+
+/**
+ * A client that can ask for a summary as the conversation's suffix (`compression.summary_request: suffix`;
+ * docs/BEHAVIOUR.md, "A summary that reads the cache"): the agent's messages and tool definitions sent
+ * as the agent sends them, and the instruction after them, so the provider reads the conversation from
+ * its prompt cache. What caches where is the vendor's knowledge, so the client says when a suffix would
+ * read nothing.
+ */
+export interface ConversationSuffixClient {
+  /**
+   * Why a suffix call would not read the cache of a conversation with `model` (another model, endpoint or
+   * provider; a provider without prompt caching), in words for the compaction report; undefined when it would.
+   */
+  obstacle(model: ModelInfo): string | undefined;
+  /**
+   * Sends the conversation's messages (with its tool definitions, and no parameter the agent's requests
+   * do not send, such as a `tool_choice`: Anthropic invalidates the messages' cache on one) and the
+   * instruction; rejects like {@link SummaryModelClient.complete}, with an `invalid` failure when the
+   * model answered with a tool call instead of text.
+   */
+  complete(input: SuffixCallInput): Promise<ModelCallResult>;
 }
 
 /** A model a summarizer can send one prompt to. */
@@ -39,6 +74,8 @@ export interface SummaryModelClient {
   readonly provider: string;
   /** Sends `input.prompt` and resolves with the answer; rejects with a {@link ModelCallError} (or an error failures.ts recognises). */
   complete(input: ModelCallInput): Promise<ModelCallResult>;
+  /** Present when the client can send a summary request as the conversation's suffix. */
+  readonly suffix?: ConversationSuffixClient | undefined;
 }
 
 /**

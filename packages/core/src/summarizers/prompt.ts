@@ -41,7 +41,8 @@ export const KEEP_FIRST =
   "errors that are still unresolved, with their exact text (an error that was later fixed goes under Done, not Blocked); the commands that were run. " +
   "Shorten or group the rest (list the files of one folder as a brace list, `src/app/{main.py, models.py}`, say a repeated command once with a count) rather than dropping whole sections.";
 
-function rules(maxTokens: number): string {
+/** The rules every summary prompt states, the budget `maxTokens` among them. */
+export function summaryRules(maxTokens: number): string {
   return [
     "Rules:",
     `- Output exactly the template below: the same headings, spelled exactly, in the same order, and nothing before or after it. Do not wrap it in a code block.`,
@@ -69,8 +70,14 @@ function precedingContext(request: SummaryRequest): string[] {
   return [`EARLIER CONTEXT (the summary of the turns just before these; for continuity only, do not repeat it — summarize only the turns below, and name its goal if they state none):\n${text}`];
 }
 
-/** The focus line: the given topic, else the user's latest asks (auto-focus). */
-function focus(request: SummaryRequest): string {
+/** How a previous summary is updated rather than rewritten (the iterative prompts' guidance). */
+export const UPDATE_GUIDANCE =
+  "rather than starting over: move items from " +
+  '"In Progress" to "Done" when they were completed, add new progress, decisions, files and context, ' +
+  "and drop information that is stale or superseded. Keep everything from the previous summary that is still true.";
+
+/** The focus line (with its leading blank line): the given topic, else the user's latest asks (auto-focus); "" when neither. */
+export function focusLine(request: SummaryRequest): string {
   const topic = request.focusTopic?.trim();
   if (topic) return `\n\nFocus: prioritise everything related to "${topic}" — keep its details in full and shorten unrelated material first.`;
   const asks = (request.recentUserAsks ?? []).map((a) => a.trim()).filter((a) => a !== "");
@@ -87,11 +94,8 @@ export function buildSummaryPrompt(request: SummaryRequest, serializedTurns: str
   if (request.previousSummary !== undefined && request.previousSummary.trim() !== "") {
     return [
       "You are updating the summary of an earlier part of a conversation between a user and an AI coding assistant.",
-      "Update the previous summary with the new turns below rather than starting over: move items from " +
-        '"In Progress" to "Done" when they were completed, add new progress, decisions, files and context, ' +
-        "and drop information that is stale or superseded. Keep everything from the previous summary that is still true." +
-        focus(request),
-      rules(request.maxTokens),
+      `Update the previous summary with the new turns below ${UPDATE_GUIDANCE}` + focusLine(request),
+      summaryRules(request.maxTokens),
       `Template:\n${template}`,
       `PREVIOUS SUMMARY:\n${request.previousSummary.trim()}`,
       `NEW TURNS:\n${serializedTurns}`,
@@ -100,8 +104,8 @@ export function buildSummaryPrompt(request: SummaryRequest, serializedTurns: str
   }
   return [
     "You are summarizing an earlier part of a conversation between a user and an AI coding assistant, so the assistant can continue the work without the original turns." +
-      focus(request),
-    rules(request.maxTokens),
+      focusLine(request),
+    summaryRules(request.maxTokens),
     `Template:\n${template}`,
     ...goalContext(request),
     ...precedingContext(request),

@@ -5,11 +5,11 @@ import { OpenAICompatibleSummarizer } from "./openaiCompatible.js";
 import { ANTHROPIC_BASE_URL, AnthropicSummarizer } from "./anthropic.js";
 import { isClaudeModel } from "../caching/status.js";
 import type { Summarizer } from "./types.js";
+import type { CacheTtl } from "../providers/anthropicFacts.js";
 
-/** OpenRouter's OpenAI-compatible endpoint. */
-export const OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1";
-/** OpenAI's endpoint. */
-export const OPENAI_BASE_URL = "https://api.openai.com/v1";
+import { OPENAI_BASE_URL, OPENROUTER_BASE_URL } from "./endpoints.js";
+
+export { OPENAI_BASE_URL, OPENROUTER_BASE_URL } from "./endpoints.js";
 /** Summary model used on OpenRouter when neither `auxiliary.compression.model` nor a main model is known. */
 export const DEFAULT_OPENROUTER_SUMMARY_MODEL = "google/gemini-2.5-flash";
 /** Summary model used on OpenAI (and custom endpoints) when no model is known. */
@@ -98,7 +98,7 @@ function claudeId(model: string | undefined): string | undefined {
  * ANTHROPIC_API_KEY. Model: `model`, else a Claude main model, else {@link DEFAULT_ANTHROPIC_SUMMARY_MODEL};
  * a configured model falls back once to a Claude main model that differs.
  */
-function anthropic(aux: AuxiliaryCompressionConfig, mainModel: string | undefined, env: NodeJS.ProcessEnv): ResolvedSummarizer {
+function anthropic(aux: AuxiliaryCompressionConfig, mainModel: string | undefined, env: NodeJS.ProcessEnv, cacheTtl: CacheTtl | undefined): ResolvedSummarizer {
   const auxKey = nonEmpty(aux.api_key);
   const apiKey = auxKey ?? nonEmpty(env.ANTHROPIC_API_KEY);
   if (!apiKey) return offline("provider anthropic needs ANTHROPIC_API_KEY or auxiliary.compression.api_key");
@@ -107,7 +107,7 @@ function anthropic(aux: AuxiliaryCompressionConfig, mainModel: string | undefine
   const main = claudeId(mainModel);
   const model = configured ?? main ?? DEFAULT_ANTHROPIC_SUMMARY_MODEL;
   const fallbackModel = configured !== undefined && main !== undefined && main !== configured ? main : undefined;
-  const summarizer = new AnthropicSummarizer({ apiKey, baseUrl, model, fallbackModel, timeoutMs: Math.round(aux.timeout * 1000), oversizedRange: aux.oversized_range });
+  const summarizer = new AnthropicSummarizer({ apiKey, baseUrl, model, fallbackModel, timeoutMs: Math.round(aux.timeout * 1000), oversizedRange: aux.oversized_range, cacheTtl });
   const keySource = auxKey ? "auxiliary.compression.api_key" : "ANTHROPIC_API_KEY";
   return { summarizer, description: `${summarizer.name} at ${baseUrl} (key: ${keySource}, timeout ${aux.timeout}s${fallbackModel ? `, falls back to ${fallbackModel}` : ""})` };
 }
@@ -119,12 +119,15 @@ function anthropic(aux: AuxiliaryCompressionConfig, mainModel: string | undefine
  * "openrouter" / "openai" are explicit; "main" uses the main model's endpoint. With nothing available the
  * offline {@link ExtractiveSummarizer} is returned. Model: `model`, else the main model, else a default
  * per provider. A configured model that differs from the main model falls back to it once, on the main
- * model's own endpoint and key when `main` gives them.
+ * model's own endpoint and key when `main` gives them. `caching.cacheTtl` (`prompt_caching.cache_ttl`) is
+ * the lifetime of the cache markers a summary request sent as the conversation's suffix places, as the
+ * agent's requests place them.
  */
 export function createSummarizer(
   aux: AuxiliaryCompressionConfig,
   main?: MainModelEndpoint,
   env: NodeJS.ProcessEnv = process.env,
+  caching: { cacheTtl?: CacheTtl } = {},
 ): ResolvedSummarizer {
   const auxKey = nonEmpty(aux.api_key);
   const auxBaseUrl = nonEmpty(aux.base_url);
@@ -132,7 +135,7 @@ export function createSummarizer(
   const mainModel = nonEmpty(main?.model);
   const mainBaseUrl = nonEmpty(main?.baseUrl);
 
-  if (provider === "anthropic") return anthropic(aux, mainModel, env);
+  if (provider === "anthropic") return anthropic(aux, mainModel, env, caching.cacheTtl);
   let endpoint: Endpoint | undefined;
   if (auxBaseUrl) {
     const envKey = nonEmpty(env.OPENAI_API_KEY);
@@ -176,6 +179,7 @@ export function createSummarizer(
     ...fallback,
     timeoutMs: Math.round(aux.timeout * 1000),
     oversizedRange: aux.oversized_range,
+    ...(caching.cacheTtl ? { cacheTtl: caching.cacheTtl } : {}),
   });
   const fallbackWhere = fallback?.fallbackBaseUrl !== undefined && fallback.fallbackBaseUrl !== endpoint.baseUrl ? ` at ${fallback.fallbackBaseUrl}` : "";
   const fallbackNote = fallback ? `, falls back to ${fallback.fallbackModel}${fallbackWhere}` : "";

@@ -111,7 +111,7 @@ export function readableArguments(argumentsJson: string): string {
 }
 
 /** What a result answers: the call's name and its command or first file, on one line (`bash \`npm test\``). */
-function callLabel(call: ToolCall): string {
+export function callLabel(call: ToolCall): string {
   const target = toolCallTarget(call.function.name, call.function.arguments);
   const what = target.command ?? target.paths[0];
   if (what === undefined) return call.function.name;
@@ -120,7 +120,7 @@ function callLabel(call: ToolCall): string {
 }
 
 /** The header of a tool result: its id, the call it answers (when in `calls`) and the exit status it reports. */
-function resultHeader(message: ChatMessage, text: string, calls: ReadonlyMap<string, ToolCall> | undefined): string {
+export function resultHeader(message: ChatMessage, text: string, calls: ReadonlyMap<string, ToolCall> | undefined): string {
   const id = message.tool_call_id ?? "unknown";
   const call = message.tool_call_id === undefined ? undefined : calls?.get(message.tool_call_id);
   // a cleared output's descriptor states the exit status it read (`[bash] ran \`…\` -> exit 1, …`)

@@ -46,6 +46,13 @@ describe("loadConfig", () => {
     expect((error as Error).message).toContain(`${path}:4 prompt_caching.cache_ttl: must be "5m" or "1h"`);
   });
 
+  it("names compression.summary_request, its line and both values it takes when it is neither", () => {
+    expect(() => parseConfigText("compression:\n  threshold: 0.5\n  summary_request: prefix\n", "c.yaml")).toThrow(
+      `c.yaml:3 compression.summary_request: must be "separate" (the range alone, one request of its own) or "suffix" (the conversation's cached prefix plus one instruction)`,
+    );
+    expect(parseConfigText("compression:\n  summary_request: suffix\n", "c.yaml").compression.summary_request).toBe("suffix");
+  });
+
   it("reports every problem at once, each with its key path", () => {
     const text = "context:\n  engine: ../../etc\ncompression:\n  threshold: 1.5\n  protect_last_n: -2\n  tail_mode: greedy\n";
     const error = (() => { try { parseConfigText(text, "c.yaml"); } catch (e) { return e as ConfigError; } })();
