@@ -17,13 +17,11 @@ export { PRUNED_TOOL_PLACEHOLDER } from "./messages/prunedOutput.js";
 export { ContextEngine, AWAITING_REAL_USAGE, DEFAULT_MODEL, isContextEngine } from "./engine/ContextEngine.js";
 export type { ContextEngineOptions } from "./engine/ContextEngine.js";
 export { ENGINE_API_VERSION } from "./engine/apiVersion.js";
-export type { ApiVersionStatement } from "./engine/apiVersion.js";
 // what the host's engine throws for an output that breaks provider rules (context.validate_output; the check itself: /conformance)
 export { InvalidEngineOutputError } from "./engine/invalidOutput.js";
 export type { CompressOptions, ModelInfo, EngineStatus, SessionInfo, ToolCallContext, ToolSchema, ToolTraits, UsageReport, NormalizedUsage } from "./engine/types.js";
 export { DEFAULT_SESSION_SCOPE } from "./engine/types.js";
 export type { PrepareCompressionOptions, PreparationState, PreparationStatus } from "./engine/preparation.js";
-export { normalizeUsage, InvalidUsageError } from "./engine/usage.js";
 // what getStatus() reports of the last compaction (compact_context's kit is in /compressor, the host's side in /session)
 export type { LastCompaction } from "./engine/lastCompaction.js";
 export { resolveModelThreshold, effectiveThresholdPercent } from "./engine/thresholds.js";
@@ -61,7 +59,7 @@ export { TiktokenCounter, RoughTokenCounter, MemoizedTokenCounter, defaultTokenC
 export type { TokenCounter } from "./tokens/types.js";
 
 // Summarizers
-export type { Summarizer, SummaryRequest, SummaryModelCall, SummaryConversation } from "./summarizers/types.js";
+export type { Summarizer, SummaryRequest, SummaryModelCall } from "./summarizers/types.js";
 export { SUMMARY_SECTIONS } from "./summarizers/types.js";
 export { ExtractiveSummarizer } from "./summarizers/extractive.js";
 export { OpenAICompatibleSummarizer } from "./summarizers/openaiCompatible.js";
@@ -72,7 +70,6 @@ export { applyAnthropicCacheControl } from "./caching/anthropicCacheControl.js";
 export type { AnthropicCacheControlOptions } from "./caching/anthropicCacheControl.js";
 export { promptCachingStatus } from "./caching/status.js";
 export type { PromptCachingStatus } from "./caching/status.js";
-export type { CacheTtl } from "./providers/anthropicFacts.js";
 
 // Gateway session hygiene (its settings and thresholds: `@context-engine/core/session`)
 export { gatewayHygiene } from "./gateway/hygiene.js";
@@ -81,4 +78,4 @@ export type { HygieneState, HygieneDecision, HygieneReason } from "./gateway/hyg
 // The session store interface (the stores and their kit: `@context-engine/core/store`)
 export { openSqliteStore } from "./store/sqliteStore.js";
 export { SessionStoreError, CompactionConflictError } from "./store/types.js";
-export type { SessionStore, EngineStateStore, SessionRecord, NewSession, StoredMessage, CompactionRecord, CompactionKind, CompactionInfo, ActiveListRepair, SearchOptions, SearchHit, UndoResult, ListSessionsOptions, SessionOverview, SessionStoreAsync, Awaitable, AwaitableMethods } from "./store/types.js";
+export type { SessionStore, EngineStateStore, SessionRecord, NewSession, StoredMessage, CompactionRecord, CompactionKind, CompactionInfo, SearchOptions, SearchHit, UndoResult, ListSessionsOptions, SessionOverview, SessionStoreAsync } from "./store/types.js";

@@ -6,7 +6,8 @@ export { AgentCompactionRequests, COMPACT_CONTEXT_TOOL_NAME, compactContextToolS
 export type { AgentCompactionRequest, CompactToolSettings } from "@context-engine/core/compressor";
 export type { EngineStatus, LastCompaction, UsageReport, PrepareCompressionOptions, PreparationStatus } from "@context-engine/core";
 export { resolveToolScope, ambiguousScopeResult, isScope, zodToolSchema } from "@context-engine/core/internal";
-export type { ContextEngineOptions, CompressOptions, ModelInfo, SessionInfo, ToolCallContext, ToolSchema, ToolTraits, Awaitable, HostHooks } from "@context-engine/core";
+export type { ContextEngineOptions, CompressOptions, ModelInfo, SessionInfo, ToolCallContext, ToolSchema, ToolTraits, HostHooks } from "@context-engine/core";
+export type { Awaitable } from "@context-engine/core/store";
 export { parseMessages, InvalidMessagesError } from "@context-engine/core";
 export { nearestConfigKey } from "@context-engine/core/internal";
 export type { ChatMessage, MessageIssue, ToolCall } from "@context-engine/core";

@@ -177,3 +177,4 @@ export type { InvalidOutput } from "../engine/invalidOutput.js";
 export { engineApiVersion } from "../engine/apiVersion.js";
 export { loopEngine, loopRecorder, loopCompression, defaultLoopTools, defaultLoopScript, defaultLoopHistory, LOOP_PROMPT, readNote, READ_NOTE_TOOL, LOOP_CONTEXT_LENGTH } from "./loopKit.js";
 export type { LoopTool, LoopRunOptions, EngineUnderTest, ScriptedTurn, LoopEngineOptions, LoopEngine, LoopCompression, LoopStep, LoopRun, LoopRecorder, RecordedCall } from "./loopKit.js";
+export type { ApiVersionStatement } from "../engine/apiVersion.js";

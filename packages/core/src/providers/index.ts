@@ -5,3 +5,4 @@ export type { AnthropicRequestOptions } from "./anthropicAdapter.js";
 export { toOpenAIChatMessages } from "./openaiChat.js";
 export { isClaudeModel } from "../caching/status.js";
 export { stripCacheControl } from "../caching/anthropicCacheControl.js";
+export type { CacheTtl } from "./anthropicFacts.js";

@@ -18,3 +18,5 @@ export type { RequestUsage, RequestEstimate, RequestWindow, CountMessages } from
 export { restoreCompactionRequest, takeCompactionRequest } from "../engine/compactContextTool.js";
 export { compactionNoticeText } from "../engine/lastCompaction.js";
 export type { PreparationUsage } from "../gateway/enginePreparation.js";
+// what a host feeds back after each response, in any provider's usage shape
+export { normalizeUsage, InvalidUsageError } from "../engine/usage.js";

@@ -18,3 +18,4 @@ export type { OpenAICompatibleEndpoint } from "./openaiCompatible.js";
 export { AnthropicSummarizer, anthropicClient, ANTHROPIC_BASE_URL } from "./anthropic.js";
 export type { AnthropicSummarizerOptions } from "./anthropic.js";
 export { DEFAULT_ANTHROPIC_SUMMARY_MODEL } from "./resolve.js";
+export type { SummaryConversation } from "./types.js";

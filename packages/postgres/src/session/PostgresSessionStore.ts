@@ -11,7 +11,6 @@ import { randomUUID } from "node:crypto";
 import {
   parseMessages,
   SessionStoreError,
-  type ActiveListRepair,
   type ChatMessage,
   type CompactionInfo,
   type CompactionRecord,
@@ -26,6 +25,7 @@ import {
   type TokenCounter,
   type UndoResult,
 } from "@context-engine/core";
+import type { ActiveListRepair } from "@context-engine/core/store";
 import {
   checkCompactedList,
   checkSeqRange,

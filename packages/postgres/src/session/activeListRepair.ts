@@ -2,8 +2,8 @@
  * The PostgreSQL side of `repairActiveList` (core's `SessionStore.repairActiveList`): a repair of the
  * active list that is no compaction, written once inside the session's write transaction.
  */
-import type { ActiveListRepair, ChatMessage } from "@context-engine/core";
-import { repairedRowIds } from "@context-engine/core/store";
+import type { ChatMessage } from "@context-engine/core";
+import { repairedRowIds, type ActiveListRepair } from "@context-engine/core/store";
 import { num, type Queryable } from "../connection.js";
 
 /**

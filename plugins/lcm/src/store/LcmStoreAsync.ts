@@ -5,7 +5,7 @@
  * beside the embedded SQLite one, which is an {@link LcmStoreAsync} as it is. Also what such a store
  * needs from lcm: the record types, message ids, the row codec, and the full-text search it adds.
  */
-import type { Awaitable, AwaitableMethods } from "@context-engine/core";
+import type { Awaitable, AwaitableMethods } from "@context-engine/core/store";
 import type { LcmStore } from "./LcmStore.js";
 import type { StoredMessage, SummaryRecord } from "./records.js";
 import type { SearchWindow, SessionScope } from "./search.js";
