@@ -1,4 +1,5 @@
-import { afterEach } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { sharedStateStoreOf } from "../../core/src/store/sharedState.js";
 import { useOpenAIFixtureServer } from "../../../test/support/useOpenAIFixtureServer.js";
 import { describeSharedWork, SHARED_SUMMARY } from "../../../test/support/sharedWorkContract.js";
 import { openPostgresStore, type PostgresSessionStore } from "../src/index.js";
@@ -23,4 +24,12 @@ describeSharedWork("workers on one PostgreSQL database share background summarie
     url = await server().createDatabase();
   },
   summaries: () => fixture.current,
+});
+
+describe("the PostgreSQL session store as a store workers share", () => {
+  it("offers what sharing needs (take and claim), so an engine given it shares its work through it", async () => {
+    const store = await openPostgresStore({ connectionString: await server().createDatabase() });
+    stores.push(store);
+    expect(sharedStateStoreOf(store)).toBe(store);
+  });
 });
