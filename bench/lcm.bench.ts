@@ -13,6 +13,7 @@ import type { ChatMessage } from "../plugins/lcm/src/core.js";
 import { LcmEngine } from "../plugins/lcm/src/engine.js";
 import { coldPathFigures, coldPathLine } from "./lcmColdPath.js";
 import { sessionTurnFigures, sessionTurnLine } from "./sessionTurns.js";
+import { prng } from "../test/support/prng.js";
 
 const TOTAL = 100_000;
 const BATCH = 1_000;
@@ -24,18 +25,6 @@ const WORDS = (
   "string buffer socket thread mutex channel async await future stream iterator closure lifetime borrow " +
   "config yaml json schema migration database query index table column row commit branch merge rebase"
 ).split(" ");
-
-/** A small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sentence(rand: () => number, words: number, i: number): string {
   const out: string[] = [];

@@ -11,6 +11,7 @@ import { ContextCompressor, OpenAICompatibleSummarizer, RoughTokenCounter, SUMMA
 import { CompactionSessionAsync } from "../../packages/core/src/session/index.js";
 import { openSqliteStore } from "../../packages/core/src/store/sqliteStore.js";
 import type { FixtureReply, RecordedRequest } from "./openaiFixtureServer.js";
+import { prng } from "./prng.js";
 
 /** What one worker runs. */
 export interface PreparedWorkloadOptions {
@@ -101,18 +102,6 @@ export function taggedSummaryReply(): (request: RecordedRequest) => FixtureReply
   };
 }
 
-/** A deterministic pseudo-random sequence per worker (mulberry32). */
-function randomOf(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** One turn of session `s` by worker `w` in round `r`: the tag only in the ask, so a boundary inside a turn repeats no tag. */
 function turn(w: number, s: number, r: number): ChatMessage[] {
   const id = `call_w${w}_s${s}_r${r}`;
@@ -135,7 +124,7 @@ async function openStore(options: PreparedWorkloadOptions): Promise<SessionStore
 export async function runPreparedWorkload(options: PreparedWorkloadOptions): Promise<PreparedWorkerReport> {
   const store = await openStore(options);
   const counter = new RoughTokenCounter();
-  const random = randomOf(options.worker * 7919 + 1);
+  const random = prng(options.worker * 7919 + 1);
   const report: PreparedWorkerReport = { worker: options.worker, calls: [], requests: [], appended: 0, failures: [] };
   const lastRequest = new Map<number, number>();
   try {
