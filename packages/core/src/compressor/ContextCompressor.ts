@@ -105,7 +105,8 @@ export class ContextCompressor extends ContextEngine {
         if (status.state === "failed") warn(`context engine: the summary prepared in the background failed (session '${sessionId}'): ${status.reason}; the conversation is unchanged and will be compacted at the trigger`);
         options.onPreparation?.(sessionId, status);
       },
-      sharedStore === undefined ? undefined : new SharedPreparations(sharedStore, this.name, this.now),
+      // background compaction off: nothing is prepared, so no compaction looks in the store for a summary
+      sharedStore === undefined || compression.prepare_at === null ? undefined : new SharedPreparations(sharedStore, this.name, this.now),
       this.now,
     );
     this.searchStore = canSearchSessions(options.store) ? options.store : undefined;

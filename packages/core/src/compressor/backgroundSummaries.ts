@@ -14,7 +14,7 @@ import { matchPreparedRange, withAppendedTurns } from "./preparedRange.js";
 import type { PruneMemo } from "./pruneToolOutputs.js";
 import type { CompressionReport } from "./report.js";
 import type { SummaryLadderOutcome } from "./summaryLadder.js";
-import { storedPreparationMismatch, storedPreparationOf, type SharedPreparations } from "./sharedPreparations.js";
+import { preparedRangeId, storedPreparationMismatch, storedPreparationOf, type SharedPreparations } from "./sharedPreparations.js";
 
 /** One session's summary prepared in the background. */
 export interface Preparation {
@@ -190,16 +190,17 @@ export class BackgroundSummaries {
     const shared = this.shared;
     if (shared === undefined) return summarize(preparation.controller.signal);
     // a store that fails is not shared through: this worker prepares the range for itself
-    const claimed = await shared.claim(sessionId, preparation.snapshot).catch(() => undefined);
+    const range = preparedRangeId(preparation.snapshot);
+    const claimed = await shared.claim(sessionId, range).catch(() => undefined);
     if (claimed === false) {
       preparation.elsewhere = true;
       return { ok: false, summarizer: "summarizer", failure: { action: "abort", kind: "other", reason: "another worker is preparing this range" } };
     }
-    const stopRenewing = claimed === true ? shared.keepClaimed(sessionId, preparation.snapshot) : () => undefined;
+    const stopRenewing = claimed === true ? shared.keepClaimed(sessionId, range) : () => undefined;
     try {
       const outcome = await summarize(preparation.controller.signal);
       if (claimed === true && outcome.ok && this.bySession.get(sessionId) === preparation) {
-        const entry = storedPreparationOf(preparation.snapshot, preparation.prepared, preparation.maxSummaryTokens, preparation.currentTokens, outcome, this.now());
+        const entry = storedPreparationOf(range, preparation.prepared, preparation.maxSummaryTokens, preparation.currentTokens, outcome, this.now());
         preparation.saved = await shared.save(sessionId, entry).then(() => true, () => false);
       }
       return outcome;

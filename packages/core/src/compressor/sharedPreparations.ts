@@ -55,9 +55,20 @@ export function rangeFingerprint(messages: readonly ChatMessage[], count = messa
   return hash.digest("hex");
 }
 
-/** The store's entry for a preparation of `snapshot` that settled with `outcome`. */
-export function storedPreparationOf(snapshot: readonly ChatMessage[], prepared: PreparedCompaction, maxSummaryTokens: number, currentTokens: number | undefined, outcome: SummaryLadderSuccess, now: number): StoredPreparation {
-  return { version: 1, fingerprint: rangeFingerprint(snapshot), messages: snapshot.length, headEnd: prepared.plan.headEnd, tailStart: prepared.plan.tailStart, maxSummaryTokens, currentTokens, outcome, savedAt: now };
+/** The range a preparation was planned on, as workers name it: its messages' fingerprint and count. */
+export interface PreparedRangeId {
+  fingerprint: string;
+  messages: number;
+}
+
+/** The {@link PreparedRangeId} of `snapshot` (hashed once per preparation: its claim, renewals and entry share it). */
+export function preparedRangeId(snapshot: readonly ChatMessage[]): PreparedRangeId {
+  return { fingerprint: rangeFingerprint(snapshot), messages: snapshot.length };
+}
+
+/** The store's entry for a preparation of the range `range` that settled with `outcome`. */
+export function storedPreparationOf(range: PreparedRangeId, prepared: PreparedCompaction, maxSummaryTokens: number, currentTokens: number | undefined, outcome: SummaryLadderSuccess, now: number): StoredPreparation {
+  return { version: 1, ...range, headEnd: prepared.plan.headEnd, tailStart: prepared.plan.tailStart, maxSummaryTokens, currentTokens, outcome, savedAt: now };
 }
 
 /** True when `value` has the shape this version saves (another version's entry is ignored). */
@@ -110,21 +121,20 @@ export class SharedPreparations {
     this.claimKey = `${engine}#preparing`;
   }
 
-  /** Claims the preparation of `snapshot`'s range for this worker: false when another worker's claim holds. */
-  async claim(sessionId: string, snapshot: readonly ChatMessage[]): Promise<boolean> {
+  /** Claims the preparation of `range` for this worker: false when another worker's claim holds. */
+  async claim(sessionId: string, range: PreparedRangeId): Promise<boolean> {
     const now = this.now();
-    const claim: PreparationClaim = { fingerprint: rangeFingerprint(snapshot), messages: snapshot.length, claimedAt: now };
+    const claim: PreparationClaim = { ...range, claimedAt: now };
     return this.store.claimEngineState(this.claimKey, sessionId, claim, now - this.claimMs);
   }
 
   /**
-   * Keeps this worker's claim on `snapshot`'s range alive until the returned stop is called (the
+   * Keeps this worker's claim on `range` alive until the returned stop is called (the
    * preparation settled). A renewal that fails is left to the next one; unrenewed, the claim expires.
    */
-  keepClaimed(sessionId: string, snapshot: readonly ChatMessage[]): () => void {
-    const claim = { fingerprint: rangeFingerprint(snapshot), messages: snapshot.length };
+  keepClaimed(sessionId: string, range: PreparedRangeId): () => void {
     const timer = setInterval(() => {
-      Promise.resolve(this.store.saveEngineState(this.claimKey, sessionId, { ...claim, claimedAt: this.now() } satisfies PreparationClaim)).catch(() => undefined);
+      Promise.resolve(this.store.saveEngineState(this.claimKey, sessionId, { ...range, claimedAt: this.now() } satisfies PreparationClaim)).catch(() => undefined);
     }, this.renewMs);
     timer.unref?.();
     return () => clearInterval(timer);

@@ -182,7 +182,8 @@ export class AgentCompactionRequests {
       record.pending = undefined;
       record.shared = false;
     }
-    if (this.shared === undefined) return pending;
+    // with the tool off no request can be pending anywhere: no store read at each turn boundary
+    if (this.shared === undefined || !this.settings.enabled) return pending;
     // a store that fails: what this process knows (a request kept there shows up again at the next boundary)
     const stored = parseStoredRequest(await Promise.resolve(this.shared.store.takeEngineState(this.key!, sessionId)).catch(() => undefined));
     return stored ?? local;
