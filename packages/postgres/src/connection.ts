@@ -54,11 +54,14 @@ export function connect(options: PgConnectionOptions, what: string): PgConnectio
 /** Queries run on one connection (a pool or a client inside a transaction). */
 export type Queryable = Pick<pg.PoolClient, "query">;
 
-/** Runs `body` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
-export async function withTransaction<T>(pool: pg.Pool, body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `body` in one transaction on one connection: committed when it resolves, rolled back when it
+ * throws. `begin` opens it (default `BEGIN`; {@link withSessionLock} takes a lock in the same round trip).
+ */
+export async function withTransaction<T>(pool: pg.Pool, body: (client: pg.PoolClient) => Promise<T>, begin = "BEGIN"): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query("BEGIN");
+    await client.query(begin);
     const result = await body(client);
     await client.query("COMMIT");
     return result;
@@ -124,9 +127,10 @@ export async function closeLeases(connection: PgConnection): Promise<void> {
 export async function leaseSessionCompaction(connection: PgConnection, kind: "session" | "lcm", sessionId: string): Promise<(() => Promise<void>) | undefined> {
   const client = await leasePool(connection).connect();
   try {
-    await client.query("BEGIN");
-    const { rows } = await client.query<{ held: boolean }>("SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS held", [`context-engine:compact:${kind}:${connection.schemaName}:${sessionId}`]);
-    if (rows[0]?.held === true) {
+    // BEGIN and the try in one round trip: a simple query (the key as an escaped literal) answers with both statements' results
+    const key = pg.escapeLiteral(`context-engine:compact:${kind}:${connection.schemaName}:${sessionId}`);
+    const results = (await client.query(`BEGIN; SELECT pg_try_advisory_xact_lock(hashtextextended(${key}, 0)) AS held`)) as unknown as pg.QueryResult<{ held: boolean }>[];
+    if (results.at(-1)?.rows[0]?.held === true) {
       return async () => {
         const ended = await client.query("COMMIT").then(() => undefined, (error: unknown) => error);
         client.release(ended instanceof Error ? ended : undefined);
@@ -141,13 +145,19 @@ export async function leaseSessionCompaction(connection: PgConnection, kind: "se
   }
 }
 
+/** The advisory-lock key of one session's writes (`kind` keeps the session store's and lcm's apart). */
+function sessionLockKey(connection: PgConnection, kind: "session" | "lcm", sessionId: string): string {
+  return `context-engine:${kind}:${connection.schemaName}:${sessionId}`;
+}
+
 /**
- * Takes the transaction-scoped advisory lock of one session (`pg_advisory_xact_lock`, released at
- * COMMIT or ROLLBACK): every write of a session (append, compaction, undo) takes it first, so writers of
- * one session, in any process on any machine, run one at a time while other sessions go on.
+ * Runs `body` in one transaction holding the advisory lock of one session (`pg_advisory_xact_lock`,
+ * released at COMMIT or ROLLBACK): every write of a session (append, compaction, undo) takes it first, so
+ * writers of one session, in any process on any machine, run one at a time while other sessions go on.
+ * BEGIN and the lock are one round trip (the key goes as an escaped literal: a simple query takes no parameters).
  */
-export async function lockSession(client: Queryable, connection: PgConnection, kind: "session" | "lcm", sessionId: string): Promise<void> {
-  await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`context-engine:${kind}:${connection.schemaName}:${sessionId}`]);
+export function withSessionLock<T>(connection: PgConnection, kind: "session" | "lcm", sessionId: string, body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withTransaction(connection.pool, body, `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended(${pg.escapeLiteral(sessionLockKey(connection, kind, sessionId))}, 0))`);
 }
 
 /** A BIGINT/COUNT column (returned as text by `pg`) as a number; null stays null. */

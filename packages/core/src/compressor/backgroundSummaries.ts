@@ -128,13 +128,13 @@ export class BackgroundSummaries {
     if (matched !== undefined && !("stale" in matched) && !matched.preparation.elsewhere) return this.takeOwn(input, matched);
     if (this.shared === undefined) return undefined;
     // none of this worker's fits: one another worker saved (or is writing) for this range
-    const entry = await this.shared.takeOrAwait(input.sessionId, input.messages, input.signal).catch(() => undefined); // a store that fails: the blocking path
+    const { entry, waited } = await this.shared.takeOrAwait(input.sessionId, input.messages, input.signal).catch(() => ({ entry: undefined, waited: false })); // a store that fails: the blocking path
     this.drop(input.sessionId);
     if (entry === undefined) return matched !== undefined && "stale" in matched ? { note: { outcome: "stale", reason: matched.stale } } : undefined;
     let replanned: PreparedCompaction | undefined;
     const mismatch = storedPreparationMismatch(entry, input.messages, input.maxSummaryTokens, () => (replanned = input.replan(input.messages.slice(0, entry.messages), entry.currentTokens)));
     if (mismatch !== undefined || replanned === undefined) return { note: { outcome: "stale", reason: mismatch ?? "not planned again", fromStore: true } };
-    return this.use(input, replanned, input.messages.slice(entry.messages), entry.outcome, "applied", true);
+    return this.use(input, replanned, input.messages.slice(entry.messages), entry.outcome, waited ? "awaited" : "applied", true);
   }
 
   /** This worker's own preparation at the trigger: awaited while written; with a shared store, used only when still there to take. */

@@ -165,17 +165,18 @@ export class SharedPreparations {
 
   /**
    * The saved preparation, taken — waiting while another worker still prepares a range `messages` start
-   * with (its claim holds) until it is saved, the claim goes or expires, or `signal` fires.
+   * with (its claim holds) until it is saved, the claim goes or expires, or `signal` fires. `waited` says
+   * whether it was still being written when asked (then the trigger waited for it).
    */
-  async takeOrAwait(sessionId: string, messages: readonly ChatMessage[], signal: AbortSignal | undefined): Promise<StoredPreparation | undefined> {
+  async takeOrAwait(sessionId: string, messages: readonly ChatMessage[], signal: AbortSignal | undefined): Promise<{ entry: StoredPreparation | undefined; waited: boolean }> {
     let startsWith: string | undefined;
-    for (;;) {
+    for (let waited = false; ; waited = true) {
       const entry = await this.take(sessionId);
-      if (entry !== undefined || signal?.aborted) return entry;
+      if (entry !== undefined || signal?.aborted) return { entry, waited };
       const claim = await this.liveClaim(sessionId);
-      if (claim === undefined) return await this.take(sessionId);
+      if (claim === undefined) return { entry: await this.take(sessionId), waited };
       if (claim.fingerprint !== startsWith) {
-        if (claim.messages > messages.length || rangeFingerprint(messages, claim.messages) !== claim.fingerprint) return undefined;
+        if (claim.messages > messages.length || rangeFingerprint(messages, claim.messages) !== claim.fingerprint) return { entry: undefined, waited };
         startsWith = claim.fingerprint;
       }
       await pause(this.pollMs, signal);

@@ -245,8 +245,8 @@ export abstract class CompactionSessionBase {
       return { ...base, outcome: "aborted", compressionCount: await count(), notice: HYGIENE_ABORT_NOTICE, reason: `${COMPACTING_ELSEWHERE} (session '${sessionId}')` };
     }
     try {
-      // under the lease, compact what the previous holder left (read again), not what was read before it
-      const result = await this.compressLeased(sessionId, release === undefined ? startRows : await this.anyStore.activeRows(sessionId), options);
+      // under the lease, compact what the previous holder left (what was stored since is read), not what was read before it
+      const result = await this.compressLeased(sessionId, release === undefined ? startRows : (await this.active.read(this.anyStore, sessionId)).rows, options);
       this.outgoing.willSend(this.engine.lastPromptTokens, result.messagesAfter, result.outcome === "compressed");
       if (request === undefined) return result;
       if (result.reason?.startsWith(CHANGED_WHILE_COMPACTING) === true) {

@@ -10,7 +10,7 @@ import type { ItemRef, LcmCompactionRecord, LcmCompactionRow, LcmFullTextSearch,
 import { loadLcmApi, type LcmApi } from "./lcmTypes.js";
 import { PG_COLUMNS, type PgColumnTypes } from "../columns.js";
 import { DEFAULT_SESSION_SCOPE } from "@context-engine/core";
-import { closeLeases, connect, leaseSessionCompaction, lockSession, num, oneAtATime, withScope, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
+import { closeLeases, connect, leaseSessionCompaction, num, oneAtATime, withScope, withSessionLock, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
 import { openSchema } from "../migrate.js";
 import { storableSearchText, termCondition, type TermQuery } from "../search/query.js";
 import { PG_LCM_MIGRATIONS } from "./schema.js";
@@ -300,10 +300,7 @@ export class PostgresLcmStore implements LcmStoreAsync, LcmFullTextSearch {
   }
 
   private writeSession<T>(session: string, body: (client: Queryable) => Promise<T>): Promise<T> {
-    return withTransaction(this.connection.pool, async (client) => {
-      await lockSession(client, this.connection, "lcm", session);
-      return body(client);
-    });
+    return withSessionLock(this.connection, "lcm", session, body);
   }
 
   /** Records `session` in the default scope unless it is recorded already. */

@@ -36,7 +36,6 @@ import {
   parseNewSession,
   reportJson,
   rowsAppendedAfter,
-  searchableMessageText,
   sessionExistsError,
   sessionScope,
   storedTokenCounting,
@@ -45,13 +44,13 @@ import {
   type SessionSearchSource,
   type StoredTokenCounting,
 } from "@context-engine/core/store";
-import { closeLeases, connect, leaseSessionCompaction, lockSession, num, withScope, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
+import { closeLeases, connect, leaseSessionCompaction, num, withScope, withSessionLock, withTransaction, type PgConnection, type PgConnectionOptions, type Queryable } from "../connection.js";
 import { openSchema } from "../migrate.js";
-import { storableSearchText } from "../search/query.js";
 import { MESSAGE_COLUMNS, toCompaction, toSession, toStored, type PgCompactionRow, type PgMessageRow, type PgSessionRow } from "./rows.js";
 import { PG_SESSION_STORE_MIGRATIONS } from "./schema.js";
 import { searchMessages } from "./search.js";
 import { writeActiveListRepair } from "./activeListRepair.js";
+import { appendRows, insertRows, readCompactionView, writeInPlaceCompaction } from "./rowWrites.js";
 
 /** Options of {@link openPostgresStore}. */
 export interface PostgresStoreOptions extends PgConnectionOptions {
@@ -115,11 +114,8 @@ export class PostgresSessionStore implements SessionStoreAsync {
     const where = `appendMessages('${sessionId}')`;
     parseMessages(messages, where);
     return this.writeSession(sessionId, async (client) => {
-      await this.requireSession(client, sessionId, where);
-      const at = this.now();
-      const ids = await this.insertRows(client, sessionId, messages, at);
-      await client.query(`UPDATE ${this.s}.sessions SET updated_at = $1 WHERE id = $2`, [at, sessionId]);
-      return ids;
+      if (messages.length === 0) return (await this.requireSession(client, sessionId, where), []);
+      return appendRows(client, this.s, sessionId, messages, this.counting, this.now(), where);
     });
   }
 
@@ -144,17 +140,10 @@ export class PostgresSessionStore implements SessionStoreAsync {
     checkCompactedList(newActiveMessages, where);
     const report = reportJson(info.report, where);
     return this.writeSession(sessionId, async (client) => {
-      const session = await this.requireSession(client, sessionId, where);
-      const before = await this.activeCount(client, sessionId);
-      if (before === 0) throw nothingToCompactError(where);
-      const written = [...newActiveMessages, ...(await this.appendedAfter(client, sessionId, info.compactedRowIds, where))];
-      const at = info.at ?? this.now();
-      const firstSeq = (await this.lastSeq(client, sessionId)) + 1;
-      const id = await this.insertCompaction(client, [sessionId, "compaction", at, true, before, written.length, info.summary ?? null, report, firstSeq, firstSeq + written.length - 1, null]);
-      await client.query(`UPDATE ${this.s}.messages SET active = FALSE, compacted = TRUE, compaction_id = $1 WHERE session_id = $2 AND active`, [id, sessionId]);
-      await this.insertRows(client, sessionId, written, at);
-      await this.setCompactionState(client, sessionId, session.compressionCount + 1, true, at);
-      return this.compaction(client, id);
+      const view = await readCompactionView(client, this.s, sessionId, where);
+      if (view.activeIds.length === 0) throw nothingToCompactError(where);
+      const written = [...newActiveMessages, ...(await this.appendedAfter(client, view.activeIds, info.compactedRowIds, where))];
+      return writeInPlaceCompaction(client, this.s, sessionId, { view, written, at: info.at ?? this.now(), summary: info.summary ?? null, report }, this.counting);
     });
   }
 
@@ -168,13 +157,12 @@ export class PostgresSessionStore implements SessionStoreAsync {
     checkCompactedList(messages, where);
     const report = reportJson(info.report, where);
     return this.writeSession(parentSessionId, async (client) => {
-      const parent = await this.requireSession(client, parentSessionId, where);
-      const written = [...messages, ...(await this.appendedAfter(client, parentSessionId, info.compactedRowIds, where))];
+      const { session: parent, activeIds } = await readCompactionView(client, this.s, parentSessionId, where);
+      const written = [...messages, ...(await this.appendedAfter(client, activeIds, info.compactedRowIds, where))];
       const child = parseNewSession({ id: info.id, platform: parent.platform, title: info.title ?? parent.title, parentSessionId });
       const created = await this.insertSession(client, { ...child, id: child.id ?? randomUUID() });
       const at = info.at ?? this.now();
-      const before = await this.activeCount(client, parentSessionId);
-      const id = await this.insertCompaction(client, [created.id, "compaction", at, false, before, written.length, info.summary ?? null, report, 1, written.length, null]);
+      const id = await this.insertCompaction(client, [created.id, "compaction", at, false, activeIds.length, written.length, info.summary ?? null, report, 1, written.length, null]);
       await this.insertRows(client, created.id, written, at);
       await this.setCompactionState(client, created.id, parent.compressionCount + 1, false, at);
       return { session: await this.requireSession(client, created.id, where), compaction: await this.compaction(client, id) };
@@ -360,10 +348,7 @@ export class PostgresSessionStore implements SessionStoreAsync {
 
   /** Runs `body` in one transaction holding the advisory lock of `sessionId`. */
   private writeSession<T>(sessionId: string, body: (client: Queryable) => Promise<T>): Promise<T> {
-    return withTransaction(this.connection.pool, async (client) => {
-      await lockSession(client, this.connection, "session", sessionId);
-      return body(client);
-    });
+    return withSessionLock(this.connection, "session", sessionId, body);
   }
 
   private async insertSession(client: Queryable, s: { id: string; platform: string; scope: string | undefined; title: string | null; parentSessionId: string | null }): Promise<SessionRecord> {
@@ -380,36 +365,16 @@ export class PostgresSessionStore implements SessionStoreAsync {
   }
 
   /** Appends `messages` after the session's last seq (the caller holds the session's lock); returns their ids. */
-  private async insertRows(client: Queryable, sessionId: string, messages: readonly ChatMessage[], at: number): Promise<number[]> {
-    if (messages.length === 0) return [];
-    const first = (await this.lastSeq(client, sessionId)) + 1;
-    const counts = messages.map((m) => this.counting.count(m));
-    const rows = await this.rows<{ id: string; seq: number }>(
-      client,
-      `INSERT INTO ${this.s}.messages (session_id, seq, role, message_json, text, tokens, tokens_by, created_at)
-       SELECT $1, u.seq, u.role, u.message_json, u.text, u.tokens, u.tokens_by, $2
-       FROM unnest($3::int[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[]) AS u(seq, role, message_json, text, tokens, tokens_by)
-       ORDER BY u.seq RETURNING id, seq`,
-      [
-        sessionId,
-        at,
-        messages.map((_, i) => first + i),
-        messages.map((m) => m.role),
-        messages.map((m) => JSON.stringify(m)),
-        messages.map((m) => storableSearchText(searchableMessageText(m))),
-        counts.map((c) => c.tokens),
-        counts.map((c) => c.by),
-      ],
-    );
-    return rows.sort((a, b) => a.seq - b.seq).map((r) => num(r.id));
+  private insertRows(client: Queryable, sessionId: string, messages: readonly ChatMessage[], at: number): Promise<number[]> {
+    return insertRows(client, this.s, sessionId, messages, this.counting, at);
   }
 
-  /** The messages of the active rows after `compactedRowIds` (see core's `rowsAppendedAfter`). */
-  private async appendedAfter(client: Queryable, sessionId: string, compactedRowIds: readonly number[] | undefined, where: string): Promise<ChatMessage[]> {
-    if (compactedRowIds === undefined) return [];
-    const rows = await this.activeRowsOf(client, sessionId);
-    const carried = rowsAppendedAfter(rows.map((r) => r.id), compactedRowIds, where);
-    return carried === 0 ? [] : rows.slice(rows.length - carried).map((r) => r.message);
+  /** The messages of the active rows after `compactedRowIds` (see core's `rowsAppendedAfter`), of the session whose active ids are `activeIds`. */
+  private async appendedAfter(client: Queryable, activeIds: readonly number[], compactedRowIds: readonly number[] | undefined, where: string): Promise<ChatMessage[]> {
+    const carried = rowsAppendedAfter(activeIds, compactedRowIds, where);
+    if (carried === 0) return [];
+    const rows = await this.rows<PgMessageRow>(client, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.messages WHERE id = ANY($1::bigint[]) ORDER BY seq`, [activeIds.slice(-carried)]);
+    return rows.map((row) => this.stored(row).message);
   }
 
   private async activeRowsOf(client: Queryable, sessionId: string): Promise<StoredMessage[]> {
@@ -433,10 +398,6 @@ export class PostgresSessionStore implements SessionStoreAsync {
 
   private async compaction(client: Queryable, id: number): Promise<CompactionRecord> {
     return toCompaction((await this.rows<PgCompactionRow>(client, `SELECT ${COMPACTION_COLUMNS(this.s)} FROM ${this.s}.compactions c WHERE c.id = $1`, [id]))[0]!);
-  }
-
-  private lastSeq(client: Queryable, sessionId: string): Promise<number> {
-    return this.count(client, `SELECT COALESCE(MAX(seq), 0) AS n FROM ${this.s}.messages WHERE session_id = $1`, [sessionId]);
   }
 
   private activeCount(client: Queryable, sessionId: string): Promise<number> {
