@@ -2,8 +2,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { openSqliteStore } from "@context-engine/core";
+import { ContextCompressor, OpenAICompatibleSummarizer, openSqliteStore, RoughTokenCounter, SUMMARY_SECTIONS } from "@context-engine/core";
+import { CompactionSession, takeCompactionRequest } from "@context-engine/core/session";
 import { bundledTranscript, repoRoot, runCli, tempDir } from "./support/cli.js";
+import { startOpenAIFixtureServer } from "./support/openaiFixtureServer.js";
+import { readRounds } from "./support/toolRounds.js";
 
 let dir: string;
 let older: string;
@@ -71,6 +74,47 @@ describe("context-engine sessions", () => {
     const all = await runCli(["sessions", "show", "s-older", "--all", "--json"], dir);
     const parsed = JSON.parse(all.stdout) as { messages: { seq: number; active: boolean }[] };
     expect(parsed.messages.map((m) => [m.seq, m.active])).toEqual([[1, false], [2, false], [3, false], [4, true]]);
+  });
+
+  it("shows the work a session's workers left pending in the store: the agent's compaction request, a summary being prepared, then ready", async () => {
+    const summaries = await startOpenAIFixtureServer();
+    const db = join(tempDir(), "sessions.db");
+    const store = openSqliteStore(db);
+    // a worker's engine on the shared store: compact_context on, summaries prepared in the background
+    const engine = () =>
+      new ContextCompressor({
+        compression: { protect_last_n: 4, threshold_tokens: 12_000, prepare_at: 0.6, compact_tool: { enabled: true, min_turns_between: 1 } },
+        summarizer: new OpenAICompatibleSummarizer({ baseUrl: summaries.baseUrl, apiKey: "sk-fixture", model: "summary-model" }),
+        tokenCounter: new RoughTokenCounter(),
+        store,
+      });
+    try {
+      const asking = new CompactionSession({ engine: engine(), store, sessionId: "s-asked", platform: "gateway" });
+      asking.append([{ role: "system", content: "You are a coding agent." }, ...readRounds(6, "a")]);
+      expect(JSON.parse(await asking.handleToolCall("compact_context", { focus: "the parser port" }))).toMatchObject({ accepted: true });
+      const asked = await runCli(["sessions", "show", "s-asked", "--db", db], dir);
+      expect(asked.stdout).toMatch(/^ {2}pending: compact_context request \(focus: "the parser port"\) for engine '.+', made \d{4}-\d\d-\d\d \d\d:\d\d: the next turn compacts$/m);
+      // another worker's turn boundary takes it: nothing is pending any more
+      const other = engine();
+      expect(await takeCompactionRequest(other, "s-asked")).toEqual({ focus: "the parser port" });
+      expect((await runCli(["sessions", "show", "s-asked", "--db", db], dir)).stdout).not.toContain("pending:");
+
+      summaries.setDefault({ kind: "delay", ms: 1_500, then: { kind: "success", content: SUMMARY_SECTIONS.map((h) => `${h}\n- item`).join("\n") } });
+      const preparing = new CompactionSession({ engine: engine(), store, sessionId: "s-prepared", platform: "gateway" });
+      preparing.append([{ role: "system", content: "You are a coding agent." }, ...readRounds(20, "p")]);
+      expect((await preparing.maybeCompress({ promptTokens: 8_000 })).preparation?.state).toBe("started");
+      await new Promise((tick) => setTimeout(tick, 200));
+      const during = await runCli(["sessions", "show", "s-prepared", "--db", db, "--json"], dir);
+      const pendingNow = (JSON.parse(during.stdout) as { pending: { kind: string; messages?: number }[] }).pending;
+      expect(pendingNow).toEqual([expect.objectContaining({ kind: "preparing", messages: 81 })]);
+      await new Promise((tick) => setTimeout(tick, 2_000));
+      const ready = await runCli(["sessions", "show", "s-prepared", "--db", db], dir);
+      expect(ready.stdout).toMatch(/^ {2}pending: summary of the first 81 messages prepared in the background for engine '.+', saved .+: the trigger applies it$/m);
+      expect(ready.stdout).not.toContain("is preparing");
+    } finally {
+      store.close();
+      await summaries.close();
+    }
   });
 
   it("says where it looked when there is no store, and refuses an unknown subcommand with exit 2", async () => {

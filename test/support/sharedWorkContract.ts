@@ -11,6 +11,7 @@ import { ContextCompressor } from "../../packages/core/src/compressor/ContextCom
 import type { PreparationStatus } from "../../packages/core/src/engine/preparation.js";
 import type { ChatMessage } from "../../packages/core/src/messages/schema.js";
 import { CompactionSessionAsync } from "../../packages/core/src/session/CompactionSessionAsync.js";
+import { pendingWorkOf } from "../../packages/core/src/session/pendingWork.js";
 import type { SessionStoreAsync } from "../../packages/core/src/store/types.js";
 import { OpenAICompatibleSummarizer } from "../../packages/core/src/summarizers/openaiCompatible.js";
 import { SUMMARY_SECTIONS } from "../../packages/core/src/summarizers/types.js";
@@ -149,6 +150,9 @@ export function describeSharedWork(name: string, setup: SharedWorkSetup): void {
       const answer = JSON.parse(await a.session.handleToolCall("compact_context", { focus: "the parser port" })) as { accepted: boolean };
       expect(answer.accepted).toBe(true);
       expect(a.engine.getStatus().pendingCompactionRequest).toEqual({ focus: "the parser port" });
+      // any reader of the store sees it pending (context-engine sessions show lists it)
+      const pending = async () => pendingWorkOf((await b.store.engineStates?.("s5")) ?? []);
+      expect(await pending()).toEqual([{ kind: "compact_request", engine: a.engine.name, focus: "the parser port", since: expect.any(Number) }]);
 
       const result = await b.session.maybeCompress({ promptTokens: 1_000 });
       expect(result.outcome).toBe("compressed");
@@ -157,6 +161,7 @@ export function describeSharedWork(name: string, setup: SharedWorkSetup): void {
       // taken once: neither worker compacts for it again
       expect((await a.session.maybeCompress({ promptTokens: 1_000 })).outcome).toBe("not_needed");
       expect((await b.session.maybeCompress({ promptTokens: 1_000 })).outcome).toBe("not_needed");
+      expect(await pending()).toEqual([]);
     });
   });
 }

@@ -1,11 +1,13 @@
 /**
  * `context-engine sessions`: the session store from the command line — `list` the sessions (newest
  * first), `search` every stored turn (compacted ones too) with the turns around each hit, `show` one
- * session's active list (`--all`: with its archived turns, `--around`: a window around one message),
+ * session's active list (`--all`: with its archived turns, `--around`: a window around one message) and the
+ * work its workers left pending in the store (a `compact_context` request, a summary prepared in the background),
  * `import` a transcript as a new session.
  */
 import { resolve } from "node:path";
 import type { SessionStore, StoredMessage } from "@context-engine/core";
+import { pendingWorkLine, pendingWorkOf } from "@context-engine/core/session";
 import { sessionEnds, sessionSearch } from "@context-engine/core/store";
 import { parseCommandArgs, parsePositiveInt } from "../args.js";
 import { DEFAULT_SESSION_DB, FORMAT_CHOICES, SESSIONS_FLAGS } from "../commandFlags.js";
@@ -114,11 +116,13 @@ function show(io: CommandIO, store: SessionStore, rest: string[], options: { aro
       : options.all
         ? store.messagesBySeq(sessionId, 1, overview.lastSeq)
         : store.activeRows(sessionId);
+  const pending = pendingWorkOf(store.engineStates?.(sessionId) ?? []);
   if (options.json) {
-    io.stdout(JSON.stringify({ session: overview, messages: rows }, null, 2));
+    io.stdout(JSON.stringify({ session: overview, messages: rows, pending }, null, 2));
     return EXIT_OK;
   }
   io.stdout(`${session.id}  ${session.platform}  ${overview.activeCount}/${overview.messageCount} active  ${session.title ?? ""}`.trimEnd());
+  for (const work of pending) io.stdout(`  pending: ${pendingWorkLine(work)}`);
   for (const row of rows) io.stdout(rowLine(row));
   return EXIT_OK;
 }

@@ -24,6 +24,10 @@ export const PREPARATION_RENEW_MS = 10_000;
 /** How often a worker at the trigger looks again for the summary another worker is preparing. */
 export const PREPARATION_POLL_MS = 50;
 
+/** The shared store's keys of a session's settled preparation and of the claim on preparing it: the engine's name and these. */
+export const PREPARED_KEY_SUFFIX = "#prepared";
+export const PREPARING_KEY_SUFFIX = "#preparing";
+
 /** A settled preparation as the store keeps it. */
 export interface StoredPreparation {
   version: 1;
@@ -117,8 +121,8 @@ export class SharedPreparations {
     private readonly pollMs = PREPARATION_POLL_MS,
     private readonly renewMs = PREPARATION_RENEW_MS,
   ) {
-    this.preparedKey = `${engine}#prepared`;
-    this.claimKey = `${engine}#preparing`;
+    this.preparedKey = `${engine}${PREPARED_KEY_SUFFIX}`;
+    this.claimKey = `${engine}${PREPARING_KEY_SUFFIX}`;
   }
 
   /** Claims the preparation of `range` for this worker: false when another worker's claim holds. */

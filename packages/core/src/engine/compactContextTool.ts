@@ -65,6 +65,9 @@ interface SessionRecordOfRequests {
   shared: boolean;
 }
 
+/** The shared store's key of an engine's pending request of a session: the engine's name and this. */
+export const COMPACT_REQUEST_KEY_SUFFIX = "#compact_request";
+
 /** Where an engine keeps its requests beyond its process: a store workers share, under the engine's name. */
 export interface SharedRequests {
   store: SharedStateStore;
@@ -90,7 +93,7 @@ export class AgentCompactionRequests {
     readonly settings: CompactToolSettings,
     private readonly shared?: SharedRequests,
   ) {
-    this.key = shared === undefined ? undefined : `${shared.engine}#compact_request`;
+    this.key = shared === undefined ? undefined : `${shared.engine}${COMPACT_REQUEST_KEY_SUFFIX}`;
   }
 
   private record(sessionId: string): SessionRecordOfRequests {

@@ -17,6 +17,9 @@ export type { RequestUsage, RequestEstimate, RequestWindow, CountMessages } from
 // the host's side of the agent's compact_context: take its request, write the notice after a compaction
 export { restoreCompactionRequest, takeCompactionRequest } from "../engine/compactContextTool.js";
 export { compactionNoticeText } from "../engine/lastCompaction.js";
+// what workers left each other in a shared store (an operator's view: context-engine sessions show)
+export { pendingWorkOf, pendingWorkLine } from "./pendingWork.js";
+export type { PendingWork } from "./pendingWork.js";
 export type { PreparationUsage } from "../gateway/enginePreparation.js";
 // what a host feeds back after each response, in any provider's usage shape
 export { normalizeUsage, InvalidUsageError } from "../engine/usage.js";

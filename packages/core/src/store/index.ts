@@ -16,4 +16,4 @@ export type { QueryTerms } from "./ftsQuery.js";
 export { sessionSearch, sessionEnds, runSessionSearch, scopedSearchSource, sessionSearchToolSchema, canSearchSessions, showMessage, SessionSearchArgsSchema, SessionSearchError, SESSION_SEARCH_TOOL_NAME } from "../tools/sessionSearch.js";
 export type { ScopeAwareStore, SessionSearchArgs, ShownMessage, SessionEnds, SessionSearchHit, SessionSearchResult, SessionSearchSource } from "../tools/sessionSearch.js";
 // the store contract's helper types (the interfaces themselves are in the root)
-export type { ActiveListRepair, Awaitable, AwaitableMethods } from "./types.js";
+export type { ActiveListRepair, Awaitable, AwaitableMethods, EngineStateEntry } from "./types.js";

@@ -44,6 +44,7 @@ const SQL = {
     "INSERT INTO engine_state (engine, session_id, state_json, updated_at) VALUES (?, ?, ?, ?) " +
       "ON CONFLICT (engine, session_id) DO UPDATE SET state_json = excluded.state_json, updated_at = excluded.updated_at",
   clearEngineState: "DELETE FROM engine_state WHERE engine = ? AND session_id = ?",
+  engineStates: "SELECT engine, state_json, updated_at FROM engine_state WHERE session_id = ? ORDER BY engine",
   takeEngineState: "DELETE FROM engine_state WHERE engine = ? AND session_id = ? RETURNING state_json",
   claimEngineState:
     "INSERT INTO engine_state (engine, session_id, state_json, updated_at) VALUES (?, ?, ?, ?) " +

@@ -39,6 +39,7 @@ import {
   type ActiveListRepair,
   type CompactionInfo,
   type CompactionRecord,
+  type EngineStateEntry,
   type EngineStateStore,
   type ListSessionsOptions,
   type NewSession,
@@ -328,6 +329,11 @@ export class SqliteSessionStore implements SessionStore, SessionStoreAsync, Engi
 
   claimEngineState(engine: string, sessionId: string, state: unknown, staleBefore: number): boolean {
     return this.s.claimEngineState.get(engine, sessionId, engineStateJson(engine, sessionId, state), this.now(), staleBefore) !== undefined;
+  }
+
+  engineStates(sessionId: string): EngineStateEntry[] {
+    const rows = this.s.engineStates.all(sessionId) as { engine: string; state_json: string; updated_at: number }[];
+    return rows.map((row) => ({ engine: row.engine, state: parseEngineState(row.engine, sessionId, row.state_json), updatedAt: row.updated_at }));
   }
 
   private insertRows(sessionId: string, messages: readonly ChatMessage[], at: number): { ids: number[] } {

@@ -210,6 +210,16 @@ export interface EngineStateStore {
    * claiming together, one wins.
    */
   claimEngineState?(engine: string, sessionId: string, state: unknown, staleBefore: number): boolean;
+  /** Every engine's state saved for `sessionId`, by engine name, with when each was saved: what an operator's view lists. */
+  engineStates?(sessionId: string): EngineStateEntry[];
+}
+
+/** One engine's state of a session, as {@link EngineStateStore.engineStates} lists it. */
+export interface EngineStateEntry {
+  engine: string;
+  state: unknown;
+  /** When it was saved (epoch ms). */
+  updatedAt: number;
 }
 
 /**

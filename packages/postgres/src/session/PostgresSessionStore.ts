@@ -25,13 +25,11 @@ import {
   type TokenCounter,
   type UndoResult,
 } from "@context-engine/core";
-import type { ActiveListRepair } from "@context-engine/core/store";
+import type { ActiveListRepair, EngineStateEntry } from "@context-engine/core/store";
 import {
   checkCompactedList,
   checkSeqRange,
-  engineStateJson,
   nothingToCompactError,
-  parseEngineState,
   parseListSessionsOptions,
   parseNewSession,
   reportJson,
@@ -39,7 +37,6 @@ import {
   sessionExistsError,
   sessionScope,
   storedTokenCounting,
-  undoRefusal,
   unknownSessionError,
   type SessionSearchSource,
   type StoredTokenCounting,
@@ -50,6 +47,9 @@ import { MESSAGE_COLUMNS, toCompaction, toSession, toStored, type PgCompactionRo
 import { PG_SESSION_STORE_MIGRATIONS } from "./schema.js";
 import { searchMessages } from "./search.js";
 import { writeActiveListRepair } from "./activeListRepair.js";
+import { COMPACTION_COLUMNS, compactionById, insertCompaction, setCompactionState } from "./compactionLog.js";
+import { PgEngineState } from "./engineState.js";
+import { undoLastCompactionOn } from "./undo.js";
 import { appendRows, insertRows, readCompactionView, writeInPlaceCompaction } from "./rowWrites.js";
 
 /** Options of {@link openPostgresStore}. */
@@ -60,13 +60,12 @@ export interface PostgresStoreOptions extends PgConnectionOptions {
   now?: () => number;
 }
 
-const COMPACTION_COLUMNS = (s: string) => `c.*, (SELECT u.id FROM ${s}.compactions u WHERE u.reverts_compaction_id = c.id) AS undone_by`;
-
 /** The PostgreSQL implementation of `SessionStoreAsync` (and of the engine state, asynchronously). */
 export class PostgresSessionStore implements SessionStoreAsync {
   private readonly s: string;
   private readonly now: () => number;
   private readonly counting: StoredTokenCounting;
+  private readonly engineState: PgEngineState;
 
   private constructor(
     private readonly connection: PgConnection,
@@ -75,6 +74,7 @@ export class PostgresSessionStore implements SessionStoreAsync {
     this.s = connection.schema;
     this.now = options.now ?? Date.now;
     this.counting = storedTokenCounting(options.tokenCounter);
+    this.engineState = new PgEngineState(connection.pool, this.s, this.now);
   }
 
   /** Connects, checks the schema version (creating or migrating the tables when behind and this role may), and returns the store. */
@@ -162,10 +162,10 @@ export class PostgresSessionStore implements SessionStoreAsync {
       const child = parseNewSession({ id: info.id, platform: parent.platform, title: info.title ?? parent.title, parentSessionId });
       const created = await this.insertSession(client, { ...child, id: child.id ?? randomUUID() });
       const at = info.at ?? this.now();
-      const id = await this.insertCompaction(client, [created.id, "compaction", at, false, activeIds.length, written.length, info.summary ?? null, report, 1, written.length, null]);
+      const id = await insertCompaction(client, this.s, [created.id, "compaction", at, false, activeIds.length, written.length, info.summary ?? null, report, 1, written.length, null]);
       await this.insertRows(client, created.id, written, at);
-      await this.setCompactionState(client, created.id, parent.compressionCount + 1, false, at);
-      return { session: await this.requireSession(client, created.id, where), compaction: await this.compaction(client, id) };
+      await setCompactionState(client, this.s, created.id, parent.compressionCount + 1, false, at);
+      return { session: await this.requireSession(client, created.id, where), compaction: await compactionById(client, this.s, id) };
     });
   }
 
@@ -173,12 +173,12 @@ export class PostgresSessionStore implements SessionStoreAsync {
     const where = `recordCompactionBoundary('${sessionId}')`;
     const report = reportJson(info.report, where);
     return this.writeSession(sessionId, async (client) => {
-      const session = await this.requireSession(client, sessionId, where);
+      const { session, activeIds } = await readCompactionView(client, this.s, sessionId, where);
       const at = info.at ?? this.now();
-      const count = await this.activeCount(client, sessionId);
-      const id = await this.insertCompaction(client, [sessionId, "compaction", at, true, count, count, info.summary ?? null, report, null, null, null]);
-      await this.setCompactionState(client, sessionId, session.compressionCount + 1, true, at);
-      return this.compaction(client, id);
+      const count = activeIds.length;
+      const id = await insertCompaction(client, this.s, [sessionId, "compaction", at, true, count, count, info.summary ?? null, report, null, null, null]);
+      await setCompactionState(client, this.s, sessionId, session.compressionCount + 1, true, at);
+      return compactionById(client, this.s, id);
     });
   }
 
@@ -272,38 +272,7 @@ export class PostgresSessionStore implements SessionStoreAsync {
 
   async undoLastCompaction(sessionId: string): Promise<UndoResult | undefined> {
     const where = `undoLastCompaction('${sessionId}')`;
-    return this.writeSession(sessionId, async (client) => {
-      const session = await this.requireSession(client, sessionId, where);
-      const inEffect = await this.rows<PgCompactionRow>(
-        client,
-        `SELECT ${COMPACTION_COLUMNS(this.s)} FROM ${this.s}.compactions c WHERE c.session_id = $1 AND c.kind = 'compaction'
-         AND NOT EXISTS (SELECT 1 FROM ${this.s}.compactions u WHERE u.reverts_compaction_id = c.id) ORDER BY c.id DESC LIMIT 2`,
-        [sessionId],
-      );
-      const [lastRow, previousRow] = inEffect;
-      if (!lastRow) return undefined;
-      const last = toCompaction(lastRow);
-      const refused = undoRefusal(last, session.parentSessionId, where);
-      if (refused) throw refused;
-      const [firstSeq, lastSeq] = [lastRow.first_seq ?? 0, lastRow.last_seq ?? -1];
-      const before = await this.activeCount(client, sessionId);
-      const written = await this.count(client, `SELECT COUNT(*) AS n FROM ${this.s}.messages WHERE session_id = $1 AND active AND seq BETWEEN $2 AND $3`, [sessionId, firstSeq, lastSeq]);
-      const restorable = await this.count(client, `SELECT COUNT(*) AS n FROM ${this.s}.messages WHERE session_id = $1 AND NOT active AND compaction_id = $2`, [sessionId, last.id]);
-      const at = this.now();
-      const undoId = await this.insertCompaction(client, [sessionId, "undo", at, true, before, before - written + restorable, null, null, null, null, last.id]);
-      const archived = await client.query(`UPDATE ${this.s}.messages SET active = FALSE, compacted = TRUE, compaction_id = $1 WHERE session_id = $2 AND active AND seq BETWEEN $3 AND $4`, [
-        undoId,
-        sessionId,
-        firstSeq,
-        lastSeq,
-      ]);
-      const restored = await client.query(`UPDATE ${this.s}.messages SET active = TRUE, compacted = FALSE, compaction_id = NULL WHERE session_id = $1 AND NOT active AND compaction_id = $2`, [
-        sessionId,
-        last.id,
-      ]);
-      await this.setCompactionState(client, sessionId, Math.max(0, session.compressionCount - 1), previousRow === undefined ? null : previousRow.in_place, at);
-      return { undoneCompactionId: last.id, undoId, restored: restored.rowCount ?? 0, archived: archived.rowCount ?? 0 };
-    });
+    return this.writeSession(sessionId, (client) => undoLastCompactionOn(client, this.s, sessionId, this.now, where));
   }
 
   /** One worker compacts a session at a time: see core's `SessionStoreAsync.leaseCompaction`. */
@@ -312,38 +281,29 @@ export class PostgresSessionStore implements SessionStoreAsync {
   }
 
   async loadEngineState(engine: string, sessionId: string): Promise<unknown> {
-    const row = (await this.rows<{ state_json: string }>(this.connection.pool, `SELECT state_json FROM ${this.s}.engine_state WHERE engine = $1 AND session_id = $2`, [engine, sessionId]))[0];
-    return row === undefined ? undefined : parseEngineState(engine, sessionId, row.state_json);
+    return this.engineState.load(engine, sessionId);
   }
 
   async saveEngineState(engine: string, sessionId: string, state: unknown): Promise<void> {
-    await this.connection.pool.query(
-      `INSERT INTO ${this.s}.engine_state (engine, session_id, state_json, updated_at) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (engine, session_id) DO UPDATE SET state_json = excluded.state_json, updated_at = excluded.updated_at`,
-      [engine, sessionId, engineStateJson(engine, sessionId, state), this.now()],
-    );
+    return this.engineState.save(engine, sessionId, state);
   }
 
   async clearEngineState(engine: string, sessionId: string): Promise<void> {
-    await this.connection.pool.query(`DELETE FROM ${this.s}.engine_state WHERE engine = $1 AND session_id = $2`, [engine, sessionId]);
+    return this.engineState.clear(engine, sessionId);
   }
 
-  /** Reads and deletes in one statement: of workers taking the same state, one gets it (see core's `EngineStateStore.takeEngineState`). */
+  /** Of workers taking the same state, one gets it (see core's `EngineStateStore.takeEngineState`). */
   async takeEngineState(engine: string, sessionId: string): Promise<unknown> {
-    const row = (await this.rows<{ state_json: string }>(this.connection.pool, `DELETE FROM ${this.s}.engine_state WHERE engine = $1 AND session_id = $2 RETURNING state_json`, [engine, sessionId]))[0];
-    return row === undefined ? undefined : parseEngineState(engine, sessionId, row.state_json);
+    return this.engineState.take(engine, sessionId);
   }
 
   /** Saves unless a state saved at or after `staleBefore` is there (see core's `EngineStateStore.claimEngineState`). */
   async claimEngineState(engine: string, sessionId: string, state: unknown, staleBefore: number): Promise<boolean> {
-    const rows = await this.rows<{ claimed: number }>(
-      this.connection.pool,
-      `INSERT INTO ${this.s}.engine_state (engine, session_id, state_json, updated_at) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (engine, session_id) DO UPDATE SET state_json = excluded.state_json, updated_at = excluded.updated_at
-       WHERE ${this.s}.engine_state.updated_at < $5 RETURNING 1 AS claimed`,
-      [engine, sessionId, engineStateJson(engine, sessionId, state), this.now(), staleBefore],
-    );
-    return rows.length > 0;
+    return this.engineState.claim(engine, sessionId, state, staleBefore);
+  }
+
+  async engineStates(sessionId: string): Promise<EngineStateEntry[]> {
+    return this.engineState.list(sessionId);
   }
 
   /** Runs `body` in one transaction holding the advisory lock of `sessionId`. */
@@ -380,32 +340,6 @@ export class PostgresSessionStore implements SessionStoreAsync {
   private async activeRowsOf(client: Queryable, sessionId: string): Promise<StoredMessage[]> {
     const rows = await this.rows<PgMessageRow>(client, `SELECT ${MESSAGE_COLUMNS} FROM ${this.s}.messages WHERE session_id = $1 AND active ORDER BY seq`, [sessionId]);
     return rows.map((row) => this.stored(row));
-  }
-
-  private async insertCompaction(client: Queryable, values: unknown[]): Promise<number> {
-    const rows = await this.rows<{ id: string }>(
-      client,
-      `INSERT INTO ${this.s}.compactions (session_id, kind, at, in_place, messages_before, messages_after, summary, report_json, first_seq, last_seq, reverts_compaction_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
-      values,
-    );
-    return num(rows[0]!.id);
-  }
-
-  private async setCompactionState(client: Queryable, sessionId: string, count: number, inPlace: boolean | null, at: number): Promise<void> {
-    await client.query(`UPDATE ${this.s}.sessions SET compression_count = $1, last_compaction_in_place = $2, updated_at = $3 WHERE id = $4`, [count, inPlace, at, sessionId]);
-  }
-
-  private async compaction(client: Queryable, id: number): Promise<CompactionRecord> {
-    return toCompaction((await this.rows<PgCompactionRow>(client, `SELECT ${COMPACTION_COLUMNS(this.s)} FROM ${this.s}.compactions c WHERE c.id = $1`, [id]))[0]!);
-  }
-
-  private activeCount(client: Queryable, sessionId: string): Promise<number> {
-    return this.count(client, `SELECT COUNT(*) AS n FROM ${this.s}.messages WHERE session_id = $1 AND active`, [sessionId]);
-  }
-
-  private async count(client: Queryable, sql: string, params: unknown[]): Promise<number> {
-    return num((await this.rows<{ n: string | number }>(client, sql, params))[0]!.n);
   }
 
   private stored(row: PgMessageRow): StoredMessage {
