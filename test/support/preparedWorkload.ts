@@ -2,7 +2,7 @@
  * The many-workers workload with the built-in compressor (docs/BEHAVIOUR.md, "Many workers"): worker
  * processes on one store (a PostgreSQL database or a SQLite file) take turns of shared sessions — each turn
  * a tagged ask, a read and its 2 KB result, an answer — and run `maybeCompress` with the turn's token
- * count, background preparation on, summaries from a loopback summarizer that lists the tags of the turns
+ * count, then report the usage of the request sent (`updateFromResponse`, as a host does), background preparation on, summaries from a loopback summarizer that lists the tags of the turns
  * it was given ({@link taggedSummaryReply}), and `compact_context` requests on random turns (the requesting
  * worker leaves the next boundary to the others). Every call is logged, so the test and `bench workers` can
  * check from the outside what was applied, honoured and how long the trigger took.
@@ -174,6 +174,9 @@ export async function runPreparedWorkload(options: PreparedWorkloadOptions): Pro
               focus: result.agentRequest?.focus,
               summaryId: /summary #\d+/.exec(result.compaction?.summary ?? "")?.[0],
             });
+            // the model answers the request sent next and reports its usage, as a host feeds it back
+            const sent = result.outcome === "compressed" ? counter.countMessages(await session.messages()) : promptTokens;
+            session.engine.updateFromResponse({ prompt_tokens: sent, completion_tokens: 20 }, id);
           } catch (error) {
             report.failures.push(`${id} round ${r}: ${(error as Error).message}`);
           }

@@ -149,6 +149,19 @@ WHEN new.scope IS NOT old.scope
 BEGIN SELECT RAISE(ABORT, 'sessions: UPDATE refused — the scope of a session is fixed'); END;
 `;
 
+/**
+ * v6: `compaction_leases` says which process compacts a session now (see sqliteLease.ts): processes on one
+ * file compact a session one at a time. Working state like `engine_state`: a row lives while its holder
+ * compacts (renewed meanwhile) and is deleted after; a crashed holder's row expires.
+ */
+const V6 = `
+CREATE TABLE compaction_leases (
+  session_id TEXT PRIMARY KEY,
+  holder TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+`;
+
 /** Every schema step, oldest first. Append new steps; never edit a released one. */
 export const SESSION_STORE_MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: V1 },
@@ -156,6 +169,7 @@ export const SESSION_STORE_MIGRATIONS: readonly Migration[] = [
   { version: 3, sql: V3 },
   { version: 4, sql: V4 },
   { version: 5, sql: V5 },
+  { version: 6, sql: V6 },
 ];
 
 /** The `user_version` a fully migrated database has. */

@@ -45,6 +45,11 @@ const SQL = {
       "ON CONFLICT (engine, session_id) DO UPDATE SET state_json = excluded.state_json, updated_at = excluded.updated_at",
   clearEngineState: "DELETE FROM engine_state WHERE engine = ? AND session_id = ?",
   engineStates: "SELECT engine, state_json, updated_at FROM engine_state WHERE session_id = ? ORDER BY engine",
+  takeLease:
+    "INSERT INTO compaction_leases (session_id, holder, expires_at) VALUES (?, ?, ?) " +
+    "ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at WHERE compaction_leases.expires_at < ? RETURNING 1",
+  renewLease: "UPDATE compaction_leases SET expires_at = ? WHERE session_id = ? AND holder = ?",
+  releaseLease: "DELETE FROM compaction_leases WHERE session_id = ? AND holder = ?",
   takeEngineState: "DELETE FROM engine_state WHERE engine = ? AND session_id = ? RETURNING state_json",
   claimEngineState:
     "INSERT INTO engine_state (engine, session_id, state_json, updated_at) VALUES (?, ?, ?, ?) " +

@@ -33,6 +33,7 @@ import { searchableMessageText } from "./messageText.js";
 import { migrateSessionStore } from "./schema.js";
 import { reportJson, toCompaction, toSession, toStored, type CompactionRow, type MessageRow, type SessionRow } from "./rows.js";
 import { prepareSearch } from "./search.js";
+import { leaseSqliteCompaction } from "./sqliteLease.js";
 import { prepareStatements } from "./sqliteStatements.js";
 import {
   SessionStoreError,
@@ -329,6 +330,14 @@ export class SqliteSessionStore implements SessionStore, SessionStoreAsync, Engi
 
   claimEngineState(engine: string, sessionId: string, state: unknown, staleBefore: number): boolean {
     return this.s.claimEngineState.get(engine, sessionId, engineStateJson(engine, sessionId, state), this.now(), staleBefore) !== undefined;
+  }
+
+  /**
+   * One process compacts a session at a time: the release of this caller's lease, or undefined when another
+   * holds it (see core's `SessionStoreAsync.leaseCompaction`; sqliteLease.ts).
+   */
+  leaseCompaction(sessionId: string): (() => void) | undefined {
+    return leaseSqliteCompaction(this.s, sessionId, this.now);
   }
 
   engineStates(sessionId: string): EngineStateEntry[] {

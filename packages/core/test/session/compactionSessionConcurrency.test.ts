@@ -8,6 +8,7 @@ import { createHostHooks, type SessionCompressEvent } from "../../src/host/hooks
 import type { ChatMessage } from "../../src/messages/schema.js";
 import { validateConversation } from "../../src/messages/validate.js";
 import { CompactionSession } from "../../src/session/CompactionSession.js";
+import { COMPACTION_LEASE_MS } from "../../src/store/sqliteLease.js";
 import { openSqliteStore, type SqliteSessionStore } from "../../src/store/sqliteStore.js";
 import { ExtractiveSummarizer } from "../../src/summarizers/extractive.js";
 import type { SummaryRequest, Summarizer } from "../../src/summarizers/types.js";
@@ -94,13 +95,15 @@ describe("CompactionSession: turns that arrive while a compaction runs", () => {
     expect(session.messages()).toEqual([...original, late]);
   });
 
-  it("lets only the first of two overlapping compactions write, and says why the second wrote nothing", async () => {
+  it("lets only the first of two overlapping compactions write, and says why the second wrote nothing (a store without a lease)", async () => {
     const hooks = createHostHooks();
     const events: SessionCompressEvent[] = [];
     hooks.sessionCompress.tap("test", (event) => void events.push(event));
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const session = new CompactionSession({ engine: compressor(summarizerThatWaitsFor(() => gate)), store, platform: "cli", hooks });
+    // the same file without its compaction lease: both compactions run, the store's check refuses the second write
+    const unleased = new Proxy(store, { get: (target, key) => (key === "leaseCompaction" ? undefined : (Reflect.get(target, key) as unknown)) });
+    const session = new CompactionSession({ engine: compressor(summarizerThatWaitsFor(() => gate)), store: unleased, platform: "cli", hooks });
     session.append([system("sys"), ...agentRounds(8, 2_000)]);
 
     const first = session.maybeCompress({ force: true });
@@ -115,6 +118,49 @@ describe("CompactionSession: turns that arrive while a compaction runs", () => {
     expect(store.compactions(session.sessionId)).toHaveLength(1);
     expect(events).toHaveLength(1);
     expect(store.getSession(session.sessionId)!.compressionCount).toBe(1);
+  });
+
+  it("leaves a session another caller is compacting on the same SQLite file alone, without asking its summarizer, and compacts once the lease is released", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let summaries = 0;
+    const counting = summarizerThatWaitsFor(async () => {
+      summaries++;
+      await gate;
+    });
+    const session = new CompactionSession({ engine: compressor(counting), store, platform: "cli" });
+    session.append([system("sys"), ...agentRounds(8, 2_000)]);
+    // another process on the file: its own connection and engine
+    const elsewhere = openSqliteStore(join(dir, "sessions.db"));
+    const other = new CompactionSession({ engine: compressor(counting), store: elsewhere, sessionId: session.sessionId, platform: "cli" });
+
+    const first = session.maybeCompress({ force: true });
+    await new Promise((tick) => setTimeout(tick, 20));
+    const second = await other.maybeCompress({ force: true });
+    expect(second).toMatchObject({ outcome: "aborted", reason: `another worker is compacting this session; nothing was written (session '${session.sessionId}')` });
+    expect(summaries).toBe(1);
+    release();
+    expect((await first).outcome).toBe("compressed");
+    // released: the next compaction may run
+    other.append([user("and one more thing")]);
+    expect((await other.maybeCompress({ force: true })).outcome).toBe("compressed");
+    expect(store.getSession(session.sessionId)!.compressionCount).toBe(2);
+    elsewhere.close();
+  });
+
+  it("takes over a lease its holder stopped renewing (a crashed process) once it expires", () => {
+    let clock = 1_000_000;
+    const crashed = openSqliteStore(join(dir, "sessions.db"), { now: () => clock });
+    const next = openSqliteStore(join(dir, "sessions.db"), { now: () => clock });
+    expect(crashed.leaseCompaction("s")).toBeTypeOf("function");
+    expect(next.leaseCompaction("s")).toBeUndefined();
+    clock += COMPACTION_LEASE_MS + 1;
+    const released = next.leaseCompaction("s");
+    expect(released).toBeTypeOf("function");
+    released!();
+    expect(crashed.leaseCompaction("s")).toBeTypeOf("function");
+    crashed.close();
+    next.close();
   });
 });
 
