@@ -50,6 +50,20 @@ export function preparedRangeId(snapshot: readonly ChatMessage[]): PreparedRange
   return { fingerprint: rangeFingerprint(snapshot), messages: snapshot.length };
 }
 
+/**
+ * A test of whether `messages` start with a range (a claimed one, while a worker waits for it): each
+ * range is fingerprinted once, the last one found there remembered.
+ */
+export function startsWithRange(messages: readonly ChatMessage[]): (range: PreparedRangeId) => boolean {
+  let startsWith: string | undefined;
+  return (range) => {
+    if (range.fingerprint === startsWith) return true;
+    if (range.messages > messages.length || rangeFingerprint(messages, range.messages) !== range.fingerprint) return false;
+    startsWith = range.fingerprint;
+    return true;
+  };
+}
+
 /** The store's entry for a preparation of the range `range` that settled with `outcome`. */
 export function storedPreparationOf(range: PreparedRangeId, prepared: PreparedCompaction, maxSummaryTokens: number, currentTokens: number | undefined, outcome: SummaryLadderSuccess, now: number): StoredPreparation {
   return { version: 1, ...range, headEnd: prepared.plan.headEnd, tailStart: prepared.plan.tailStart, maxSummaryTokens, currentTokens, outcome, savedAt: now };
@@ -75,8 +89,8 @@ export function storedPreparationMismatch(entry: StoredPreparation, messages: re
   return undefined;
 }
 
-/** True when `value` is a worker's claim on preparing a range (its `claimedAt` aside). */
-function isPreparationClaim(value: unknown): value is PreparedRangeId {
+/** True when `value` names a range (a worker's claim on preparing it, its `claimedAt` aside). */
+export function isPreparedRangeId(value: unknown): value is PreparedRangeId {
   const v = value as Partial<PreparedRangeId> | undefined;
   return typeof v?.fingerprint === "string" && typeof v.messages === "number";
 }
@@ -91,7 +105,7 @@ export class SharedPreparations {
    * @param pollMs how often a worker at the trigger looks again for the summary another worker is preparing
    */
   constructor(store: SharedStateStore, engine: string, now: () => number = Date.now, claimMs = SHARED_CLAIM_MS, pollMs = SHARED_POLL_MS, renewMs = SHARED_RENEW_MS) {
-    this.work = new SharedWork(store, { claimKey: `${engine}#preparing`, entryKey: `${engine}#prepared`, isClaim: isPreparationClaim, isEntry: isStoredPreparation, now, claimMs, pollMs, renewMs });
+    this.work = new SharedWork(store, { claimKey: `${engine}#preparing`, entryKey: `${engine}#prepared`, isClaim: isPreparedRangeId, isEntry: isStoredPreparation, now, claimMs, pollMs, renewMs });
   }
 
   /** Claims the preparation of `range` for this worker: false when another worker's claim holds. */
@@ -128,14 +142,7 @@ export class SharedPreparations {
    * whether it was still being written when asked (then the trigger waited for it).
    */
   takeOrAwait(sessionId: string, messages: readonly ChatMessage[], signal: AbortSignal | undefined): Promise<{ entry: StoredPreparation | undefined; waited: boolean }> {
-    let startsWith: string | undefined;
-    const covers = (claim: PreparedRangeId): boolean => {
-      if (claim.fingerprint === startsWith) return true;
-      if (claim.messages > messages.length || rangeFingerprint(messages, claim.messages) !== claim.fingerprint) return false;
-      startsWith = claim.fingerprint;
-      return true;
-    };
-    return this.work.takeOrAwait(sessionId, covers, signal);
+    return this.work.takeOrAwait(sessionId, startsWithRange(messages), signal);
   }
 
   /** Forgets the session's saved preparation and claim (its session ended). */
