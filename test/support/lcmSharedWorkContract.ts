@@ -123,7 +123,7 @@ export function describeLcmSharedWork(name: string, setup: LcmSharedWorkSetup): 
       expect((await b.session.maybeCompress({ promptTokens: 1_000 })).outcome).toBe("not_needed");
     });
 
-    it("answers at worker B's trigger every summary request worker A's dry run answered, asking the summarizer only for the others, and keeps every turn once", async () => {
+    it("answers at worker B's trigger every summary request worker A's dry run answered, asking the summarizer only for the others, keeps every turn once, and leaves A free to prepare the conversation B left", async () => {
       await setup.reset();
       // every answer is another text, each noted with the worker that asked for it
       const written = new Map<string, string>();
@@ -142,7 +142,7 @@ export function describeLcmSharedWork(name: string, setup: LcmSharedWorkSetup): 
       expect(fromA.size).toBeGreaterThan(0);
 
       const later = conversation(2, { system: false, from: 12 });
-      await b.engine.compress([...history, ...later], { currentTokens: TRIGGER, sessionId: "s3" });
+      const compacted = await b.engine.compress([...history, ...later], { currentTokens: TRIGGER, sessionId: "s3" });
       const outcome = b.engine.lastCompaction!;
       expect(outcome.preparedSummaries).toBeGreaterThan(0);
       expect(b.requests().filter((r) => fromA.has(asked(r)))).toEqual([]);
@@ -153,6 +153,9 @@ export function describeLcmSharedWork(name: string, setup: LcmSharedWorkSetup): 
       expect(models.filter((model) => model === "model-a")).toHaveLength(outcome.preparedSummaries!);
       expect(models.filter((model) => model === "model-b")).toHaveLength(b.requests().length);
       expect(await originals(b.engine.store, "s3")).toEqual([...history.slice(1), ...later]);
+      // A's dry run was for a conversation the host no longer holds: A prepares the compacted one afresh
+      expect(a.engine.prepareCompression([...compacted, ...conversation(1, { system: false, from: 14 })], { currentTokens: PREPARING, sessionId: "s3" }).state).toBe("started");
+      await until(() => !["started", "pending"].includes(a.engine.preparationStatus("s3").state));
     });
 
     it("runs a range's dry run on one worker only: worker B, starting one while A's claim holds, asks nothing, reports it pending, and at its trigger waits for A's summaries", async () => {
