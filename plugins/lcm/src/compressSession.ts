@@ -92,9 +92,9 @@ export async function ingestAndCompact<S extends LcmStoreAsync>(parts: LcmCompac
   const release = await store.leaseCompaction?.(session);
   if (release === undefined && store.leaseCompaction !== undefined) return parts.assembleAndHold(store, system, session);
   let outcome: CompactionOutcome;
-  // summaries a dry run prepared below the trigger are taken as they are (prepared.ts)
-  const prepared = parts.prepared.summarizerFor(session, engine.summarizer);
   try {
+    // summaries a dry run prepared below the trigger, here or on another worker, are taken as they are (prepared.ts)
+    const prepared = await parts.prepared.summarizerFor(session, engine.summarizer, messages, options.signal);
     const committed = await parts.prepared.commitPrepared(session, store);
     // the prepared passes applied, the turns appended since stay after them; more passes only while still at the trigger
     const input = compactionInputOf(parts, store, session, system, options, prepared.summarizer);

@@ -8,6 +8,9 @@ export type { EngineStatus, LastCompaction, UsageReport, PrepareCompressionOptio
 export { resolveToolScope, ambiguousScopeResult, isScope, zodToolSchema } from "@context-engine/core/internal";
 export type { ContextEngineOptions, CompressOptions, ModelInfo, SessionInfo, ToolCallContext, ToolSchema, ToolTraits, HostHooks } from "@context-engine/core";
 export type { Awaitable } from "@context-engine/core/store";
+export { sharedStateStoreOf, SharedWork } from "@context-engine/core/store";
+export type { SharedStateStore, HeldClaim } from "@context-engine/core/store";
+export { isPreparedRangeId, preparedRangeId, startsWithRange, type PreparedRangeId } from "@context-engine/core/internal";
 export { parseMessages, InvalidMessagesError } from "@context-engine/core";
 export { nearestConfigKey } from "@context-engine/core/internal";
 export type { ChatMessage, MessageIssue, ToolCall } from "@context-engine/core";

@@ -41,7 +41,8 @@ import { loadContext, runCompaction, type CompactionOutcome } from "./compaction
 import { compactionInputOf, ingestAndCompact, type LcmCompactionParts } from "./compressSession.js";
 import { isExtractive, type LcmEngineOptions } from "./engineOptions.js";
 export type { LcmEngineOptions } from "./engineOptions.js";
-import { PreparedSummaries } from "./prepared.js";
+import { PreparedSummaries, warnFailedPreparation } from "./prepared.js";
+import { SharedSummaries } from "./sharedSummaries.js";
 import { parseLcmConfig, type LcmSettings } from "./config.js";
 import { checkLcmStore, type DoctorReport } from "./doctor.js";
 import { HeldConversations } from "./heldConversations.js";
@@ -126,11 +127,11 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     this.modelThresholds = options.modelThresholds;
     this.isIgnoredSession = sessionMatcher(this.settings.ignore_sessions);
     this.summarySkip = skipBlocksPattern(this.settings.summary_skip_tags);
-    this.agentRequests = options.compactTool?.enabled === true ? new AgentCompactionRequests(options.compactTool) : undefined;
+    // with a store workers share, requests and background summaries go through it too, under lcm's name
+    const shared = options.sharedState;
+    this.agentRequests = options.compactTool?.enabled === true ? new AgentCompactionRequests(options.compactTool, shared && { store: shared, engine: this.name }) : undefined;
     this.prepareAt = options.prepareAt;
-    this.prepared = new PreparedSummaries((session, status) => {
-      if (status.state === "failed") this.warn(`lcm: the compaction prepared in the background failed (session '${session}'): ${status.reason}; nothing was changed, the trigger compacts as usual`);
-    });
+    this.prepared = new PreparedSummaries(warnFailedPreparation(this.warn), shared === undefined || this.prepareAt == null ? undefined : new SharedSummaries(shared, this.name, this.now));
     this.compaction = {
       ...{ engine: this, now: this.now, warn: this.warn, summarySkip: this.summarySkip, prepared: this.prepared, carriedUnseen: this.carriedUnseen },
       ingest: (store, messages, session, source) => this.held.ingest(store, messages, session, source),
@@ -261,13 +262,13 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   override prepareCompression(messages: ChatMessage[], options: PrepareCompressionOptions = {}): PreparationStatus {
     if (this.prepareAt == null) return { state: "off" };
     const session = options.sessionId || this.sessionId;
-    const existing = this.prepared.status(session);
+    const existing = this.prepared.statusFor(session, messages);
     if (existing.state !== "not_due") return existing;
     const tokens = options.currentTokens ?? this.lastPromptTokens;
     if (!preparationDue(tokens, options.triggerTokens ?? this.thresholdTokens, this.prepareAt)) return { state: "not_due", reason: `${tokens} prompt tokens are below the preparation point or past the trigger` };
     if (this.isIgnoredSession(session) || this.now() < this.summarizerPausedUntil) return { state: "not_due", reason: "the session is ignored or the summarizer paused" };
     const { system } = splitSystemPrompt(messages);
-    return this.prepared.start(session, this.summarizer, (recording, dryRun, begun) =>
+    return this.prepared.start(session, this.summarizer, messages, (recording, dryRun, begun) =>
       this.handle.use(async (store) => {
         await this.order.run(session, async () => {
           await this.held.ingest(store, messages, session, "LcmEngine.prepareCompression");
@@ -340,7 +341,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     await this.ingest(messages, sessionId);
     this.held.forget(sessionId);
     await this.agentRequests?.forget(sessionId);
-    this.prepared.drop(sessionId);
+    await this.prepared.forget(sessionId);
     this.scopes.end(sessionId);
     if ((await this.currentSession()) === sessionId) this.sessionId = this.settings.session;
     this.handle.release();

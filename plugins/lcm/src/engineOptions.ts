@@ -1,5 +1,5 @@
 /** What a standalone `LcmEngine` (engine.ts) is built with: its options, and whether its summarizer is an LLM. */
-import { ExtractiveSummarizer, type CacheTimingOptions, type CompactToolSettings, type ModelInfo, type Summarizer, type TokenCounter } from "./core.js";
+import { ExtractiveSummarizer, type CacheTimingOptions, type CompactToolSettings, type ModelInfo, type SharedStateStore, type Summarizer, type TokenCounter } from "./core.js";
 import type { LcmStore } from "./store/LcmStore.js";
 import type { LcmStoreAsync } from "./store/LcmStoreAsync.js";
 
@@ -31,6 +31,12 @@ export interface LcmEngineOptions<S extends LcmStoreAsync = LcmStore> {
   warn?: (message: string) => void;
   /** Clock for created_at (tests pin it). */
   now?: () => number;
+  /**
+   * A store the workers of a deployment share (the host's session store when it can take and claim engine
+   * state: `sharedStateStoreOf` of `@context-engine/core/store`): `compact_context` requests and background
+   * summaries go through it, so whichever worker reaches the session's next boundary or trigger uses them.
+   */
+  sharedState?: SharedStateStore | undefined;
   /** `compression.timing: cache_aware` with the cache TTL and prices it decides with (the plugin passes them from the host config); absent: the threshold. */
   cacheTiming?: CacheTimingOptions | undefined;
 }

@@ -3,7 +3,7 @@
  * package in config `plugins:` and set `context.engine: lcm`; `register(ctx)` registers the engine factory.
  */
 import { isAbsolute, join, resolve } from "node:path";
-import { cacheTimingFromConfig, type CompactToolSettings, type Summarizer, type TokenCounter } from "./core.js";
+import { cacheTimingFromConfig, sharedStateStoreOf, type CompactToolSettings, type Summarizer, type TokenCounter } from "./core.js";
 import { LcmConfigError, LcmConfigSchema, parseLcmConfig, unknownLcmKeys } from "./config.js";
 import { LcmEngine } from "./engine.js";
 import { openLcmStoreAt, type LcmStoreHooks } from "./storeDriver.js";
@@ -20,6 +20,8 @@ export interface LcmEngineContext {
   scratch?: boolean | undefined;
   /** The host's hooks: `lcm.database_url` is opened by the store driver a plugin taps into `storeDriver`. */
   hooks?: LcmStoreHooks | undefined;
+  /** The host's session store: when it can take and claim engine state, the workers on it share lcm's requests and background summaries. */
+  store?: unknown;
 }
 
 /** The part of the host's plugin context lcm uses. */
@@ -92,7 +94,8 @@ export function resolveDbPath(rawPath: string | undefined, rootDir: string): str
  * SQLite file at `lcm.db_path` (default `<rootDir>/.context-engine/lcm.db`); in memory for a scratch
  * host, e.g. `context-engine simulate`. Also the trigger overrides of `compression.model_thresholds`, the
  * agent's `compact_context` of `compression.compact_tool`, the
- * host's summarizer and token counter when given.
+ * host's summarizer and token counter when given, and the host's session store when workers can share
+ * work through it (`compact_context` requests and background summaries).
  */
 export async function createLcmEngine(engineCtx: LcmEngineContext): Promise<LcmEngine<LcmStoreAsync>> {
   const settings = parseLcmConfig(lcmSection(engineCtx.config));
@@ -102,6 +105,7 @@ export async function createLcmEngine(engineCtx: LcmEngineContext): Promise<LcmE
     cacheTiming: cacheTimingFromConfig(engineCtx.config),
     compactTool: compactToolOf(engineCtx.config),
     prepareAt: prepareAtOf(engineCtx.config),
+    sharedState: sharedStateStoreOf(engineCtx.store),
     ...(engineCtx.summarizer ? { summarizer: engineCtx.summarizer } : {}),
     ...(engineCtx.tokenCounter ? { tokenCounter: engineCtx.tokenCounter } : {}),
     warn: engineCtx.warn,

@@ -4,25 +4,16 @@
  * range — a fingerprint of the messages it was planned on, their count, the plan's boundaries, the summary
  * budget and the usage it was planned with — so whichever worker takes the trigger applies it (once: the
  * entry is taken, not read), and a claim row makes one worker prepare a range while the others wait for
- * it (a crashed preparer's claim expires). The decisions are pure; {@link SharedPreparations} is the store shell.
+ * it (a crashed preparer's claim expires). The decisions are pure; {@link SharedPreparations} is the store shell
+ * (over store/sharedWork.ts: the claim's expiry and renewal, the entry taken once).
  */
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../messages/canonicalJson.js";
 import type { ChatMessage } from "../messages/schema.js";
 import type { SharedStateStore } from "../store/sharedState.js";
+import { SHARED_CLAIM_MS, SHARED_POLL_MS, SHARED_RENEW_MS, SharedWork } from "../store/sharedWork.js";
 import type { PreparedCompaction } from "./prepareCompaction.js";
 import type { SummaryLadderSuccess } from "./summaryLadder.js";
-
-/**
- * How long a claim holds unless renewed: the preparing worker renews it every {@link PREPARATION_RENEW_MS}
- * while its summarizer runs, so a worker that crashed or shut down mid-preparation holds the range at most
- * this long (another worker then prepares it, and a trigger stops waiting for it).
- */
-export const PREPARATION_CLAIM_MS = 30_000;
-/** How often a preparing worker renews its claim. */
-export const PREPARATION_RENEW_MS = 10_000;
-/** How often a worker at the trigger looks again for the summary another worker is preparing. */
-export const PREPARATION_POLL_MS = 50;
 
 /** The shared store's keys of a session's settled preparation and of the claim on preparing it: the engine's name and these. */
 export const PREPARED_KEY_SUFFIX = "#prepared";
@@ -45,13 +36,6 @@ export interface StoredPreparation {
   savedAt: number;
 }
 
-/** A worker's claim on preparing a range. */
-interface PreparationClaim {
-  fingerprint: string;
-  messages: number;
-  claimedAt: number;
-}
-
 /** A fingerprint of `messages[0, count)`: sha-256 of each message's canonical JSON (key order does not matter). */
 export function rangeFingerprint(messages: readonly ChatMessage[], count = messages.length): string {
   const hash = createHash("sha256");
@@ -68,6 +52,20 @@ export interface PreparedRangeId {
 /** The {@link PreparedRangeId} of `snapshot` (hashed once per preparation: its claim, renewals and entry share it). */
 export function preparedRangeId(snapshot: readonly ChatMessage[]): PreparedRangeId {
   return { fingerprint: rangeFingerprint(snapshot), messages: snapshot.length };
+}
+
+/**
+ * A test of whether `messages` start with a range (a claimed one, while a worker waits for it): each
+ * range is fingerprinted once, the last one found there remembered.
+ */
+export function startsWithRange(messages: readonly ChatMessage[]): (range: PreparedRangeId) => boolean {
+  let startsWith: string | undefined;
+  return (range) => {
+    if (range.fingerprint === startsWith) return true;
+    if (range.messages > messages.length || rangeFingerprint(messages, range.messages) !== range.fingerprint) return false;
+    startsWith = range.fingerprint;
+    return true;
+  };
 }
 
 /** The store's entry for a preparation of the range `range` that settled with `outcome`. */
@@ -95,41 +93,28 @@ export function storedPreparationMismatch(entry: StoredPreparation, messages: re
   return undefined;
 }
 
-/** Waits `ms`, or less when `signal` fires. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
+/** True when `value` names a range (a worker's claim on preparing it, its `claimedAt` aside). */
+export function isPreparedRangeId(value: unknown): value is PreparedRangeId {
+  const v = value as Partial<PreparedRangeId> | undefined;
+  return typeof v?.fingerprint === "string" && typeof v.messages === "number";
 }
 
 /** One engine's preparations in a store shared by workers: claims, settled summaries, and the wait for another worker's. */
 export class SharedPreparations {
-  private readonly preparedKey: string;
-  private readonly claimKey: string;
+  private readonly work: SharedWork<PreparedRangeId, StoredPreparation>;
 
-  constructor(
-    private readonly store: SharedStateStore,
-    engine: string,
-    private readonly now: () => number = Date.now,
-    private readonly claimMs = PREPARATION_CLAIM_MS,
-    private readonly pollMs = PREPARATION_POLL_MS,
-    private readonly renewMs = PREPARATION_RENEW_MS,
-  ) {
-    this.preparedKey = `${engine}${PREPARED_KEY_SUFFIX}`;
-    this.claimKey = `${engine}${PREPARING_KEY_SUFFIX}`;
+  /**
+   * @param claimMs how long a claim holds unless renewed: the preparing worker renews it every `renewMs` while its
+   * summarizer runs, so a worker that crashed or shut down mid-preparation holds the range at most this long
+   * @param pollMs how often a worker at the trigger looks again for the summary another worker is preparing
+   */
+  constructor(store: SharedStateStore, engine: string, now: () => number = Date.now, claimMs = SHARED_CLAIM_MS, pollMs = SHARED_POLL_MS, renewMs = SHARED_RENEW_MS) {
+    this.work = new SharedWork(store, { claimKey: `${engine}${PREPARING_KEY_SUFFIX}`, entryKey: `${engine}${PREPARED_KEY_SUFFIX}`, isClaim: isPreparedRangeId, isEntry: isStoredPreparation, now, claimMs, pollMs, renewMs });
   }
 
   /** Claims the preparation of `range` for this worker: false when another worker's claim holds. */
-  async claim(sessionId: string, range: PreparedRangeId): Promise<boolean> {
-    const now = this.now();
-    const claim: PreparationClaim = { ...range, claimedAt: now };
-    return this.store.claimEngineState(this.claimKey, sessionId, claim, now - this.claimMs);
+  claim(sessionId: string, range: PreparedRangeId): Promise<boolean> {
+    return this.work.claim(sessionId, range);
   }
 
   /**
@@ -137,34 +122,22 @@ export class SharedPreparations {
    * preparation settled). A renewal that fails is left to the next one; unrenewed, the claim expires.
    */
   keepClaimed(sessionId: string, range: PreparedRangeId): () => void {
-    const timer = setInterval(() => {
-      Promise.resolve(this.store.saveEngineState(this.claimKey, sessionId, { ...range, claimedAt: this.now() } satisfies PreparationClaim)).catch(() => undefined);
-    }, this.renewMs);
-    timer.unref?.();
-    return () => clearInterval(timer);
+    return this.work.keepClaimed(sessionId, range);
   }
 
   /** Gives the claim up (the preparation settled, or was dropped). */
-  async release(sessionId: string): Promise<void> {
-    await this.store.clearEngineState(this.claimKey, sessionId);
+  release(sessionId: string): Promise<void> {
+    return this.work.release(sessionId);
   }
 
   /** Saves a settled preparation for whichever worker takes the trigger. */
-  async save(sessionId: string, entry: StoredPreparation): Promise<void> {
-    await this.store.saveEngineState(this.preparedKey, sessionId, entry);
+  save(sessionId: string, entry: StoredPreparation): Promise<void> {
+    return this.work.save(sessionId, entry);
   }
 
   /** Takes the saved preparation (no other worker gets it after this); undefined when there is none. */
-  async take(sessionId: string): Promise<StoredPreparation | undefined> {
-    const value = await this.store.takeEngineState(this.preparedKey, sessionId);
-    return isStoredPreparation(value) ? value : undefined;
-  }
-
-  /** Another worker's claim on the session's preparation, while it holds (unexpired). */
-  private async liveClaim(sessionId: string): Promise<PreparationClaim | undefined> {
-    const claim = (await this.store.loadEngineState(this.claimKey, sessionId)) as Partial<PreparationClaim> | undefined;
-    if (typeof claim?.claimedAt !== "number" || typeof claim.fingerprint !== "string" || typeof claim.messages !== "number") return undefined;
-    return claim.claimedAt >= this.now() - this.claimMs ? (claim as PreparationClaim) : undefined;
+  take(sessionId: string): Promise<StoredPreparation | undefined> {
+    return this.work.take(sessionId);
   }
 
   /**
@@ -172,24 +145,12 @@ export class SharedPreparations {
    * with (its claim holds) until it is saved, the claim goes or expires, or `signal` fires. `waited` says
    * whether it was still being written when asked (then the trigger waited for it).
    */
-  async takeOrAwait(sessionId: string, messages: readonly ChatMessage[], signal: AbortSignal | undefined): Promise<{ entry: StoredPreparation | undefined; waited: boolean }> {
-    let startsWith: string | undefined;
-    for (let waited = false; ; waited = true) {
-      const entry = await this.take(sessionId);
-      if (entry !== undefined || signal?.aborted) return { entry, waited };
-      const claim = await this.liveClaim(sessionId);
-      if (claim === undefined) return { entry: await this.take(sessionId), waited };
-      if (claim.fingerprint !== startsWith) {
-        if (claim.messages > messages.length || rangeFingerprint(messages, claim.messages) !== claim.fingerprint) return { entry: undefined, waited };
-        startsWith = claim.fingerprint;
-      }
-      await pause(this.pollMs, signal);
-    }
+  takeOrAwait(sessionId: string, messages: readonly ChatMessage[], signal: AbortSignal | undefined): Promise<{ entry: StoredPreparation | undefined; waited: boolean }> {
+    return this.work.takeOrAwait(sessionId, startsWithRange(messages), signal);
   }
 
   /** Forgets the session's saved preparation and claim (its session ended). */
-  async forget(sessionId: string): Promise<void> {
-    await this.store.clearEngineState(this.preparedKey, sessionId);
-    await this.store.clearEngineState(this.claimKey, sessionId);
+  forget(sessionId: string): Promise<void> {
+    return this.work.forget(sessionId);
   }
 }

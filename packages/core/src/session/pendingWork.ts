@@ -6,7 +6,8 @@
  * (`context-engine sessions show`) lists it. Pure: the caller reads the store.
  */
 import { COMPACT_REQUEST_KEY_SUFFIX } from "../engine/compactContextTool.js";
-import { PREPARATION_CLAIM_MS, PREPARED_KEY_SUFFIX, PREPARING_KEY_SUFFIX } from "../compressor/sharedPreparations.js";
+import { PREPARED_KEY_SUFFIX, PREPARING_KEY_SUFFIX } from "../compressor/sharedPreparations.js";
+import { SHARED_CLAIM_MS } from "../store/sharedWork.js";
 import type { EngineStateEntry } from "../store/types.js";
 
 /** One piece of work left in the store for a session, by the engine that left it. */
@@ -47,8 +48,8 @@ export function pendingWorkOf(entries: readonly EngineStateEntry[], now: number 
     }
     const preparing = engineOf(key, PREPARING_KEY_SUFFIX);
     const claimedAt = countOf(state, "claimedAt") ?? updatedAt;
-    if (preparing !== undefined && claimedAt + PREPARATION_CLAIM_MS >= now) {
-      work.push({ kind: "preparing", engine: preparing, ...(messages === undefined ? {} : { messages }), since: claimedAt, expiresAt: claimedAt + PREPARATION_CLAIM_MS });
+    if (preparing !== undefined && claimedAt + SHARED_CLAIM_MS >= now) {
+      work.push({ kind: "preparing", engine: preparing, ...(messages === undefined ? {} : { messages }), since: claimedAt, expiresAt: claimedAt + SHARED_CLAIM_MS });
     }
   }
   return work;

@@ -1,4 +1,4 @@
-/** `@context-engine/core/store` — the session stores: the embedded SQLite store, full-text query helpers, the `session_search` tool over any store, and the kit every store implementation shares (input checks, token counting, error wording). */
+/** `@context-engine/core/store` — the session stores: the embedded SQLite store, full-text query helpers, the `session_search` tool over any store, the kit every store implementation shares (input checks, token counting, error wording), and the engine state workers share work through. */
 export * from "./kit.js";
 export { SqliteSessionStore } from "./sqliteStore.js";
 export type { SqliteStoreOptions } from "./sqliteStore.js";
@@ -15,5 +15,10 @@ export type { QueryTerms } from "./ftsQuery.js";
 // The session_search tool
 export { sessionSearch, sessionEnds, runSessionSearch, scopedSearchSource, sessionSearchToolSchema, canSearchSessions, showMessage, SessionSearchArgsSchema, SessionSearchError, SESSION_SEARCH_TOOL_NAME } from "../tools/sessionSearch.js";
 export type { ScopeAwareStore, SessionSearchArgs, ShownMessage, SessionEnds, SessionSearchHit, SessionSearchResult, SessionSearchSource } from "../tools/sessionSearch.js";
+// Work shared by the workers of one store (docs/BEHAVIOUR.md, "Many workers"): what an engine, built-in or plugin, shares through
+export { sharedStateStoreOf } from "./sharedState.js";
+export type { SharedStateStore } from "./sharedState.js";
+export { SharedWork, SHARED_CLAIM_MS, SHARED_RENEW_MS, SHARED_POLL_MS } from "./sharedWork.js";
+export type { SharedWorkOptions, HeldClaim } from "./sharedWork.js";
 // the store contract's helper types (the interfaces themselves are in the root)
 export type { ActiveListRepair, Awaitable, AwaitableMethods, EngineStateEntry } from "./types.js";
