@@ -35,8 +35,10 @@ export class ActiveRows {
     const last = cached?.sessionId === sessionId ? cached.rows[cached.rows.length - 1] : undefined;
     let since: StoredMessage[] | undefined;
     if (cached !== undefined && last !== undefined) {
-      since = await store.messagesBySeq(sessionId, last.seq, LAST_SEQ);
-      const count = (await store.getSession(sessionId))?.compressionCount;
+      // two reads at once (a store with a pool answers both in one round trip's time)
+      const [rowsSince, session] = await Promise.all([store.messagesBySeq(sessionId, last.seq, LAST_SEQ), store.getSession(sessionId)]);
+      since = rowsSince;
+      const count = session?.compressionCount;
       const later = since.slice(1);
       const asItWas = (row: StoredMessage) => (row.seq <= cached.archivedThrough ? !row.active : row.active);
       if (count === cached.compressionCount && since[0]?.id === last.id && since[0].active && later.every(asItWas)) {

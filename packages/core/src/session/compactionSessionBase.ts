@@ -220,10 +220,9 @@ export abstract class CompactionSessionBase {
     await this.startInEngine();
     const sessionId = this.currentId;
     // the agent asked for it (compact_context), through this worker or another: compact now, with its focus
-    const request = await takeCompactionRequest(this.engine, sessionId);
+    // the rows stored since the last call are read, not the whole conversation (at once with the request)
+    const [request, { rows: startRows, messages: before }] = await Promise.all([takeCompactionRequest(this.engine, sessionId), this.active.read(this.anyStore, sessionId)]);
     if (request !== undefined) options = requestedCompressOptions(options, request);
-    // the rows stored since the last call are read, not the whole conversation
-    const { rows: startRows, messages: before } = await this.active.read(this.anyStore, sessionId);
     const base = { sessionId, oldSessionId: "", inPlace: this.inPlace, messagesBefore: before.length, messagesAfter: before.length };
     const count = async () => (await this.anyStore.getSession(this.currentId))!.compressionCount;
     // the request about to go out: past the window less the output reserve it is compacted first, whatever the trigger says

@@ -29,7 +29,6 @@ import type { ActiveListRepair, EngineStateEntry } from "@context-engine/core/st
 import {
   checkCompactedList,
   checkSeqRange,
-  nothingToCompactError,
   parseListSessionsOptions,
   parseNewSession,
   reportJson,
@@ -50,7 +49,7 @@ import { writeActiveListRepair } from "./activeListRepair.js";
 import { COMPACTION_COLUMNS, compactionById, insertCompaction, setCompactionState } from "./compactionLog.js";
 import { PgEngineState } from "./engineState.js";
 import { undoLastCompactionOn } from "./undo.js";
-import { appendRows, insertRows, readCompactionView, writeInPlaceCompaction } from "./rowWrites.js";
+import { appendedIds, appendStatement, compactionStatement, compactionWritten, insertRows, readCompactionView, type CompactionStatementRow } from "./rowWrites.js";
 
 /** Options of {@link openPostgresStore}. */
 export interface PostgresStoreOptions extends PgConnectionOptions {
@@ -113,10 +112,9 @@ export class PostgresSessionStore implements SessionStoreAsync {
   async appendMessages(sessionId: string, messages: readonly ChatMessage[]): Promise<number[]> {
     const where = `appendMessages('${sessionId}')`;
     parseMessages(messages, where);
-    return this.writeSession(sessionId, async (client) => {
-      if (messages.length === 0) return (await this.requireSession(client, sessionId, where), []);
-      return appendRows(client, this.s, sessionId, messages, this.counting, this.now(), where);
-    });
+    if (messages.length === 0) return (await this.requireSession(this.connection.pool, sessionId, where), []);
+    const statement = appendStatement(this.s, sessionId, messages, this.counting, this.now());
+    return this.writeSession(sessionId, async (client) => appendedIds((await client.query<{ id: string; seq: number }>(statement.sql, statement.params)).rows, sessionId, where));
   }
 
   async activeMessages(sessionId: string): Promise<ChatMessage[]> {
@@ -139,12 +137,9 @@ export class PostgresSessionStore implements SessionStoreAsync {
     parseMessages(newActiveMessages, where);
     checkCompactedList(newActiveMessages, where);
     const report = reportJson(info.report, where);
-    return this.writeSession(sessionId, async (client) => {
-      const view = await readCompactionView(client, this.s, sessionId, where);
-      if (view.activeIds.length === 0) throw nothingToCompactError(where);
-      const written = [...newActiveMessages, ...(await this.appendedAfter(client, view.activeIds, info.compactedRowIds, where))];
-      return writeInPlaceCompaction(client, this.s, sessionId, { view, written, at: info.at ?? this.now(), summary: info.summary ?? null, report }, this.counting);
-    });
+    const written = { messages: newActiveMessages, compactedRowIds: info.compactedRowIds, at: info.at ?? this.now(), summary: info.summary ?? null, report };
+    const statement = compactionStatement(this.s, sessionId, written, this.counting);
+    return this.writeSession(sessionId, async (client) => compactionWritten((await client.query<CompactionStatementRow>(statement.sql, statement.params)).rows[0]!, sessionId, info.compactedRowIds, where));
   }
 
   async rotateSession(
