@@ -19,7 +19,7 @@ import { ContextCompressor, RoughTokenCounter, SUMMARY_SECTIONS, type SessionSto
 import { CompactionSessionAsync } from "../packages/core/src/session/index.js";
 import { readRounds } from "../test/support/toolRounds.js";
 
-const LOAD = { workers: 4, sessions: 8, rounds: 40, requestChance: 0.1, turnMs: 600 };
+const LOAD = { workers: 4, sessions: 8, rounds: 60, requestChance: 0.1, turnMs: 600 };
 const ALONE_RUNS = 40;
 
 /**
