@@ -1,6 +1,6 @@
 /**
- * Work the workers of one store hand each other through its engine state (docs/BEHAVIOUR.md, "Many
- * workers"): a claim row one worker holds while it does the work — renewed while the work runs, expiring
+ * Work the workers of one store hand each other through its engine state (docs/BEHAVIOUR.md,
+ * "Many workers"): a claim row one worker holds while it does the work — renewed while the work runs, expiring
  * when it is not (a worker that crashed) — and the entry it saves once the work settled, which exactly one
  * worker takes. What is claimed and saved is the engine's; this is only the store shell (keys, expiry,
  * renewal, the bounded wait for another worker's entry). The built-in compressor's background summaries
