@@ -62,8 +62,13 @@ export class ContextCompressor extends ContextEngine {
   tailTokenBudget = 0;
   /** Summary ceiling: min(context × 0.05, 12,000). */
   maxSummaryTokens = 0;
-  /** What the last `compress()` call did. */
+  /** What the last `compress()` call did, in any session ({@link lastCompressionOf}: in one). */
   lastCompression: CompressionReport | undefined;
+
+  /** What the last `compress()` call of `sessionId` did: an engine serving several sessions at once keeps their reports apart. */
+  lastCompressionOf(sessionId: string): CompressionReport | undefined {
+    return this.sessions.lastReport(sessionId);
+  }
   /** Summary, cooldown and streaks per session (see compressor/sessionState.ts). */
   private readonly sessions: CompressorSessions;
   private readonly now: () => number;
@@ -403,15 +408,16 @@ export class ContextCompressor extends ContextEngine {
     } finally {
       this.sessions.save(session.id);
     }
-    if (inFlight.length > 0 && this.lastCompression) includeInFlightGroup(this.lastCompression, inFlight.length, this.tokenCounter.countMessages(inFlight), options.currentTokens !== undefined);
-    this.noteCompacted(session.id, options.focusTopic);
+    // this call's report: another session's compaction may have finished meanwhile (lastCompression is the latest of any)
+    const report = this.sessions.lastReport(session.id);
+    if (inFlight.length > 0 && report) includeInFlightGroup(report, inFlight.length, this.tokenCounter.countMessages(inFlight), options.currentTokens !== undefined);
+    this.noteCompacted(session.id, report, options.focusTopic);
     if (inFlight.length === 0) return compressed;
     return compressed === settled ? messages : [...compressed, ...inFlight];
   }
 
-  /** After a compress() call of session `sessionId` that changed the conversation: the status's last compaction, and the wait of `compact_context`. */
-  private noteCompacted(sessionId: string, focus: string | undefined): void {
-    const report = this.lastCompression;
+  /** After a compress() call of session `sessionId` that changed the conversation (its `report`): the status's last compaction, and the wait of `compact_context`. */
+  private noteCompacted(sessionId: string, report: CompressionReport | undefined, focus: string | undefined): void {
     if (report === undefined || report.aborted) return;
     this.lastCompacted = lastCompactionOf(report, this.now(), focus, this.searchStore ? SESSION_SEARCH_TOOL_NAME : undefined);
     this.agentRequests.noteCompaction(sessionId);

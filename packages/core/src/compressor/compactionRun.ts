@@ -140,6 +140,7 @@ export async function compactInSession(
     if (result !== messages) report.repairedToolPairs = repairedToolPairs(messages, result);
     report.durationMs = performance.now() - startedMs;
     engine.lastCompression = report;
+    parts.sessions.rememberReport(session.id, report);
     return result;
   };
   // Nothing compacted: the input as it is, but never with an orphan tool call or result.

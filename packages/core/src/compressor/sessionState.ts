@@ -10,6 +10,7 @@ import { cooldownSeconds, type SummaryFailure } from "../summarizers/failures.js
 import { errorText } from "../errorText.js";
 import type { ModelInfo } from "../engine/types.js";
 import type { PruneMemo } from "./pruneToolOutputs.js";
+import type { CompressionReport } from "./report.js";
 import { SessionStoreError, type AwaitableMethods, type EngineStateStore } from "../store/types.js";
 
 /** Consecutive ineffective compactions (or fallback summaries) after which automatic compaction pauses. */
@@ -210,6 +211,8 @@ export class CompressorSessions {
   private readonly failed = new Map<string, { error: unknown; retry: () => unknown }>();
   /** How each session's conversation was last pruned (memory only, never stored). */
   private readonly prunings = new Map<string, PruneMemo>();
+  /** The report of each session's last compaction (memory only): an engine serving several sessions at once keeps them apart. */
+  private readonly reports = new Map<string, CompressionReport>();
 
   /**
    * @param engine the engine's name, the store's key
@@ -341,10 +344,21 @@ export class CompressorSessions {
     this.prunings.set(sessionId, memo);
   }
 
+  /** The report of `sessionId`'s last compaction, undefined before any. */
+  lastReport(sessionId: string): CompressionReport | undefined {
+    return this.reports.get(sessionId);
+  }
+
+  /** Keeps `report` as the last compaction report of `sessionId` (in memory, until the session is forgotten). */
+  rememberReport(sessionId: string, report: CompressionReport): void {
+    this.reports.set(sessionId, report);
+  }
+
   /** Starts the session over: its state is dropped from memory and from the store. */
   forget(sessionId: string): void {
     this.states.delete(sessionId);
     this.prunings.delete(sessionId);
+    this.reports.delete(sessionId);
     this.written.delete(sessionId);
     const store = this.store;
     if (store !== undefined && sessionId !== DEFAULT_SESSION) this.write(sessionId, () => store.clearEngineState(this.engine, sessionId));

@@ -28,8 +28,13 @@ function isReport(value: unknown): value is CompressionReport {
   return typeof value === "object" && value !== null && typeof (value as { aborted?: unknown }).aborted === "boolean";
 }
 
-function lastReportOf(engine: ContextEngine): CompressionReport | undefined {
-  const report = (engine as { lastCompression?: unknown }).lastCompression;
+/**
+ * The engine's report of its last compaction of `sessionId` (`lastCompressionOf`, when it keeps them per
+ * session, as the built-in compressor does), else of its last compaction of any session (`lastCompression`).
+ */
+function lastReportOf(engine: ContextEngine, sessionId: string): CompressionReport | undefined {
+  const perSession = (engine as { lastCompressionOf?: unknown }).lastCompressionOf;
+  const report = typeof perSession === "function" ? (perSession as (id: string) => unknown).call(engine, sessionId) : (engine as { lastCompression?: unknown }).lastCompression;
   return isReport(report) ? report : undefined;
 }
 
@@ -265,7 +270,7 @@ export abstract class CompactionSessionBase {
     const count = async () => (await this.anyStore.getSession(this.currentId))!.compressionCount;
     if (before.length === 0) return { ...base, outcome: "not_needed", compressionCount: await count() };
 
-    const previousReport = lastReportOf(this.engine);
+    const previousReport = lastReportOf(this.engine, sessionId);
     const previousCompaction = lastCompactionOf(this.engine);
     const cancelled = async (signal: AbortSignal): Promise<CompactionResult> => ({
       ...base,
@@ -293,7 +298,7 @@ export abstract class CompactionSessionBase {
     const settled = await untilAborted(compressing, options.signal);
     if (settled === ABORTED) return await cancelled(options.signal!);
     const output = settled;
-    const fresh = lastReportOf(this.engine);
+    const fresh = lastReportOf(this.engine, sessionId);
     const report = fresh !== undefined && fresh !== previousReport ? fresh : undefined;
     const aborted = async (reason: string | undefined): Promise<CompactionResult> => ({
       ...base,

@@ -233,3 +233,40 @@ describe("CompactionSession: cancelled compaction", () => {
     expect(asked).toBe(false);
   });
 });
+
+describe("CompactionSession: one engine, several sessions at once", () => {
+  it("keeps each session's compaction report apart, and gives each session its own, whichever finished last", async () => {
+    const extractive = new ExtractiveSummarizer();
+    let releaseFirst!: () => void;
+    const firstMayFinish = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let calls = 0;
+    // the first session's summary comes back after the second session's compaction has finished
+    const summarizer: Summarizer = {
+      name: "reverse-order",
+      async summarize(request: SummaryRequest): Promise<string> {
+        if (++calls === 1) await firstMayFinish;
+        return extractive.summarize(request);
+      },
+    };
+    const engine = compressor(summarizer);
+    const small = new CompactionSession({ engine, store, sessionId: "small", platform: "gateway" });
+    const large = new CompactionSession({ engine, store, sessionId: "large", platform: "gateway" });
+    small.append([system("sys"), ...agentRounds(8, 2_000)]);
+    large.append([system("sys"), ...agentRounds(14, 2_000)]);
+
+    const first = small.maybeCompress({ force: true });
+    await new Promise((tick) => setTimeout(tick, 10));
+    const second = await large.maybeCompress({ force: true });
+    releaseFirst();
+    const firstResult = await first;
+
+    expect([firstResult.outcome, second.outcome]).toEqual(["compressed", "compressed"]);
+    expect(firstResult.report?.messagesBefore).toBe(firstResult.messagesBefore);
+    expect(second.report?.messagesBefore).toBe(second.messagesBefore);
+    expect(firstResult.messagesBefore).not.toBe(second.messagesBefore);
+    expect(engine.lastCompressionOf("small")).toBe(firstResult.report);
+    expect(engine.lastCompressionOf("large")).toBe(second.report);
+    // the engine-wide report is the latest of any session's
+    expect(engine.lastCompression).toBe(firstResult.report);
+  });
+});
