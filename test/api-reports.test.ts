@@ -51,6 +51,12 @@ describe("the changelog's moved names", () => {
     expect(() => movedNamesBlock(["gone"], homes)).toThrow(/no entry exports gone/);
   });
 
+  it("leaves out a name the root still re-exports from another package (zod's z), which no report of ours lists", () => {
+    const block = movedNamesBlock(["z", "moved"], homes, new Set(["z", "kept"]));
+    expect(listedNames(block)).toEqual(["moved"]);
+    expect(() => movedNamesBlock(["z"], homes)).toThrow(/no entry exports z/);
+  });
+
   it("keeps the names an earlier move listed when a later move fills the block again", () => {
     const earlier = movedNamesBlock(["moved"], homes);
     const later = new Map([...homes, ["adapter", ["@context-engine/core/providers"]]]);

@@ -43,13 +43,17 @@ export function namesByEntry(reports: readonly EntryReport[]): Map<string, strin
   return homes;
 }
 
-/** The generated block: one line per name that left the root, grouped by its new entry. */
-export function movedNamesBlock(oldRootNames: readonly string[], homes: ReadonlyMap<string, string[]>): string {
+/**
+ * The generated block: one line per name that left the root, grouped by its new entry. `stillAtRoot`: the
+ * names the root's barrel exports now (a re-export of another package, e.g. zod's `z`, has no report of
+ * ours but did not move).
+ */
+export function movedNamesBlock(oldRootNames: readonly string[], homes: ReadonlyMap<string, string[]>, stillAtRoot: ReadonlySet<string> = new Set()): string {
   const lines: string[] = [];
   const lost: string[] = [];
   for (const name of [...new Set(oldRootNames)].sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base" }) || a.localeCompare(b))) {
     const where = homes.get(name) ?? [];
-    if (where.includes(ROOT)) continue;
+    if (where.includes(ROOT) || stillAtRoot.has(name)) continue;
     if (where.length === 0) lost.push(name);
     else lines.push(...where.map((to) => `- \`${name}\` moved from \`${ROOT}\` to \`${to}\``));
   }
@@ -88,7 +92,8 @@ function main(): void {
   const start = text.indexOf(MOVED_START);
   const end = text.indexOf(MOVED_END);
   if (start < 0 || end < start) throw new Error(`${CHANGELOG} has no ${MOVED_START} … ${MOVED_END} block to fill`);
-  const block = movedNamesBlock([...barrelNames(oldRoot), ...listedNames(text.slice(start, end))], namesByEntry(reports));
+  const currentRoot = new Set(barrelNames(readFileSync(join(repoRoot, "packages/core/src/index.ts"), "utf8")));
+  const block = movedNamesBlock([...barrelNames(oldRoot), ...listedNames(text.slice(start, end))], namesByEntry(reports), currentRoot);
   writeFileSync(path, text.slice(0, start) + block + text.slice(end + MOVED_END.length));
   console.log(`${CHANGELOG}: ${block.split("\n").filter((l) => LINE.test(l)).length} moved names listed.`);
 }
