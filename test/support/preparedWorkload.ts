@@ -152,7 +152,8 @@ export async function runPreparedWorkload(options: PreparedWorkloadOptions): Pro
             report.appended++;
             // the agent asks for a compaction; the next turn boundary goes to another worker
             const mine = s % options.workers === options.worker;
-            if (mine && r - (lastRequest.get(s) ?? -10) >= 3 && random() < options.requestChance) {
+            // not on the last round: a request is honoured at a turn that follows it
+            if (mine && r < options.rounds - 1 && r - (lastRequest.get(s) ?? -10) >= 3 && random() < options.requestChance) {
               const focus = `focus on ${preparedTag(options.worker, s, r)}`;
               const answer = JSON.parse(await session.handleToolCall("compact_context", { focus })) as { accepted?: boolean };
               report.requests.push({ session: id, worker: options.worker, at: epochNow(), focus, accepted: answer.accepted === true });
