@@ -14,7 +14,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { LanguageModelMiddleware, LanguageModelUsage, ModelMessage, ProviderMiddleware, ToolSet } from "./aiTypes.js";
 import { AWAITING_REAL_USAGE, isContextEngine, type ChatMessage, type CompressOptions, type ContextEngine, type UsageReport } from "@context-engine/core";
-import { lastCompactionOf, messagesChanged, noticeSince, OutgoingRequestTracker, requestedCompression, toolCallContext } from "@context-engine/core/internal";
+import { lastCompactionOf, messagesChanged, promptTokensOf, noticeSince, OutgoingRequestTracker, requestedCompression, toolCallContext } from "@context-engine/core/internal";
 import { withHistoryNotice, type HistoryNotice } from "./notice.js";
 import { engineGatewayHygiene, prepareEngineCompression, takeCompactionRequest } from "@context-engine/core/session";
 import { toChatMessages } from "./toChatMessages.js";
@@ -233,13 +233,13 @@ export class AiSdkAdapter {
   private async compressionTrigger(chat: ChatMessage[]): Promise<{ promptTokens: number; trigger: AiSdkCompressionEvent["trigger"]; options?: CompressOptions } | undefined> {
     // the model asked for it (compact_context) in the step before, on this worker or another: compact now, with its focus
     const request = await takeCompactionRequest(this.engine, this.sessionId);
-    if (request !== undefined) return { promptTokens: Math.max(0, this.promptTokens ?? this.engine.lastPromptTokens), trigger: "agent", options: requestedCompression(request) };
+    if (request !== undefined) return { promptTokens: Math.max(0, this.promptTokens ?? promptTokensOf(this.engine, this.sessionId)), trigger: "agent", options: requestedCompression(request) };
     if (this.promptTokens === undefined) {
       const hygiene = engineGatewayHygiene(this.engine, chat);
       if (hygiene.compress) return { promptTokens: hygiene.tokens, trigger: "hygiene" };
     }
     // this conversation's own count (an engine serving several conversations holds the latest of any)
-    if (this.engine.shouldCompress(this.promptTokens, this.sessionId)) return { promptTokens: this.promptTokens ?? this.engine.lastPromptTokens, trigger: "usage" };
+    if (this.engine.shouldCompress(this.promptTokens, this.sessionId)) return { promptTokens: this.promptTokens ?? promptTokensOf(this.engine, this.sessionId), trigger: "usage" };
     const outgoing = this.outgoing.estimate(this.engine, chat, undefined, this.promptTokens ?? 0);
     return outgoing.overflows ? { promptTokens: outgoing.tokens, trigger: "overflow" } : undefined;
   }

@@ -12,7 +12,7 @@ import { createMiddleware, type AgentMiddleware } from "langchain";
 import { AIMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { isContextEngine, type ChatMessage, type CompressOptions, type ContextEngine } from "@context-engine/core";
-import { engineCount, engineRequestLimit, lastCompactionOf, messagesChanged, noticeSince, requestedCompression, toolCallContext } from "@context-engine/core/internal";
+import { engineCount, engineRequestLimit, lastCompactionOf, messagesChanged, noticeSince, promptTokensOf, requestedCompression, toolCallContext } from "@context-engine/core/internal";
 import { noticeUpdate, type PendingNotice } from "./notice.js";
 import { engineGatewayHygiene, estimateRequestTokens, prepareEngineCompression, takeCompactionRequest } from "@context-engine/core/session";
 import { toBaseMessages } from "./toBaseMessages.js";
@@ -119,7 +119,7 @@ async function compressionTrigger(engine: ContextEngine, messages: BaseMessage[]
     const hygiene = engineGatewayHygiene(engine, chat);
     if (hygiene.compress) return { chat, currentTokens: hygiene.tokens, promptTokens: hygiene.tokens, trigger: "hygiene" };
   }
-  if (engine.shouldCompress(promptTokens, sessionId)) return { chat: chat ?? toChatMessages(messages), currentTokens: promptTokens, promptTokens: promptTokens ?? engine.lastPromptTokens, trigger: "usage" };
+  if (engine.shouldCompress(promptTokens, sessionId)) return { chat: chat ?? toChatMessages(messages), currentTokens: promptTokens, promptTokens: promptTokens ?? promptTokensOf(engine, sessionId), trigger: "usage" };
   chat ??= toChatMessages(messages);
   const outgoing = outgoingEstimate(engine, messages, chat, stale);
   return outgoing > engineRequestLimit(engine) ? { chat, currentTokens: outgoing, promptTokens: outgoing, trigger: "overflow" } : undefined;

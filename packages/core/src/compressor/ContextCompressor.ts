@@ -8,15 +8,15 @@
  */
 import { ContextEngine, DEFAULT_MODEL, sameModelInfo } from "../engine/ContextEngine.js";
 import { DEFAULT_SESSION_SCOPE, type CompressOptions, type EngineStatus, type ModelInfo, type NormalizedUsage, type SessionInfo, type ToolCallContext, type ToolSchema, type ToolTraits, type UsageReport } from "../engine/types.js";
-import { ambiguousScopeResult, resolveToolScope } from "../engine/toolScope.js";
-import { AgentCompactionRequests, COMPACT_CONTEXT_TOOL_NAME, compactContextToolSchema, type AgentCompactionRequest } from "../engine/compactContextTool.js";
+import { AgentCompactionRequests, type AgentCompactionRequest } from "../engine/compactContextTool.js";
 import type { LastCompaction } from "../engine/lastCompaction.js";
-import { lastCompactionOf, nothingToCompactReason } from "./agentCompaction.js";
+import { lastCompactionOf } from "./agentCompaction.js";
 import type { CompressionConfig } from "../config/schema.js";
 import type { ChatMessage } from "../messages/schema.js";
 import { ExtractiveSummarizer } from "../summarizers/extractive.js";
 import type { Summarizer } from "../summarizers/types.js";
-import { canSearchSessions, runSessionSearch, scopedSearchSource, SESSION_SEARCH_TOOL_NAME, sessionSearchToolSchema, type SessionSearchSource } from "../tools/sessionSearch.js";
+import { canSearchSessions } from "../tools/sessionSearch.js";
+import { CompressorTools } from "./compressorTools.js";
 import { defaultTokenCounter } from "../tokens/counter.js";
 import type { TokenCounter } from "../tokens/types.js";
 import { countedMessageTokens } from "./messageTokens.js";
@@ -25,12 +25,11 @@ export type { ShouldCompressInfo, ShouldCompressReason } from "./trigger.js";
 import { prepareCompaction } from "./prepareCompaction.js";
 import { indexConversation, scanConversation } from "./conversationIndex.js";
 import { includeInFlightGroup, type CompressionReport } from "./report.js";
-import { summarizePrepared } from "./summarize.js";
 import { BackgroundSummaries } from "./backgroundSummaries.js";
 import { SharedPreparations } from "./sharedPreparations.js";
 import { sharedStateStoreOf } from "../store/sharedState.js";
 import { errorText } from "../errorText.js";
-import { preparationDue, type PrepareCompressionOptions, type PreparationStatus } from "../engine/preparation.js";
+import type { PrepareCompressionOptions, PreparationStatus } from "../engine/preparation.js";
 import { CompressorSessions, recordModelUpdate, recordRealUsage, type CompressorSessionState } from "./sessionState.js";
 export { PAUSE_AFTER_STREAK } from "./sessionState.js";
 import { computeThresholds } from "../engine/thresholds.js";
@@ -40,7 +39,8 @@ import type { RouteHooks } from "../host/hooks.js";
 import { builtinRouteHooks } from "../routes/builtin.js";
 import { parseCompression, type ContextCompressorOptions } from "./compressorOptions.js";
 export type { ContextCompressorOptions } from "./compressorOptions.js";
-import { compactInSession, summaryOptionsOf, type CompactionParts } from "./compactionRun.js";
+import { compactInSession, type CompactionParts } from "./compactionRun.js";
+import { prepareInBackground } from "./backgroundPreparation.js";
 import { engineOffer } from "./summaryConversation.js";
 
 /** The built-in, lossy, summarizing context engine (docs/BEHAVIOUR.md, "The compression algorithm"). */
@@ -64,6 +64,11 @@ export class ContextCompressor extends ContextEngine {
   maxSummaryTokens = 0;
   /** What the last `compress()` call did, in any session ({@link lastCompressionOf}: in one). */
   lastCompression: CompressionReport | undefined;
+
+  /** The last prompt tokens reported for `sessionId` (`updateFromResponse(usage, sessionId)`): {@link lastPromptTokens} is the latest of any session. */
+  override lastPromptTokensOf(sessionId: string): number {
+    return this.sessions.usage.of(sessionId, this.lastPromptTokens);
+  }
 
   /** What the last `compress()` call of `sessionId` did: an engine serving several sessions at once keeps their reports apart. */
   lastCompressionOf(sessionId: string): CompressionReport | undefined {
@@ -114,11 +119,11 @@ export class ContextCompressor extends ContextEngine {
       sharedStore === undefined || compression.prepare_at === null ? undefined : new SharedPreparations(sharedStore, this.name, this.now),
       this.now,
     );
-    this.searchStore = canSearchSessions(options.store) ? options.store : undefined;
+    this.tools = new CompressorTools(compression.compact_tool, canSearchSessions(options.store) ? options.store : undefined, this.agentRequests);
     this.compaction = {
       ...{ engine: this, now: this.now, background: this.background, sessions: this.sessions },
       prepare: (...args) => this.prepare(...args),
-      replan: (snapshot, currentTokens, sessionId) => prepareCompaction(snapshot, countedMessageTokens(this.tokenCounter, snapshot, currentTokens), this.prepareSettings(sessionId)),
+      replan: (snapshot, currentTokens, sessionId, index) => prepareCompaction(snapshot, countedMessageTokens(this.tokenCounter, snapshot, currentTokens), this.prepareSettings(sessionId), index),
       offer: (sessionId, tools, conversationTokens) => engineOffer(this, sessionId, tools, conversationTokens),
     };
     // Field initializers ran after the base constructor's updateModel(); size the budgets again.
@@ -128,20 +133,20 @@ export class ContextCompressor extends ContextEngine {
   /** Where the engine's warnings go (`options.warn`, else the console). */
   private readonly warnOf: (message: string) => void;
 
-  /** The attached store `session_search` reads, when there is one. */
-  private readonly searchStore: SessionSearchSource | undefined;
+  /** `session_search` and `compact_context` (compressorTools.ts). */
+  private readonly tools: CompressorTools;
 
   /**
    * `session_search` when a session store is attached (archived turns stay searchable: docs/BEHAVIOUR.md,
    * "In-place compaction"); `compact_context` when `compression.compact_tool.enabled`.
    */
   override getToolSchemas(): ToolSchema[] {
-    return [...(this.searchStore ? [sessionSearchToolSchema()] : []), ...(this.compression.compact_tool.enabled ? [compactContextToolSchema()] : [])];
+    return this.tools.schemas();
   }
 
   /** `session_search` only reads the store; `compact_context` records a request, so it is not read-only. */
   override toolTraits(name: string): ToolTraits {
-    return name === SESSION_SEARCH_TOOL_NAME && this.searchStore ? { readOnly: true } : {};
+    return this.tools.traits(name);
   }
 
   /** The agent's `compact_context` requests per session, and the turns since each session's last compaction. */
@@ -165,27 +170,13 @@ export class ContextCompressor extends ContextEngine {
     return { ...super.getStatus(), ...(this.lastCompacted ? { lastCompaction: this.lastCompacted } : {}), ...(pending ? { pendingCompactionRequest: pending } : {}) };
   }
 
-  /** Scopes of the open sessions (`onSessionStart`'s `info.scope`, else the default scope). */
-  private readonly openScopes = new Map<string, string>();
-
   /**
    * Runs `session_search` over the sessions of the calling session's scope only (`context`, else the only
-   * open session; see resolveToolScope); other names get the base class's JSON error.
+   * open session; see resolveToolScope) and `compact_context`; other names get the base class's JSON error.
    */
   override async handleToolCall(name: string, args: unknown, context?: ToolCallContext): Promise<string> {
-    if (name === COMPACT_CONTEXT_TOOL_NAME && this.compression.compact_tool.enabled) {
-      const sessionId = this.sessions.resolve(context?.sessionId).id;
-      const nothingToCompact = nothingToCompactReason(this.agentRequests.promptTokens(sessionId), this.tailTokenBudget);
-      const recoveryTool = this.searchStore ? SESSION_SEARCH_TOOL_NAME : undefined;
-      return this.agentRequests.handle(sessionId, args, { nothingToCompact, recoveryTool });
-    }
-    if (name === SESSION_SEARCH_TOOL_NAME && this.searchStore) {
-      const store = this.searchStore;
-      const scope = await resolveToolScope(context, this.openScopes, (id) => store.getSession(id));
-      if (scope === undefined) return ambiguousScopeResult(SESSION_SEARCH_TOOL_NAME);
-      return runSessionSearch(scopedSearchSource(store, scope), args);
-    }
-    return super.handleToolCall(name, args, context);
+    const answer = await this.tools.run(name, args, context, this.sessions.resolve(context?.sessionId).id, this.tailTokenBudget);
+    return answer ?? super.handleToolCall(name, args, context);
   }
 
   /** Re-resolves thresholds and budgets for `model`; the sessions' pauses and streaks follow it (see `recordModelUpdate`). */
@@ -205,7 +196,10 @@ export class ContextCompressor extends ContextEngine {
     this.tailTokenBudget = plan.tailTokenBudget;
     this.maxSummaryTokens = plan.maxSummaryTokens;
     // unset while the base constructor sizes the engine
-    if (modelChanged) this.background?.dropAll();
+    if (modelChanged) {
+      this.background?.dropAll();
+      this.sessions?.usage.clear();
+    }
     for (const [sessionId, state] of this.sessions?.loaded() ?? []) {
       recordModelUpdate(state, previous, model);
       if (modelChanged) state.awaitingUsageAfterCompaction = false;
@@ -233,11 +227,13 @@ export class ContextCompressor extends ContextEngine {
   }
 
   /**
-   * Why automatic compaction would or would not run at `promptTokens` (default: the last real prompt
-   * tokens) in session `sessionId` (default: the only open session, else the default session).
+   * Why automatic compaction would or would not run at `promptTokens` (default: the session's last real
+   * prompt tokens) in session `sessionId` (default: the only open session, else the default session).
    */
-  shouldCompressInfo(promptTokens: number = this.lastPromptTokens, sessionId?: string): ShouldCompressInfo {
-    const { id } = this.sessions.resolve(sessionId);
+  shouldCompressInfo(promptTokens?: number, sessionId?: string): ShouldCompressInfo {
+    const session = this.sessions.resolve(sessionId);
+    const { id } = session;
+    promptTokens ??= this.sessions.promptTokens(session, this.lastPromptTokens);
     const state = this.sessions.state(id);
     if (this.cacheTiming === undefined || promptTokens <= 0) return triggerDecision(state, promptTokens, this.triggerLimits());
     const timing = this.cacheTiming.decide(id, this.model, promptTokens, {
@@ -263,7 +259,7 @@ export class ContextCompressor extends ContextEngine {
     return awaitsRealUsage(this.sessions.state(this.sessions.resolve(sessionId).id), estimatedTokens, this.triggerLimits());
   }
 
-  /** True when `promptTokens` (default: the last real prompt tokens) reached the threshold and nothing holds compaction back in `sessionId`. */
+  /** True when `promptTokens` (default: the session's last real prompt tokens) reached the threshold and nothing holds compaction back in `sessionId`. */
   shouldCompress(promptTokens?: number, sessionId?: string): boolean {
     return this.shouldCompressInfo(promptTokens, sessionId).should;
   }
@@ -275,7 +271,8 @@ export class ContextCompressor extends ContextEngine {
    */
   override updateFromResponse(usage: UsageReport, sessionId?: string): NormalizedUsage {
     const normalized = this.recordUsage(usage);
-    const { id } = this.sessions.resolve(sessionId);
+    const { id, identified } = this.sessions.resolve(sessionId);
+    this.sessions.usage.record(identified ? id : undefined, normalized.promptTokens);
     const state = this.sessions.state(id);
     this.cacheTracker?.recordUsage(id, normalized, state.awaitingUsageAfterCompaction);
     if (normalized.promptTokens <= 0) state.awaitingUsageAfterCompaction = false;
@@ -290,7 +287,7 @@ export class ContextCompressor extends ContextEngine {
    * saved state is read now (awaited from a store that answers with promises, such as PostgreSQL).
    */
   override onSessionStart(sessionId: string, info?: SessionInfo): Promise<void> {
-    this.openScopes.set(sessionId, info?.scope ?? DEFAULT_SESSION_SCOPE);
+    this.tools.openScopes.set(sessionId, info?.scope ?? DEFAULT_SESSION_SCOPE);
     return this.sessions.start(sessionId);
   }
 
@@ -307,7 +304,7 @@ export class ContextCompressor extends ContextEngine {
 
   /** The session is over: its summary, cooldown and streaks are forgotten (in the store too). */
   override onSessionEnd(sessionId: string, _messages: ChatMessage[]): void {
-    this.openScopes.delete(sessionId);
+    this.tools.openScopes.delete(sessionId);
     this.agentRequests.forget(sessionId).catch((error: unknown) => this.warnOf(`context engine: the compact_context request of session '${sessionId}' could not be removed from the store: ${errorText(error)}`));
     this.background.forget(sessionId).catch((error: unknown) => this.warnOf(`context engine: the summary prepared in the background for session '${sessionId}' could not be removed from the store: ${errorText(error)}`));
     this.sessions.end(sessionId);
@@ -348,32 +345,15 @@ export class ContextCompressor extends ContextEngine {
 
   /**
    * Background compaction (`compression.prepare_at`; docs/BEHAVIOUR.md, "Background compaction"): when
-   * `options.currentTokens` (default: the last real usage) has passed the preparation point and not yet
-   * the trigger, starts the summary of the range compress() would compact now and returns at once. The
-   * next compress() of a conversation that still starts with these messages applies it; a summarizer
-   * failure changes nothing and is reported (`failed`, `onPreparation`, `warn`). One preparation per
-   * session: while its range still starts the conversation it is reported, not started again.
+   * `options.currentTokens` (default: the session's last real usage) has passed the preparation point and
+   * not yet the trigger, starts the summary of the range compress() would compact now and returns at once
+   * (backgroundPreparation.ts). The next compress() of a conversation that still starts with these
+   * messages applies it; a summarizer failure changes nothing and is reported (`failed`, `onPreparation`,
+   * `warn`). One preparation per session: while its range still starts the conversation it is reported,
+   * not started again.
    */
   override prepareCompression(messages: ChatMessage[], options: PrepareCompressionOptions = {}): PreparationStatus {
-    const prepareAt = this.compression.prepare_at;
-    if (prepareAt === null || !this.compression.enabled) return { state: "off" };
-    const session = this.sessions.resolve(options.sessionId);
-    const { settled, index } = scanConversation(messages);
-    if (this.background.match(session.id, settled, this.maxSummaryTokens) !== undefined) {
-      const status = this.background.status(session.id);
-      if (status.state !== "not_due") return status;
-    }
-    const tokens = options.currentTokens ?? this.lastPromptTokens;
-    const trigger = options.triggerTokens ?? this.thresholdTokens;
-    if (!preparationDue(tokens, trigger, prepareAt)) return { state: "not_due", reason: `${tokens} prompt tokens: the preparation point is ${Math.ceil(prepareAt * trigger)}, the trigger ${trigger}` };
-    const state = this.sessions.state(session.id);
-    if (state.pausedBy !== null || state.cooldownUntil > this.now()) return { state: "not_due", reason: "automatic compaction is paused or cooling down" };
-    // planned like compress() would, but the prune memo is kept only once the summary is applied
-    const prepared = prepareCompaction(settled, countedMessageTokens(this.tokenCounter, settled, options.currentTokens), this.prepareSettings(session.id), index);
-    if (!prepared.hasContent) return { state: "not_due", reason: "nothing between the protected head and tail to summarize yet" };
-    const summaryOptions = summaryOptionsOf(this, session, state, {}, undefined, engineOffer(this, session.id, options.tools, tokens));
-    // in the background every failure is reported, never replaced by the offline fallback
-    return this.background.start(session.id, settled, prepared, this.maxSummaryTokens, (signal) => summarizePrepared(prepared, { ...summaryOptions, signal, abortOnFailure: true }), options.currentTokens);
+    return prepareInBackground(this.compaction, this.compression, messages, options);
   }
 
   /** Where the background summary of session `sessionId` (default: the current session) stands, without starting one. */
@@ -419,7 +399,7 @@ export class ContextCompressor extends ContextEngine {
   /** After a compress() call of session `sessionId` that changed the conversation (its `report`): the status's last compaction, and the wait of `compact_context`. */
   private noteCompacted(sessionId: string, report: CompressionReport | undefined, focus: string | undefined): void {
     if (report === undefined || report.aborted) return;
-    this.lastCompacted = lastCompactionOf(report, this.now(), focus, this.searchStore ? SESSION_SEARCH_TOOL_NAME : undefined);
+    this.lastCompacted = lastCompactionOf(report, this.now(), focus, this.tools.recoveryTool);
     this.agentRequests.noteCompaction(sessionId);
   }
 }

@@ -60,8 +60,8 @@ export interface CompactionParts {
   sessions: CompressorSessions;
   /** Boundaries and pruning for `messages` of session `sessionId`, keeping how its conversation was pruned. */
   prepare: (messages: ChatMessage[], index: ConversationIndex, tokens: MessageTokens, sessionId: string) => PreparedCompaction;
-  /** `snapshot` of session `sessionId` planned as a background preparation plans it (with the prompt tokens it had). */
-  replan: (snapshot: readonly ChatMessage[], currentTokens: number | undefined, sessionId: string) => PreparedCompaction;
+  /** `snapshot` of session `sessionId` planned as a background preparation plans it (with the prompt tokens it had; `index`: its scan, when at hand). */
+  replan: (snapshot: readonly ChatMessage[], currentTokens: number | undefined, sessionId: string, index?: ConversationIndex) => PreparedCompaction;
   /** What a compaction of session `sessionId` offers its summarizer with `summary_request: suffix` (undefined with `separate`). */
   offer: (sessionId: string, tools: CompressOptions["tools"], conversationTokens: number) => ConversationOffer | undefined;
 }
@@ -162,7 +162,7 @@ export async function compactInSession(
     const fitted = cleared === undefined ? undefined : fitToLine(cleared, engine.requestLimitTokens, countList);
     if (fitted !== undefined && fitted.messages !== messages) {
       const output = fitted.messages;
-      recordCompaction(parts, session.id, state, undefined, fitted.tokens);
+      recordCompaction(parts, session, state, undefined, fitted.tokens);
       fillCompactionReport(report, { output, tokensAfter: fitted.tokens, prepared, compressionNumber: engine.compressionCount, thresholdTokens: engine.thresholdTokens });
       report.clearedToFitLine = fitted.cleared;
       return finish(output);
@@ -194,7 +194,7 @@ export async function compactInSession(
 
   const cooldownSeconds = recordSummaryOutcome(state, outcome, inCooldown, now());
   if (cooldownSeconds !== undefined) report.cooldownSeconds = cooldownSeconds;
-  recordCompaction(parts, session.id, state, outcome.summary, tokensAfter);
+  recordCompaction(parts, session, state, outcome.summary, tokensAfter);
   const summary = { summaryTokens: engine.tokenCounter.count(outcome.summary), cappedFromTokens: outcome.cappedFromTokens, fallbackUsed: outcome.fallbackUsed, verbatim: outcome.verbatim, modelCalls: outcome.modelCalls, ...assembled };
   if (outcome.fallbackUsed && outcome.failure) report.fallbackReason = outcome.failure.reason;
   const requestNote = summaryRequestNote(offer, outcome);
@@ -205,10 +205,11 @@ export async function compactInSession(
 }
 
 /** Counters after a compaction that changed the conversation: the engine's count and "awaiting real usage", then the session's (see recordCompactionInSession). */
-function recordCompaction(parts: CompactionParts, sessionId: string, state: CompressorSessionState, summary: string | undefined, tokensAfter: number): void {
+function recordCompaction(parts: CompactionParts, session: ResolvedSession, state: CompressorSessionState, summary: string | undefined, tokensAfter: number): void {
   parts.engine.compressionCount++;
   parts.engine.lastPromptTokens = AWAITING_REAL_USAGE;
+  if (session.identified) parts.sessions.usage.compacted(session.id);
   // the conversation changed: a summary still prepared for its old range is of no use
-  parts.background.drop(sessionId);
+  parts.background.drop(session.id);
   recordCompactionInSession(state, summary, tokensAfter >= parts.engine.thresholdTokens);
 }

@@ -18,6 +18,8 @@ export type { PrepareSettings, PreparedCompaction } from "./prepareCompaction.js
 export { preparationDue } from "../engine/preparation.js";
 export { COMPACT_CONTEXT_TOOL_NAME, CompactContextArgsSchema, compactContextToolSchema, AgentCompactionRequests } from "../engine/compactContextTool.js";
 export type { CompactToolSettings, AgentCompactionRequest, AgentCompactionSource, CompactRequestCheck } from "../engine/compactContextTool.js";
+// an engine serving several sessions keeps each one's usage apart (ContextEngine.lastPromptTokensOf)
+export { SessionPromptTokens } from "../engine/sessionUsage.js";
 
 // When to compact: cache-aware timing (compression.timing: cache_aware)
 export { cacheAwareTiming } from "./cacheAwareTiming.js";

@@ -11,6 +11,7 @@ import { errorText } from "../errorText.js";
 import type { ModelInfo } from "../engine/types.js";
 import type { PruneMemo } from "./pruneToolOutputs.js";
 import type { CompressionReport } from "./report.js";
+import { SessionPromptTokens } from "../engine/sessionUsage.js";
 import { SessionStoreError, type AwaitableMethods, type EngineStateStore } from "../store/types.js";
 
 /** Consecutive ineffective compactions (or fallback summaries) after which automatic compaction pauses. */
@@ -213,6 +214,8 @@ export class CompressorSessions {
   private readonly prunings = new Map<string, PruneMemo>();
   /** The report of each session's last compaction (memory only): an engine serving several sessions at once keeps them apart. */
   private readonly reports = new Map<string, CompressionReport>();
+  /** Each session's last reported prompt tokens (memory only). */
+  readonly usage = new SessionPromptTokens();
 
   /**
    * @param engine the engine's name, the store's key
@@ -354,11 +357,17 @@ export class CompressorSessions {
     this.reports.set(sessionId, report);
   }
 
+  /** The last prompt tokens reported for `session`; `engineWide` (the engine's latest of any) for a session the call could not name. */
+  promptTokens(session: ResolvedSession, engineWide: number): number {
+    return session.identified ? this.usage.of(session.id, engineWide) : engineWide;
+  }
+
   /** Starts the session over: its state is dropped from memory and from the store. */
   forget(sessionId: string): void {
     this.states.delete(sessionId);
     this.prunings.delete(sessionId);
     this.reports.delete(sessionId);
+    this.usage.forget(sessionId);
     this.written.delete(sessionId);
     const store = this.store;
     if (store !== undefined && sessionId !== DEFAULT_SESSION) this.write(sessionId, () => store.clearEngineState(this.engine, sessionId));

@@ -112,6 +112,13 @@ export abstract class ContextEngine {
     this.recordUsage(usage);
   }
 
+  /**
+   * Optional, for engines serving several sessions at once: the last prompt tokens reported for
+   * `sessionId` (`lastPromptTokens` is the latest of any session). Hosts and `CompactionSession` read it
+   * when offered (`SessionPromptTokens` keeps the numbers).
+   */
+  lastPromptTokensOf?(sessionId: string): number;
+
   /** Normalizes `usage`, stores the three counters and returns the normalized numbers (for subclasses). */
   protected recordUsage(usage: UsageReport): NormalizedUsage {
     const normalized = normalizeUsage(usage);

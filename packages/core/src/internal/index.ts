@@ -12,6 +12,7 @@ export { listDirectoryEngines, SHIPPED_ENGINE_PACKAGES } from "../host/engineNot
 export { resolveToolScope, ambiguousScopeResult, toolCallContext, isScope } from "../engine/toolScope.js";
 export { zodToolSchema } from "../engine/toolSchema.js";
 export { lastCompactionOf, noticeSince, userTurnWithNotice } from "../engine/lastCompaction.js";
+export { promptTokensOf } from "../engine/sessionUsage.js";
 export { requestedCompression } from "../engine/compactContextTool.js";
 export { aiSdkMessageToChat, aiSdkToolOutputText } from "../importers/aiSdk.js";
 export { OutgoingRequestTracker, engineCount, engineRequestLimit } from "../session/outgoingRequest.js";

@@ -17,6 +17,7 @@ import { engineOutputProblem } from "./engineOutput.js";
 import { InvalidEngineOutputError } from "../engine/invalidOutput.js";
 import { restoreCompactionRequest, takeCompactionRequest } from "../engine/compactContextTool.js";
 import { lastCompactionOf } from "../engine/lastCompaction.js";
+import { promptTokensOf } from "../engine/sessionUsage.js";
 import { compactionNoticeEnabled, PendingCompactionNotice, requestedCompressOptions } from "./compactionNotice.js";
 import { prepareInBackground } from "./backgroundPreparation.js";
 import { compressionCountWarning } from "./warnings.js";
@@ -231,11 +232,11 @@ export abstract class CompactionSessionBase {
     const base = { sessionId, oldSessionId: "", inPlace: this.inPlace, messagesBefore: before.length, messagesAfter: before.length };
     const count = async () => (await this.anyStore.getSession(this.currentId))!.compressionCount;
     // the request about to go out: past the window less the output reserve it is compacted first, whatever the trigger says
-    const outgoing = this.outgoing.estimate(this.engine, before, options.promptTokens);
+    const outgoing = this.outgoing.estimate(this.engine, before, options.promptTokens, promptTokensOf(this.engine, sessionId));
     if (before.length === 0 || (options.force !== true && !outgoing.overflows && !this.engine.shouldCompress(options.promptTokens, sessionId))) {
       // below the trigger: past the preparation point the engine starts the summary in the background
       const preparation = prepareInBackground({ engine: this.engine, routes: this.routes, serverThread: this.serverThread, messages: before, sessionId, promptTokens: options.promptTokens, tools: options.tools });
-      this.outgoing.willSend(this.engine.lastPromptTokens, before.length, false);
+      this.outgoing.willSend(promptTokensOf(this.engine, sessionId), before.length, false);
       return { ...base, outcome: "not_needed", compressionCount: await count(), ...(preparation ? { preparation } : {}) };
     }
     if (outgoing.overflows && options.promptTokens === undefined) options = { ...options, promptTokens: outgoing.tokens };
@@ -251,7 +252,7 @@ export abstract class CompactionSessionBase {
     try {
       // under the lease, compact what the previous holder left (what was stored since is read), not what was read before it
       const result = await this.compressLeased(sessionId, release === undefined ? startRows : (await this.active.read(this.anyStore, sessionId)).rows, options);
-      this.outgoing.willSend(this.engine.lastPromptTokens, result.messagesAfter, result.outcome === "compressed");
+      this.outgoing.willSend(promptTokensOf(this.engine, sessionId), result.messagesAfter, result.outcome === "compressed");
       if (request === undefined) return result;
       if (result.reason?.startsWith(CHANGED_WHILE_COMPACTING) === true) {
         await restoreCompactionRequest(this.engine, sessionId, request);
