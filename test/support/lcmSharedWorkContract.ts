@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { OpenAICompatibleSummarizer } from "../../packages/core/src/summarizers/openaiCompatible.js";
 import { CompactionSessionAsync } from "../../packages/core/src/session/CompactionSessionAsync.js";
 import { sharedStateStoreOf } from "../../packages/core/src/store/sharedState.js";
+import { pendingWorkOf } from "../../packages/core/src/session/pendingWork.js";
 import type { SessionStoreAsync } from "../../packages/core/src/store/types.js";
 import type { ChatMessage } from "../../packages/core/src/messages/schema.js";
 import { LcmEngine } from "../../plugins/lcm/src/engine.js";
@@ -136,6 +137,8 @@ export function describeLcmSharedWork(name: string, setup: LcmSharedWorkSetup): 
       expect(a.engine.prepareCompression(history, { currentTokens: PREPARING, sessionId: "s3" }).state).toBe("started");
       await until(() => a.engine.preparationStatus("s3").state === "ready");
       expect(a.engine.preparationStatus("s3").state).toBe("ready");
+      // an operator's view (sessions show) lists the summaries A saved, under the keys the compressor uses too
+      expect(pendingWorkOf(await a.store.engineStates!("s3"))).toEqual([expect.objectContaining({ kind: "prepared_summary", engine: "lcm" })]);
       const fromA = new Set(a.requests().map(asked));
       expect(fromA.size).toBeGreaterThan(0);
 
@@ -165,6 +168,7 @@ export function describeLcmSharedWork(name: string, setup: LcmSharedWorkSetup): 
       a.engine.prepareCompression(history, { currentTokens: PREPARING, sessionId: "s4" });
       // A's first summary request has gone out: its claim is in the store
       await until(() => a.requests().length > 0);
+      expect(pendingWorkOf(await b.store.engineStates!("s4"))).toEqual([expect.objectContaining({ kind: "preparing", engine: "lcm" })]);
       expect(b.engine.prepareCompression(history, { currentTokens: PREPARING, sessionId: "s4" }).state).toBe("started");
       await until(() => b.engine.preparationStatus("s4").reason !== undefined);
       expect(b.engine.preparationStatus("s4")).toEqual({ state: "pending", reason: "another worker is preparing this range" });

@@ -10,7 +10,7 @@ export type { ContextEngineOptions, CompressOptions, ModelInfo, SessionInfo, Too
 export type { Awaitable } from "@context-engine/core/store";
 export { sharedStateStoreOf, SharedWork } from "@context-engine/core/store";
 export type { SharedStateStore, HeldClaim } from "@context-engine/core/store";
-export { isPreparedRangeId, preparedRangeId, startsWithRange, type PreparedRangeId } from "@context-engine/core/internal";
+export { isPreparedRangeId, preparedRangeId, startsWithRange, PREPARED_KEY_SUFFIX, PREPARING_KEY_SUFFIX, type PreparedRangeId } from "@context-engine/core/internal";
 export { parseMessages, InvalidMessagesError } from "@context-engine/core";
 export { nearestConfigKey } from "@context-engine/core/internal";
 export type { ChatMessage, MessageIssue, ToolCall } from "@context-engine/core";

@@ -5,8 +5,9 @@
  * once and nothing else — and a claim `<engine>#preparing` on the conversation the dry run started with
  * makes one worker run it while the others wait for its summaries (a crashed worker's claim expires). A
  * store that fails is not shared through: every call here answers as if there were nothing to share.
+ * The keys end as the compressor's do, so `context-engine sessions show` lists lcm's pending work too.
  */
-import { isPreparedRangeId, SharedWork, startsWithRange, type ChatMessage, type PreparedRangeId, type SharedStateStore } from "./core.js";
+import { isPreparedRangeId, PREPARED_KEY_SUFFIX, PREPARING_KEY_SUFFIX, SharedWork, startsWithRange, type ChatMessage, type PreparedRangeId, type SharedStateStore } from "./core.js";
 
 /** What the status of a worker whose claim was refused says. */
 export const PREPARING_ELSEWHERE = "another worker is preparing this range";
@@ -40,7 +41,7 @@ export class SharedSummaries {
     engine: string,
     private readonly now: () => number,
   ) {
-    this.work = new SharedWork(store, { claimKey: `${engine}#preparing`, entryKey: `${engine}#prepared`, isClaim: isPreparedRangeId, isEntry: isStoredSummaries, now });
+    this.work = new SharedWork(store, { claimKey: `${engine}${PREPARING_KEY_SUFFIX}`, entryKey: `${engine}${PREPARED_KEY_SUFFIX}`, isClaim: isPreparedRangeId, isEntry: isStoredSummaries, now });
   }
 
   /** Claims the dry run of `range` for this worker: false when another worker's claim holds, undefined when the store failed. */

@@ -17,4 +17,4 @@ export { requestedCompression } from "../engine/compactContextTool.js";
 export { aiSdkMessageToChat, aiSdkToolOutputText } from "../importers/aiSdk.js";
 export { OutgoingRequestTracker, engineCount, engineRequestLimit } from "../session/outgoingRequest.js";
 export type { OutgoingRequest } from "../session/outgoingRequest.js";
-export { isPreparedRangeId, preparedRangeId, startsWithRange, type PreparedRangeId } from "../compressor/sharedPreparations.js";
+export { isPreparedRangeId, preparedRangeId, startsWithRange, PREPARED_KEY_SUFFIX, PREPARING_KEY_SUFFIX, type PreparedRangeId } from "../compressor/sharedPreparations.js";
