@@ -205,7 +205,7 @@ export class AiSdkAdapter {
       return current;
     }
     const { promptTokens } = trigger;
-    const before = lastCompactionOf(this.engine);
+    const before = lastCompactionOf(this.engine, this.sessionId);
     const compressed = await this.engine.compress(chat, {
       ...(promptTokens > 0 ? { currentTokens: promptTokens } : {}),
       ...(this.sessionId !== undefined ? { sessionId: this.sessionId } : {}),
@@ -216,7 +216,7 @@ export class AiSdkAdapter {
       return current;
     }
     const view = toModelMessages(compressed);
-    const notice = this.compactionNotice ? noticeSince(before, lastCompactionOf(this.engine)) : undefined;
+    const notice = this.compactionNotice ? noticeSince(before, lastCompactionOf(this.engine, this.sessionId)) : undefined;
     slot.current = { source: messages.slice(), view, ...(notice === undefined ? {} : { notice: { text: notice } }) };
     this.promptTokens = AWAITING_REAL_USAGE;
     this.outgoing.willSend(this.promptTokens, compressed.length, true);

@@ -164,7 +164,7 @@ export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions)
         return update;
       }
       const { chat, currentTokens, promptTokens } = trigger;
-      const before = lastCompactionOf(engine);
+      const before = lastCompactionOf(engine, sessionId);
       const compressed = await engine.compress(chat, {
         ...(currentTokens !== undefined && currentTokens > 0 ? { currentTokens } : {}),
         ...(sessionId !== undefined ? { sessionId } : {}),
@@ -172,7 +172,7 @@ export function contextEngineMiddleware(options: ContextEngineMiddlewareOptions)
       });
       if (!messagesChanged(chat, compressed)) return undefined;
       const messages = toBaseMessages(compressed);
-      const text = withNotice ? noticeSince(before, lastCompactionOf(engine)) : undefined;
+      const text = withNotice ? noticeSince(before, lastCompactionOf(engine, sessionId)) : undefined;
       notice = text === undefined ? undefined : { text, after: messages.length };
       staleUsage = lastUsageAt(state.messages)?.message;
       options.onCompress?.({ messagesBefore: state.messages.length, messagesAfter: messages.length, promptTokens, compressionCount: engine.compressionCount, trigger: trigger.trigger });

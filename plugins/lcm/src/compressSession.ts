@@ -5,7 +5,7 @@
  * assembled context the host holds from then on. It keeps nothing itself: the engine hands it what it
  * holds (LcmCompactionParts).
  */
-import { AWAITING_REAL_USAGE, type AgentCompactionRequests, type ChatMessage, type CompressOptions, type LastCompaction, type Summarizer, type TokenCounter } from "./core.js";
+import { AWAITING_REAL_USAGE, type AgentCompactionRequests, type SessionPromptTokens, type ChatMessage, type CompressOptions, type LastCompaction, type Summarizer, type TokenCounter } from "./core.js";
 import { systemPromptLength } from "./assemble.js";
 import { runCompaction, type CompactionInput, type CompactionOutcome } from "./compaction.js";
 import { lcmLastCompaction } from "./compactTool.js";
@@ -25,6 +25,8 @@ export interface CompactingLcmEngine {
   readonly agentRequests: AgentCompactionRequests | undefined;
   compressionCount: number;
   lastPromptTokens: number;
+  /** Each named session's last reported prompt tokens. */
+  readonly sessionPromptTokens: SessionPromptTokens;
   lastCompaction: CompactionOutcome | undefined;
   /** Set when the summarizer refuses its credentials: it is not called before then (epoch ms). */
   summarizerPausedUntil: number;
@@ -114,6 +116,7 @@ export async function ingestAndCompact<S extends LcmStoreAsync>(parts: LcmCompac
     engine.agentRequests?.noteCompaction(session);
     engine.compressionCount += 1;
     engine.lastPromptTokens = AWAITING_REAL_USAGE;
+    engine.sessionPromptTokens.compacted(session);
     await store.logCompaction({
       session,
       at: parts.now(),

@@ -2,7 +2,8 @@
 export { ContextEngine, AWAITING_REAL_USAGE, effectiveThresholdPercent } from "@context-engine/core";
 export { matchModelThreshold } from "@context-engine/core/compressor";
 export { DEFAULT_SESSION_SCOPE } from "@context-engine/core";
-export { AgentCompactionRequests, COMPACT_CONTEXT_TOOL_NAME, compactContextToolSchema, preparationDue } from "@context-engine/core/compressor";
+export { AgentCompactionRequests, COMPACT_CONTEXT_TOOL_NAME, compactContextToolSchema, preparationDue, SessionPromptTokens } from "@context-engine/core/compressor";
+export { sameModelInfo, promptTokensOf } from "@context-engine/core/internal";
 export type { AgentCompactionRequest, CompactToolSettings } from "@context-engine/core/compressor";
 export type { EngineStatus, LastCompaction, UsageReport, PrepareCompressionOptions, PreparationStatus } from "@context-engine/core";
 export { resolveToolScope, ambiguousScopeResult, isScope, zodToolSchema } from "@context-engine/core/internal";

@@ -32,6 +32,9 @@ import {
   type LastCompaction,
   type UsageReport,
   preparationDue,
+  sameModelInfo,
+  promptTokensOf,
+  SessionPromptTokens,
   type PrepareCompressionOptions,
   type PreparationStatus,
 } from "./core.js";
@@ -100,6 +103,8 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   readonly agentRequests: AgentCompactionRequests | undefined;
   /** The last compaction that changed a context, for `getStatus()`. */
   private lastCompacted: LastCompaction | undefined;
+  /** Each session's last reported prompt tokens, when the host names the session of each response. */
+  readonly sessionPromptTokens = new SessionPromptTokens();
   /** `compression.prepare_at`, and the dry runs it started (prepared.ts). */
   private readonly prepareAt: number | null | undefined;
   private readonly prepared: PreparedSummaries;
@@ -164,6 +169,8 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
    * change zeroes the usage counters, as in every engine (the base class does it).
    */
   override updateModel(model: ModelInfo): void {
+    // unset while the base constructor sizes the engine
+    if (!sameModelInfo(this.model, model)) this.sessionPromptTokens?.clear();
     super.updateModel(model);
     const match = matchModelThreshold(model.model, this.modelThresholds ?? {});
     this.thresholdPercent = match ? effectiveThresholdPercent(model.contextLength, match.value, true) : (this.settings?.threshold ?? 0.75);
@@ -177,14 +184,15 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   }
 
   /**
-   * True when `promptTokens` (default the last real prompt tokens) reached the threshold; with cache-aware
-   * timing, when the rule says so (earlier once the cache expired, later while it is warm, never past the
-   * window less the output reserve), compacting down to {@link targetTokens}.
+   * True when `promptTokens` (default the last real prompt tokens of `sessionId`, else of any session)
+   * reached the threshold; with cache-aware timing, when the rule says so (earlier once the cache expired,
+   * later while it is warm, never past the window less the output reserve), compacting down to {@link targetTokens}.
    */
-  shouldCompress(promptTokens: number = this.lastPromptTokens): boolean {
+  shouldCompress(promptTokens?: number, sessionId?: string): boolean {
+    promptTokens ??= promptTokensOf(this, sessionId);
     if (this.thresholdTokens <= 0) return false;
     if (this.cacheTiming === undefined || promptTokens <= 0) return promptTokens >= this.thresholdTokens;
-    return this.cacheTiming.decide(this.sessionId, this.model, promptTokens, { triggerTokens: this.thresholdTokens, compactedTokensEstimate: this.targetTokens }).compact;
+    return this.cacheTiming.decide(sessionId ?? this.sessionId, this.model, promptTokens, { triggerTokens: this.thresholdTokens, compactedTokensEstimate: this.targetTokens }).compact;
   }
 
   /**
@@ -192,11 +200,17 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
    * says about the prompt cache, and with `compact_context` on one more turn since its last compaction.
    */
   override updateFromResponse(usage: UsageReport, sessionId?: string): void {
-    const afterCompaction = this.lastPromptTokens === AWAITING_REAL_USAGE;
+    const afterCompaction = promptTokensOf(this, sessionId) === AWAITING_REAL_USAGE;
     const normalized = this.recordUsage(usage);
+    this.sessionPromptTokens.record(sessionId, normalized.promptTokens);
     const session = sessionId ?? this.sessionId;
     this.cacheTiming?.recordUsage(session, normalized, afterCompaction);
-    this.agentRequests?.noteTurn(session, this.lastPromptTokens);
+    this.agentRequests?.noteTurn(session, normalized.promptTokens);
+  }
+
+  /** The last prompt tokens reported for `sessionId` (`updateFromResponse(usage, sessionId)`): {@link lastPromptTokens} is the latest of any session. */
+  override lastPromptTokensOf(sessionId: string): number {
+    return this.sessionPromptTokens.of(sessionId, this.lastPromptTokens);
   }
 
   /**
@@ -237,9 +251,9 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   }
 
   /** The base counters and the last compaction (when, tokens before and after, whether fallback summaries were used). */
-  override getStatus(): EngineStatus {
-    const pending = this.agentRequests?.pending(this.sessionId);
-    return { ...super.getStatus(), ...(this.lastCompacted ? { lastCompaction: this.lastCompacted } : {}), ...(pending ? { pendingCompactionRequest: pending } : {}) };
+  override getStatus(sessionId?: string): EngineStatus {
+    const pending = this.agentRequests?.pending(sessionId ?? this.sessionId);
+    return { ...super.getStatus(sessionId), ...(this.lastCompacted ? { lastCompaction: this.lastCompacted } : {}), ...(pending ? { pendingCompactionRequest: pending } : {}) };
   }
 
   /** The pending `compact_context` request of `sessionId` (default the current session), taken: the host compacts with its focus. */
@@ -264,7 +278,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     const session = options.sessionId || this.sessionId;
     const existing = this.prepared.statusFor(session, messages);
     if (existing.state !== "not_due") return existing;
-    const tokens = options.currentTokens ?? this.lastPromptTokens;
+    const tokens = options.currentTokens ?? promptTokensOf(this, options.sessionId || undefined);
     if (!preparationDue(tokens, options.triggerTokens ?? this.thresholdTokens, this.prepareAt)) return { state: "not_due", reason: `${tokens} prompt tokens are below the preparation point or past the trigger` };
     if (this.isIgnoredSession(session) || this.now() < this.summarizerPausedUntil) return { state: "not_due", reason: "the session is ignored or the summarizer paused" };
     const { system } = splitSystemPrompt(messages);
@@ -340,6 +354,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   override async onSessionEnd(sessionId: string, messages: ChatMessage[]): Promise<void> {
     await this.ingest(messages, sessionId);
     this.held.forget(sessionId);
+    this.sessionPromptTokens.forget(sessionId);
     await this.agentRequests?.forget(sessionId);
     await this.prepared.forget(sessionId);
     this.scopes.end(sessionId);
@@ -355,6 +370,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
    */
   override onSessionReset(): Promise<void> {
     super.onSessionReset();
+    this.sessionPromptTokens.forget(this.sessionId);
     const previous = this.sessionPending;
     const reset = (async () => {
       await previous;

@@ -164,10 +164,15 @@ export class ContextCompressor extends ContextEngine {
     return this.agentRequests.restore(sessionId, request);
   }
 
-  /** The base counters and the last compaction (when, tokens before and after, fallback used, invented facts removed). */
-  override getStatus(): EngineStatus {
-    const pending = this.agentRequests.pending(this.sessions.resolve(undefined).id);
-    return { ...super.getStatus(), ...(this.lastCompacted ? { lastCompaction: this.lastCompacted } : {}), ...(pending ? { pendingCompactionRequest: pending } : {}) };
+  /**
+   * The base counters, the last compaction (when, tokens before and after, fallback used, invented facts
+   * removed) and the pending `compact_context` request: of any session, or with `sessionId` of that one.
+   */
+  override getStatus(sessionId?: string): EngineStatus {
+    const { id } = this.sessions.resolve(sessionId);
+    const pending = this.agentRequests.pending(id);
+    const last = sessionId === undefined ? this.lastCompacted : this.sessions.lastCompaction(id);
+    return { ...super.getStatus(sessionId), ...(last ? { lastCompaction: last } : {}), ...(pending ? { pendingCompactionRequest: pending } : {}) };
   }
 
   /**
@@ -400,6 +405,7 @@ export class ContextCompressor extends ContextEngine {
   private noteCompacted(sessionId: string, report: CompressionReport | undefined, focus: string | undefined): void {
     if (report === undefined || report.aborted) return;
     this.lastCompacted = lastCompactionOf(report, this.now(), focus, this.tools.recoveryTool);
+    this.sessions.rememberCompaction(sessionId, this.lastCompacted);
     this.agentRequests.noteCompaction(sessionId);
   }
 }

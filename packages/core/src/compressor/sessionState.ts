@@ -12,6 +12,7 @@ import type { ModelInfo } from "../engine/types.js";
 import type { PruneMemo } from "./pruneToolOutputs.js";
 import type { CompressionReport } from "./report.js";
 import { SessionPromptTokens } from "../engine/sessionUsage.js";
+import type { LastCompaction } from "../engine/lastCompaction.js";
 import { SessionStoreError, type AwaitableMethods, type EngineStateStore } from "../store/types.js";
 
 /** Consecutive ineffective compactions (or fallback summaries) after which automatic compaction pauses. */
@@ -214,6 +215,8 @@ export class CompressorSessions {
   private readonly prunings = new Map<string, PruneMemo>();
   /** The report of each session's last compaction (memory only): an engine serving several sessions at once keeps them apart. */
   private readonly reports = new Map<string, CompressionReport>();
+  /** Each session's last compaction that changed its conversation, as `getStatus(sessionId)` reports it (memory only). */
+  private readonly compactions = new Map<string, LastCompaction>();
   /** Each session's last reported prompt tokens (memory only). */
   readonly usage = new SessionPromptTokens();
 
@@ -357,6 +360,16 @@ export class CompressorSessions {
     this.reports.set(sessionId, report);
   }
 
+  /** The last compaction that changed the conversation of `sessionId`. */
+  lastCompaction(sessionId: string): LastCompaction | undefined {
+    return this.compactions.get(sessionId);
+  }
+
+  /** Keeps `compaction` as the last one of `sessionId`. */
+  rememberCompaction(sessionId: string, compaction: LastCompaction): void {
+    this.compactions.set(sessionId, compaction);
+  }
+
   /** The last prompt tokens reported for `session`; `engineWide` (the engine's latest of any) for a session the call could not name. */
   promptTokens(session: ResolvedSession, engineWide: number): number {
     return session.identified ? this.usage.of(session.id, engineWide) : engineWide;
@@ -368,6 +381,7 @@ export class CompressorSessions {
     this.prunings.delete(sessionId);
     this.reports.delete(sessionId);
     this.usage.forget(sessionId);
+    this.compactions.delete(sessionId);
     this.written.delete(sessionId);
     const store = this.store;
     if (store !== undefined && sessionId !== DEFAULT_SESSION) this.write(sessionId, () => store.clearEngineState(this.engine, sessionId));

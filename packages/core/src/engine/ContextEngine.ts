@@ -177,9 +177,13 @@ export abstract class ContextEngine {
     return JSON.stringify({ error: `Unknown context engine tool: ${name}` });
   }
 
-  /** Counters for status lines; the "awaiting real usage" sentinel reads as 0. */
-  getStatus(): EngineStatus {
-    const lastPromptTokens = Math.max(0, this.lastPromptTokens);
+  /**
+   * Counters for status lines; the "awaiting real usage" sentinel reads as 0. With `sessionId`, an engine
+   * that keeps usage per session ({@link lastPromptTokensOf}) reports that session's prompt tokens.
+   */
+  getStatus(sessionId?: string): EngineStatus {
+    const reported = sessionId !== undefined && this.lastPromptTokensOf !== undefined ? this.lastPromptTokensOf(sessionId) : this.lastPromptTokens;
+    const lastPromptTokens = Math.max(0, reported);
     const usagePercent = this.contextLength > 0 ? Math.min(100, (lastPromptTokens / this.contextLength) * 100) : 0;
     return { lastPromptTokens, thresholdTokens: this.thresholdTokens, contextLength: this.contextLength, usagePercent, compressionCount: this.compressionCount };
   }

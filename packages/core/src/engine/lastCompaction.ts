@@ -35,10 +35,13 @@ export function compactionNoticeText(last: LastCompaction): string {
   return `[Context compacted: ${count(last.messagesBefore)} messages → ${count(last.messagesAfter)}, ${count(last.tokensBefore)} → ${count(last.tokensAfter)} tokens; older turns are summarized${focus}${recovery}.]`;
 }
 
-/** `engine.getStatus().lastCompaction`; undefined for an engine that reports none or has no `getStatus` (engines are duck-typed). */
-export function lastCompactionOf(engine: unknown): LastCompaction | undefined {
+/**
+ * `engine.getStatus(sessionId).lastCompaction` (an engine that keeps them per session reports that
+ * session's); undefined for an engine that reports none or has no `getStatus` (engines are duck-typed).
+ */
+export function lastCompactionOf(engine: unknown, sessionId?: string): LastCompaction | undefined {
   const getStatus = (engine as { getStatus?: unknown } | undefined)?.getStatus;
-  return typeof getStatus === "function" ? (getStatus.call(engine) as { lastCompaction?: LastCompaction }).lastCompaction : undefined;
+  return typeof getStatus === "function" ? (getStatus.call(engine, sessionId) as { lastCompaction?: LastCompaction }).lastCompaction : undefined;
 }
 
 /** The notice after a compaction: `after`'s, when it is a newer last compaction than `before` (the status read before the compaction ran). */

@@ -24,12 +24,12 @@ export class SessionPromptTokens {
   }
 
   /**
-   * The last prompt tokens reported for `sessionId`; for a session with no report of its own, `engineWide`
-   * (the engine's `lastPromptTokens`) when the latest report named no session, else 0 ("no real usage yet":
-   * another session's usage says nothing about this one).
+   * The last prompt tokens reported for `sessionId`, 0 for a session with no report of its own ("no real
+   * usage yet": another session's usage says nothing about this one) — or `engineWide` (the engine's
+   * `lastPromptTokens`) while the latest report named no session: that host does not name them.
    */
   of(sessionId: string, engineWide: number): number {
-    return this.bySession.get(sessionId) ?? (this.latestUnnamed ? engineWide : 0);
+    return this.latestUnnamed ? engineWide : (this.bySession.get(sessionId) ?? 0);
   }
 
   /** The session ended or was reset. */

@@ -13,6 +13,7 @@ export { resolveToolScope, ambiguousScopeResult, toolCallContext, isScope } from
 export { zodToolSchema } from "../engine/toolSchema.js";
 export { lastCompactionOf, noticeSince, userTurnWithNotice } from "../engine/lastCompaction.js";
 export { promptTokensOf } from "../engine/sessionUsage.js";
+export { sameModelInfo } from "../engine/ContextEngine.js";
 export { requestedCompression } from "../engine/compactContextTool.js";
 export { aiSdkMessageToChat, aiSdkToolOutputText } from "../importers/aiSdk.js";
 export { OutgoingRequestTracker, engineCount, engineRequestLimit } from "../session/outgoingRequest.js";

@@ -27,10 +27,10 @@ export class PendingCompactionNotice {
 
   constructor(readonly enabled: boolean) {}
 
-  /** After a compaction: the notice for `engine`'s last compaction, when it reports one newer than `before`. */
-  afterCompaction(engine: ContextEngine, before: LastCompaction | undefined): string | undefined {
+  /** After a compaction of `sessionId`: the notice for `engine`'s last compaction of it, when it reports one newer than `before`. */
+  afterCompaction(engine: ContextEngine, before: LastCompaction | undefined, sessionId?: string): string | undefined {
     if (!this.enabled) return undefined;
-    return (this.text = noticeSince(before, lastCompactionOf(engine)));
+    return (this.text = noticeSince(before, lastCompactionOf(engine, sessionId)));
   }
 
   /** `messages` with the pending notice appended to their first user turn (then it is no longer pending). */

@@ -272,7 +272,7 @@ export abstract class CompactionSessionBase {
     if (before.length === 0) return { ...base, outcome: "not_needed", compressionCount: await count() };
 
     const previousReport = lastReportOf(this.engine, sessionId);
-    const previousCompaction = lastCompactionOf(this.engine);
+    const previousCompaction = lastCompactionOf(this.engine, sessionId);
     const cancelled = async (signal: AbortSignal): Promise<CompactionResult> => ({
       ...base,
       outcome: "aborted",
@@ -342,7 +342,7 @@ export abstract class CompactionSessionBase {
       if (error instanceof CompactionConflictError) return await aborted(CHANGED_WHILE_COMPACTING);
       throw error;
     }
-    const compactionNotice = this.notice.afterCompaction(this.engine, previousCompaction);
+    const compactionNotice = this.notice.afterCompaction(this.engine, previousCompaction, sessionId);
     return { ...this.finish(event, compaction, before.length, compaction.messagesAfter, report), ...(compactionNotice === undefined ? {} : { compactionNotice }) };
   }
 

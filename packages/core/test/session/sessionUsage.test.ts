@@ -57,13 +57,41 @@ describe("an engine serving several sessions", () => {
     expect(e.shouldCompress(undefined, "b")).toBe(true);
   });
 
-  it("keeps the engine-wide usage for a host that names no session", async () => {
+  it("reports each session's own status: its usage, its last compaction, its pending request", async () => {
+    const e = new ContextCompressor({ model: MODEL, summarizer: new ExtractiveSummarizer(), compression: { threshold: 0.5, compact_tool: { enabled: true, min_turns_between: 1 } } });
+    await e.onSessionStart("a");
+    await e.onSessionStart("b");
+    e.updateFromResponse({ prompt_tokens: 70_000, completion_tokens: 10 }, "a");
+    e.updateFromResponse({ prompt_tokens: 66_000, completion_tokens: 10 }, "b");
+    await e.compress(conversation(30), { sessionId: "a", currentTokens: 70_000 });
+    await e.handleToolCall("compact_context", { focus: "the parser" }, { sessionId: "b" });
+    const a = e.getStatus("a");
+    const b = e.getStatus("b");
+    expect(a.lastPromptTokens).toBe(0); // awaiting the compacted conversation's usage
+    expect(a.lastCompaction?.messagesBefore).toBe(conversation(30).length);
+    expect(a.pendingCompactionRequest).toBeUndefined();
+    expect(b.lastPromptTokens).toBe(66_000);
+    expect(b.lastCompaction).toBeUndefined();
+    expect(b.pendingCompactionRequest?.focus).toBe("the parser");
+    // without a session: the engine's latest of any
+    expect(e.getStatus().lastCompaction).toEqual(a.lastCompaction);
+    e.onSessionEnd("a", []);
+    expect(e.getStatus("a").lastCompaction).toBeUndefined();
+  });
+
+  it("keeps the engine-wide usage for a host that names no session, also after a session's compaction", async () => {
     const e = engine();
     await e.onSessionStart("a");
     await e.onSessionStart("b");
     e.updateFromResponse({ prompt_tokens: 80_000, completion_tokens: 10 });
     expect(e.lastPromptTokensOf("a")).toBe(80_000);
     expect(e.shouldCompress(undefined, "b")).toBe(true);
+    await e.compress(conversation(30), { sessionId: "a", currentTokens: 80_000 });
+    expect(e.shouldCompress(undefined, "a")).toBe(false);
+    // the next unnamed report is the engine's usage again, for every session
+    e.updateFromResponse({ prompt_tokens: 75_000, completion_tokens: 10 });
+    expect(e.lastPromptTokensOf("a")).toBe(75_000);
+    expect(e.shouldCompressInfo(undefined, "b")).toMatchObject({ should: true, promptTokens: 75_000 });
   });
 
   it("attributes an unnamed report to the only open session, and forgets it when the session ends or the model changes", async () => {
