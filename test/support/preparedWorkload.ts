@@ -128,19 +128,15 @@ export async function runPreparedWorkload(options: PreparedWorkloadOptions): Pro
   const report: PreparedWorkerReport = { worker: options.worker, calls: [], requests: [], appended: 0, failures: [] };
   const lastRequest = new Map<number, number>();
   try {
-    const sessions = await Promise.all(
-      Array.from({ length: options.sessions }, async (_, s) => {
-        // an engine per conversation, all sharing through the store
-        const engine = new ContextCompressor({
-          compression: { protect_last_n: 4, threshold_tokens: 12_000, prepare_at: 0.6, compact_tool: { enabled: true, min_turns_between: 1 } },
-          summarizer: new OpenAICompatibleSummarizer({ baseUrl: options.summarizerUrl, apiKey: "sk-fixture", model: "summary-model" }),
-          tokenCounter: counter,
-          store,
-          warn: (message) => report.failures.push(`warning: ${message}`),
-        });
-        return CompactionSessionAsync.open({ engine, store, sessionId: preparedSessionId(s), platform: "gateway" });
-      }),
-    );
+    // one engine per worker, as a gateway process holds one host for every conversation it serves
+    const engine = new ContextCompressor({
+      compression: { protect_last_n: 4, threshold_tokens: 12_000, prepare_at: 0.6, compact_tool: { enabled: true, min_turns_between: 1 } },
+      summarizer: new OpenAICompatibleSummarizer({ baseUrl: options.summarizerUrl, apiKey: "sk-fixture", model: "summary-model" }),
+      tokenCounter: counter,
+      store,
+      warn: (message) => report.failures.push(`warning: ${message}`),
+    });
+    const sessions = await Promise.all(Array.from({ length: options.sessions }, (_, s) => CompactionSessionAsync.open({ engine, store, sessionId: preparedSessionId(s), platform: "gateway" })));
     // each conversation at its own pace (the model's time per turn varies), not all in step
     await Promise.all(
       sessions.map(async (session, s) => {
