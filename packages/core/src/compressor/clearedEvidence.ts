@@ -85,25 +85,33 @@ export function boundedEvidence(lines: readonly string[], max = KEPT_EVIDENCE_CH
 }
 
 /**
- * The evidence lines a cleared output keeps (see the module comment): for an output that reports success,
- * only what it printed with a stack trace (a read: nothing); for a comparison whose exit 1 says its files
- * differ, nothing (what it printed is the difference); for a read that did not fail, nothing (its
- * error-looking lines are content); else its error signatures (facts/errorSignatures.ts), and for a
- * failure (a non-zero exit, or `flagged` with `is_error`) that has none, the program's complaint. Bounded
- * by {@link boundedEvidence} to `max` characters.
+ * The evidence lines a cleared output keeps (see the module comment), bounded by {@link boundedEvidence}
+ * to `max` characters: {@link evidenceCandidates}.
  */
 export function keptEvidence(toolName: string | undefined, argumentsJson: string | undefined, output: string, flagged: boolean, max = KEPT_EVIDENCE_CHARS): string[] {
+  return boundedEvidence(evidenceCandidates(toolName, argumentsJson, output, flagged), max);
+}
+
+/**
+ * The lines a cleared output's evidence is chosen from, before any bound (read once, bounded for the
+ * agent and for the summary model alike): for an output that reports success, only what it printed with
+ * a stack trace (a read: nothing); for a comparison whose exit 1 says its files differ, nothing (what it
+ * printed is the difference); for a read that did not fail, nothing (its error-looking lines are content);
+ * else its error signatures (facts/errorSignatures.ts), and for a failure (a non-zero exit, or `flagged`
+ * with `is_error`) that has none, the program's complaint.
+ */
+export function evidenceCandidates(toolName: string | undefined, argumentsJson: string | undefined, output: string, flagged: boolean): string[] {
   // the call was just read to describe it (toolCallTarget remembers it), so asking whether it reads is cheap
   const reads = toolName !== undefined && readsContent(toolName, argumentsJson ?? "");
   const exit = reportedExit(output);
   // files that differ (`diff`, `git diff --exit-code`: exit 1) printed their difference, not a failure
   const command = toolName === undefined ? undefined : toolCallTarget(toolName, argumentsJson ?? "").command;
   const answered = !flagged && command !== undefined && answerOfExit(command, exit) === "differ";
-  if (!flagged && (exit === 0 || answered)) return reads || answered ? [] : boundedEvidence(stackTracedErrors(output), max);
+  if (!flagged && (exit === 0 || answered)) return reads || answered ? [] : stackTracedErrors(output);
   if (reads && !failedRead(output, flagged)) return [];
   const signatures = errorSignatures(output, MAX_CANDIDATES);
   const failed = flagged || (exit !== undefined && exit !== 0);
-  if (!failed) return boundedEvidence(signatures, max);
+  if (!failed) return signatures;
   const usage = /usage:/i.test(output) ? printedLines(output).filter((line) => USAGE_LINE.test(line)).slice(0, 1) : [];
-  return boundedEvidence(signatures.length > 0 ? [...signatures, ...usage] : complaint(output), max);
+  return signatures.length > 0 ? [...signatures, ...usage] : complaint(output);
 }

@@ -9,7 +9,7 @@ import { toolCallKey } from "../messages/toolPairs.js";
 import { contentSize, messageText } from "./content.js";
 import { withoutAnsi } from "../facts/ansi.js";
 import { describeToolOutput } from "./toolOutputDescriptor.js";
-import { keptEvidence, KEPT_EVIDENCE_CHARS, SUMMARY_EVIDENCE_CHARS } from "./clearedEvidence.js";
+import { boundedEvidence, evidenceCandidates, KEPT_EVIDENCE_CHARS, SUMMARY_EVIDENCE_CHARS } from "./clearedEvidence.js";
 import { MAX_TOOL_ARGUMENT_CHARS, truncateToolArguments } from "./toolArguments.js";
 import { PRUNED_TOOL_PLACEHOLDER } from "../messages/prunedOutput.js";
 import { indexConversation, type ConversationIndex } from "./conversationIndex.js";
@@ -167,6 +167,10 @@ export interface ClearedEntry {
   args: string | undefined;
   duplicate: boolean;
   cleared: ChatMessage;
+  /** The cleared content's first line: the placeholder and the descriptor. */
+  head: string;
+  /** The lines its evidence is chosen from, before the bound (none for a duplicate). */
+  evidence: readonly string[];
 }
 
 /**
@@ -182,16 +186,20 @@ function clearedEntry(
   duplicate: boolean,
   size: number,
   known: ClearedEntry | undefined,
-  evidenceChars = KEPT_EVIDENCE_CHARS,
 ): ClearedEntry {
   if (known && known.content === message.content && known.name === name && known.args === args && known.duplicate === duplicate) return known;
   const text = withoutAnsi(messageText(message));
   const descriptor = describeToolOutput(name, args, text, size);
   // The newer copy of a duplicate keeps the errors; a cleared output keeps its error lines below the descriptor.
-  const errors = duplicate ? [] : keptEvidence(name, args, text, (message as { is_error?: unknown }).is_error === true, evidenceChars);
+  const evidence = duplicate ? [] : evidenceCandidates(name, args, text, (message as { is_error?: unknown }).is_error === true);
   const head = duplicate ? `${PRUNED_TOOL_PLACEHOLDER} ${DUPLICATE_TOOL_OUTPUT_POINTER} ${descriptor}` : `${PRUNED_TOOL_PLACEHOLDER} ${descriptor}`;
-  const content = errors.length === 0 ? head : [head, ...errors].join("\n");
-  return { content: message.content, name, args, duplicate, cleared: { ...message, content } };
+  return { content: message.content, name, args, duplicate, cleared: { ...message, content: withEvidence(head, evidence, KEPT_EVIDENCE_CHARS) }, head, evidence };
+}
+
+/** `head` with the lines of `evidence` that fit `max` characters below it. */
+function withEvidence(head: string, evidence: readonly string[], max: number): string {
+  const lines = boundedEvidence(evidence, max);
+  return lines.length === 0 ? head : [head, ...lines].join("\n");
 }
 
 /**
@@ -205,5 +213,11 @@ export function clearedForSummary(message: ChatMessage, entry: ClearedEntry): Ch
   if (contentSize(message) <= SUMMARY_EVIDENCE_CHARS) return message;
   const content = entry.cleared.content;
   if (typeof content !== "string" || !content.includes("\n")) return entry.cleared;
-  return clearedEntry(message, entry.name, entry.args, false, contentSize(message), undefined, SUMMARY_EVIDENCE_CHARS).cleared;
+  // an entry is kept across the compactions of a growing conversation: its summary form is made once
+  let seen = summaryForms.get(entry);
+  if (seen === undefined) summaryForms.set(entry, (seen = { ...message, content: withEvidence(entry.head, entry.evidence, SUMMARY_EVIDENCE_CHARS) }));
+  return seen;
 }
+
+/** The summary model's form of each cleared output ({@link clearedForSummary}), by its entry (an entry belongs to one message object). */
+const summaryForms = new WeakMap<ClearedEntry, ChatMessage>();

@@ -69,4 +69,16 @@ describe("the summary model reads the summarized range as it was, not as pruning
     const shown = prepared.middleTurns.find((m) => m.tool_call_id === messages[3]!.tool_call_id);
     expect(evidence(shown)).toBeGreaterThan(KEPT_EVIDENCE_CHARS);
   });
+
+  it("makes the summary model's form of a cleared output once: a later preparation with the same pruning memo shows the same message", () => {
+    const output = `${longOutput("checking", 60)}\n${LINT_ERRORS.join("\n")}\nExit code 1`;
+    const messages = conversationWith("golangci-lint run ./...", output);
+    const counts = messages.map((m) => (m.role === "tool" ? 2_000 : 10));
+    const settings = { protectFirstN: 2, protectLastN: 4, minTailUserMessages: 0, tailTokenBudget: 1_000, maxSummaryTokens: 2_000, thresholdTokens: 10_000 };
+    const first = prepareCompaction(messages, counts, settings);
+    const again = prepareCompaction(messages, counts, { ...settings, pruneMemo: first.pruneMemo });
+    const shownIn = (prepared: typeof first) => prepared.middleTurns.find((m) => m.tool_call_id === messages[3]!.tool_call_id);
+    expect(shownIn(again)).toBe(shownIn(first));
+    expect(String(shownIn(again)?.content)).toContain(LINT_ERRORS[11]!.slice(0, 40));
+  });
 });
