@@ -56,7 +56,7 @@ export interface LcmCompactionParts<S extends LcmStoreAsync> extends LcmCompacti
   /** The assembled context of `session`, which the host holds from then on. */
   assembleAndHold(store: S, system: ChatMessage[], session: string): Promise<ChatMessage[]>;
   /** Told of each compaction that changed a context, for `getStatus()`. */
-  compacted: (last: LastCompaction) => void;
+  compacted: (last: LastCompaction, session: string) => void;
 }
 
 /** What a compaction of `session` runs with, asking `summarizer`. */
@@ -128,7 +128,7 @@ export async function ingestAndCompact<S extends LcmStoreAsync>(parts: LcmCompac
     });
   }
   const output = await parts.assembleAndHold(store, system, session);
-  if (outcome.passes > 0) parts.compacted(lcmLastCompaction(outcome, parts.now(), messages.length, output.length, options.focusTopic));
+  if (outcome.passes > 0) parts.compacted(lcmLastCompaction(outcome, parts.now(), messages.length, output.length, options.focusTopic), session);
   return output;
 }
 

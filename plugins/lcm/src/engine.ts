@@ -49,7 +49,7 @@ import { SharedSummaries } from "./sharedSummaries.js";
 import { parseLcmConfig, type LcmSettings } from "./config.js";
 import { checkLcmStore, type DoctorReport } from "./doctor.js";
 import { HeldConversations } from "./heldConversations.js";
-import { carrySummaries, nextSessionId } from "./rollover.js";
+import { carryOver, nextSessionId } from "./rollover.js";
 import { sessionMatcher } from "./sessionPatterns.js";
 import { SessionOrder } from "./sessionOrder.js";
 import { skipBlocksPattern } from "./skipTags.js";
@@ -101,8 +101,9 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
   private readonly summarySkip: RegExp | undefined;
   /** The agent's `compact_context` requests per session (when `compactTool.enabled`). */
   readonly agentRequests: AgentCompactionRequests | undefined;
-  /** The last compaction that changed a context, for `getStatus()`. */
+  /** The last compaction that changed a context, of any session and of each, for `getStatus()`. */
   private lastCompacted: LastCompaction | undefined;
+  private readonly compactedBySession = new Map<string, LastCompaction>();
   /** Each session's last reported prompt tokens, when the host names the session of each response. */
   readonly sessionPromptTokens = new SessionPromptTokens();
   /** `compression.prepare_at`, and the dry runs it started (prepared.ts). */
@@ -141,7 +142,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
       ...{ engine: this, now: this.now, warn: this.warn, summarySkip: this.summarySkip, prepared: this.prepared, carriedUnseen: this.carriedUnseen },
       ingest: (store, messages, session, source) => this.held.ingest(store, messages, session, source),
       assembleAndHold: (store, system, session) => this.held.assembleAndHold(store, system, session),
-      compacted: (last) => void (this.lastCompacted = last),
+      compacted: (last, session) => void this.compactedBySession.set(session, (this.lastCompacted = last)),
     };
     this.tools = {
       ...{ engine: this, llm: this.llm, now: this.now, handle: this.handle, scopes: this.scopes },
@@ -250,10 +251,11 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     });
   }
 
-  /** The base counters and the last compaction (when, tokens before and after, whether fallback summaries were used). */
+  /** The base counters, the last compaction (when, tokens before and after, whether fallback summaries were used) and the pending request: of any session, or with `sessionId` of that one. */
   override getStatus(sessionId?: string): EngineStatus {
     const pending = this.agentRequests?.pending(sessionId ?? this.sessionId);
-    return { ...super.getStatus(sessionId), ...(this.lastCompacted ? { lastCompaction: this.lastCompacted } : {}), ...(pending ? { pendingCompactionRequest: pending } : {}) };
+    const last = sessionId === undefined ? this.lastCompacted : this.compactedBySession.get(sessionId);
+    return { ...super.getStatus(sessionId), ...(last ? { lastCompaction: last } : {}), ...(pending ? { pendingCompactionRequest: pending } : {}) };
   }
 
   /** The pending `compact_context` request of `sessionId` (default the current session), taken: the host compacts with its focus. */
@@ -355,6 +357,7 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
     await this.ingest(messages, sessionId);
     this.held.forget(sessionId);
     this.sessionPromptTokens.forget(sessionId);
+    this.compactedBySession.delete(sessionId);
     await this.agentRequests?.forget(sessionId);
     await this.prepared.forget(sessionId);
     this.scopes.end(sessionId);
@@ -379,7 +382,8 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
       if (this.sessionId !== from) return;
       const to = (this.sessionId = next);
       await this.handle.use(async (store) => store.recordSessionScope(to, await this.scopes.inherit(store, from, to)));
-      await this.carryOver(from, to);
+      const carry = { depth: this.settings.new_session_retain_depth, isIgnored: this.isIgnoredSession, carriedUnseen: this.carriedUnseen, warn: this.warn };
+      await carryOver({ ...carry, use: (body) => this.handle.use(body) }, from, to);
     })();
     const settled = reset.catch(() => undefined);
     this.sessionPending = settled;
@@ -387,21 +391,6 @@ export class LcmEngine<S extends LcmStoreAsync = LcmStore> extends ContextEngine
       if (this.sessionPending === settled) this.sessionPending = undefined;
     });
     return reset;
-  }
-
-  /**
-   * Starts session `to` with the summaries in the context of `from` at `new_session_retain_depth` or
-   * deeper (-1: all of them, 0: none), summaries `from` carried over itself included; nothing for a
-   * session `ignore_sessions` names. A failure (another worker started `to` first) is a warning.
-   */
-  private async carryOver(from: string, to: string): Promise<void> {
-    const depth = this.settings.new_session_retain_depth;
-    if (depth === 0 || this.isIgnoredSession(from) || this.isIgnoredSession(to)) return;
-    try {
-      if (await this.handle.use((store) => carrySummaries(store, from, to, depth))) this.carriedUnseen.add(to);
-    } catch (error) {
-      this.warn(`lcm: the summaries of session '${from}' were not carried into '${to}': ${error instanceof Error ? error.message : String(error)}`);
-    }
   }
 
   /** Checks the store's summary DAG (and, on SQLite, its indexes) for every session or `sessions`; see {@link checkLcmStore}. */

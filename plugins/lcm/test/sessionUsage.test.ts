@@ -23,6 +23,10 @@ describe("lcm serving several sessions", () => {
     expect(engine.lastPromptTokensOf("a")).toBe(AWAITING_REAL_USAGE);
     expect(engine.lastPromptTokensOf("b")).toBe(3_200);
     expect(engine.shouldCompress(undefined, "b")).toBe(true);
+    // each session's status: its own last compaction
+    expect(engine.getStatus("a").lastCompaction?.messagesBefore).toBe(conversation(12).length);
+    expect(engine.getStatus("b").lastCompaction).toBeUndefined();
+    expect(engine.getStatus().lastCompaction).toEqual(engine.getStatus("a").lastCompaction);
     engine.close();
   });
 
