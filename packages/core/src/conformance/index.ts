@@ -105,6 +105,18 @@ export async function runConformance(factory: Factory): Promise<ConformanceRepor
     engine.lastPromptTokens = -1;
     if (engine.getStatus().lastPromptTokens !== 0) return "the -1 sentinel is not clamped to 0";
   });
+  await check("an engine that keeps usage per session (lastPromptTokensOf) keeps each session's apart", async () => {
+    const engine = await fresh();
+    if (engine.lastPromptTokensOf === undefined) return undefined; // optional: engine-wide usage only
+    await engine.onSessionStart("conformance-a");
+    await engine.onSessionStart("conformance-b");
+    engine.updateFromResponse({ prompt_tokens: 3_000, completion_tokens: 1 }, "conformance-a");
+    engine.updateFromResponse({ prompt_tokens: 700, completion_tokens: 1 }, "conformance-b");
+    const a = engine.lastPromptTokensOf("conformance-a");
+    const b = engine.lastPromptTokensOf("conformance-b");
+    if (a !== 3_000 || b !== 700) return `lastPromptTokensOf gave ${a} and ${b}, expected 3000 and 700`;
+    if (engine.getStatus("conformance-a").lastPromptTokens !== 3_000) return `getStatus("conformance-a").lastPromptTokens is ${engine.getStatus("conformance-a").lastPromptTokens}, expected 3000`;
+  });
   await check("onSessionReset zeroes the counters", async () => {
     const engine = await fresh();
     engine.updateFromResponse({ prompt_tokens: 10, completion_tokens: 1 });

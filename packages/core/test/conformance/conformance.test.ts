@@ -32,6 +32,20 @@ describe("runConformance", () => {
     expect(report.checks.find((c) => c.name.includes("long agent session"))?.detail).toBe("the input messages were mutated");
   });
 
+  it("names an engine that offers per-session usage but answers with the latest of any session", async () => {
+    class MixedUpEngine extends CarelessEngine {
+      override lastPromptTokensOf(_sessionId: string): number {
+        return this.lastPromptTokens;
+      }
+    }
+    const mixedUp = await runConformance(() => new MixedUpEngine());
+    const check = "an engine that keeps usage per session (lastPromptTokensOf) keeps each session's apart";
+    expect(mixedUp.checks.find((c) => c.name === check)).toMatchObject({ ok: false, detail: "lastPromptTokensOf gave 700 and 700, expected 3000 and 700" });
+    // an engine without it passes (the method is optional), as does the built-in compressor that keeps them
+    expect((await runConformance(() => new CarelessEngine())).checks.find((c) => c.name === check)?.ok).toBe(true);
+    expect((await runConformance(() => new ContextCompressor())).checks.find((c) => c.name === check)?.ok).toBe(true);
+  });
+
   it("names an engine that keeps the ask's words but drops its image, or the results of the step the agent is in", async () => {
     class ForgetfulEngine extends ContextCompressor {
       override async compress(messages: ChatMessage[]): Promise<ChatMessage[]> {
