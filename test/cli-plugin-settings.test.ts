@@ -117,7 +117,7 @@ describe("context-engine new engine", () => {
     expect(made.stdout).toContain(`wrote ${engineDir}/`);
     for (const file of ["index.ts", "conformance.test.mjs", "README.md"]) expect(existsSync(join(engineDir, file)), file).toBe(true);
     const conformance = await cli(["conformance", "head_tail", "--config", "proj/config.yaml"], dir);
-    expect([conformance.code, conformance.stdout]).toEqual([0, expect.stringContaining("17 passed, 0 failed")]);
+    expect([conformance.code, conformance.stdout]).toEqual([0, expect.stringContaining("18 passed, 0 failed")]);
     const set = await cli(["config", "set", "head_tail.keep_last", "5", "--config", "proj/config.yaml"], dir);
     expect(set.code).toBe(0);
     const engines = await cli(["engines", "--config", "proj/config.yaml"], dir);

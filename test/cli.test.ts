@@ -102,7 +102,7 @@ describe("context-engine CLI", () => {
     const run = await cli(["conformance", "plugins/context_engine/sliding_window"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/conformance of 'sliding_window'/);
-    expect(run.stdout).toMatch(/17 passed, 0 failed/);
+    expect(run.stdout).toMatch(/18 passed, 0 failed/);
   });
 
   it("exits 1 and names the broken promise of an engine that mutates its input", async () => {
