@@ -85,14 +85,6 @@ export function boundedEvidence(lines: readonly string[], max = KEPT_EVIDENCE_CH
 }
 
 /**
- * The evidence lines a cleared output keeps (see the module comment), bounded by {@link boundedEvidence}
- * to `max` characters: {@link evidenceCandidates}.
- */
-export function keptEvidence(toolName: string | undefined, argumentsJson: string | undefined, output: string, flagged: boolean, max = KEPT_EVIDENCE_CHARS): string[] {
-  return boundedEvidence(evidenceCandidates(toolName, argumentsJson, output, flagged), max);
-}
-
-/**
  * The lines a cleared output's evidence is chosen from, before any bound (read once, bounded for the
  * agent and for the summary model alike): for an output that reports success, only what it printed with
  * a stack trace (a read: nothing); for a comparison whose exit 1 says its files differ, nothing (what it

@@ -9,9 +9,8 @@ import { normalizeUsage } from "./usage.js";
 import { requestLimitTokens } from "./requestFit.js";
 import type { CompressOptions, EngineStatus, ModelInfo, NormalizedUsage, SessionInfo, ToolCallContext, ToolSchema, ToolTraits, UsageReport } from "./types.js";
 import type { PrepareCompressionOptions, PreparationStatus } from "./preparation.js";
-
-/** The value of `lastPromptTokens` after a compaction, until the next real usage arrives. */
-export const AWAITING_REAL_USAGE = -1;
+import { promptTokensOf } from "./sessionUsage.js";
+export { AWAITING_REAL_USAGE } from "./sessionUsage.js";
 
 /** Defaults used before `updateModel()` is called. */
 export const DEFAULT_MODEL: ModelInfo = { model: "unknown", contextLength: 200_000 };
@@ -182,8 +181,7 @@ export abstract class ContextEngine {
    * that keeps usage per session ({@link lastPromptTokensOf}) reports that session's prompt tokens.
    */
   getStatus(sessionId?: string): EngineStatus {
-    const reported = sessionId !== undefined && this.lastPromptTokensOf !== undefined ? this.lastPromptTokensOf(sessionId) : this.lastPromptTokens;
-    const lastPromptTokens = Math.max(0, reported);
+    const lastPromptTokens = Math.max(0, promptTokensOf(this, sessionId));
     const usagePercent = this.contextLength > 0 ? Math.min(100, (lastPromptTokens / this.contextLength) * 100) : 0;
     return { lastPromptTokens, thresholdTokens: this.thresholdTokens, contextLength: this.contextLength, usagePercent, compressionCount: this.compressionCount };
   }

@@ -4,7 +4,9 @@
  * names the session of each response (`updateFromResponse(usage, sessionId)`) gets each session judged by
  * its own usage. Pure bookkeeping; the engine decides what to record.
  */
-import { AWAITING_REAL_USAGE } from "./ContextEngine.js";
+
+/** The value of `lastPromptTokens` after a compaction, until the next real usage arrives. */
+export const AWAITING_REAL_USAGE = -1;
 
 /** Each named session's last reported prompt tokens ({@link AWAITING_REAL_USAGE} after its compaction). */
 export class SessionPromptTokens {
